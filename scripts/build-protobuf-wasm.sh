@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# Build libprotobuf for WebAssembly (Emscripten) from Debian's own source package, at exactly the
+# version of the installed libprotobuf-dev, so the wasm runtime matches Debian's protoc.
+#
+#   scripts/build-protobuf-wasm.sh            # prints the install prefix on stdout (logs go to stderr)
+#
+# Result: $GRAPHPORT_CACHE/protobuf-wasm-<version>/{include,lib/libprotobuf.a,lib/libprotobuf-lite.a,
+#         lib/cmake/protobuf/protobuf-config.cmake,lib/pkgconfig}. No protoc: use Debian's /usr/bin/protoc.
+#
+# Cached by version: if the prefix already holds its stamp file the script exits at once. The build
+# happens in a temporary directory next to the prefix and is renamed into place when finished, and
+# the stamp is written last, so an interrupted build never leaves something that looks complete.
+#
+# Flags: -Os -DNDEBUG, static, no exception catching (Emscripten's default; libprotobuf does not
+# throw), no zlib, no threads. -Os rather than -O2: libprotobuf is the biggest part of the module
+# shipped to browsers; the final link runs wasm-opt anyway. Override with PROTOBUF_WASM_OPT=-O2
+# (delete the prefix first: the cache is keyed by version only).
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=scripts/env.sh
+. "$here/env.sh"
+
+# stdout carries only the final prefix; everything else goes to stderr.
+exec 3>&1 1>&2
+
+log_tag=build-protobuf-wasm
+# shellcheck source=scripts/common.sh
+. "$here/common.sh"
+
+version="$PROTOBUF_VERSION"
+prefix="$PROTOBUF_WASM_PREFIX"
+stamp="$prefix/.graphport-protobuf-wasm.stamp"
+opt="${PROTOBUF_WASM_OPT:--Os}"
+
+if [ -f "$stamp" ]; then
+  echo "$prefix" >&3
+  exit 0
+fi
+
+# ---------------------------------------------------------------------------------------------
+# Preconditions
+for tool in emcmake emcc cmake apt-get apt-cache dpkg-query dpkg-source dpkg-parsechangelog flock; do
+  command -v "$tool" >/dev/null 2>&1 || die "'$tool' not found; run scripts/setup.sh first"
+done
+[ -f /usr/share/nodejs/acorn/package.json ] || [ -d /usr/share/nodejs/acorn ] \
+  || die "node-acorn is missing (Debian's emscripten needs it); run scripts/setup.sh first"
+
+deb_version="$(dpkg-query -W -f='${Version}' libprotobuf-dev 2>/dev/null || true)"
+[ -n "$deb_version" ] || die "libprotobuf-dev is not installed; run scripts/setup.sh first"
+deb_upstream="${deb_version#*:}"; deb_upstream="${deb_upstream%-*}"; deb_upstream="${deb_upstream%%+*}"
+[ "$deb_upstream" = "$version" ] \
+  || die "libprotobuf-dev is $deb_version (upstream $deb_upstream) but PROTOBUF_VERSION=$version"
+protoc_version="$(protoc --version 2>/dev/null | awk '{print $2}' || true)"
+[ -z "$protoc_version" ] || [ "$protoc_version" = "$version" ] \
+  || die "protoc is $protoc_version but libprotobuf-dev is $version; generated code would not match"
+
+mkdir -p "$GRAPHPORT_CACHE"
+exec 9>"$GRAPHPORT_CACHE/.protobuf-wasm-$version.lock"
+flock 9
+if [ -f "$stamp" ]; then   # another run finished while we waited for the lock
+  echo "$prefix" >&3
+  exit 0
+fi
+
+# ---------------------------------------------------------------------------------------------
+# deb-src entry (needed by apt-get source)
+# shellcheck disable=SC1091
+codename="$(. /etc/os-release && echo "${VERSION_CODENAME:-}")"
+[ -n "$codename" ] || die "cannot read VERSION_CODENAME from /etc/os-release"
+src_file=/etc/apt/sources.list.d/graphport-deb-src.sources
+
+have_source_version() {
+  local srcs
+  srcs="$(apt-cache showsrc protobuf 2>/dev/null || true)"
+  grep -qxF "Version: $deb_version" <<<"$srcs"
+}
+
+if ! have_source_version; then
+  if [ ! -f "$src_file" ]; then
+    uris="" signed=""
+    if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+      # The deb822 stanza whose Suites include "$codename": take its URIs and Signed-By.
+      IFS=$'\t' read -r uris signed < <(awk -v cn="$codename" '
+        function flush() { if (types ~ /(^| )deb( |$)/ && (" " suites " ") ~ (" " cn " ") && uris != "" && !found) { print uris "\t" (signed == "" ? "-" : signed); found = 1 } types = suites = uris = signed = "" }
+        /^[ \t]*$/ { flush(); next }
+        /^Types:/     { sub(/^Types:[ \t]*/, "");     types = $0 }
+        /^Suites:/    { sub(/^Suites:[ \t]*/, "");    suites = $0 }
+        /^URIs:/      { sub(/^URIs:[ \t]*/, "");      uris = $0 }
+        /^Signed-By:/ { sub(/^Signed-By:[ \t]*/, ""); signed = $0 }
+        END { flush() }' /etc/apt/sources.list.d/debian.sources) || true
+    elif [ -f /etc/apt/sources.list ]; then
+      uris="$(awk -v cn="$codename" '$1 == "deb" && $0 !~ /\[/ && $3 == cn { print $2; exit }' /etc/apt/sources.list)"
+    fi
+    [ -n "$uris" ] || uris="http://deb.debian.org/debian"
+    if [ -z "$signed" ] || [ "$signed" = "-" ] || [ "${signed#/}" = "$signed" ]; then
+      signed=/usr/share/keyrings/debian-archive-keyring.gpg
+    fi
+    log "adding $src_file (deb-src $uris $codename main)"
+    printf 'Types: deb-src\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: %s\n' \
+      "$uris" "$codename" "$signed" | as_root tee "$src_file" >/dev/null
+  fi
+  log "apt-get update (deb-src index only)"
+  apt_retry as_root apt-get update -q \
+    -o Dir::Etc::SourceList="$src_file" -o Dir::Etc::SourceParts=- -o APT::Get::List-Cleanup=0 \
+    || die "apt-get update for $src_file failed"
+  if ! have_source_version; then
+    avail="$(apt-cache showsrc protobuf 2>/dev/null | sed -n 's/^Version: //p' | tr '\n' ' ')"
+    die "Debian source protobuf=$deb_version (matching installed libprotobuf-dev) is not available from deb-src; available: ${avail:-none}"
+  fi
+fi
+
+# ---------------------------------------------------------------------------------------------
+# Fetch and build in a temporary directory on the same filesystem as the prefix.
+rm -rf "$GRAPHPORT_CACHE/.tmp-protobuf-wasm-$version".*   # leftovers of interrupted runs
+work="$(mktemp -d "$GRAPHPORT_CACHE/.tmp-protobuf-wasm-$version.XXXXXX")"
+cleanup() { if [ -z "${GRAPHPORT_KEEP_BUILD:-}" ]; then rm -rf "$work"; else log "kept $work"; fi; }
+trap cleanup EXIT
+
+start=$(date +%s)
+log "apt-get source protobuf=$deb_version into $work"
+(cd "$work" && apt_retry apt-get source -q --only-source -o APT::Sandbox::User=root "protobuf=$deb_version") \
+  || die "apt-get source protobuf=$deb_version failed"
+src="$work/protobuf-$version"
+[ -f "$src/CMakeLists.txt" ] || die "unexpected source layout: $src/CMakeLists.txt missing"
+
+# The unpacked source must be exactly what we expect.
+src_deb_version="$(dpkg-parsechangelog -l "$src/debian/changelog" -S Version)"
+[ "$src_deb_version" = "$deb_version" ] \
+  || die "source package is $src_deb_version but libprotobuf-dev is $deb_version"
+IFS=. read -r vmaj vmin vpat <<<"$version"
+want_int=$((vmaj * 1000000 + vmin * 1000 + vpat))
+src_int="$(sed -n 's/^#define PROTOBUF_VERSION \([0-9]*\).*/\1/p' "$src/src/google/protobuf/port_def.inc")"
+[ "$src_int" = "$want_int" ] \
+  || die "source says PROTOBUF_VERSION=$src_int, expected $want_int ($version)"
+
+generator=()
+if command -v ninja >/dev/null 2>&1; then generator=(-G Ninja); fi
+
+log "configuring (emcmake cmake, $opt)"
+emcmake cmake -S "$src" -B "$work/build" "${generator[@]}" \
+  -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_C_FLAGS_RELEASE="$opt -DNDEBUG" \
+  -DCMAKE_CXX_FLAGS_RELEASE="$opt -DNDEBUG" \
+  -DCMAKE_INSTALL_PREFIX="$prefix" \
+  -DCMAKE_INSTALL_LIBDIR=lib \
+  -Dprotobuf_BUILD_TESTS=OFF \
+  -Dprotobuf_BUILD_CONFORMANCE=OFF \
+  -Dprotobuf_BUILD_EXAMPLES=OFF \
+  -Dprotobuf_BUILD_PROTOC_BINARIES=OFF \
+  -Dprotobuf_BUILD_LIBPROTOC=OFF \
+  -Dprotobuf_BUILD_SHARED_LIBS=OFF \
+  -Dprotobuf_WITH_ZLIB=OFF \
+  -Dprotobuf_INSTALL=ON
+
+log "building with $(nproc) jobs"
+cmake --build "$work/build" -j "$(nproc)"
+
+# Install with DESTDIR so files (and the .pc/.cmake files) name the final prefix, then move the
+# whole tree into place with one rename.
+stage="$work/stage"
+DESTDIR="$stage" cmake --install "$work/build"
+[ -f "$stage$prefix/lib/libprotobuf.a" ] || die "install produced no lib/libprotobuf.a"
+
+rm -rf "$prefix"
+mkdir -p "$(dirname "$prefix")"
+mv -T "$stage$prefix" "$prefix"
+
+end=$(date +%s)
+{
+  echo "protobuf_version=$version"
+  echo "debian_source_version=$deb_version"
+  echo "emcc_version=$(emcc -dumpversion 2>/dev/null || true)"
+  echo "flags=$opt -DNDEBUG static no-zlib no-protoc"
+  echo "build_seconds=$((end - start))"
+  echo "built_at=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+} >"$prefix/.graphport-protobuf-wasm.stamp.tmp"
+mv "$prefix/.graphport-protobuf-wasm.stamp.tmp" "$stamp"
+
+log "built protobuf $version for wasm in $((end - start))s"
+echo "$prefix" >&3

@@ -1,0 +1,32 @@
+# shellcheck shell=bash
+# Source this file (". scripts/env.sh") to get graphport's build environment:
+#
+#   NODE_PATH             includes /usr/share/nodejs (Debian's emscripten 3.1.6 needs node-acorn from there)
+#   GRAPHPORT_CACHE       cache root outside the clone (default: $HOME/.cache/graphport)
+#   PROTOBUF_VERSION      upstream protobuf version of Debian's libprotobuf-dev (e.g. 3.21.12)
+#   PROTOBUF_WASM_PREFIX  install prefix of libprotobuf built for WebAssembly by build-protobuf-wasm.sh
+#   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1  tests drive Debian's /usr/bin/chromium, never a downloaded one
+#
+# Safe to source repeatedly and from any directory; it changes no shell options.
+
+case ":${NODE_PATH:-}:" in
+  *:/usr/share/nodejs:*) ;;
+  *) NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}" ;;
+esac
+export NODE_PATH
+
+export GRAPHPORT_CACHE="${GRAPHPORT_CACHE:-${HOME:-/root}/.cache/graphport}"
+
+if [ -z "${PROTOBUF_VERSION:-}" ]; then
+  # Debian version "3.21.12-3+deb12u1" -> upstream "3.21.12" (strip epoch and Debian revision).
+  PROTOBUF_VERSION="$(dpkg-query -W -f='${Version}' libprotobuf-dev 2>/dev/null || true)"
+  PROTOBUF_VERSION="${PROTOBUF_VERSION#*:}"
+  PROTOBUF_VERSION="${PROTOBUF_VERSION%-*}"
+  PROTOBUF_VERSION="${PROTOBUF_VERSION%%+*}"
+  PROTOBUF_VERSION="${PROTOBUF_VERSION:-3.21.12}"
+fi
+export PROTOBUF_VERSION
+
+export PROTOBUF_WASM_PREFIX="${PROTOBUF_WASM_PREFIX:-$GRAPHPORT_CACHE/protobuf-wasm-$PROTOBUF_VERSION}"
+
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1

@@ -1,0 +1,63 @@
+// Files for the native CLI: a streaming source over a file descriptor, and an OutputSet that
+// writes each output to a temporary file and renames it only once every output is whole.
+#ifndef GRAPHPORT_CLI_FILE_IO_H_
+#define GRAPHPORT_CLI_FILE_IO_H_
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/byte_stream.h"
+#include "core/output_set.h"
+
+namespace graphport::cli {
+
+class FileSource : public ByteSource {
+ public:
+  explicit FileSource(const std::string& path);  // throws Error(kIo)
+  ~FileSource() override;
+  size_t Read(uint8_t* dst, size_t max) override;
+  bool SizeHint(uint64_t* size) const override;
+  bool Rewind() override;
+
+ private:
+  std::string path_;
+  std::FILE* file_ = nullptr;
+  uint64_t size_ = 0;
+};
+
+class FileSink : public ByteSink {
+ public:
+  explicit FileSink(std::FILE* file, const std::string& path) : file_(file), path_(path) {}
+  void Write(const uint8_t* data, size_t size) override;
+
+ private:
+  std::FILE* file_;
+  std::string path_;
+};
+
+class DirectoryOutputSet : public OutputSet {
+ public:
+  explicit DirectoryOutputSet(std::string directory) : directory_(std::move(directory)) {}
+  ~DirectoryOutputSet() override;  // removes temporaries of an unfinished export
+  ByteSink* Open(const std::string& name) override;
+  void Close() override;
+  // Renames every closed output into place; returns the final paths.
+  std::vector<std::string> Commit();
+
+ private:
+  struct Pending {
+    std::string temp_path;
+    std::string final_path;
+  };
+  std::string directory_;
+  std::FILE* file_ = nullptr;
+  std::unique_ptr<FileSink> sink_;
+  Pending current_;
+  std::vector<Pending> closed_;
+};
+
+}  // namespace graphport::cli
+
+#endif  // GRAPHPORT_CLI_FILE_IO_H_

@@ -1,0 +1,48 @@
+#include "core/byte_stream.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace graphport {
+
+size_t MemorySource::Read(uint8_t* dst, size_t max) {
+  size_t n = std::min(max, bytes_.size() - offset_);
+  std::memcpy(dst, bytes_.data() + offset_, n);
+  offset_ += n;
+  return n;
+}
+
+bool MemorySource::SizeHint(uint64_t* size) const {
+  *size = bytes_.size();
+  return true;
+}
+
+bool MemorySource::Contiguous(std::string_view* bytes) const {
+  if (offset_ != 0) return false;
+  *bytes = bytes_;
+  return true;
+}
+
+size_t PrefixedSource::Read(uint8_t* dst, size_t max) {
+  if (offset_ < prefix_.size()) {
+    size_t n = std::min(max, prefix_.size() - offset_);
+    std::memcpy(dst, prefix_.data() + offset_, n);
+    offset_ += n;
+    return n;
+  }
+  return inner_->Read(dst, max);
+}
+
+std::string ReadPrefix(ByteSource* source, size_t max) {
+  std::string prefix(max, '\0');
+  size_t filled = 0;
+  while (filled < max) {
+    size_t n = source->Read(reinterpret_cast<uint8_t*>(&prefix[filled]), max - filled);
+    if (n == 0) break;
+    filled += n;
+  }
+  prefix.resize(filled);
+  return prefix;
+}
+
+}  // namespace graphport

@@ -1,0 +1,27 @@
+// Size limits every reader enforces before it allocates.
+#ifndef GRAPHPORT_CORE_LIMITS_H_
+#define GRAPHPORT_CORE_LIMITS_H_
+
+#include <cstddef>
+#include <cstdint>
+
+namespace graphport {
+
+// protobuf cannot parse or serialize one message of 2 GiB or more (sizes are int32 on the wire
+// path); TensorFlow raises "GraphDef cannot be larger than 2GB" at the same bound.
+inline constexpr uint64_t kMaxProtoBytes = (uint64_t{1} << 31) - 1;
+
+// Nesting depth for protobuf binary and text parsing: real graphs nest below 20 (function
+// attrs inside lists inside attrs); the limit stops stack exhaustion on hostile input.
+inline constexpr int kMaxProtoNesting = 100;
+
+// How much of the input format detection looks at. Big enough to see past a large first
+// field of a real file, small enough to cost nothing next to a parse.
+inline constexpr size_t kDetectionPrefixBytes = 1 << 20;
+
+// Chunk size for streaming between a ByteSource/ByteSink and the parsers/serializers.
+inline constexpr size_t kStreamChunkBytes = 1 << 20;
+
+}  // namespace graphport
+
+#endif  // GRAPHPORT_CORE_LIMITS_H_

@@ -1,0 +1,105 @@
+#include "tf/detect.h"
+
+#include <cctype>
+#include <map>
+
+#include "tf/wire_scan.h"
+
+namespace graphport::tf {
+namespace {
+
+constexpr TfKind kAllKinds[] = {TfKind::kSavedModel, TfKind::kMetaGraphDef, TfKind::kGraphDef};
+
+// Skips blanks and '#' comments; returns the first identifier of a text proto.
+std::string FirstTextField(std::string_view text, size_t* line) {
+  size_t i = 0;
+  *line = 1;
+  while (i < text.size()) {
+    char c = text[i];
+    if (c == '\n') ++*line;
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+    } else if (c == '#') {
+      while (i < text.size() && text[i] != '\n') ++i;
+    } else {
+      break;
+    }
+  }
+  size_t start = i;
+  while (i < text.size() &&
+         (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_' || text[i] == '[' ||
+          text[i] == ']' || text[i] == '.' || text[i] == '/')) {
+    ++i;
+  }
+  return std::string(text.substr(start, i - start));
+}
+
+TfDetection DetectText(std::string_view prefix) {
+  size_t line = 0;
+  std::string field = FirstTextField(prefix, &line);
+  TfDetection detection;
+  detection.format.text = true;
+  for (TfKind kind : kAllKinds) {
+    if (!field.empty() && KindDescriptor(kind)->FindFieldByName(field) != nullptr) {
+      detection.found = true;
+      detection.format.kind = kind;
+      detection.reason = std::string("text protobuf whose first field '") + field + "' is a field of " +
+                         MessageName(kind);
+      return detection;
+    }
+  }
+  detection.reason = field.empty()
+                         ? "the input is text with no protobuf field in it"
+                         : "the input is text, but its first field '" + field + "' (line " +
+                               std::to_string(line) +
+                               ") is not a field of SavedModel, MetaGraphDef or GraphDef";
+  return detection;
+}
+
+}  // namespace
+
+bool LooksLikeText(std::string_view prefix) {
+  for (unsigned char c : prefix) {
+    if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v') return false;
+    if (c == 0x7F) return false;
+  }
+  return true;
+}
+
+TfFormat DetectEncoding(TfKind kind, std::string_view prefix) {
+  return TfFormat{kind, !prefix.empty() && LooksLikeText(prefix)};
+}
+
+TfDetection DetectTf(std::string_view prefix, bool complete) {
+  if (LooksLikeText(prefix)) return DetectText(prefix);
+
+  // Every candidate whose schema the bytes fit is scored; a field the schema lacks costs more
+  // than a known field earns, so the schema that explains the most bytes wins.
+  TfDetection best;
+  int best_score = 0;
+  std::string rejections;
+  for (TfKind kind : kAllKinds) {
+    WireScan scan = ScanWire(prefix, KindDescriptor(kind), complete);
+    if (scan.conflict) {
+      rejections += std::string(rejections.empty() ? "" : "; ") + "not a " + MessageName(kind) +
+                    ": " + scan.conflict_reason + " at byte " + std::to_string(scan.conflict_offset);
+      continue;
+    }
+    int score = scan.known_fields - 2 * scan.unknown_fields;
+    if (scan.known_fields > 0 && score > best_score) {
+      best_score = score;
+      best.found = true;
+      best.format = TfFormat{kind, false};
+      best.reason = std::string("binary protobuf whose structure fits ") + MessageName(kind) + " (" +
+                    std::to_string(scan.known_fields) + " fields checked, " +
+                    std::to_string(scan.unknown_fields) + " unknown)";
+    } else if (scan.known_fields == 0 || score <= 0) {
+      rejections += std::string(rejections.empty() ? "" : "; ") + "not a " + MessageName(kind) +
+                    ": " + std::to_string(scan.unknown_fields) + " of its fields are unknown";
+    }
+  }
+  if (!best.found) best.reason = rejections;
+  return best;
+}
+
+}  // namespace graphport::tf

@@ -1,0 +1,187 @@
+#include "tf/inspect.h"
+
+#include <map>
+
+namespace graphport::tf {
+namespace {
+
+using nlohmann::json;
+
+const char* CollectionKind(const tensorflow::CollectionDef& c) {
+  switch (c.kind_case()) {
+    case tensorflow::CollectionDef::kNodeList: return "node_list";
+    case tensorflow::CollectionDef::kBytesList: return "bytes_list";
+    case tensorflow::CollectionDef::kInt64List: return "int64_list";
+    case tensorflow::CollectionDef::kFloatList: return "float_list";
+    case tensorflow::CollectionDef::kAnyList: return "any_list";
+    default: return "none";
+  }
+}
+
+int CollectionSize(const tensorflow::CollectionDef& c) {
+  switch (c.kind_case()) {
+    case tensorflow::CollectionDef::kNodeList: return c.node_list().value_size();
+    case tensorflow::CollectionDef::kBytesList: return c.bytes_list().value_size();
+    case tensorflow::CollectionDef::kInt64List: return c.int64_list().value_size();
+    case tensorflow::CollectionDef::kFloatList: return c.float_list().value_size();
+    case tensorflow::CollectionDef::kAnyList: return c.any_list().value_size();
+    default: return 0;
+  }
+}
+
+json TensorInfoSummary(const tensorflow::TensorInfo& info) {
+  json out;
+  if (info.has_coo_sparse()) {
+    out["name"] = info.coo_sparse().values_tensor_name();
+    out["sparse"] = true;
+  } else {
+    out["name"] = info.name();
+  }
+  out["dtype"] = tensorflow::DataType_Name(info.dtype());
+  if (info.has_tensor_shape() && !info.tensor_shape().unknown_rank()) {
+    json dims = json::array();
+    for (const auto& d : info.tensor_shape().dim()) dims.push_back(d.size());
+    out["shape"] = dims;
+  } else {
+    out["shape"] = nullptr;
+  }
+  return out;
+}
+
+// Element width in bytes for fixed-width dtypes; 0 for strings, resources and variants.
+uint64_t DtypeBytes(tensorflow::DataType dtype) {
+  switch (dtype) {
+    case tensorflow::DT_BOOL: case tensorflow::DT_INT8: case tensorflow::DT_UINT8:
+    case tensorflow::DT_QINT8: case tensorflow::DT_QUINT8: case tensorflow::DT_FLOAT8_E5M2:
+    case tensorflow::DT_FLOAT8_E4M3FN: case tensorflow::DT_FLOAT8_E4M3FNUZ:
+    case tensorflow::DT_FLOAT8_E4M3B11FNUZ: case tensorflow::DT_FLOAT8_E5M2FNUZ:
+      return 1;
+    case tensorflow::DT_INT16: case tensorflow::DT_UINT16: case tensorflow::DT_QINT16:
+    case tensorflow::DT_QUINT16: case tensorflow::DT_HALF: case tensorflow::DT_BFLOAT16:
+      return 2;
+    case tensorflow::DT_FLOAT: case tensorflow::DT_INT32: case tensorflow::DT_UINT32:
+    case tensorflow::DT_QINT32:
+      return 4;
+    case tensorflow::DT_DOUBLE: case tensorflow::DT_INT64: case tensorflow::DT_UINT64:
+    case tensorflow::DT_COMPLEX64:
+      return 8;
+    case tensorflow::DT_COMPLEX128:
+      return 16;
+    default:
+      return 0;
+  }
+}
+
+uint64_t ElementCount(const tensorflow::TensorShapeProto& shape) {
+  uint64_t n = 1;
+  for (const auto& d : shape.dim()) {
+    if (d.size() < 0) return 0;
+    n *= static_cast<uint64_t>(d.size());
+  }
+  return n;
+}
+
+json MetaGraphTags(const tensorflow::MetaGraphDef& mg) {
+  json tags = json::array();
+  for (const auto& t : mg.meta_info_def().tags()) tags.push_back(t);
+  return tags;
+}
+
+}  // namespace
+
+uint64_t TensorPayloadBytes(const tensorflow::TensorProto& t) {
+  if (!t.tensor_content().empty()) return t.tensor_content().size();
+  if (t.string_val_size() > 0) {
+    uint64_t total = 0;
+    for (const auto& s : t.string_val()) total += s.size();
+    return total;
+  }
+  // Typed fields may hold one value standing for a whole splatted tensor; the logical
+  // payload is the full shape.
+  uint64_t width = DtypeBytes(t.dtype());
+  bool has_values = t.float_val_size() || t.double_val_size() || t.int_val_size() ||
+                    t.int64_val_size() || t.bool_val_size() || t.half_val_size() ||
+                    t.scomplex_val_size() || t.dcomplex_val_size() || t.uint32_val_size() ||
+                    t.uint64_val_size() || !t.float8_val().empty();
+  return has_values ? width * ElementCount(t.tensor_shape()) : 0;
+}
+
+json Inspect(const TfModel& model) {
+  json out;
+  const tensorflow::GraphDef& graph = model.graph();
+  out["family"] = "tensorflow";
+  out["format"] = KindName(model.format().kind);
+  out["encoding"] = model.format().text ? "text" : "binary";
+  out["detection"] = model.detection_reason();
+  out["inputBytes"] = model.input_bytes();
+
+  json producer;
+  producer["graphProducer"] = graph.versions().producer();
+  producer["minConsumer"] = graph.versions().min_consumer();
+  if (const auto* mg = model.meta_graph()) {
+    producer["tensorflowVersion"] = mg->meta_info_def().tensorflow_version();
+    producer["tensorflowGitVersion"] = mg->meta_info_def().tensorflow_git_version();
+  }
+  out["producer"] = producer;
+
+  std::map<std::string, int> ops;
+  uint64_t const_count = 0, const_bytes = 0;
+  for (const auto& node : graph.node()) {
+    ++ops[node.op()];
+    if (node.op() == "Const") {
+      ++const_count;
+      auto it = node.attr().find("value");
+      if (it != node.attr().end() && it->second.has_tensor()) {
+        const_bytes += TensorPayloadBytes(it->second.tensor());
+      }
+    }
+  }
+  out["nodeCount"] = graph.node_size();
+  out["ops"] = ops;  // sorted by op name
+  out["constants"] = {{"count", const_count}, {"bytes", const_bytes}};
+
+  json functions = json::array();
+  for (const auto& f : graph.library().function()) {
+    functions.push_back({{"name", f.signature().name()}, {"nodeCount", f.node_def_size()}});
+  }
+  out["functions"] = functions;
+
+  json collections = json::array(), signatures = json::array();
+  if (const auto* mg = model.meta_graph()) {
+    std::map<std::string, const tensorflow::CollectionDef*> sorted_collections;
+    for (const auto& [key, c] : mg->collection_def()) sorted_collections[key] = &c;
+    for (const auto& [key, c] : sorted_collections) {
+      collections.push_back({{"name", key}, {"kind", CollectionKind(*c)}, {"size", CollectionSize(*c)}});
+    }
+    std::map<std::string, const tensorflow::SignatureDef*> sorted_signatures;
+    for (const auto& [key, s] : mg->signature_def()) sorted_signatures[key] = &s;
+    for (const auto& [key, s] : sorted_signatures) {
+      // nlohmann objects keep their keys sorted, so the summary is deterministic.
+      json inputs = json::object(), outputs = json::object();
+      for (const auto& [k, v] : s->inputs()) inputs[k] = TensorInfoSummary(v);
+      for (const auto& [k, v] : s->outputs()) outputs[k] = TensorInfoSummary(v);
+      signatures.push_back({{"name", key}, {"methodName", s->method_name()}, {"inputs", inputs},
+                            {"outputs", outputs}});
+    }
+    out["tags"] = MetaGraphTags(*mg);
+    out["hasSaver"] = mg->has_saver_def();
+  } else {
+    out["tags"] = json::array();
+    out["hasSaver"] = false;
+  }
+  out["collections"] = collections;
+  out["signatures"] = signatures;
+
+  json meta_graphs = json::array();
+  if (const auto* sm = model.saved_model()) {
+    for (const auto& mg : sm->meta_graphs()) {
+      meta_graphs.push_back({{"tags", MetaGraphTags(mg)}, {"nodeCount", mg.graph_def().node_size()},
+                             {"signatureCount", mg.signature_def_size()}});
+    }
+  }
+  out["metaGraphs"] = meta_graphs;
+  out["selectedMetaGraph"] = model.selected_meta_graph();
+  return out;
+}
+
+}  // namespace graphport::tf

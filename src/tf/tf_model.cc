@@ -1,0 +1,156 @@
+#include "tf/tf_model.h"
+
+#include <algorithm>
+#include <set>
+
+#include "core/error.h"
+#include "core/limits.h"
+#include "tf/detect.h"
+#include "tf/proto_io.h"
+
+namespace graphport::tf {
+namespace {
+
+using google::protobuf::Arena;
+
+// Counts the bytes that pass through, so inspect() can report the input size of a stream.
+class CountingSource : public ByteSource {
+ public:
+  explicit CountingSource(ByteSource* inner) : inner_(inner) {}
+  size_t Read(uint8_t* dst, size_t max) override {
+    size_t n = inner_->Read(dst, max);
+    count_ += n;
+    return n;
+  }
+  bool SizeHint(uint64_t* size) const override { return inner_->SizeHint(size); }
+  bool Contiguous(std::string_view* bytes) const override { return inner_->Contiguous(bytes); }
+  bool Rewind() override { return inner_->Rewind(); }
+  uint64_t count() const { return count_; }
+
+ private:
+  ByteSource* inner_;
+  uint64_t count_ = 0;
+};
+
+bool EndsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string JoinTags(const google::protobuf::RepeatedPtrField<std::string>& tags) {
+  std::string out = "[";
+  for (int i = 0; i < tags.size(); ++i) out += (i ? ", " : "") + tags.Get(i);
+  return out + "]";
+}
+
+}  // namespace
+
+std::unique_ptr<TfModel> TfModel::Load(ByteSource* raw_source, const TfLoadOptions& options) {
+  std::unique_ptr<TfModel> model(new TfModel());
+  CountingSource source(raw_source);
+
+  // Detection looks at a prefix; a contiguous source lends it for free, a stream is read
+  // into a buffer that is then replayed in front of the rest.
+  std::string_view contiguous;
+  bool in_memory = source.Contiguous(&contiguous);
+  std::string prefix_buffer;
+  std::string_view prefix;
+  bool complete;
+  if (in_memory) {
+    prefix = contiguous.substr(0, kDetectionPrefixBytes);
+    complete = contiguous.size() <= kDetectionPrefixBytes;
+  } else {
+    prefix_buffer = ReadPrefix(&source, kDetectionPrefixBytes);
+    prefix = prefix_buffer;
+    complete = prefix_buffer.size() < kDetectionPrefixBytes;
+  }
+  if (prefix.empty()) throw Error(ErrorCode::kEmptyInput, options.name + ": the input is empty");
+
+  std::string format = options.format.empty() ? "auto" : options.format;
+  if (format == "auto") {
+    TfDetection detection = DetectTf(prefix, complete);
+    if (!detection.found) {
+      throw Error(ErrorCode::kUnknownFormat,
+                  options.name + ": not a TensorFlow GraphDef, MetaGraphDef or SavedModel (" +
+                      detection.reason + ")");
+    }
+    model->format_ = detection.format;
+    model->detection_reason_ = detection.reason;
+  } else {
+    std::string kind_name = format;
+    int encoding = -1;  // -1 detect, 0 binary, 1 text
+    if (EndsWith(format, "-text")) {
+      kind_name = format.substr(0, format.size() - 5);
+      encoding = 1;
+    } else if (EndsWith(format, "-binary")) {
+      kind_name = format.substr(0, format.size() - 7);
+      encoding = 0;
+    }
+    TfKind kind;
+    if (!ParseKindName(kind_name, &kind)) {
+      throw Error(ErrorCode::kInvalidOption,
+                  "unknown format '" + format +
+                      "': use auto, graph-def, meta-graph or saved-model, optionally with "
+                      "-text or -binary");
+    }
+    model->format_ = encoding < 0 ? DetectEncoding(kind, prefix) : TfFormat{kind, encoding == 1};
+    model->detection_reason_ = "format given by the caller";
+  }
+
+  google::protobuf::Message* root;
+  Arena* arena = &model->arena_;
+  switch (model->format_.kind) {
+    case TfKind::kSavedModel:
+      root = model->saved_model_ = Arena::CreateMessage<tensorflow::SavedModel>(arena);
+      break;
+    case TfKind::kMetaGraphDef:
+      root = model->meta_graph_ = Arena::CreateMessage<tensorflow::MetaGraphDef>(arena);
+      break;
+    case TfKind::kGraphDef:
+    default:
+      root = model->graph_ = Arena::CreateMessage<tensorflow::GraphDef>(arena);
+      break;
+  }
+
+  PrefixedSource replay(std::move(prefix_buffer), &source);
+  ByteSource* input = in_memory ? static_cast<ByteSource*>(&source) : &replay;
+  if (model->format_.text) {
+    ParseText(input, root, options.name);
+  } else {
+    ParseBinary(input, root, options.name);
+  }
+  model->input_bytes_ = in_memory ? contiguous.size() : source.count();
+  model->Select(options);
+  return model;
+}
+
+void TfModel::Select(const TfLoadOptions& options) {
+  if (saved_model_ != nullptr) {
+    if (saved_model_->meta_graphs_size() == 0) {
+      throw Error(ErrorCode::kParseError, options.name + ": the SavedModel holds no MetaGraphDef");
+    }
+    std::set<std::string> wanted(options.tags.begin(), options.tags.end());
+    for (int i = 0; i < saved_model_->meta_graphs_size(); ++i) {
+      const auto& tags = saved_model_->meta_graphs(i).meta_info_def().tags();
+      if (std::set<std::string>(tags.begin(), tags.end()) == wanted) {
+        selected_ = i;
+        break;
+      }
+    }
+    if (selected_ < 0 && !options.tags_explicit && saved_model_->meta_graphs_size() == 1) {
+      selected_ = 0;
+    }
+    if (selected_ < 0) {
+      std::string available;
+      for (const auto& mg : saved_model_->meta_graphs()) {
+        available += (available.empty() ? "" : ", ") + JoinTags(mg.meta_info_def().tags());
+      }
+      std::string asked;
+      for (const auto& t : wanted) asked += (asked.empty() ? "" : ", ") + t;
+      throw Error(ErrorCode::kNotFound, options.name + ": no MetaGraphDef has the tags [" + asked +
+                                            "]; the SavedModel has " + available);
+    }
+    meta_graph_ = saved_model_->mutable_meta_graphs(selected_);
+  }
+}
+
+}  // namespace graphport::tf

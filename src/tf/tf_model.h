@@ -1,0 +1,75 @@
+// A loaded TensorFlow graph, kept in its native protobuf form so a round trip loses nothing
+// (fields graphport does not know survive as unknown fields).
+#ifndef GRAPHPORT_TF_TF_MODEL_H_
+#define GRAPHPORT_TF_TF_MODEL_H_
+
+#include <google/protobuf/arena.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/byte_stream.h"
+#include "tensorflow/graph.pb.h"
+#include "tensorflow/meta_graph.pb.h"
+#include "tensorflow/saved_model.pb.h"
+#include "tf/tf_format.h"
+
+namespace graphport::tf {
+
+struct TfLoadOptions {
+  // "auto", or a kind name ("graph-def", "meta-graph", "saved-model") with an optional
+  // "-text" / "-binary" suffix; without the suffix the encoding is detected.
+  std::string format = "auto";
+  // Which MetaGraphDef of a SavedModel to select, by its exact tag set (TensorFlow's rule).
+  std::vector<std::string> tags = {"serve"};
+  // True when the caller chose the tags; with the default ones a single MetaGraphDef is
+  // selected whatever its tags, as a converter user expects.
+  bool tags_explicit = false;
+  // The input's name in error messages.
+  std::string name = "input";
+};
+
+class TfModel {
+ public:
+  static std::unique_ptr<TfModel> Load(ByteSource* source, const TfLoadOptions& options);
+
+  TfFormat format() const { return format_; }
+  const std::string& detection_reason() const { return detection_reason_; }
+  uint64_t input_bytes() const { return input_bytes_; }
+
+  // The root matching format().kind is set; meta_graph() is also set for a SavedModel.
+  const tensorflow::SavedModel* saved_model() const { return saved_model_; }
+  const tensorflow::MetaGraphDef* meta_graph() const { return meta_graph_; }  // the selected one
+  const tensorflow::GraphDef& graph() const {
+    return meta_graph_ != nullptr ? meta_graph_->graph_def() : *graph_;
+  }
+  // Index of the selected MetaGraphDef in a SavedModel, else -1.
+  int selected_meta_graph() const { return selected_; }
+
+  // Writers borrow subtrees (the GraphDef with its weights) into scratch messages instead of
+  // copying them, which needs non-const access. They restore what they borrow before
+  // returning; the model is never changed by an export.
+  tensorflow::MetaGraphDef* mutable_meta_graph() { return meta_graph_; }
+  tensorflow::SavedModel* mutable_saved_model() { return saved_model_; }
+  tensorflow::GraphDef* mutable_graph() { return graph_; }  // only for a GraphDef input
+
+ private:
+  TfModel() = default;
+  void Select(const TfLoadOptions& options);
+
+  // An arena: a graph is many small messages, and one arena frees them all at once.
+  google::protobuf::Arena arena_;
+  TfFormat format_;
+  std::string detection_reason_;
+  uint64_t input_bytes_ = 0;
+  tensorflow::SavedModel* saved_model_ = nullptr;
+  tensorflow::MetaGraphDef* meta_graph_ = nullptr;
+  tensorflow::GraphDef* graph_ = nullptr;  // a GraphDef input; else the graph is in meta_graph_
+  int selected_ = -1;
+};
+
+}  // namespace graphport::tf
+
+#endif  // GRAPHPORT_TF_TF_MODEL_H_

@@ -1,0 +1,178 @@
+#include "tf/wire_scan.h"
+
+#include <cstdint>
+
+namespace graphport::tf {
+namespace {
+
+using google::protobuf::Descriptor;
+using google::protobuf::FieldDescriptor;
+
+constexpr int kMaxScanDepth = 8;
+
+enum WireType { kVarint = 0, kFixed64 = 1, kLengthDelimited = 2, kStartGroup = 3, kEndGroup = 4,
+                kFixed32 = 5 };
+
+const char* WireTypeName(int wire_type) {
+  switch (wire_type) {
+    case kVarint: return "varint";
+    case kFixed64: return "fixed64";
+    case kLengthDelimited: return "length-delimited";
+    case kStartGroup: return "start-group";
+    case kEndGroup: return "end-group";
+    case kFixed32: return "fixed32";
+    default: return "invalid";
+  }
+}
+
+int ScalarWireType(const FieldDescriptor* field) {
+  switch (field->type()) {
+    case FieldDescriptor::TYPE_DOUBLE:
+    case FieldDescriptor::TYPE_FIXED64:
+    case FieldDescriptor::TYPE_SFIXED64:
+      return kFixed64;
+    case FieldDescriptor::TYPE_FLOAT:
+    case FieldDescriptor::TYPE_FIXED32:
+    case FieldDescriptor::TYPE_SFIXED32:
+      return kFixed32;
+    case FieldDescriptor::TYPE_STRING:
+    case FieldDescriptor::TYPE_BYTES:
+    case FieldDescriptor::TYPE_MESSAGE:
+      return kLengthDelimited;
+    case FieldDescriptor::TYPE_GROUP:
+      return kStartGroup;
+    default:
+      return kVarint;
+  }
+}
+
+// Reads a varint at `pos`; false if it runs past `end` or over 10 bytes.
+bool ReadVarint(const uint8_t* data, size_t end, size_t* pos, uint64_t* value) {
+  uint64_t result = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    if (*pos >= end) return false;
+    uint8_t byte = data[(*pos)++];
+    result |= uint64_t{byte & 0x7Fu} << shift;
+    if ((byte & 0x80) == 0) {
+      *value = result;
+      return true;
+    }
+  }
+  return false;
+}
+
+class Scanner {
+ public:
+  Scanner(std::string_view bytes, bool complete)
+      : data_(reinterpret_cast<const uint8_t*>(bytes.data())), complete_(complete) {}
+
+  // Returns false when the walk must stop (conflict, or the prefix ran out).
+  bool Scan(size_t begin, size_t end, const Descriptor* type, int depth, bool end_is_input_end) {
+    size_t pos = begin;
+    while (pos < end) {
+      size_t field_start = pos;
+      uint64_t tag;
+      if (!ReadVarint(data_, end, &pos, &tag)) {
+        return Cut(field_start, end_is_input_end, "a field tag runs past the end");
+      }
+      int number = static_cast<int>(tag >> 3);
+      int wire_type = static_cast<int>(tag & 7);
+      if (tag >> 3 > 536870911 || number == 0) {
+        return Conflict(field_start, "invalid field number " + std::to_string(tag >> 3));
+      }
+      if (wire_type > kFixed32 || wire_type == kStartGroup || wire_type == kEndGroup) {
+        // TensorFlow's schemas have no groups, so a group tag is as wrong as 6 or 7.
+        return Conflict(field_start, "field " + std::to_string(number) + " has wire type " +
+                                         WireTypeName(wire_type));
+      }
+      const FieldDescriptor* field = type->FindFieldByNumber(number);
+      int expected = field ? ScalarWireType(field) : -1;
+      bool packed_ok = field && field->is_repeated() && field->is_packable() &&
+                       wire_type == kLengthDelimited;
+      if (field && wire_type != expected && !packed_ok) {
+        return Conflict(field_start, "field " + std::to_string(number) + " (" + field->name() +
+                                         " of " + type->name() + ") has wire type " +
+                                         WireTypeName(wire_type) + ", expected " +
+                                         WireTypeName(expected));
+      }
+      uint64_t value;
+      switch (wire_type) {
+        case kVarint:
+          if (!ReadVarint(data_, end, &pos, &value)) {
+            return Cut(field_start, end_is_input_end, "a varint runs past the end");
+          }
+          break;
+        case kFixed64:
+        case kFixed32: {
+          size_t width = wire_type == kFixed64 ? 8 : 4;
+          if (end - pos < width) return Cut(field_start, end_is_input_end, "a fixed field runs past the end");
+          pos += width;
+          break;
+        }
+        case kLengthDelimited: {
+          if (!ReadVarint(data_, end, &pos, &value)) {
+            return Cut(field_start, end_is_input_end, "a length runs past the end");
+          }
+          if (value > end - pos && end_is_input_end && !complete_) {
+            // The payload goes on past the prefix we hold: check what we have of it.
+            if (field && field->type() == FieldDescriptor::TYPE_MESSAGE && !packed_ok &&
+                depth < kMaxScanDepth) {
+              Scan(pos, end, field->message_type(), depth + 1, true);
+            }
+            if (!result_.conflict && field) ++result_.known_fields;
+            return false;
+          }
+          if (value > end - pos) {
+            return Cut(field_start, end_is_input_end,
+                       "field " + std::to_string(number) + " claims " + std::to_string(value) +
+                           " bytes but only " + std::to_string(end - pos) + " remain");
+          }
+          size_t payload_end = pos + static_cast<size_t>(value);
+          if (field && field->type() == FieldDescriptor::TYPE_MESSAGE && !packed_ok &&
+              depth < kMaxScanDepth) {
+            if (!Scan(pos, payload_end, field->message_type(), depth + 1, false)) return false;
+          }
+          pos = payload_end;
+          break;
+        }
+      }
+      if (field) {
+        ++result_.known_fields;
+      } else {
+        ++result_.unknown_fields;
+      }
+    }
+    return true;
+  }
+
+  WireScan result() const { return result_; }
+
+ private:
+  bool Conflict(size_t offset, std::string reason) {
+    result_.conflict = true;
+    result_.conflict_offset = offset;
+    result_.conflict_reason = std::move(reason);
+    return false;
+  }
+
+  // A field cut off by the end of the bytes: fine when we only hold a prefix of the input,
+  // a truncation when the bytes are the whole input or the cut is inside a sized payload.
+  bool Cut(size_t offset, bool end_is_input_end, std::string reason) {
+    if (end_is_input_end && !complete_) return false;
+    return Conflict(offset, std::move(reason));
+  }
+
+  const uint8_t* data_;
+  bool complete_;
+  WireScan result_;
+};
+
+}  // namespace
+
+WireScan ScanWire(std::string_view bytes, const Descriptor* type, bool complete) {
+  Scanner scanner(bytes, complete);
+  scanner.Scan(0, bytes.size(), type, 0, true);
+  return scanner.result();
+}
+
+}  // namespace graphport::tf

@@ -1,0 +1,33 @@
+// A structural check of protobuf wire bytes against a message schema, without parsing.
+//
+// Binary protobuf carries no type: the same bytes can be a GraphDef, a MetaGraphDef or
+// something else entirely. Detection scores each candidate schema by walking the bytes with
+// its descriptor and counting fields whose number and wire type fit. The walk is also how an
+// error names the byte offset where the input stops making sense.
+#ifndef GRAPHPORT_TF_WIRE_SCAN_H_
+#define GRAPHPORT_TF_WIRE_SCAN_H_
+
+#include <google/protobuf/descriptor.h>
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace graphport::tf {
+
+struct WireScan {
+  int known_fields = 0;    // fields whose number and wire type fit the schema
+  int unknown_fields = 0;  // field numbers the schema does not have (allowed, but suspicious)
+  bool conflict = false;   // the bytes cannot be this message
+  size_t conflict_offset = 0;
+  std::string conflict_reason;  // e.g. "field 1 has wire type varint, expected length-delimited"
+};
+
+// Walks `bytes` as `type`. `complete` says whether `bytes` is the whole input; if not, a field
+// cut off by the end of `bytes` ends the walk without a conflict. Nested messages are walked
+// to a fixed depth.
+WireScan ScanWire(std::string_view bytes, const google::protobuf::Descriptor* type, bool complete);
+
+}  // namespace graphport::tf
+
+#endif  // GRAPHPORT_TF_WIRE_SCAN_H_
