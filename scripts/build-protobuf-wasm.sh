@@ -11,27 +11,29 @@
 # happens in a temporary directory next to the prefix and is renamed into place when finished, and
 # the stamp is written last, so an interrupted build never leaves something that looks complete.
 #
-# Flags: -Os -DNDEBUG, static, no exception catching (Emscripten's default; libprotobuf does not
-# throw), no zlib, no threads. -Os rather than -O2: libprotobuf is the biggest part of the module
-# shipped to browsers; the final link runs wasm-opt anyway. Override with PROTOBUF_WASM_OPT=-O2
-# (delete the prefix first: the cache is keyed by version only).
+# Flags: -O2 -DNDEBUG, static, no exception catching (Emscripten's default; libprotobuf does not
+# throw), no zlib, no threads, no protoc (code generation always uses Debian's native protoc).
+# -O2 rather than -Os, measured on a 2000-tensor message linked into one module: -O2 parses text
+# format ~1.7x and JSON ~2x faster; -Os saves ~270 KB raw / ~63 KB gzip of .wasm (985 vs 714 KB).
+# Text/JSON parsing of model topologies is our hot path, so speed wins. Override with
+# PROTOBUF_WASM_OPT=-Os (delete the prefix first: the cache is keyed by version only).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-# shellcheck source=scripts/env.sh
+# shellcheck source=SCRIPTDIR/env.sh
 . "$here/env.sh"
 
 # stdout carries only the final prefix; everything else goes to stderr.
 exec 3>&1 1>&2
 
 log_tag=build-protobuf-wasm
-# shellcheck source=scripts/common.sh
+# shellcheck source=SCRIPTDIR/common.sh
 . "$here/common.sh"
 
 version="$PROTOBUF_VERSION"
 prefix="$PROTOBUF_WASM_PREFIX"
 stamp="$prefix/.graphport-protobuf-wasm.stamp"
-opt="${PROTOBUF_WASM_OPT:--Os}"
+opt="${PROTOBUF_WASM_OPT:--O2}"
 
 if [ -f "$stamp" ]; then
   echo "$prefix" >&3

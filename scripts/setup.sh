@@ -12,9 +12,9 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
 log_tag=setup
-# shellcheck source=scripts/env.sh
+# shellcheck source=SCRIPTDIR/env.sh
 . "$here/env.sh"
-# shellcheck source=scripts/common.sh
+# shellcheck source=SCRIPTDIR/common.sh
 . "$here/common.sh"
 
 packages=(

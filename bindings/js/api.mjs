@@ -1,0 +1,97 @@
+// The JS API over a WebAssembly instance, the same in Node and in browsers (no Node-only API
+// here; the Node entry adds file helpers on top).
+import { GraphportError, unwrap } from './errors.mjs';
+import { collectOutputs } from './outputs.mjs';
+import { toSource } from './sources.mjs';
+
+export { GraphportError };
+
+// Load options accepted from JS, mapped to the names the core reads.
+const LOAD_OPTIONS = new Set(['format', 'tags', 'name']);
+
+function checkOptions(options, what) {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw new GraphportError('INVALID_OPTION', `${what} options must be an object`);
+  }
+  return options;
+}
+
+export function createApi(wasm) {
+  let live = 0;
+
+  class Model {
+    #handle;
+    #summary = null;
+
+    constructor(handle) {
+      this.#handle = handle;
+      live += 1;
+    }
+
+    #live() {
+      if (!this.#handle) throw new GraphportError('INVALID_OPTION', 'this model was deleted');
+      return this.#handle;
+    }
+
+    // A plain object: family, format, encoding, producer, nodeCount, ops, constants,
+    // collections, signatures, functions, tags, metaGraphs.
+    inspect() {
+      if (!this.#summary) this.#summary = unwrap(this.#live().inspect()).json;
+      return JSON.parse(this.#summary);
+    }
+
+    // {files: [{name, bytes: Uint8Array}], info}. The model is left unchanged.
+    export(options) {
+      const opts = checkOptions(options, 'export');
+      const outputs = collectOutputs();
+      const record = unwrap(this.#live().export(JSON.stringify(opts), outputs));
+      return { files: outputs.files, info: JSON.parse(record.json) };
+    }
+
+    // Frees the WebAssembly memory of this model. Idempotent.
+    delete() {
+      if (!this.#handle) return;
+      this.#handle.delete();
+      this.#handle = null;
+      live -= 1;
+    }
+
+    [Symbol.dispose]() {
+      this.delete();
+    }
+
+    get deleted() {
+      return this.#handle === null;
+    }
+  }
+
+  function load(input, options) {
+    const opts = checkOptions(options, 'load');
+    for (const key of Object.keys(opts)) {
+      if (!LOAD_OPTIONS.has(key)) {
+        throw new GraphportError('INVALID_OPTION', `unknown load option '${key}'`);
+      }
+    }
+    const source = toSource(input);
+    const record = unwrap(wasm.load(source, JSON.stringify(opts)));
+    return new Model(record.model);
+  }
+
+  return {
+    load,
+    Model,
+    GraphportError,
+    // The CLI's readable summary of inspect()'s object.
+    summaryText(summary) {
+      return unwrap(wasm.summaryText(JSON.stringify(summary))).text;
+    },
+    usage() {
+      return wasm.usage();
+    },
+    // Models loaded and not yet deleted: tests use it to prove no handle leaks.
+    liveModels() {
+      return live;
+    },
+  };
+}

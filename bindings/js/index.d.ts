@@ -1,0 +1,121 @@
+// Types of the npm package "graphport" (Node ESM, CommonJS and browser entries alike).
+
+/** Stable error codes; see the README's error table. */
+export type GraphportErrorCode =
+  | 'EMPTY_INPUT'
+  | 'UNKNOWN_FORMAT'
+  | 'PARSE_ERROR'
+  | 'TOO_LARGE'
+  | 'INVALID_OPTION'
+  | 'NOT_FOUND'
+  | 'UNSUPPORTED'
+  | 'IO_ERROR'
+  | 'INTERNAL';
+
+export declare class GraphportError extends Error {
+  readonly name: 'GraphportError';
+  readonly code: GraphportErrorCode;
+}
+
+/** "auto" detects; the others force a kind, optionally with "-text" or "-binary". */
+export type InputFormat =
+  | 'auto'
+  | 'graph-def' | 'graph-def-text' | 'graph-def-binary'
+  | 'meta-graph' | 'meta-graph-text' | 'meta-graph-binary'
+  | 'saved-model' | 'saved-model-text' | 'saved-model-binary';
+
+export interface LoadOptions {
+  format?: InputFormat;
+  /** Tag set of the SavedModel MetaGraphDef to select (default ["serve"]). */
+  tags?: string[];
+  /** The input's name in error messages, usually its file name. */
+  name?: string;
+}
+
+/** A synchronous chunk source, for inputs that are neither bytes nor a Blob. */
+export interface ChunkSource {
+  read(maxBytes: number): Uint8Array | null;
+  rewind(): boolean;
+  size?: number;
+}
+
+export type LoadInput = Uint8Array | ArrayBuffer | ArrayBufferView | Blob | ChunkSource;
+
+export interface ExportOptions {
+  /** What to write (default "meta-graph"). */
+  to?: 'meta-graph' | 'graph-def' | 'saved-model';
+  /** export_meta_graph's as_text: protobuf text format instead of binary. */
+  asText?: boolean;
+  /** export_meta_graph's filename: the name of the main output file. */
+  filename?: string;
+}
+
+export interface OutputFile {
+  name: string;
+  bytes: Uint8Array;
+}
+
+export interface ExportResult {
+  files: OutputFile[];
+  info: { format: string; encoding: 'binary' | 'text'; nodeCount: number; [key: string]: unknown };
+}
+
+export interface TensorSummary {
+  name: string;
+  dtype: string;
+  shape: number[] | null;
+  sparse?: boolean;
+}
+
+export interface Summary {
+  family: 'tensorflow';
+  format: 'graph-def' | 'meta-graph' | 'saved-model';
+  encoding: 'binary' | 'text';
+  detection: string;
+  inputBytes: number;
+  producer: {
+    graphProducer: number;
+    minConsumer: number;
+    tensorflowVersion?: string;
+    tensorflowGitVersion?: string;
+  };
+  nodeCount: number;
+  ops: Record<string, number>;
+  constants: { count: number; bytes: number };
+  functions: { name: string; nodeCount: number }[];
+  collections: { name: string; kind: string; size: number }[];
+  signatures: {
+    name: string;
+    methodName: string;
+    inputs: Record<string, TensorSummary>;
+    outputs: Record<string, TensorSummary>;
+  }[];
+  tags: string[];
+  hasSaver: boolean;
+  metaGraphs: { tags: string[]; nodeCount: number; signatureCount: number }[];
+  selectedMetaGraph: number;
+}
+
+export interface Model {
+  inspect(): Summary;
+  export(options?: ExportOptions): ExportResult;
+  /** Frees the model's WebAssembly memory; call it (or use `using`) when done. */
+  delete(): void;
+  readonly deleted: boolean;
+}
+
+export interface Graphport {
+  load(input: LoadInput, options?: LoadOptions): Model;
+  /** Node only: streams a file from disk. */
+  loadFile?(path: string, options?: LoadOptions): Model;
+  summaryText(summary: Summary): string;
+  usage(): string;
+  /** Models loaded and not yet deleted. */
+  liveModels(): number;
+  GraphportError: typeof GraphportError;
+}
+
+/** The async factory; every call resolves to the same instance. */
+declare function createGraphport(): Promise<Graphport>;
+export default createGraphport;
+export { createGraphport };

@@ -1,0 +1,55 @@
+// Node entry (ESM): loads the WebAssembly build from the package and adds file helpers.
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+import { createApi, GraphportError } from './api.mjs';
+
+export { GraphportError };
+
+const require = createRequire(import.meta.url);
+let instance = null;
+
+// A source over a file descriptor: the file is streamed into the heap in chunks, never held
+// whole in JS memory.
+function fileSource(fd) {
+  let position = 0;
+  const size = fstatSync(fd).size;
+  return {
+    size,
+    read(max) {
+      const chunk = Buffer.allocUnsafe(Math.min(max, 1 << 20));
+      const n = readSync(fd, chunk, 0, chunk.length, position);
+      position += n;
+      return n === 0 ? null : chunk.subarray(0, n);
+    },
+    rewind() {
+      position = 0;
+      return true;
+    },
+  };
+}
+
+async function instantiate() {
+  const factory = require('./wasm/graphport_node.cjs');
+  // Emscripten 3.1.6 fetch()es its .wasm by path under Node 20, which fails: hand it the bytes.
+  const wasmPath = fileURLToPath(new URL('./wasm/graphport_node.wasm', import.meta.url));
+  const wasm = await factory({ wasmBinary: readFileSync(wasmPath) });
+  const api = createApi(wasm);
+  api.loadFile = (path, options = {}) => {
+    const fd = openSync(path, 'r');
+    try {
+      return api.load(fileSource(fd), { name: path, ...options });
+    } finally {
+      closeSync(fd);
+    }
+  };
+  return api;
+}
+
+// The async factory; every call returns the same instance.
+export default function createGraphport() {
+  if (!instance) instance = instantiate();
+  return instance;
+}
+export { createGraphport };

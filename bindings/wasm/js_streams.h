@@ -1,0 +1,51 @@
+// ByteSource and OutputSet over JavaScript callbacks: input arrives chunk by chunk from a JS
+// ArrayBuffer, File or file descriptor, and output leaves chunk by chunk, so the WebAssembly
+// heap never holds a second copy of the model.
+#ifndef GRAPHPORT_BINDINGS_WASM_JS_STREAMS_H_
+#define GRAPHPORT_BINDINGS_WASM_JS_STREAMS_H_
+
+#include <emscripten/val.h>
+
+#include "core/byte_stream.h"
+#include "core/output_set.h"
+
+namespace graphport::wasm {
+
+// `source` is {read(maxBytes) -> Uint8Array|null, rewind() -> boolean, size: number|undefined}.
+class JsSource : public ByteSource {
+ public:
+  explicit JsSource(emscripten::val source) : source_(std::move(source)) {}
+  size_t Read(uint8_t* dst, size_t max) override;
+  bool SizeHint(uint64_t* size) const override;
+  bool Rewind() override;
+
+ private:
+  emscripten::val source_;
+};
+
+// `sink` is {write(Uint8Array)}: the view points into the heap and is only valid during the
+// call, so the JS side copies it.
+class JsSink : public ByteSink {
+ public:
+  explicit JsSink(emscripten::val sink) : sink_(std::move(sink)) {}
+  void Write(const uint8_t* data, size_t size) override;
+
+ private:
+  emscripten::val sink_;
+};
+
+// `outputs` is {open(name), write(Uint8Array), close()}.
+class JsOutputSet : public OutputSet {
+ public:
+  explicit JsOutputSet(emscripten::val outputs) : outputs_(outputs), sink_(outputs) {}
+  ByteSink* Open(const std::string& name) override;
+  void Close() override;
+
+ private:
+  emscripten::val outputs_;
+  JsSink sink_;
+};
+
+}  // namespace graphport::wasm
+
+#endif  // GRAPHPORT_BINDINGS_WASM_JS_STREAMS_H_

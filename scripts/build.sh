@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds graphport natively (CLI, tests, benchmarks) and for WebAssembly (the npm package's
+# module in bindings/js/wasm/). Incremental: a second run only rebuilds what changed.
+#
+#   scripts/build.sh            both builds, Release
+#   scripts/build.sh native     only the native build
+#   scripts/build.sh wasm       only the WebAssembly build
+#   GRAPHPORT_SANITIZE=ON scripts/build.sh native   ASan + UBSan, in build/asan
+#   GRAPHPORT_BUILD_TYPE=Debug scripts/build.sh     a debug build
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/.." && pwd)"
+log_tag=build
+. "$here/env.sh"
+. "$here/common.sh"
+
+what="${1:-all}"
+build_type="${GRAPHPORT_BUILD_TYPE:-Release}"
+sanitize="${GRAPHPORT_SANITIZE:-OFF}"
+jobs="$(nproc 2>/dev/null || echo 2)"
+
+if [ "$what" = all ] || [ "$what" = native ]; then
+  dir="$repo/build/native"
+  [ "$sanitize" = ON ] && dir="$repo/build/asan"
+  log "native ($build_type, sanitize=$sanitize) in ${dir#$repo/}"
+  cmake -S "$repo" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" \
+    -DGRAPHPORT_SANITIZE="$sanitize" >/dev/null
+  cmake --build "$dir" -j "$jobs"
+fi
+
+if [ "$what" = all ] || [ "$what" = wasm ]; then
+  dir="$repo/build/wasm"
+  log "wasm ($build_type) in ${dir#$repo/}"
+  emcmake cmake -S "$repo" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" \
+    -DGRAPHPORT_PROTOBUF_WASM_PREFIX="$PROTOBUF_WASM_PREFIX" >/dev/null
+  cmake --build "$dir" -j "$jobs"
+fi

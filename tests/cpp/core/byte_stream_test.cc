@@ -1,0 +1,120 @@
+#include "core/byte_stream.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/output_set.h"
+#include "test_util.h"
+
+namespace graphport {
+namespace {
+
+using testing::ChunkedSource;
+
+std::string Drain(ByteSource* source, size_t step) {
+  std::string out;
+  std::string buffer(step, '\0');
+  while (size_t n = source->Read(reinterpret_cast<uint8_t*>(buffer.data()), step)) {
+    out.append(buffer.data(), n);
+  }
+  return out;
+}
+
+TEST(MemorySourceTest, ReadsEverythingInPiecesThenZero) {
+  const std::string bytes = "0123456789abcdef";
+  MemorySource source(bytes);
+  EXPECT_EQ(Drain(&source, 5), bytes);
+  uint8_t b;
+  EXPECT_EQ(source.Read(&b, 1), 0u);
+}
+
+TEST(MemorySourceTest, SizeHintIsTheSize) {
+  MemorySource source(std::string_view("abc", 3));
+  uint64_t size = 0;
+  ASSERT_TRUE(source.SizeHint(&size));
+  EXPECT_EQ(size, 3u);
+}
+
+TEST(MemorySourceTest, ContiguousOnlyBeforeTheFirstRead) {
+  const std::string bytes = "hello";
+  MemorySource source(bytes);
+  std::string_view view;
+  ASSERT_TRUE(source.Contiguous(&view));
+  EXPECT_EQ(view.data(), bytes.data());  // lends the caller's bytes, no copy
+  EXPECT_EQ(view.size(), bytes.size());
+  uint8_t b;
+  ASSERT_EQ(source.Read(&b, 1), 1u);
+  EXPECT_FALSE(source.Contiguous(&view));
+}
+
+TEST(MemorySourceTest, RewindStartsAgain) {
+  const std::string bytes = "rewind me";
+  MemorySource source(bytes);
+  EXPECT_EQ(Drain(&source, 4), bytes);
+  ASSERT_TRUE(source.Rewind());
+  EXPECT_EQ(Drain(&source, 3), bytes);
+}
+
+TEST(MemorySourceTest, EmptyInput) {
+  MemorySource source(std::string_view{});
+  uint8_t b;
+  EXPECT_EQ(source.Read(&b, 1), 0u);
+}
+
+TEST(PrefixedSourceTest, ReplaysThePrefixThenTheRest) {
+  const std::string bytes = "abcdefghijklmnopqrstuvwxyz";
+  MemorySource inner(bytes);
+  std::string prefix = ReadPrefix(&inner, 10);
+  ASSERT_EQ(prefix, bytes.substr(0, 10));
+  PrefixedSource replay(prefix, &inner);
+  EXPECT_EQ(Drain(&replay, 3), bytes);
+}
+
+TEST(PrefixedSourceTest, PassesTheSizeHintThroughButIsNeitherContiguousNorRewindable) {
+  const std::string bytes = "abcdef";
+  MemorySource inner(bytes);
+  PrefixedSource replay("ab", &inner);
+  uint64_t size = 0;
+  ASSERT_TRUE(replay.SizeHint(&size));
+  EXPECT_EQ(size, bytes.size());
+  std::string_view view;
+  EXPECT_FALSE(replay.Contiguous(&view));
+  EXPECT_FALSE(replay.Rewind());
+}
+
+TEST(ReadPrefixTest, GathersSmallChunksUpToMax) {
+  std::string bytes(1000, '\0');
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(i * 31);
+  ChunkedSource source(bytes);
+  std::string prefix = ReadPrefix(&source, 700);
+  EXPECT_EQ(prefix, bytes.substr(0, 700));
+  EXPECT_GT(source.reads(), 1u);  // the chunked source really did hand out several pieces
+  EXPECT_EQ(ReadPrefix(&source, 700), bytes.substr(700));  // fewer only at the end
+}
+
+TEST(StringSinkTest, AppendsAndTakes) {
+  StringSink sink;
+  sink.Write(reinterpret_cast<const uint8_t*>("ab"), 2);
+  sink.Write(reinterpret_cast<const uint8_t*>("cde"), 3);
+  EXPECT_EQ(sink.bytes(), "abcde");
+  EXPECT_EQ(sink.Take(), "abcde");
+}
+
+TEST(MemoryOutputSetTest, KeepsClosedFilesInOrder) {
+  MemoryOutputSet out;
+  out.Open("a")->Write(reinterpret_cast<const uint8_t*>("1"), 1);
+  out.Close();
+  ByteSink* sink = out.Open("b");
+  sink->Write(reinterpret_cast<const uint8_t*>("22"), 2);
+  out.Close();
+  out.Open("unfinished")->Write(reinterpret_cast<const uint8_t*>("3"), 1);  // never closed
+  ASSERT_EQ(out.files().size(), 2u);
+  EXPECT_EQ(out.files()[0].name, "a");
+  EXPECT_EQ(out.files()[0].bytes, "1");
+  EXPECT_EQ(out.files()[1].name, "b");
+  EXPECT_EQ(out.files()[1].bytes, "22");
+}
+
+}  // namespace
+}  // namespace graphport

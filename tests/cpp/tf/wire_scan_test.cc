@@ -1,0 +1,172 @@
+#include "tf/wire_scan.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tensorflow/tensor.pb.h"
+#include "test_util.h"
+
+namespace graphport::tf {
+namespace {
+
+using testing::CorpusGraph;
+
+std::string Bytes(std::initializer_list<int> values) {
+  std::string out;
+  for (int v : values) out += static_cast<char>(v);
+  return out;
+}
+
+const google::protobuf::Descriptor* GraphDefType() { return tensorflow::GraphDef::descriptor(); }
+
+class WireScanCorpusTest : public ::testing::TestWithParam<CorpusGraph> {};
+
+TEST_P(WireScanCorpusTest, WholeFileFitsItsOwnSchema) {
+  const CorpusGraph& g = GetParam();
+  std::string bytes = testing::ReadFile(g.path());
+  WireScan scan = ScanWire(bytes, KindDescriptor(g.kind), /*complete=*/true);
+  EXPECT_FALSE(scan.conflict) << scan.conflict_reason << " at " << scan.conflict_offset;
+  EXPECT_GT(scan.known_fields, 0);
+  // tests/schema/check_no_unknown_fields.sh checks the same thing with protoc.
+  EXPECT_EQ(scan.unknown_fields, 0);
+}
+
+TEST_P(WireScanCorpusTest, PrefixesNeverConflictWhenIncomplete) {
+  const CorpusGraph& g = GetParam();
+  std::string bytes = testing::ReadFile(g.path());
+  for (size_t n = 1; n < bytes.size(); n += 97) {
+    WireScan scan = ScanWire(std::string_view(bytes).substr(0, n), KindDescriptor(g.kind),
+                             /*complete=*/false);
+    EXPECT_FALSE(scan.conflict) << "prefix of " << n << " bytes: " << scan.conflict_reason;
+  }
+}
+
+// Cut at a top-level field boundary, the bytes are still a whole message; cut anywhere else,
+// the last field is truncated and the scan must say where.
+TEST_P(WireScanCorpusTest, TruncationIsAConflictUnlessAtAFieldBoundary) {
+  const CorpusGraph& g = GetParam();
+  std::string bytes = testing::ReadFile(g.path());
+  std::vector<size_t> boundaries = testing::TopLevelFieldBoundaries(bytes);
+  ASSERT_GE(boundaries.size(), 2u);
+  std::vector<size_t> cuts;
+  for (size_t n = 1; n < bytes.size(); n += 97) cuts.push_back(n);
+  for (size_t k = 1; k <= 10 && k < bytes.size(); ++k) cuts.push_back(bytes.size() - k);
+  cuts.insert(cuts.end(), boundaries.begin() + 1, boundaries.end() - 1);
+  for (size_t n : cuts) {
+    std::string_view cut = std::string_view(bytes).substr(0, n);
+    WireScan scan = ScanWire(cut, KindDescriptor(g.kind), /*complete=*/true);
+    bool at_boundary = std::find(boundaries.begin(), boundaries.end(), n) != boundaries.end();
+    EXPECT_EQ(scan.conflict, !at_boundary) << "cut at " << n << ": " << scan.conflict_reason;
+    if (scan.conflict) {
+      EXPECT_LT(scan.conflict_offset, n) << "cut at " << n;
+      EXPECT_FALSE(scan.conflict_reason.empty());
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, WireScanCorpusTest, ::testing::ValuesIn(testing::CorpusGraphs()),
+                         testing::CorpusTestName);
+
+TEST(WireScanTest, WrongWireTypeNamesFieldAndTypes) {
+  // GraphDef field 1 (node) as a varint.
+  WireScan scan = ScanWire(Bytes({0x08, 0x01}), GraphDefType(), true);
+  ASSERT_TRUE(scan.conflict);
+  EXPECT_EQ(scan.conflict_offset, 0u);
+  EXPECT_NE(scan.conflict_reason.find("node"), std::string::npos) << scan.conflict_reason;
+  EXPECT_NE(scan.conflict_reason.find("varint"), std::string::npos) << scan.conflict_reason;
+  EXPECT_NE(scan.conflict_reason.find("length-delimited"), std::string::npos) << scan.conflict_reason;
+}
+
+TEST(WireScanTest, NestedConflictHasTheAbsoluteOffset) {
+  // node { <field 1 (name, a string) as a varint> } : the bad tag is byte 2 of the input.
+  WireScan scan = ScanWire(Bytes({0x0a, 0x02, 0x08, 0x01}), GraphDefType(), true);
+  ASSERT_TRUE(scan.conflict);
+  EXPECT_EQ(scan.conflict_offset, 2u);
+  EXPECT_NE(scan.conflict_reason.find("name"), std::string::npos) << scan.conflict_reason;
+}
+
+TEST(WireScanTest, FieldNumberZeroIsAConflict) {
+  WireScan scan = ScanWire(Bytes({0x00, 0x01}), GraphDefType(), true);
+  EXPECT_TRUE(scan.conflict);
+  EXPECT_EQ(scan.conflict_offset, 0u);
+}
+
+TEST(WireScanTest, GroupAndReservedWireTypesAreConflicts) {
+  for (int tag : {0x0b, 0x0c, 0x0e, 0x0f}) {  // field 1 with wire types 3, 4, 6, 7
+    WireScan scan = ScanWire(Bytes({0x12, 0x00, tag, 0x00}), GraphDefType(), true);
+    EXPECT_TRUE(scan.conflict) << "tag " << tag;
+    EXPECT_EQ(scan.conflict_offset, 2u) << "tag " << tag;
+  }
+}
+
+TEST(WireScanTest, UnknownFieldsAreCountedNotConflicts) {
+  // Field 100 (unknown to GraphDef) as varint 1, then an empty node.
+  WireScan scan = ScanWire(Bytes({0xa0, 0x06, 0x01, 0x0a, 0x00}), GraphDefType(), true);
+  EXPECT_FALSE(scan.conflict) << scan.conflict_reason;
+  EXPECT_EQ(scan.unknown_fields, 1);
+  EXPECT_EQ(scan.known_fields, 1);
+}
+
+TEST(WireScanTest, PackedAndUnpackedRepeatedScalarsBothFit) {
+  const auto* tensor = tensorflow::TensorProto::descriptor();
+  // int_val = 7: packed (length-delimited) and one unpacked varint.
+  WireScan scan = ScanWire(Bytes({0x3a, 0x03, 0x01, 0x02, 0x03, 0x38, 0x04}), tensor, true);
+  EXPECT_FALSE(scan.conflict) << scan.conflict_reason;
+  EXPECT_EQ(scan.known_fields, 2);
+  EXPECT_EQ(scan.unknown_fields, 0);
+}
+
+TEST(WireScanTest, CutFieldsConflictOnlyWhenTheInputIsComplete) {
+  const auto* tensor = tensorflow::TensorProto::descriptor();
+  struct Case {
+    const char* what;
+    std::string bytes;
+    const google::protobuf::Descriptor* type;
+  } cases[] = {
+      {"length past the end", Bytes({0x0a, 0x05, 0x00}), GraphDefType()},
+      {"tag varint cut", Bytes({0xa0}), GraphDefType()},
+      {"value varint cut", Bytes({0x38, 0x80}), tensor},
+      {"fixed32 cut", Bytes({0x2d, 0x00, 0x00}), tensor},  // float_val = 5, unpacked
+      {"length varint cut", Bytes({0x0a, 0xff}), GraphDefType()},
+  };
+  for (const Case& c : cases) {
+    EXPECT_TRUE(ScanWire(c.bytes, c.type, /*complete=*/true).conflict) << c.what;
+    WireScan partial = ScanWire(c.bytes, c.type, /*complete=*/false);
+    EXPECT_FALSE(partial.conflict) << c.what << ": " << partial.conflict_reason;
+  }
+}
+
+TEST(WireScanTest, GigabyteLengthPrefixIsRejectedWithoutReadingIt) {
+  std::string bytes = Bytes({0x0a, 0xff, 0xff, 0xff, 0xff, 0x07});
+  bytes += std::string(100, '\x08');
+  WireScan scan = ScanWire(bytes, GraphDefType(), true);
+  ASSERT_TRUE(scan.conflict);
+  EXPECT_EQ(scan.conflict_offset, 0u);
+  EXPECT_NE(scan.conflict_reason.find("2147483647"), std::string::npos) << scan.conflict_reason;
+}
+
+TEST(WireScanTest, OverlongVarintIsAConflict) {
+  // A length varint of 11 continuation bytes.
+  std::string bytes = Bytes({0x0a});
+  bytes += std::string(11, '\xff');
+  bytes += Bytes({0x01});
+  EXPECT_TRUE(ScanWire(bytes, GraphDefType(), true).conflict);
+}
+
+TEST(WireScanTest, DeepNestingIsWalkedWithoutConflictOrCrash) {
+  std::string bytes = testing::DeeplyNestedGraph(500).SerializeAsString();
+  WireScan scan = ScanWire(bytes, GraphDefType(), true);
+  EXPECT_FALSE(scan.conflict) << scan.conflict_reason;
+  EXPECT_GT(scan.known_fields, 0);
+}
+
+TEST(WireScanTest, EmptyBytesFitWithNoFields) {
+  WireScan scan = ScanWire(std::string_view{}, GraphDefType(), true);
+  EXPECT_FALSE(scan.conflict);
+  EXPECT_EQ(scan.known_fields, 0);
+  EXPECT_EQ(scan.unknown_fields, 0);
+}
+
+}  // namespace
+}  // namespace graphport::tf
