@@ -118,6 +118,8 @@ rm -rf "$GRAPHPORT_CACHE/.tmp-protobuf-wasm-$version".*   # leftovers of interru
 work="$(mktemp -d "$GRAPHPORT_CACHE/.tmp-protobuf-wasm-$version.XXXXXX")"
 cleanup() { if [ -z "${GRAPHPORT_KEEP_BUILD:-}" ]; then rm -rf "$work"; else log "kept $work"; fi; }
 trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 start=$(date +%s)
 log "apt-get source protobuf=$deb_version into $work"

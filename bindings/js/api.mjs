@@ -17,6 +17,39 @@ function checkOptions(options, what) {
   return options;
 }
 
+// Stands between a chunk source and the WebAssembly reader. An exception thrown by the
+// source's read() or rewind() must not unwind through the WebAssembly stack (C++ destructors
+// would not run: the partial model and its buffers would leak, and libprotobuf is built
+// without exception support). The error is kept, the reader sees the end of the input, and
+// load() throws IO_ERROR once the reader is back.
+function guardSource(source) {
+  const guarded = {
+    size: source.size,
+    failure: null,
+    read(max) {
+      if (guarded.failure) return null;
+      try {
+        const chunk = source.read(max);
+        if (chunk === null || chunk === undefined || chunk instanceof Uint8Array) return chunk;
+        throw new TypeError('read() must return a Uint8Array or null');
+      } catch (e) {
+        guarded.failure = e;
+        return null;
+      }
+    },
+    rewind() {
+      if (guarded.failure) return false;
+      try {
+        return source.rewind() === true;
+      } catch (e) {
+        guarded.failure = e;
+        return false;
+      }
+    },
+  };
+  return guarded;
+}
+
 export function createApi(wasm) {
   let live = 0;
 
@@ -73,9 +106,14 @@ export function createApi(wasm) {
         throw new GraphportError('INVALID_OPTION', `unknown load option '${key}'`);
       }
     }
-    const source = toSource(input);
-    const record = unwrap(wasm.load(source, JSON.stringify(opts)));
-    return new Model(record.model);
+    const source = guardSource(toSource(input));
+    const record = wasm.load(source, JSON.stringify(opts));
+    if (source.failure) {
+      if (record.model) record.model.delete();
+      const name = typeof opts.name === 'string' ? opts.name : 'input';
+      throw new GraphportError('IO_ERROR', `${name}: read failed: ${source.failure.message}`);
+    }
+    return new Model(unwrap(record).model);
   }
 
   return {
@@ -92,6 +130,11 @@ export function createApi(wasm) {
     // Models loaded and not yet deleted: tests use it to prove no handle leaks.
     liveModels() {
       return live;
+    },
+    // Bytes of WebAssembly memory the instance holds now. The heap grows and never shrinks,
+    // so this is also its peak: benchmarks and memory tests compare it with the model size.
+    heapBytes() {
+      return wasm.HEAP8.buffer.byteLength;
     },
   };
 }

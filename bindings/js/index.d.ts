@@ -112,6 +112,8 @@ export interface Graphport {
   usage(): string;
   /** Models loaded and not yet deleted. */
   liveModels(): number;
+  /** Bytes of WebAssembly memory held now; the heap never shrinks, so also its peak. */
+  heapBytes(): number;
   GraphportError: typeof GraphportError;
 }
 

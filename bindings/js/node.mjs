@@ -37,9 +37,17 @@ async function instantiate() {
   const wasm = await factory({ wasmBinary: readFileSync(wasmPath) });
   const api = createApi(wasm);
   api.loadFile = (path, options = {}) => {
-    const fd = openSync(path, 'r');
+    let fd;
+    let source;
     try {
-      return api.load(fileSource(fd), { name: path, ...options });
+      fd = openSync(path, 'r');
+      source = fileSource(fd);
+    } catch (e) {
+      if (fd !== undefined) closeSync(fd);
+      throw new GraphportError('IO_ERROR', `${path}: cannot open: ${e.message}`);
+    }
+    try {
+      return api.load(source, { name: path, ...options });
     } finally {
       closeSync(fd);
     }

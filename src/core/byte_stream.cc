@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/limits.h"
+
 namespace graphport {
 
 size_t MemorySource::Read(uint8_t* dst, size_t max) {
@@ -34,10 +36,14 @@ size_t PrefixedSource::Read(uint8_t* dst, size_t max) {
 }
 
 std::string ReadPrefix(ByteSource* source, size_t max) {
-  std::string prefix(max, '\0');
+  // Grows with the bytes that arrive: `max` may be far beyond the input (an error report
+  // rereads a stream with a 256 MiB cap) and must not cost that much heap up front.
+  std::string prefix;
   size_t filled = 0;
   while (filled < max) {
-    size_t n = source->Read(reinterpret_cast<uint8_t*>(&prefix[filled]), max - filled);
+    size_t want = std::min(max - filled, kStreamChunkBytes);
+    prefix.resize(filled + want);
+    size_t n = source->Read(reinterpret_cast<uint8_t*>(&prefix[filled]), want);
     if (n == 0) break;
     filled += n;
   }

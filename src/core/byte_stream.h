@@ -58,6 +58,12 @@ class PrefixedSource : public ByteSource {
       : prefix_(std::move(prefix)), inner_(inner) {}
   size_t Read(uint8_t* dst, size_t max) override;
   bool SizeHint(uint64_t* size) const override { return inner_->SizeHint(size); }
+  // The inner source starts again from its first byte, which the prefix was a copy of.
+  bool Rewind() override {
+    if (!inner_->Rewind()) return false;
+    offset_ = prefix_.size();
+    return true;
+  }
 
  private:
   std::string prefix_;

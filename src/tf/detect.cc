@@ -59,9 +59,23 @@ TfDetection DetectText(std::string_view prefix) {
 }  // namespace
 
 bool LooksLikeText(std::string_view prefix) {
-  for (unsigned char c : prefix) {
-    if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v') return false;
-    if (c == 0x7F) return false;
+  size_t i = 0;
+  while (i < prefix.size()) {
+    unsigned char c = static_cast<unsigned char>(prefix[i]);
+    if (c < 0x80) {
+      if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v') return false;
+      if (c == 0x7F) return false;
+      ++i;
+      continue;
+    }
+    // Text format is UTF-8: a byte that cannot start a sequence, or a sequence without its
+    // continuation bytes, means binary. A sequence cut by the end of the prefix is fine.
+    size_t length = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+    if (length == 0 || c == 0xC0 || c == 0xC1 || c > 0xF4) return false;
+    for (size_t k = 1; k < length && i + k < prefix.size(); ++k) {
+      if ((static_cast<unsigned char>(prefix[i + k]) & 0xC0) != 0x80) return false;
+    }
+    i += length;
   }
   return true;
 }
@@ -92,7 +106,8 @@ TfDetection DetectTf(std::string_view prefix, bool complete) {
       best.format = TfFormat{kind, false};
       best.reason = std::string("binary protobuf whose structure fits ") + MessageName(kind) + " (" +
                     std::to_string(scan.known_fields) + " fields checked, " +
-                    std::to_string(scan.unknown_fields) + " unknown)";
+                    std::to_string(scan.unknown_fields) + " unknown" +
+                    (scan.truncated ? "; the input is cut off" : "") + ")";
     } else if (scan.known_fields == 0 || score <= 0) {
       rejections += std::string(rejections.empty() ? "" : "; ") + "not a " + MessageName(kind) +
                     ": " + std::to_string(scan.unknown_fields) + " of its fields are unknown";

@@ -29,7 +29,7 @@ std::string LocateBinaryFault(ByteSource* source, const google::protobuf::Descri
     bytes = reread;
   }
   WireScan scan = ScanWire(bytes, type, /*complete=*/true);
-  if (!scan.conflict) return "";
+  if (!scan.conflict && !scan.truncated) return "";
   return scan.conflict_reason + " at byte " + std::to_string(scan.conflict_offset);
 }
 

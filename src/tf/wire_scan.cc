@@ -95,6 +95,11 @@ class Scanner {
                                          WireTypeName(wire_type) + ", expected " +
                                          WireTypeName(expected));
       }
+      if (field) {
+        ++result_.known_fields;
+      } else {
+        ++result_.unknown_fields;
+      }
       uint64_t value;
       switch (wire_type) {
         case kVarint:
@@ -119,7 +124,6 @@ class Scanner {
                 depth < kMaxScanDepth) {
               Scan(pos, end, field->message_type(), depth + 1, true);
             }
-            if (!result_.conflict && field) ++result_.known_fields;
             return false;
           }
           if (value > end - pos) {
@@ -136,11 +140,6 @@ class Scanner {
           break;
         }
       }
-      if (field) {
-        ++result_.known_fields;
-      } else {
-        ++result_.unknown_fields;
-      }
     }
     return true;
   }
@@ -156,10 +155,16 @@ class Scanner {
   }
 
   // A field cut off by the end of the bytes: fine when we only hold a prefix of the input,
-  // a truncation when the bytes are the whole input or the cut is inside a sized payload.
+  // a truncated input when the bytes are all of it, and a conflict when the cut is inside a
+  // payload whose own length said it was longer.
   bool Cut(size_t offset, bool end_is_input_end, std::string reason) {
-    if (end_is_input_end && !complete_) return false;
-    return Conflict(offset, std::move(reason));
+    if (!end_is_input_end) return Conflict(offset, std::move(reason));
+    if (complete_) {
+      result_.truncated = true;
+      result_.conflict_offset = offset;
+      result_.conflict_reason = "the input ends inside a field (" + reason + ")";
+    }
+    return false;
   }
 
   const uint8_t* data_;

@@ -19,7 +19,9 @@ struct WireScan {
   int known_fields = 0;    // fields whose number and wire type fit the schema
   int unknown_fields = 0;  // field numbers the schema does not have (allowed, but suspicious)
   bool conflict = false;   // the bytes cannot be this message
-  size_t conflict_offset = 0;
+  // The bytes fit this message but end inside a field: a cut-off file, not another format.
+  bool truncated = false;
+  size_t conflict_offset = 0;   // where the conflict or the cut-off field starts
   std::string conflict_reason;  // e.g. "field 1 has wire type varint, expected length-delimited"
 };
 
