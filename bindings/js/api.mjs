@@ -9,6 +9,32 @@ export { GraphportError };
 // Load options accepted from JS, mapped to the names the core reads.
 const LOAD_OPTIONS = new Set(['format', 'tags', 'name']);
 
+// Export options that carry a protobuf message: a protobuf-JSON object, or bytes in binary
+// or text format, which travel to the core as {"$bytes": base64}.
+const MESSAGE_OPTIONS = new Set(['metaInfoDef', 'saverDef', 'graphDef', 'opRegistry']);
+
+function base64(bytes) {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
+}
+
+function exportOptionsJson(options) {
+  const out = {};
+  for (const [key, value] of Object.entries(options)) {
+    if (MESSAGE_OPTIONS.has(key) && value instanceof ArrayBuffer) {
+      out[key] = { $bytes: base64(new Uint8Array(value)) };
+    } else if (MESSAGE_OPTIONS.has(key) && ArrayBuffer.isView(value)) {
+      out[key] = { $bytes: base64(new Uint8Array(value.buffer, value.byteOffset, value.byteLength)) };
+    } else {
+      out[key] = value;
+    }
+  }
+  return JSON.stringify(out);
+}
+
 function checkOptions(options, what) {
   if (options === undefined || options === null) return {};
   if (typeof options !== 'object' || Array.isArray(options)) {
@@ -78,7 +104,7 @@ export function createApi(wasm) {
     export(options) {
       const opts = checkOptions(options, 'export');
       const outputs = collectOutputs();
-      const record = unwrap(this.#live().export(JSON.stringify(opts), outputs));
+      const record = unwrap(this.#live().export(exportOptionsJson(opts), outputs));
       return { files: outputs.files, info: JSON.parse(record.json) };
     }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npx graphport`: the same commands, options, output and exit codes as the native CLI, on
 // the WebAssembly build.
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 import createGraphport, { GraphportError } from './node.mjs';
@@ -9,6 +9,41 @@ import createGraphport, { GraphportError } from './node.mjs';
 function usageError(message) {
   return new GraphportError('INVALID_OPTION', `${message} (see graphport --help)`);
 }
+
+// A message option from a file: protobuf JSON if it reads as a JSON object, otherwise the
+// bytes (binary or text format) for the core to detect, exactly as the native CLI does.
+function messageFileOption(flag, path) {
+  let bytes;
+  try {
+    bytes = readFileSync(path);
+  } catch {
+    throw usageError(`${flag}: cannot open ${path}`);
+  }
+  const text = bytes.toString('utf8').trimStart();
+  if (text.startsWith('{')) {
+    try {
+      const object = JSON.parse(text);
+      if (object && typeof object === 'object' && !Array.isArray(object)) return object;
+    } catch {
+      // not JSON after all: the core detects text or binary
+    }
+  }
+  return new Uint8Array(bytes);
+}
+
+const BOOLEAN_FLAGS = {
+  '--as-text': 'asText',
+  '--clear-devices': 'clearDevices',
+  '--clear-extraneous-savers': 'clearExtraneousSavers',
+  '--strip-default-attrs': 'stripDefaultAttrs',
+  '--save-debug-info': 'saveDebugInfo',
+};
+const MESSAGE_FLAGS = {
+  '--op-registry': 'opRegistry',
+  '--meta-info-def': 'metaInfoDef',
+  '--saver-def': 'saverDef',
+  '--graph-def': 'graphDef',
+};
 
 function parseArgs(argv) {
   const args = { command: '', input: '', output: '', json: false, load: {}, export: {} };
@@ -24,7 +59,10 @@ function parseArgs(argv) {
     else if (a === '--from') args.load.format = value('--from');
     else if (a === '--tags') args.load.tags = value('--tags').split(',').filter(Boolean);
     else if (a === '--to') args.export.to = value('--to');
-    else if (a === '--as-text') args.export.asText = true;
+    else if (Object.hasOwn(BOOLEAN_FLAGS, a)) args.export[BOOLEAN_FLAGS[a]] = true;
+    else if (Object.hasOwn(MESSAGE_FLAGS, a)) args.export[MESSAGE_FLAGS[a]] = messageFileOption(a, value(a));
+    else if (a === '--export-scope') args.export.exportScope = value(a);
+    else if (a === '--collection-list') args.export.collectionList = value(a).split(',').filter(Boolean);
     else if (a.length > 1 && a.startsWith('-')) throw usageError(`unknown option '${a}'`);
     else if (!args.command) args.command = a;
     else if (!args.input) args.input = a;

@@ -41,13 +41,37 @@ export interface ChunkSource {
 
 export type LoadInput = Uint8Array | ArrayBuffer | ArrayBufferView | Blob | ChunkSource;
 
+/** A protobuf message option: a protobuf-JSON object, or its bytes (binary or text format). */
+export type MessageOption = Record<string, unknown> | Uint8Array | ArrayBuffer;
+
+/** The options of tf.train.export_meta_graph; the seed's name of each is in its comment. */
 export interface ExportOptions {
   /** What to write (default "meta-graph"). */
   to?: 'meta-graph' | 'graph-def' | 'saved-model';
-  /** export_meta_graph's as_text: protobuf text format instead of binary. */
+  /** as_text: protobuf text format instead of binary. */
   asText?: boolean;
-  /** export_meta_graph's filename: the name of the main output file. */
+  /** filename: the name of the main output file. */
   filename?: string;
+  /** meta_info_def: a MetaInfoDef whose set fields replace the loaded ones. */
+  metaInfoDef?: MessageOption;
+  /** graph_def: a GraphDef exported instead of the loaded graph. */
+  graphDef?: MessageOption;
+  /** saver_def: the SaverDef to export. */
+  saverDef?: MessageOption;
+  /** collection_list: the collections to export (default all; [] for none). */
+  collectionList?: string[] | null;
+  /** export_scope: export only the subgraph under this name scope, names stripped of it. */
+  exportScope?: string;
+  /** clear_devices: empty the device of every top-level node. */
+  clearDevices?: boolean;
+  /** clear_extraneous_savers: drop the save/restore ops of savers other than saver_def's. */
+  clearExtraneousSavers?: boolean;
+  /** strip_default_attrs: drop attrs whose value is the op's default. */
+  stripDefaultAttrs?: boolean;
+  /** save_debug_info: also output the GraphDebugInfo of the exported nodes (name_debug.ext). */
+  saveDebugInfo?: boolean;
+  /** An OpList (e.g. TensorFlow's ops.pbtxt) consulted first for op definitions and defaults. */
+  opRegistry?: MessageOption;
 }
 
 export interface OutputFile {
@@ -57,7 +81,27 @@ export interface OutputFile {
 
 export interface ExportResult {
   files: OutputFile[];
-  info: { format: string; encoding: 'binary' | 'text'; nodeCount: number; [key: string]: unknown };
+  info: ExportInfo;
+}
+
+export interface ExportInfo {
+  format: 'meta-graph' | 'graph-def' | 'saved-model';
+  encoding: 'binary' | 'text';
+  /** Names of the files written, main output first. */
+  files: string[];
+  nodeCount: number;
+  /** The op names of the exported stripped_op_list. */
+  strippedOpList: string[];
+  /** Ops the graph uses that no registry defines (left out of stripped_op_list). */
+  unregisteredOps: string[];
+  collections: string[];
+  unboundInputs: string[];
+  /** Nodes removed by clearExtraneousSavers. */
+  excludedNodes: string[];
+  strippedDefaultAttrs?: number;
+  /** Ops whose defaults were unknown, so their attrs were kept. */
+  unknownDefaultOps?: string[];
+  debugInfoNodes?: number;
 }
 
 export interface TensorSummary {

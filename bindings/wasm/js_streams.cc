@@ -32,6 +32,11 @@ void JsSink::Write(const uint8_t* data, size_t size) {
   sink_.call<void>("write", val(typed_memory_view(size, data)));
 }
 
+void JsSink::SizeHint(uint64_t total) {
+  if (sink_["sizeHint"].isUndefined()) return;
+  sink_.call<void>("sizeHint", static_cast<double>(total));
+}
+
 ByteSink* JsOutputSet::Open(const std::string& name) {
   outputs_.call<void>("open", name);
   return &sink_;

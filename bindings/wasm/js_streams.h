@@ -23,12 +23,13 @@ class JsSource : public ByteSource {
   emscripten::val source_;
 };
 
-// `sink` is {write(Uint8Array)}: the view points into the heap and is only valid during the
-// call, so the JS side copies it.
+// `sink` is {write(Uint8Array), sizeHint?(bytes)}: the view points into the heap and is only
+// valid during the call, so the JS side copies it.
 class JsSink : public ByteSink {
  public:
   explicit JsSink(emscripten::val sink) : sink_(std::move(sink)) {}
   void Write(const uint8_t* data, size_t size) override;
+  void SizeHint(uint64_t total) override;
 
  private:
   emscripten::val sink_;

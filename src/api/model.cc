@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/options.h"
+#include "api/proto_option.h"
 #include "core/error.h"
 #include "tf/export.h"
 #include "tf/inspect.h"
@@ -51,6 +52,37 @@ std::string Model::ExportJson(const std::string& options_json, OutputSet* out) {
   }
   reader.Bool("asText", &options.as_text);
   reader.String("filename", &options.filename);
+  reader.String("exportScope", &options.export_scope);
+  reader.Bool("clearDevices", &options.clear_devices);
+  reader.Bool("clearExtraneousSavers", &options.clear_extraneous_savers);
+  reader.Bool("stripDefaultAttrs", &options.strip_default_attrs);
+  reader.Bool("saveDebugInfo", &options.save_debug_info);
+  if (reader.Raw("collectionList") != nullptr) {
+    std::vector<std::string> keys;
+    reader.StringList("collectionList", &keys);
+    options.collection_list = std::move(keys);
+  }
+  // Messages given as options live until the export returns.
+  tensorflow::MetaGraphDef::MetaInfoDef meta_info_def;
+  tensorflow::GraphDef graph_def;
+  tensorflow::SaverDef saver_def;
+  tensorflow::OpList op_registry;
+  if (const auto* v = reader.Raw("metaInfoDef")) {
+    ParseProtoOption("metaInfoDef", *v, &meta_info_def);
+    options.meta_info_def = &meta_info_def;
+  }
+  if (const auto* v = reader.Raw("graphDef")) {
+    ParseProtoOption("graphDef", *v, &graph_def);
+    options.graph_def = &graph_def;
+  }
+  if (const auto* v = reader.Raw("saverDef")) {
+    ParseProtoOption("saverDef", *v, &saver_def);
+    options.saver_def = &saver_def;
+  }
+  if (const auto* v = reader.Raw("opRegistry")) {
+    ParseProtoOption("opRegistry", *v, &op_registry);
+    options.op_registry = &op_registry;
+  }
   reader.RejectUnknown();
   json info = tf::Export(tf_.get(), options, out);
   return info.dump();

@@ -19,6 +19,8 @@ class OptionReader {
   void String(const std::string& key, std::string* value);
   void Bool(const std::string& key, bool* value);
   void StringList(const std::string& key, std::vector<std::string>* value);
+  // The raw value, or nullptr when absent or null (for options parsed elsewhere).
+  const nlohmann::json* Raw(const std::string& key) { return Find(key); }
   void RejectUnknown() const;
 
  private:

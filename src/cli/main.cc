@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/model.h"
+#include "api/proto_option.h"
 #include "api/summary_text.h"
 #include "cli/file_io.h"
 #include "cli/usage.h"
@@ -42,6 +43,24 @@ std::vector<std::string> SplitComma(const std::string& s) {
   return out;
 }
 
+// A message option from a file: protobuf JSON if it reads as a JSON object, otherwise the
+// bytes (binary or text format) for the core to detect.
+nlohmann::json ProtoFileOption(const std::string& flag, const std::string& path) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) UsageError(flag + ": cannot open " + path);
+  std::string bytes;
+  char buffer[1 << 16];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) bytes.append(buffer, n);
+  std::fclose(file);
+  size_t first = bytes.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && bytes[first] == '{') {
+    nlohmann::json object = nlohmann::json::parse(bytes, nullptr, /*allow_exceptions=*/false);
+    if (object.is_object()) return object;
+  }
+  return BytesOption(bytes);
+}
+
 Args ParseArgs(int argc, char** argv) {
   Args args;
   std::vector<std::string> rest(argv + 1, argv + argc);
@@ -63,6 +82,26 @@ Args ParseArgs(int argc, char** argv) {
       args.export_options["to"] = value("--to");
     } else if (a == "--as-text") {
       args.export_options["asText"] = true;
+    } else if (a == "--export-scope") {
+      args.export_options["exportScope"] = value("--export-scope");
+    } else if (a == "--clear-devices") {
+      args.export_options["clearDevices"] = true;
+    } else if (a == "--clear-extraneous-savers") {
+      args.export_options["clearExtraneousSavers"] = true;
+    } else if (a == "--strip-default-attrs") {
+      args.export_options["stripDefaultAttrs"] = true;
+    } else if (a == "--save-debug-info") {
+      args.export_options["saveDebugInfo"] = true;
+    } else if (a == "--collection-list") {
+      args.export_options["collectionList"] = SplitComma(value("--collection-list"));
+    } else if (a == "--op-registry") {
+      args.export_options["opRegistry"] = ProtoFileOption(a, value("--op-registry"));
+    } else if (a == "--meta-info-def") {
+      args.export_options["metaInfoDef"] = ProtoFileOption(a, value("--meta-info-def"));
+    } else if (a == "--saver-def") {
+      args.export_options["saverDef"] = ProtoFileOption(a, value("--saver-def"));
+    } else if (a == "--graph-def") {
+      args.export_options["graphDef"] = ProtoFileOption(a, value("--graph-def"));
     } else if (a.size() > 1 && a[0] == '-') {
       UsageError("unknown option '" + a + "'");
     } else if (args.command.empty()) {

@@ -32,6 +32,9 @@ class ByteSink {
   virtual ~ByteSink() = default;
   // Takes `size` bytes; the sink must copy what it wants to keep before returning.
   virtual void Write(const uint8_t* data, size_t size) = 0;
+  // Called at most once, before the first Write(), by a writer that knows how many bytes it
+  // will write: lets a sink allocate its buffer once instead of growing or joining chunks.
+  virtual void SizeHint(uint64_t /*total*/) {}
 };
 
 // A source over bytes the caller keeps alive.
@@ -76,6 +79,7 @@ class StringSink : public ByteSink {
   void Write(const uint8_t* data, size_t size) override {
     bytes_.append(reinterpret_cast<const char*>(data), size);
   }
+  void SizeHint(uint64_t total) override { bytes_.reserve(bytes_.size() + total); }
   const std::string& bytes() const { return bytes_; }
   std::string Take() { return std::move(bytes_); }
 

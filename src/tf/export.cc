@@ -1,41 +1,16 @@
 #include "tf/export.h"
 
+#include <google/protobuf/arena.h>
+
 #include "core/error.h"
+#include "tf/meta_graph/debug_info.h"
+#include "tf/meta_graph/export_meta_graph.h"
 #include "tf/proto_io.h"
 
 namespace graphport::tf {
 namespace {
 
-// Lends `graph` to `holder` as its graph_def for the lifetime of this object; the holder
-// never owns it. The scratch messages around a graph are small, the graph is not: borrowing
-// it keeps one copy of the weights in memory however the model is exported.
-class BorrowedGraph {
- public:
-  BorrowedGraph(tensorflow::MetaGraphDef* holder, tensorflow::GraphDef* graph) : holder_(holder) {
-    if (graph != nullptr) holder_->unsafe_arena_set_allocated_graph_def(graph);
-  }
-  ~BorrowedGraph() { holder_->unsafe_arena_release_graph_def(); }
-  BorrowedGraph(const BorrowedGraph&) = delete;
-  BorrowedGraph& operator=(const BorrowedGraph&) = delete;
-
- private:
-  tensorflow::MetaGraphDef* holder_;
-};
-
-// Same for one MetaGraphDef lent as the only entry of a SavedModel.
-class BorrowedMetaGraph {
- public:
-  BorrowedMetaGraph(tensorflow::SavedModel* holder, tensorflow::MetaGraphDef* meta_graph)
-      : holder_(holder) {
-    holder_->mutable_meta_graphs()->UnsafeArenaAddAllocated(meta_graph);
-  }
-  ~BorrowedMetaGraph() { holder_->mutable_meta_graphs()->UnsafeArenaReleaseLast(); }
-  BorrowedMetaGraph(const BorrowedMetaGraph&) = delete;
-  BorrowedMetaGraph& operator=(const BorrowedMetaGraph&) = delete;
-
- private:
-  tensorflow::SavedModel* holder_;
-};
+using google::protobuf::Arena;
 
 void WriteMessage(const google::protobuf::Message& message, bool as_text, const std::string& name,
                   OutputSet* out) {
@@ -48,22 +23,31 @@ void WriteMessage(const google::protobuf::Message& message, bool as_text, const 
   out->Close();
 }
 
-// The MetaGraphDef of a GraphDef-only input: the graph and nothing else, as TensorFlow's
-// export_meta_graph(graph_def=...) gives before options apply.
-void WriteGraphAsMetaGraph(TfModel* model, const TfExportOptions& options, const std::string& name,
-                           OutputSet* out, bool as_saved_model) {
-  tensorflow::MetaGraphDef meta_graph;
-  BorrowedGraph borrowed(&meta_graph, model->mutable_graph());
-  if (!as_saved_model) {
-    WriteMessage(meta_graph, options.as_text, name, out);
-    return;
+// A SavedModel around the exported MetaGraphDef. From a SavedModel, its other MetaGraphDefs
+// are lent unchanged; the selected one is replaced by the export.
+tensorflow::SavedModel* WrapInSavedModel(const TfModel& model, tensorflow::MetaGraphDef* exported,
+                                         Arena* arena) {
+  auto* saved_model = Arena::CreateMessage<tensorflow::SavedModel>(arena);
+  const tensorflow::SavedModel* loaded = model.saved_model();
+  if (loaded == nullptr) {
+    saved_model->set_saved_model_schema_version(1);
+    // A SavedModel loader selects by tags: a MetaGraphDef without any gets TensorFlow's
+    // serving tag, or nothing could load it.
+    if (exported->meta_info_def().tags_size() == 0) exported->mutable_meta_info_def()->add_tags("serve");
+    saved_model->mutable_meta_graphs()->UnsafeArenaAddAllocated(exported);
+    return saved_model;
   }
-  // A SavedModel loader selects by tags, so a lone graph gets TensorFlow's serving tag.
-  meta_graph.mutable_meta_info_def()->add_tags("serve");
-  tensorflow::SavedModel saved_model;
-  saved_model.set_saved_model_schema_version(1);
-  BorrowedMetaGraph lent(&saved_model, &meta_graph);
-  WriteMessage(saved_model, options.as_text, name, out);
+  saved_model->set_saved_model_schema_version(loaded->saved_model_schema_version());
+  saved_model->GetReflection()->MutableUnknownFields(saved_model)->MergeFrom(
+      loaded->GetReflection()->GetUnknownFields(*loaded));
+  for (int i = 0; i < loaded->meta_graphs_size(); ++i) {
+    // The scratch arena never frees what it holds, so lending the model's messages is safe.
+    auto* meta_graph = i == model.selected_meta_graph()
+                           ? exported
+                           : const_cast<tensorflow::MetaGraphDef*>(&loaded->meta_graphs(i));
+    saved_model->mutable_meta_graphs()->UnsafeArenaAddAllocated(meta_graph);
+  }
+  return saved_model;
 }
 
 }  // namespace
@@ -80,35 +64,30 @@ std::string DefaultFileName(TfKind kind, bool as_text) {
 nlohmann::json Export(TfModel* model, const TfExportOptions& options, OutputSet* out) {
   std::string name = options.filename.empty() ? DefaultFileName(options.to, options.as_text)
                                               : options.filename;
-  TfKind from = model->format().kind;
+  // Everything the export builds lives here and dies with it; the model is only read.
+  Arena arena;
+  MetaGraphExport exported = BuildMetaGraph(*model, options, &arena);
   switch (options.to) {
     case TfKind::kGraphDef:
-      WriteMessage(model->graph(), options.as_text, name, out);
+      WriteMessage(exported.meta_graph->graph_def(), options.as_text, name, out);
       break;
     case TfKind::kMetaGraphDef:
-      if (from == TfKind::kGraphDef) {
-        WriteGraphAsMetaGraph(model, options, name, out, /*as_saved_model=*/false);
-      } else {
-        WriteMessage(*model->meta_graph(), options.as_text, name, out);
-      }
+      WriteMessage(*exported.meta_graph, options.as_text, name, out);
       break;
     case TfKind::kSavedModel:
-      if (from == TfKind::kSavedModel) {
-        WriteMessage(*model->saved_model(), options.as_text, name, out);
-      } else if (from == TfKind::kMetaGraphDef) {
-        tensorflow::SavedModel saved_model;
-        saved_model.set_saved_model_schema_version(1);
-        BorrowedMetaGraph lent(&saved_model, model->mutable_meta_graph());
-        WriteMessage(saved_model, options.as_text, name, out);
-      } else {
-        WriteGraphAsMetaGraph(model, options, name, out, /*as_saved_model=*/true);
-      }
+      WriteMessage(*WrapInSavedModel(*model, exported.meta_graph, &arena), options.as_text, name, out);
       break;
   }
-  nlohmann::json info;
+  nlohmann::json files = nlohmann::json::array({name});
+  if (exported.debug_info != nullptr) {
+    std::string debug_name = DebugFileName(name);
+    WriteMessage(*exported.debug_info, options.as_text, debug_name, out);
+    files.push_back(debug_name);
+  }
+  nlohmann::json info = exported.info;
   info["format"] = KindName(options.to);
   info["encoding"] = options.as_text ? "text" : "binary";
-  info["nodeCount"] = model->graph().node_size();
+  info["files"] = files;
   return info;
 }
 

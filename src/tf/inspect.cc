@@ -2,6 +2,8 @@
 
 #include <map>
 
+#include "tf/dtype.h"
+
 namespace graphport::tf {
 namespace {
 
@@ -48,39 +50,6 @@ json TensorInfoSummary(const tensorflow::TensorInfo& info) {
   return out;
 }
 
-// Element width in bytes for fixed-width dtypes; 0 for strings, resources and variants.
-uint64_t DtypeBytes(tensorflow::DataType dtype) {
-  switch (dtype) {
-    case tensorflow::DT_BOOL: case tensorflow::DT_INT8: case tensorflow::DT_UINT8:
-    case tensorflow::DT_QINT8: case tensorflow::DT_QUINT8: case tensorflow::DT_FLOAT8_E5M2:
-    case tensorflow::DT_FLOAT8_E4M3FN: case tensorflow::DT_FLOAT8_E4M3FNUZ:
-    case tensorflow::DT_FLOAT8_E4M3B11FNUZ: case tensorflow::DT_FLOAT8_E5M2FNUZ:
-      return 1;
-    case tensorflow::DT_INT16: case tensorflow::DT_UINT16: case tensorflow::DT_QINT16:
-    case tensorflow::DT_QUINT16: case tensorflow::DT_HALF: case tensorflow::DT_BFLOAT16:
-      return 2;
-    case tensorflow::DT_FLOAT: case tensorflow::DT_INT32: case tensorflow::DT_UINT32:
-    case tensorflow::DT_QINT32:
-      return 4;
-    case tensorflow::DT_DOUBLE: case tensorflow::DT_INT64: case tensorflow::DT_UINT64:
-    case tensorflow::DT_COMPLEX64:
-      return 8;
-    case tensorflow::DT_COMPLEX128:
-      return 16;
-    default:
-      return 0;
-  }
-}
-
-uint64_t ElementCount(const tensorflow::TensorShapeProto& shape) {
-  uint64_t n = 1;
-  for (const auto& d : shape.dim()) {
-    if (d.size() < 0) return 0;
-    n *= static_cast<uint64_t>(d.size());
-  }
-  return n;
-}
-
 json MetaGraphTags(const tensorflow::MetaGraphDef& mg) {
   json tags = json::array();
   for (const auto& t : mg.meta_info_def().tags()) tags.push_back(t);
@@ -103,7 +72,8 @@ uint64_t TensorPayloadBytes(const tensorflow::TensorProto& t) {
                     t.int64_val_size() || t.bool_val_size() || t.half_val_size() ||
                     t.scomplex_val_size() || t.dcomplex_val_size() || t.uint32_val_size() ||
                     t.uint64_val_size() || !t.float8_val().empty();
-  return has_values ? width * ElementCount(t.tensor_shape()) : 0;
+  int64_t count = ElementCount(t.tensor_shape());
+  return has_values && count > 0 ? width * static_cast<uint64_t>(count) : 0;
 }
 
 json Inspect(const TfModel& model) {

@@ -117,6 +117,7 @@ void WriteBinary(const google::protobuf::Message& message, ByteSink* sink) {
                                           std::to_string(size) +
                                           " bytes: a protobuf message must be under 2 GiB");
   }
+  sink->SizeHint(size);
   SinkCopyingStream copying(sink);
   io::CopyingOutputStreamAdaptor adaptor(&copying, static_cast<int>(kStreamChunkBytes));
   bool had_error;

@@ -1,0 +1,52 @@
+#include "api/proto_option.h"
+
+#include <google/protobuf/text_format.h>
+#include <google/protobuf/util/json_util.h>
+
+#include "core/base64.h"
+#include "core/byte_stream.h"
+#include "core/error.h"
+#include "tf/detect.h"
+#include "tf/proto_io.h"
+
+namespace graphport {
+
+void ParseProtoOption(const std::string& option, const nlohmann::json& value,
+                      google::protobuf::Message* message) {
+  const std::string type = message->GetDescriptor()->name();
+  if (value.is_object() && value.size() == 1 && value.contains("$bytes")) {
+    std::string bytes;
+    if (!value["$bytes"].is_string() || !Base64Decode(value["$bytes"].get<std::string>(), &bytes)) {
+      throw Error(ErrorCode::kInvalidOption, "export option '" + option + "': $bytes is not base64");
+    }
+    MemorySource source(bytes);
+    try {
+      if (!bytes.empty() && tf::LooksLikeText(std::string_view(bytes).substr(0, 4096))) {
+        tf::ParseText(&source, message, "export option '" + option + "'");
+      } else {
+        tf::ParseBinary(&source, message, "export option '" + option + "'");
+      }
+    } catch (const Error& e) {
+      throw Error(ErrorCode::kInvalidOption, e.what());
+    }
+    return;
+  }
+  if (!value.is_object()) {
+    throw Error(ErrorCode::kInvalidOption,
+                "export option '" + option + "' must be a " + type +
+                    " as a protobuf-JSON object, or its bytes (binary or text format)");
+  }
+  google::protobuf::util::JsonParseOptions parse_options;
+  parse_options.ignore_unknown_fields = false;
+  auto status = google::protobuf::util::JsonStringToMessage(value.dump(), message, parse_options);
+  if (!status.ok()) {
+    throw Error(ErrorCode::kInvalidOption, "export option '" + option + "' is not a valid " + type +
+                                               ": " + std::string(status.message()));
+  }
+}
+
+nlohmann::json BytesOption(const std::string& bytes) {
+  return nlohmann::json{{"$bytes", Base64Encode(bytes)}};
+}
+
+}  // namespace graphport

@@ -1,0 +1,24 @@
+// Export options that carry a protobuf message (metaInfoDef, saverDef, graphDef, opRegistry).
+// From JS they come as a protobuf-JSON object, or as bytes (binary or text format) that the JS
+// layer wraps as {"$bytes": "<base64>"}; the CLI reads a file the same way.
+#ifndef GRAPHPORT_API_PROTO_OPTION_H_
+#define GRAPHPORT_API_PROTO_OPTION_H_
+
+#include <google/protobuf/message.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace graphport {
+
+// Fills `message` from `value`; throws Error(kInvalidOption) naming `option` and, for JSON,
+// the offending field.
+void ParseProtoOption(const std::string& option, const nlohmann::json& value,
+                      google::protobuf::Message* message);
+
+// The wrapper the JS layer and the CLI use for bytes.
+nlohmann::json BytesOption(const std::string& bytes);
+
+}  // namespace graphport
+
+#endif  // GRAPHPORT_API_PROTO_OPTION_H_

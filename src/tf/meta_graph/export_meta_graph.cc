@@ -1,0 +1,263 @@
+#include "tf/meta_graph/export_meta_graph.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "core/error.h"
+#include "tf/meta_graph/builtin_op_defaults.h"
+#include "tf/meta_graph/collections.h"
+#include "tf/meta_graph/debug_info.h"
+#include "tf/meta_graph/extraneous_savers.h"
+#include "tf/meta_graph/node_rewrite.h"
+#include "tf/meta_graph/op_registry.h"
+#include "tf/meta_graph/scope.h"
+#include "tf/meta_graph/strip_default_attrs.h"
+#include "tf/meta_graph/stripped_op_list.h"
+#include "tf/meta_graph/version_string.h"
+
+namespace graphport::tf {
+namespace {
+
+using google::protobuf::Arena;
+using google::protobuf::FieldDescriptor;
+using nlohmann::json;
+using MetaInfoDef = tensorflow::MetaGraphDef::MetaInfoDef;
+
+constexpr char kUnboundInputsKey[] = "unbound_inputs";
+constexpr char kSaversKey[] = "savers";
+
+// Everything of the loaded MetaGraphDef except its graph, which is rebuilt or lent.
+void CopyAllButGraph(const tensorflow::MetaGraphDef& in, tensorflow::MetaGraphDef* out) {
+  if (in.has_meta_info_def()) *out->mutable_meta_info_def() = in.meta_info_def();
+  if (in.has_saver_def()) *out->mutable_saver_def() = in.saver_def();
+  *out->mutable_collection_def() = in.collection_def();
+  *out->mutable_signature_def() = in.signature_def();
+  *out->mutable_asset_file_def() = in.asset_file_def();
+  if (in.has_object_graph_def()) *out->mutable_object_graph_def() = in.object_graph_def();
+  out->GetReflection()->MutableUnknownFields(out)->MergeFrom(
+      in.GetReflection()->GetUnknownFields(in));
+}
+
+// Every GraphDef field but the nodes (and the library, which the caller lends or copies).
+void CopyGraphHeader(const tensorflow::GraphDef& in, tensorflow::GraphDef* out) {
+  out->set_version(in.version());
+  if (in.has_versions()) *out->mutable_versions() = in.versions();
+  if (in.has_debug_info()) *out->mutable_debug_info() = in.debug_info();
+  out->GetReflection()->MutableUnknownFields(out)->MergeFrom(
+      in.GetReflection()->GetUnknownFields(in));
+}
+
+void LendOrCopyLibrary(const tensorflow::GraphDef& in, bool copy, tensorflow::GraphDef* out) {
+  if (!in.has_library()) return;
+  if (copy) {
+    *out->mutable_library() = in.library();
+  } else {
+    out->unsafe_arena_set_allocated_library(
+        const_cast<tensorflow::FunctionDefLibrary*>(&in.library()));
+  }
+}
+
+bool FieldIsSet(const google::protobuf::Message& m, const FieldDescriptor* f) {
+  const auto* r = m.GetReflection();
+  return f->is_repeated() ? r->FieldSize(m, f) > 0 : r->HasField(m, f);
+}
+
+// meta_info_def given by the caller: every field it sets replaces the loaded one's; fields it
+// leaves unset keep the loaded values (so the producer's tensorflow_version survives).
+void ApplyMetaInfoDef(const MetaInfoDef& given, MetaInfoDef* target) {
+  if (!given.tensorflow_version().empty() && !IsPep440Version(given.tensorflow_version())) {
+    throw Error(ErrorCode::kInvalidOption,
+                "metaInfoDef.tensorflow_version '" + given.tensorflow_version() +
+                    "' is not a version (PEP 440, e.g. \"2.14.0\"); TensorFlow's importer "
+                    "would fail on it");
+  }
+  MetaInfoDef merged = given;
+  std::vector<const FieldDescriptor*> kept, target_fields;
+  target->GetReflection()->ListFields(*target, &target_fields);
+  for (const auto* f : target_fields) {
+    if (!FieldIsSet(given, f)) kept.push_back(f);
+  }
+  MetaInfoDef loaded = *target;
+  loaded.GetReflection()->SwapFields(&loaded, &merged, kept);
+  *target = merged;
+}
+
+// Inputs made unbound are listed once each, data inputs only: TensorFlow lists every use and
+// so breaks its own importer when one outside tensor feeds two nodes (issue #10250), and its
+// collection filter drops the control form ("^$unbound_inputs_x").
+std::vector<std::string> UnboundCollectionValues(const std::vector<std::string>& unbound) {
+  std::vector<std::string> values;
+  std::set<std::string> seen;
+  for (const auto& name : unbound) {
+    if (name.empty() || name[0] == '^') continue;
+    if (seen.insert(name).second) values.push_back(name);
+  }
+  return values;
+}
+
+std::vector<std::string> ExportedCollectionKeys(const tensorflow::MetaGraphDef* loaded,
+                                                const TfExportOptions& options) {
+  std::set<std::string> available;
+  if (loaded != nullptr) {
+    for (const auto& [key, value] : loaded->collection_def()) available.insert(key);
+  }
+  if (!options.collection_list) return std::vector<std::string>(available.begin(), available.end());
+  std::vector<std::string> missing;
+  for (const auto& key : *options.collection_list) {
+    if (!available.count(key) && key != kUnboundInputsKey) missing.push_back(key);
+  }
+  if (!missing.empty()) {
+    std::string list, have;
+    for (const auto& k : missing) list += (list.empty() ? "'" : ", '") + k + "'";
+    for (const auto& k : available) have += (have.empty() ? "" : ", ") + k;
+    throw Error(ErrorCode::kNotFound, "collectionList names " + list + ", not in the model" +
+                                          (have.empty() ? " (it has no collections)"
+                                                        : " (it has: " + have + ")"));
+  }
+  return *options.collection_list;
+}
+
+}  // namespace
+
+MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& options, Arena* arena) {
+  MetaGraphExport result;
+  const tensorflow::GraphDef& source = options.graph_def ? *options.graph_def : model.graph();
+  const tensorflow::MetaGraphDef* loaded = model.meta_graph();
+  auto* mg = Arena::CreateMessage<tensorflow::MetaGraphDef>(arena);
+  result.meta_graph = mg;
+  if (loaded != nullptr) CopyAllButGraph(*loaded, mg);
+  if (options.saver_def != nullptr) *mg->mutable_saver_def() = *options.saver_def;
+  const tensorflow::SaverDef* saver = mg->has_saver_def() ? &mg->saver_def() : nullptr;
+
+  // --- Nodes: rewritten when a node option is on, otherwise the graph passes through. ---
+  Scope scope(options.export_scope);
+  std::set<std::string> excluded;
+  if (options.clear_extraneous_savers) excluded = FindExtraneousSaverNodes(source, saver);
+  bool rewrite = !scope.empty() || options.clear_devices || options.clear_extraneous_savers;
+  std::vector<std::string> unbound;
+  std::set<std::string> exported_names;
+  tensorflow::GraphDef* graph = nullptr;
+  if (rewrite) {
+    // TensorFlow's graph_def path keeps only versions and library; the deprecated `version`
+    // and `debug_info` are dropped.
+    graph = Arena::CreateMessage<tensorflow::GraphDef>(arena);
+    if (source.has_versions()) *graph->mutable_versions() = source.versions();
+    LendOrCopyLibrary(source, options.strip_default_attrs, graph);
+    for (const auto& node : source.node()) {
+      if (excluded.count(node.name()) || !NodeInExport(node, scope)) continue;
+      RewriteNode(node, scope, options.clear_devices, graph->add_node(), &unbound);
+      exported_names.insert(node.name());
+    }
+    if (!scope.empty() && graph->node_size() == 0) {
+      throw Error(ErrorCode::kNotFound, "exportScope '" + scope.name() + "' matches no node of the " +
+                                            std::to_string(source.node_size()) + "-node graph");
+    }
+  } else if (options.strip_default_attrs) {
+    graph = Arena::CreateMessage<tensorflow::GraphDef>(arena);
+    CopyGraphHeader(source, graph);
+    LendOrCopyLibrary(source, /*copy=*/true, graph);
+    for (const auto& node : source.node()) {
+      LendNode(node, graph->add_node());
+      exported_names.insert(node.name());
+    }
+  } else {
+    for (const auto& node : source.node()) exported_names.insert(node.name());
+    // A MetaGraphDef loaded without a graph_def is written without one.
+    bool has_graph = options.graph_def != nullptr || loaded == nullptr || loaded->has_graph_def();
+    if (has_graph) graph = const_cast<tensorflow::GraphDef*>(&source);
+  }
+  if (graph != nullptr) {
+    size_t bytes = graph->ByteSizeLong();
+    if (bytes > options.max_graph_bytes) {
+      throw Error(ErrorCode::kTooLarge, "GraphDef cannot be larger than 2GB: the exported graph has " +
+                                            std::to_string(bytes) + " bytes");
+    }
+    mg->unsafe_arena_set_allocated_graph_def(graph);
+  }
+
+  // --- The op registry: the caller's, the producer's stripped_op_list, the built-in table. ---
+  OpRegistry registry;
+  if (options.op_registry) registry.AddLayer(options.op_registry, "opRegistry", true);
+  if (loaded && loaded->meta_info_def().stripped_op_list().op_size() > 0) {
+    registry.AddLayer(&loaded->meta_info_def().stripped_op_list(), "stripped_op_list", true);
+  }
+  registry.AddLayer(&BuiltinDefaultsOpList(), "built-in defaults", false);
+
+  // --- meta_info_def ---
+  if (options.meta_info_def) ApplyMetaInfoDef(*options.meta_info_def, mg->mutable_meta_info_def());
+  bool op_list_given = options.meta_info_def && options.meta_info_def->stripped_op_list().op_size() > 0;
+  bool node_set_changed = !scope.empty() || !excluded.empty() || options.graph_def != nullptr;
+  std::vector<std::string> unregistered;
+  if (!op_list_given && graph != nullptr &&
+      (node_set_changed || mg->meta_info_def().stripped_op_list().op_size() == 0)) {
+    tensorflow::OpList ops;
+    BuildStrippedOpList(*graph, registry, &ops, &unregistered);
+    if (ops.op_size() > 0) {
+      *mg->mutable_meta_info_def()->mutable_stripped_op_list() = ops;
+    } else if (mg->has_meta_info_def()) {
+      mg->mutable_meta_info_def()->clear_stripped_op_list();
+    }
+  }
+  StripDefaultAttrsResult stripped;
+  if (options.strip_default_attrs) {
+    if (graph != nullptr) StripDefaultAttrs(graph, registry, &stripped);
+    mg->mutable_meta_info_def()->set_stripped_default_attrs(true);
+  }
+
+  // --- Collections ---
+  std::vector<std::string> keys = ExportedCollectionKeys(loaded, options);
+  mg->clear_collection_def();
+  CollectionRules rules{&scope, &excluded};
+  for (const auto& key : keys) {
+    if (key == kUnboundInputsKey && rewrite) continue;  // rebuilt below, as TensorFlow does
+    if (loaded == nullptr || !loaded->collection_def().count(key)) continue;
+    tensorflow::CollectionDef out;
+    if (key == kSaversKey && options.clear_extraneous_savers) {
+      // Only the exported saver remains.
+      tensorflow::SaverDef scoped;
+      if (saver == nullptr || !ScopeSaverDef(*saver, scope, &scoped)) continue;
+      out.mutable_bytes_list()->add_value(scoped.SerializeAsString());
+    } else if (!ExportCollection(key, loaded->collection_def().at(key), rules, &out)) {
+      continue;
+    }
+    (*mg->mutable_collection_def())[key] = std::move(out);
+  }
+  std::vector<std::string> unbound_values = UnboundCollectionValues(unbound);
+  bool unbound_wanted = !options.collection_list ||
+                        std::count(keys.begin(), keys.end(), kUnboundInputsKey) > 0;
+  if (rewrite && unbound_wanted && !unbound_values.empty()) {
+    auto* list = (*mg->mutable_collection_def())[kUnboundInputsKey].mutable_bytes_list();
+    for (const auto& name : unbound_values) list->add_value(name);
+  }
+
+  // --- Debug info ---
+  int traced = 0;
+  if (options.save_debug_info) {
+    result.debug_info = Arena::CreateMessage<tensorflow::GraphDebugInfo>(arena);
+    traced = FilterDebugInfo(source.debug_info(), exported_names, result.debug_info);
+  }
+
+  json& info = result.info;
+  info["nodeCount"] = graph ? graph->node_size() : 0;
+  json ops = json::array();
+  for (const auto& op : mg->meta_info_def().stripped_op_list().op()) ops.push_back(op.name());
+  info["strippedOpList"] = ops;
+  info["unregisteredOps"] = unregistered;
+  json collections = json::array();
+  std::set<std::string> sorted_keys;
+  for (const auto& [key, value] : mg->collection_def()) sorted_keys.insert(key);
+  for (const auto& key : sorted_keys) collections.push_back(key);
+  info["collections"] = collections;
+  info["unboundInputs"] = unbound_values;
+  info["excludedNodes"] = std::vector<std::string>(excluded.begin(), excluded.end());
+  if (options.strip_default_attrs) {
+    info["strippedDefaultAttrs"] = stripped.removed;
+    info["unknownDefaultOps"] =
+        std::vector<std::string>(stripped.unknown_ops.begin(), stripped.unknown_ops.end());
+  }
+  if (options.save_debug_info) info["debugInfoNodes"] = traced;
+  return result;
+}
+
+}  // namespace graphport::tf

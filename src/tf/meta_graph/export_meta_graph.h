@@ -1,0 +1,31 @@
+// tf.train.export_meta_graph over a loaded model: builds the MetaGraphDef that TensorFlow
+// would export from the same graph with the same options. The result lives on a scratch arena
+// and borrows the model's tensors, so it costs memory for names and attrs, not for weights.
+#ifndef GRAPHPORT_TF_META_GRAPH_EXPORT_META_GRAPH_H_
+#define GRAPHPORT_TF_META_GRAPH_EXPORT_META_GRAPH_H_
+
+#include <google/protobuf/arena.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tensorflow/graph_debug_info.pb.h"
+#include "tensorflow/meta_graph.pb.h"
+#include "tf/export.h"
+#include "tf/tf_model.h"
+
+namespace graphport::tf {
+
+struct MetaGraphExport {
+  tensorflow::MetaGraphDef* meta_graph = nullptr;     // on the arena
+  tensorflow::GraphDebugInfo* debug_info = nullptr;   // set when save_debug_info
+  nlohmann::json info;
+};
+
+// Throws graphport::Error: NOT_FOUND (an unknown collection key, a scope matching no node),
+// INVALID_OPTION (a tensorflow_version that is not a version), TOO_LARGE (the 2 GiB rule).
+MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& options,
+                               google::protobuf::Arena* arena);
+
+}  // namespace graphport::tf
+
+#endif  // GRAPHPORT_TF_META_GRAPH_EXPORT_META_GRAPH_H_

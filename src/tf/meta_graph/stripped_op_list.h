@@ -1,0 +1,33 @@
+// meta_info_def.stripped_op_list: the OpDefs of every op the exported graph uses, so that an
+// importer can tell which attrs a newer producer added (RemoveNewDefaultAttrsFromGraphDef).
+#ifndef GRAPHPORT_TF_META_GRAPH_STRIPPED_OP_LIST_H_
+#define GRAPHPORT_TF_META_GRAPH_STRIPPED_OP_LIST_H_
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "tensorflow/graph.pb.h"
+#include "tensorflow/op_def.pb.h"
+#include "tf/meta_graph/op_registry.h"
+
+namespace graphport::tf {
+
+// Op names the graph uses: every top-level node's op and, for each library function the graph
+// calls (as an op, or through a func-valued attr such as PartitionedCall's "f" or While's
+// "body"), the ops of its body, recursively and cycle-safe. Function names themselves are not
+// ops. Sorted by code point, as TensorFlow sorts them.
+std::vector<std::string> OpsUsedByGraph(const tensorflow::GraphDef& graph);
+
+// The OpDefs of OpsUsedByGraph(graph) from the registry's complete layers, with every summary
+// and description removed. Ops no layer knows are left out and listed in `unregistered`
+// (TensorFlow 2.x skips them silently too; graphport reports them).
+void BuildStrippedOpList(const tensorflow::GraphDef& graph, const OpRegistry& registry,
+                         tensorflow::OpList* out, std::vector<std::string>* unregistered);
+
+// The names of the graph's library functions.
+std::set<std::string> FunctionNames(const tensorflow::GraphDef& graph);
+
+}  // namespace graphport::tf
+
+#endif  // GRAPHPORT_TF_META_GRAPH_STRIPPED_OP_LIST_H_
