@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
-# The main job: set up, build, then load the sample graph that ships with the project, print
-# its summary and export it three ways into out/sample/.
+# The main job (`npm start`): set up and build what is missing, then serve the page on
+# localhost and print its URL. Stays in the foreground until Ctrl-C.
+#
+#   scripts/main.sh [port]      default 8080 (or $PORT); a port in use falls back to a free one
+#
+# The page needs only the WebAssembly build; scripts/demo.sh runs the command-line demo.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -10,18 +14,11 @@ log_tag=main
 . "$here/common.sh"
 
 "$here/setup.sh"
-"$here/build.sh" all
+# Incremental: a second run only checks that the module is up to date.
+"$here/build.sh" wasm
 
-cli="$repo/build/native/graphport"
-sample="$repo/web/samples/half_plus_two.pbtxt"
-out="$repo/out/sample"
-mkdir -p "$out"
+[ -f "$repo/bindings/js/wasm/graphport_web.wasm" ] || die "the WebAssembly build did not produce bindings/js/wasm/graphport_web.wasm"
+[ -f "$repo/node_modules/fflate/esm/browser.js" ] || die "node_modules/fflate is missing: run npm ci"
 
-"$cli" inspect "$sample"
-"$cli" export "$sample" -o "$out/model.meta"
-"$cli" export "$sample" -o "$out/model.pbtxt" --as-text
-"$cli" export "$sample" -o "$out/saved_model.pb" --to saved-model
-# The same export through the npm package's WebAssembly build gives the same bytes.
-node "$repo/bindings/js/cli.mjs" export "$sample" -o "$out/model.wasm.meta"
-cmp "$out/model.meta" "$out/model.wasm.meta"
-log "native and WebAssembly outputs are identical; outputs are in ${out#$repo/}/"
+log "serving the page; open the URL below in a browser (Ctrl-C stops the server)"
+exec node "$here/serve.mjs" "${1:-${PORT:-8080}}"

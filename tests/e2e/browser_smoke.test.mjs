@@ -1,5 +1,5 @@
 // The browser build in a real browser: the same exports as Node, byte for byte, and errors
-// as GraphportError. (The page's own end-to-end tests come with the page.)
+// as GraphportError. (The page's end-to-end tests are page.test.mjs and page_large.test.mjs.)
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';

@@ -1,0 +1,111 @@
+// The page's logic that needs no browser (web/export_options.mjs, web/input_files.mjs), run
+// in Node against the Node API: the plan names the files the export writes, the options it
+// builds are the ones the export takes, and the input chooser picks the right file.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { before, test } from 'node:test';
+
+import { corpusFile, nodeReference, requireCorpus } from './page_helpers.mjs';
+import {
+  GROUPS, OPTIONS, debugFilename, initialState, parseMessageFile, planExport,
+} from '../../web/export_options.mjs';
+import { chooseInput, sniffUnsupported } from '../../web/input_files.mjs';
+
+before(requireCorpus);
+
+test('every export option is in one group, with help text and its TensorFlow name', () => {
+  const grouped = GROUPS.flatMap((g) => g.options);
+  assert.deepEqual([...grouped].sort(), Object.keys(OPTIONS).sort());
+  assert.equal(new Set(grouped).size, grouped.length);
+  for (const [id, option] of Object.entries(OPTIONS)) {
+    assert.ok(option.help.length > 20, `${id} has help text`);
+    assert.ok(option.label, `${id} has a label`);
+  }
+  const tfNames = Object.values(OPTIONS).map((o) => o.tf).filter(Boolean).sort();
+  assert.deepEqual(tfNames, ['as_text', 'clear_devices', 'clear_extraneous_savers', 'collection_list',
+    'export_scope', 'filename', 'graph_def', 'meta_info_def', 'save_debug_info', 'saver_def',
+    'strip_default_attrs']);
+});
+
+test('the planned file names and options are what the Node API exports', async () => {
+  const path = corpusFile('meta');
+  const { summary } = await nodeReference(path);
+  const states = [
+    {},
+    { asText: true },
+    { to: 'graph-def', saveDebugInfo: true },
+    { to: 'saved-model', asText: true, saveDebugInfo: true },
+    { filename: 'a.b.meta', saveDebugInfo: true, clearDevices: true, exportScope: 'save' },
+    { filename: 'noext', saveDebugInfo: true },
+    { collectionMode: 'choose', collections: ['variables', 'not-in-model'] },
+    { collectionMode: 'choose', collections: [] },
+    { stripDefaultAttrs: true, clearExtraneousSavers: true },
+  ];
+  for (const partial of states) {
+    const plan = planExport({ ...initialState(), ...partial }, summary);
+    assert.deepEqual(plan.errors, [], JSON.stringify(partial));
+    const { out } = await nodeReference(path, plan.options);
+    assert.deepEqual(out.files.map((f) => f.name), plan.files, JSON.stringify(partial));
+  }
+  const none = planExport({ ...initialState(), collectionMode: 'choose', collections: [] }, summary);
+  assert.deepEqual(none.options.collectionList, []);
+  assert.match(none.notes.map((n) => n.text).join(), /collection_list=\[\]/);
+});
+
+test('invalid combinations are errors before export, surprising ones warnings', async () => {
+  const { summary } = await nodeReference(corpusFile('graphDef'));
+  const plan = (partial) => planExport({ ...initialState(), ...partial }, summary);
+  const errorOf = (partial) => plan(partial).errors.map((e) => `${e.option}: ${e.text}`).join('\n');
+  assert.match(errorOf({ exportScope: '/tower' }), /exportScope: .*starts with “\/”/);
+  assert.match(errorOf({ exportScope: 'a//b' }), /empty part/);
+  assert.match(errorOf({ exportScope: 'a b' }), /a space/);
+  assert.match(errorOf({ exportScope: '_x' }), /start with a letter/);
+  assert.match(errorOf({ filename: 'dir/model.meta' }), /filename: .*is a path/);
+  assert.match(errorOf({ saverDef: { name: 's.json', value: null, error: 's.json is not valid JSON' } }), /saverDef: s\.json is not valid JSON/);
+  assert.equal(errorOf({ exportScope: 'dense/' }), '');
+  const warnings = (partial) => plan(partial).warnings.map((w) => `${w.option}: ${w.text}`).join('\n');
+  assert.match(warnings({ clearExtraneousSavers: true }), /no save or restore ops/);
+  assert.match(warnings({ asText: true, filename: 'x.pb' }), /text format/);
+  assert.match(warnings({ filename: 'x.pbtxt' }), /binary/);
+  // A graph with signatures: the scope is checked against the signature tensors' nodes.
+  const saved = (await nodeReference(corpusFile('savedModel'))).summary;
+  const notes = planExport({ ...initialState(), exportScope: 'StatefulPartitionedCall' }, saved).notes;
+  assert.match(notes.map((n) => n.text).join(), /holds StatefulPartitionedCall/);
+  assert.match(planExport({ ...initialState(), to: 'graph-def' }, saved).warnings[0].text, /signatures will not be written/);
+});
+
+test('debug file names follow the core: _debug before the last extension', () => {
+  assert.equal(debugFilename('model.meta'), 'model_debug.meta');
+  assert.equal(debugFilename('a.b.c'), 'a.b_debug.c');
+  assert.equal(debugFilename('model'), 'model_debug');
+  assert.equal(debugFilename('.hidden'), '.hidden_debug');
+});
+
+test('message option files: JSON becomes an object, protobuf stays bytes', () => {
+  const json = parseMessageFile('m.json', new TextEncoder().encode(' {"tags": ["serve"]}'));
+  assert.deepEqual(json.value, { tags: ['serve'] });
+  const text = parseMessageFile('ops.pbtxt', new TextEncoder().encode('op { name: "X" }'));
+  assert.ok(text.value instanceof Uint8Array);
+  assert.match(parseMessageFile('bad.json', new TextEncoder().encode('{nope')).error, /not valid JSON/);
+  assert.match(parseMessageFile('empty.pb', new Uint8Array()).error, /empty/);
+});
+
+test('choosing among several files', async () => {
+  const entry = (path, bytes = [0]) => ({ path, file: new File([Uint8Array.from(bytes)], path.split('/').pop()) });
+  const folder = [entry('m/1/variables/variables.index'), entry('m/1/saved_model.pb'),
+    entry('m/1/fingerprint.pb'), entry('m/1/.DS_Store')];
+  const saved = chooseInput(folder);
+  assert.equal(saved.kind, 'load');
+  assert.equal(saved.entry.path, 'm/1/saved_model.pb');
+  assert.match(saved.note, /2 other files given are not needed/);
+  assert.equal(chooseInput([entry('a/saved_model.pb'), entry('b/saved_model.pbtxt')]).kind, 'choose');
+  assert.equal(chooseInput([entry('model.json'), entry('group1-shard1of1.bin')]).which, 'tfjs');
+  assert.equal(chooseInput([entry('x.mge'), entry('y.txt')]).which, 'mge');
+  assert.equal(chooseInput([entry('graph.pb'), entry('notes.md')]).entry.path, 'graph.pb');
+  assert.equal(chooseInput([entry('a.pb'), entry('b.pb')]).kind, 'choose');
+  assert.equal(chooseInput([]).kind, 'none');
+  const tfjs = new File([readFileSync(corpusFile('tfjsModel'))], 'whatever.json');
+  assert.equal(await sniffUnsupported(tfjs), 'tfjs');
+  assert.equal(await sniffUnsupported(new File([readFileSync(corpusFile('mge'))], 'x.bin')), 'mge');
+  assert.equal(await sniffUnsupported(new File([readFileSync(corpusFile('keras'))], 'keras_metadata.pb')), null);
+});
