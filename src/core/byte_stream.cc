@@ -9,6 +9,8 @@ namespace graphport {
 
 size_t MemorySource::Read(uint8_t* dst, size_t max) {
   size_t n = std::min(max, bytes_.size() - offset_);
+  // An empty view may hold a null pointer, and memcpy from null is undefined even for 0 bytes.
+  if (n == 0) return 0;
   std::memcpy(dst, bytes_.data() + offset_, n);
   offset_ += n;
   return n;

@@ -19,7 +19,11 @@ namespace io = google::protobuf::io;
 // gives the range instead of costing the heap a second copy of a huge model.
 constexpr size_t kMaxDiagnosticReread = size_t{256} << 20;
 
-std::string LocateBinaryFault(ByteSource* source, const google::protobuf::Descriptor* type) {
+// `scanned` tells whether the bytes could be looked at again at all: a stream that cannot
+// rewind cannot say where it went wrong, only that it did.
+std::string LocateBinaryFault(ByteSource* source, const google::protobuf::Descriptor* type,
+                              bool* scanned) {
+  *scanned = false;
   std::string_view bytes;
   std::string reread;
   if (!source->Contiguous(&bytes)) {
@@ -28,6 +32,7 @@ std::string LocateBinaryFault(ByteSource* source, const google::protobuf::Descri
     if (reread.size() > kMaxDiagnosticReread) return "";
     bytes = reread;
   }
+  *scanned = true;
   WireScan scan = ScanWire(bytes, type, /*complete=*/true);
   if (!scan.conflict && !scan.truncated) return "";
   return scan.conflict_reason + " at byte " + std::to_string(scan.conflict_offset);
@@ -85,10 +90,14 @@ void ParseBinary(ByteSource* source, google::protobuf::Message* message, const s
   if (!source_error.empty()) throw Error(ErrorCode::kIo, what + ": " + source_error);
   if (ok) return;
   message->Clear();
-  std::string where = LocateBinaryFault(source, message->GetDescriptor());
+  bool scanned;
+  std::string where = LocateBinaryFault(source, message->GetDescriptor(), &scanned);
   if (where.empty()) {
-    where = "within the first " + std::to_string(consumed) + " bytes (nested too deep, or a " +
-            "string that is not UTF-8)";
+    // Only when the wire structure was checked and found sound is the cause one of these two.
+    where = "within the first " + std::to_string(consumed) + " bytes (" +
+            (scanned ? "nested too deep, or a string that is not UTF-8"
+                     : "cut off, malformed, nested too deep, or a string that is not UTF-8") +
+            ")";
   }
   throw Error(ErrorCode::kParseError, what + ": not a valid binary " + type + ": " + where);
 }

@@ -73,7 +73,8 @@ class Scanner {
       size_t field_start = pos;
       uint64_t tag;
       if (!ReadVarint(data_, end, &pos, &tag)) {
-        return Cut(field_start, end_is_input_end, "a field tag runs past the end");
+        return VarintFailed(field_start, pos, end, end_is_input_end,
+                            "a field tag runs past the end");
       }
       int number = static_cast<int>(tag >> 3);
       int wire_type = static_cast<int>(tag & 7);
@@ -104,7 +105,8 @@ class Scanner {
       switch (wire_type) {
         case kVarint:
           if (!ReadVarint(data_, end, &pos, &value)) {
-            return Cut(field_start, end_is_input_end, "a varint runs past the end");
+            return VarintFailed(field_start, pos, end, end_is_input_end,
+                                "a varint runs past the end");
           }
           break;
         case kFixed64:
@@ -116,7 +118,8 @@ class Scanner {
         }
         case kLengthDelimited: {
           if (!ReadVarint(data_, end, &pos, &value)) {
-            return Cut(field_start, end_is_input_end, "a length runs past the end");
+            return VarintFailed(field_start, pos, end, end_is_input_end,
+                                "a length runs past the end");
           }
           if (value > end - pos && end_is_input_end && !complete_) {
             // The payload goes on past the prefix we hold: check what we have of it.
@@ -152,6 +155,14 @@ class Scanner {
     result_.conflict_offset = offset;
     result_.conflict_reason = std::move(reason);
     return false;
+  }
+
+  // ReadVarint failed: before `end` it means more than 10 bytes, a malformed varint rather than
+  // a cut-off one.
+  bool VarintFailed(size_t field_start, size_t pos, size_t end, bool end_is_input_end,
+                    std::string reason) {
+    if (pos < end) return Conflict(field_start, "a varint is longer than 10 bytes");
+    return Cut(field_start, end_is_input_end, std::move(reason));
   }
 
   // A field cut off by the end of the bytes: fine when we only hold a prefix of the input,

@@ -105,24 +105,32 @@ inline std::string ReadFile(const fs::path& path) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-inline std::string ReadCorpus(const std::string& relative) { return ReadFile(CorpusDir() / relative); }
+inline std::string ReadCorpus(const std::string& relative) {
+  return ReadFile(CorpusDir() / relative);
+}
 
 inline constexpr char kKerasMetadata[] =
     "tf/serving/servables/tensorflow/testdata/tf_text_regression/01/keras_metadata.pb";
-inline constexpr char kSessionBundleMeta[] = "tf/serving/session_bundle/testdata/half_plus_two/00000123/export.meta";
+inline constexpr char kSessionBundleMeta[] =
+    "tf/serving/session_bundle/testdata/half_plus_two/00000123/export.meta";
 inline constexpr char kBadHalfPlusTwoMeta[] =
     "tf/serving/servables/tensorflow/testdata/bad_half_plus_two/00000123/export.meta";
 inline constexpr char kFrozenGraph[] = "tfjs/tfjs-to-tf/simple/frozen_graph.pb";
 inline constexpr char kTf2CpuSavedModel[] =
-    "tf/serving/servables/tensorflow/testdata/saved_model_half_plus_two_tf2_cpu/00000123/saved_model.pb";
-inline constexpr char kMatrixSavedModel[] = "tf/serving/batching/testdata/matrix_half_plus_two/1/saved_model.pb";
+    "tf/serving/servables/tensorflow/testdata/saved_model_half_plus_two_tf2_cpu/00000123/"
+    "saved_model.pb";
+inline constexpr char kMatrixSavedModel[] =
+    "tf/serving/batching/testdata/matrix_half_plus_two/1/saved_model.pb";
 
 // A fresh, empty message of the root type of `kind`.
 inline std::unique_ptr<google::protobuf::Message> NewRoot(tf::TfKind kind) {
   switch (kind) {
-    case tf::TfKind::kSavedModel: return std::make_unique<tensorflow::SavedModel>();
-    case tf::TfKind::kMetaGraphDef: return std::make_unique<tensorflow::MetaGraphDef>();
-    case tf::TfKind::kGraphDef: break;
+    case tf::TfKind::kSavedModel:
+      return std::make_unique<tensorflow::SavedModel>();
+    case tf::TfKind::kMetaGraphDef:
+      return std::make_unique<tensorflow::MetaGraphDef>();
+    case tf::TfKind::kGraphDef:
+      break;
   }
   return std::make_unique<tensorflow::GraphDef>();
 }
@@ -186,6 +194,23 @@ class ChunkedSource : public ByteSource {
   size_t reads_ = 0;
 };
 
+// Like ChunkedSource, but it can start again (a file descriptor that can seek).
+class RewindableChunkedSource : public ChunkedSource {
+ public:
+  explicit RewindableChunkedSource(std::string bytes)
+      : ChunkedSource(bytes), bytes_(std::move(bytes)) {}
+  bool Rewind() override {
+    static_cast<ChunkedSource&>(*this) = ChunkedSource(bytes_);
+    ++rewinds_;
+    return true;
+  }
+  int rewinds() const { return rewinds_; }
+
+ private:
+  std::string bytes_;
+  int rewinds_ = 0;
+};
+
 // Runs a shell command and returns what it printed on stdout; `status` gets its exit status.
 inline std::string RunCommand(const std::string& command, int* status) {
   std::string out;
@@ -211,33 +236,6 @@ inline std::string ShellQuote(const std::string& s) {
     }
   }
   return out + "'";
-}
-
-// The schema file that defines the root message of `kind`.
-inline const char* SchemaFile(tf::TfKind kind) {
-  switch (kind) {
-    case tf::TfKind::kSavedModel: return "tensorflow/saved_model.proto";
-    case tf::TfKind::kMetaGraphDef: return "tensorflow/meta_graph.proto";
-    case tf::TfKind::kGraphDef: break;
-  }
-  return "tensorflow/graph.proto";
-}
-
-// What Debian's `protoc --decode=tensorflow.<Root>` prints for the file `input`, with the
-// project's .proto files. Fails the calling test when protoc fails.
-inline std::optional<std::string> ProtocDecode(tf::TfKind kind, const fs::path& input,
-                                               std::string* error) {
-  std::string command = ShellQuote(GRAPHPORT_PROTOC) + " --decode=tensorflow." +
-                        tf::MessageName(kind) + " -I " + ShellQuote(GRAPHPORT_PROTO_DIR) +
-                        " -I " + ShellQuote(GRAPHPORT_PROTO_STD_INCLUDE) + " " +
-                        SchemaFile(kind) + " < " + ShellQuote(input.string()) + " 2>&1";
-  int status = 0;
-  std::string out = RunCommand(command, &status);
-  if (status != 0) {
-    *error = "`" + command + "` exited with status " + std::to_string(status) + ":\n" + out;
-    return std::nullopt;
-  }
-  return out;
 }
 
 // A temporary file removed when the object dies.
@@ -268,6 +266,39 @@ class TempFile {
   fs::path path_;
 };
 
+// The schema file that defines the root message of `kind`.
+inline const char* SchemaFile(tf::TfKind kind) {
+  switch (kind) {
+    case tf::TfKind::kSavedModel:
+      return "tensorflow/saved_model.proto";
+    case tf::TfKind::kMetaGraphDef:
+      return "tensorflow/meta_graph.proto";
+    case tf::TfKind::kGraphDef:
+      break;
+  }
+  return "tensorflow/graph.proto";
+}
+
+// What Debian's `protoc --decode=tensorflow.<Root>` prints for the file `input`, with the
+// project's .proto files. Fails the calling test when protoc fails.
+inline std::optional<std::string> ProtocDecode(tf::TfKind kind, const fs::path& input,
+                                               std::string* error) {
+  TempFile stderr_file("");
+  std::string command = ShellQuote(GRAPHPORT_PROTOC) + " --decode=tensorflow." +
+                        tf::MessageName(kind) + " -I " + ShellQuote(GRAPHPORT_PROTO_DIR) + " -I " +
+                        ShellQuote(GRAPHPORT_PROTO_STD_INCLUDE) + " " + SchemaFile(kind) + " < " +
+                        ShellQuote(input.string()) + " 2> " +
+                        ShellQuote(stderr_file.path().string());
+  int status = 0;
+  std::string out = RunCommand(command, &status);
+  if (status != 0) {
+    *error = "`" + command + "` exited with status " + std::to_string(status) + ":\n" +
+             ReadFile(stderr_file.path());
+    return std::nullopt;
+  }
+  return out;
+}
+
 // Top-level field boundaries of protobuf wire bytes (offsets where a field starts, plus the
 // end), found by a minimal wire walk written here independently of graphport's scanner.
 // Returns an empty list when the bytes are not a well-formed top-level field sequence.
@@ -291,13 +322,18 @@ inline std::vector<size_t> TopLevelFieldBoundaries(std::string_view bytes) {
       case 0:
         if (!varint(&pos, &v)) return {};
         break;
-      case 1: pos += 8; break;
-      case 5: pos += 4; break;
+      case 1:
+        pos += 8;
+        break;
+      case 5:
+        pos += 4;
+        break;
       case 2:
         if (!varint(&pos, &v) || v > bytes.size() - pos) return {};
         pos += v;
         break;
-      default: return {};
+      default:
+        return {};
     }
     if (pos > bytes.size()) return {};
   }

@@ -30,11 +30,10 @@ void AppendLittleEndian(T value, size_t width, std::string* out) {
   out->append(bytes, width < sizeof(T) ? width : sizeof(T));
 }
 
-// Expands a typed value field to `n` elements: a shorter list repeats its last value, an empty
-// one means zeros. False when the field holds more values than the shape has elements.
+// Expands a typed value field to `n` elements as TensorFlow's FromProtoField does: a shorter
+// list repeats its last value, an empty one means zeros, a longer one is cut to the first n.
 template <typename Field, typename Convert>
 bool Expand(const Field& values, int64_t n, size_t per_value, std::string* out, Convert convert) {
-  if (values.size() > n) return false;
   for (int64_t i = 0; i < n; ++i) {
     if (values.empty()) {
       out->append(per_value, '\0');

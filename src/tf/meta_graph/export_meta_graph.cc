@@ -156,6 +156,18 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
       throw Error(ErrorCode::kNotFound, "exportScope '" + scope.name() + "' matches no node of the " +
                                             std::to_string(source.node_size()) + "-node graph");
     }
+    // The unbound_inputs collection is rebuilt below, so it must list every input an importer
+    // has to map: the ones made unbound here and, in a graph that an earlier scoped export
+    // wrote, the ones it made (else re-exporting that file with clear_devices loses them).
+    // With a scope the second kind is outside it and renamed again, so the list is the same.
+    unbound.clear();
+    for (const auto& node : graph->node()) {
+      for (const auto& input : node.input()) {
+        if (InputNodeName(input).substr(0, kUnboundInputPrefix.size()) == kUnboundInputPrefix) {
+          unbound.push_back(input);
+        }
+      }
+    }
   } else if (options.strip_default_attrs) {
     graph = Arena::CreateMessage<tensorflow::GraphDef>(arena);
     CopyGraphHeader(source, graph);

@@ -18,7 +18,8 @@ void StripNode(tensorflow::NodeDef* node, const std::set<std::string>& functions
   }
   std::vector<std::string> doomed;
   for (const auto& attr_def : found.op->attr()) {
-    if (!attr_def.has_default_value()) continue;
+    // A caller's or a file's op list may declare "_" attrs; TensorFlow's registry never does.
+    if (!attr_def.has_default_value() || attr_def.name().compare(0, 1, "_") == 0) continue;
     auto it = node->attr().find(attr_def.name());
     if (it != node->attr().end() && AreAttrValuesEqual(it->second, attr_def.default_value())) {
       doomed.push_back(attr_def.name());
@@ -34,6 +35,7 @@ void StripDefaultAttrs(tensorflow::GraphDef* graph, const OpRegistry& registry,
                        StripDefaultAttrsResult* result) {
   std::set<std::string> functions = FunctionNames(*graph);
   for (auto& node : *graph->mutable_node()) StripNode(&node, functions, registry, result);
+  if (!graph->has_library()) return;  // mutable_library() would add an empty one to the output
   for (auto& function : *graph->mutable_library()->mutable_function()) {
     for (auto& node : *function.mutable_node_def()) StripNode(&node, functions, registry, result);
   }

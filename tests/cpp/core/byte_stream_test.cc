@@ -71,16 +71,31 @@ TEST(PrefixedSourceTest, ReplaysThePrefixThenTheRest) {
   EXPECT_EQ(Drain(&replay, 3), bytes);
 }
 
-TEST(PrefixedSourceTest, PassesTheSizeHintThroughButIsNeitherContiguousNorRewindable) {
+TEST(PrefixedSourceTest, PassesTheSizeHintThroughButIsNotContiguous) {
   const std::string bytes = "abcdef";
   MemorySource inner(bytes);
-  PrefixedSource replay("ab", &inner);
+  PrefixedSource replay(ReadPrefix(&inner, 2), &inner);
   uint64_t size = 0;
   ASSERT_TRUE(replay.SizeHint(&size));
   EXPECT_EQ(size, bytes.size());
   std::string_view view;
   EXPECT_FALSE(replay.Contiguous(&view));
-  EXPECT_FALSE(replay.Rewind());
+}
+
+// Rewinding restarts the inner source, whose first bytes the prefix was a copy of.
+TEST(PrefixedSourceTest, RewindsWhenTheInnerSourceCan) {
+  const std::string bytes = "abcdefghij";
+  MemorySource inner(bytes);
+  PrefixedSource replay(ReadPrefix(&inner, 4), &inner);
+  uint8_t b[3];
+  ASSERT_EQ(replay.Read(b, 3), 3u);
+  ASSERT_TRUE(replay.Rewind());
+  EXPECT_EQ(Drain(&replay, 3), bytes);
+
+  ChunkedSource pipe(bytes);  // cannot rewind
+  PrefixedSource over_pipe(ReadPrefix(&pipe, 4), &pipe);
+  EXPECT_FALSE(over_pipe.Rewind());
+  EXPECT_EQ(Drain(&over_pipe, 5), bytes);  // and a failed Rewind changed nothing
 }
 
 TEST(ReadPrefixTest, GathersSmallChunksUpToMax) {

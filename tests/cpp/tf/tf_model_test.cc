@@ -39,9 +39,12 @@ std::unique_ptr<TfModel> LoadBytes(const std::string& bytes, TfLoadOptions optio
 
 const google::protobuf::Message& Root(const TfModel& model) {
   switch (model.format().kind) {
-    case TfKind::kSavedModel: return *model.saved_model();
-    case TfKind::kMetaGraphDef: return *model.meta_graph();
-    case TfKind::kGraphDef: break;
+    case TfKind::kSavedModel:
+      return *model.saved_model();
+    case TfKind::kMetaGraphDef:
+      return *model.meta_graph();
+    case TfKind::kGraphDef:
+      break;
   }
   return model.graph();
 }
@@ -64,7 +67,8 @@ class TfModelCorpusTest : public ::testing::TestWithParam<CorpusGraph> {
       case TfKind::kSavedModel: {
         ASSERT_NE(model.saved_model(), nullptr);
         ASSERT_GE(model.selected_meta_graph(), 0);
-        EXPECT_EQ(model.meta_graph(), &model.saved_model()->meta_graphs(model.selected_meta_graph()));
+        EXPECT_EQ(model.meta_graph(),
+                  &model.saved_model()->meta_graphs(model.selected_meta_graph()));
         EXPECT_EQ(&model.graph(), &model.meta_graph()->graph_def());
         break;
       }
@@ -188,8 +192,8 @@ TEST(TfModelTagsTest, ExplicitUnknownTagsAreNotFoundAndListTheAvailableSets) {
 TEST(TfModelTagsTest, ExactTagSetSelectsRegardlessOfOrder) {
   tensorflow::SavedModel saved_model;
   std::string bytes = TwoMetaGraphSavedModel(&saved_model);
-  for (std::vector<std::string> tags : {std::vector<std::string>{"gpu", "serve"},
-                                        std::vector<std::string>{"serve", "gpu"}}) {
+  for (std::vector<std::string> tags :
+       {std::vector<std::string>{"gpu", "serve"}, std::vector<std::string>{"serve", "gpu"}}) {
     TfLoadOptions options;
     options.tags = tags;
     options.tags_explicit = true;

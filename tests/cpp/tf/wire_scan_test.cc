@@ -27,6 +27,7 @@ TEST_P(WireScanCorpusTest, WholeFileFitsItsOwnSchema) {
   std::string bytes = testing::ReadFile(g.path());
   WireScan scan = ScanWire(bytes, KindDescriptor(g.kind), /*complete=*/true);
   EXPECT_FALSE(scan.conflict) << scan.conflict_reason << " at " << scan.conflict_offset;
+  EXPECT_FALSE(scan.truncated) << scan.conflict_reason << " at " << scan.conflict_offset;
   EXPECT_GT(scan.known_fields, 0);
   // tests/schema/check_no_unknown_fields.sh checks the same thing with protoc.
   EXPECT_EQ(scan.unknown_fields, 0);
@@ -39,12 +40,14 @@ TEST_P(WireScanCorpusTest, PrefixesNeverConflictWhenIncomplete) {
     WireScan scan = ScanWire(std::string_view(bytes).substr(0, n), KindDescriptor(g.kind),
                              /*complete=*/false);
     EXPECT_FALSE(scan.conflict) << "prefix of " << n << " bytes: " << scan.conflict_reason;
+    EXPECT_FALSE(scan.truncated) << "prefix of " << n << " bytes: " << scan.conflict_reason;
   }
 }
 
 // Cut at a top-level field boundary, the bytes are still a whole message; cut anywhere else,
-// the last field is truncated and the scan must say where.
-TEST_P(WireScanCorpusTest, TruncationIsAConflictUnlessAtAFieldBoundary) {
+// the last field is truncated and the scan must say where (as a truncation: the bytes do fit
+// the schema, they just stop early).
+TEST_P(WireScanCorpusTest, TruncationIsReportedUnlessAtAFieldBoundary) {
   const CorpusGraph& g = GetParam();
   std::string bytes = testing::ReadFile(g.path());
   std::vector<size_t> boundaries = testing::TopLevelFieldBoundaries(bytes);
@@ -57,9 +60,13 @@ TEST_P(WireScanCorpusTest, TruncationIsAConflictUnlessAtAFieldBoundary) {
     std::string_view cut = std::string_view(bytes).substr(0, n);
     WireScan scan = ScanWire(cut, KindDescriptor(g.kind), /*complete=*/true);
     bool at_boundary = std::find(boundaries.begin(), boundaries.end(), n) != boundaries.end();
-    EXPECT_EQ(scan.conflict, !at_boundary) << "cut at " << n << ": " << scan.conflict_reason;
-    if (scan.conflict) {
+    EXPECT_FALSE(scan.conflict) << "cut at " << n << ": " << scan.conflict_reason;
+    EXPECT_EQ(scan.truncated, !at_boundary) << "cut at " << n << ": " << scan.conflict_reason;
+    if (scan.truncated) {
       EXPECT_LT(scan.conflict_offset, n) << "cut at " << n;
+      EXPECT_GE(scan.conflict_offset,
+                *(std::upper_bound(boundaries.begin(), boundaries.end(), n) - 1))
+          << "the cut-off field starts at the last top-level field before the cut";
       EXPECT_FALSE(scan.conflict_reason.empty());
     }
   }
@@ -75,7 +82,8 @@ TEST(WireScanTest, WrongWireTypeNamesFieldAndTypes) {
   EXPECT_EQ(scan.conflict_offset, 0u);
   EXPECT_NE(scan.conflict_reason.find("node"), std::string::npos) << scan.conflict_reason;
   EXPECT_NE(scan.conflict_reason.find("varint"), std::string::npos) << scan.conflict_reason;
-  EXPECT_NE(scan.conflict_reason.find("length-delimited"), std::string::npos) << scan.conflict_reason;
+  EXPECT_NE(scan.conflict_reason.find("length-delimited"), std::string::npos)
+      << scan.conflict_reason;
 }
 
 TEST(WireScanTest, NestedConflictHasTheAbsoluteOffset) {
@@ -117,47 +125,74 @@ TEST(WireScanTest, PackedAndUnpackedRepeatedScalarsBothFit) {
   EXPECT_EQ(scan.unknown_fields, 0);
 }
 
-TEST(WireScanTest, CutFieldsConflictOnlyWhenTheInputIsComplete) {
+// A field cut off by the end of the input is a truncation when the bytes are all of the input,
+// and nothing at all when they are only a prefix of it.
+TEST(WireScanTest, CutFieldsAreTruncationsOnlyWhenTheInputIsComplete) {
   const auto* tensor = tensorflow::TensorProto::descriptor();
   struct Case {
     const char* what;
     std::string bytes;
     const google::protobuf::Descriptor* type;
   } cases[] = {
-      {"length past the end", Bytes({0x0a, 0x05, 0x00}), GraphDefType()},
-      {"tag varint cut", Bytes({0xa0}), GraphDefType()},
+      {"length past the end", Bytes({0x0a, 0x05, 0x0a, 0x01, 0x61}), GraphDefType()},
+      {"tag varint cut", Bytes({0x0a, 0x00, 0xa0}), GraphDefType()},
       {"value varint cut", Bytes({0x38, 0x80}), tensor},
       {"fixed32 cut", Bytes({0x2d, 0x00, 0x00}), tensor},  // float_val = 5, unpacked
       {"length varint cut", Bytes({0x0a, 0xff}), GraphDefType()},
   };
   for (const Case& c : cases) {
-    EXPECT_TRUE(ScanWire(c.bytes, c.type, /*complete=*/true).conflict) << c.what;
+    WireScan whole = ScanWire(c.bytes, c.type, /*complete=*/true);
+    EXPECT_TRUE(whole.truncated) << c.what;
+    EXPECT_FALSE(whole.conflict) << c.what << ": " << whole.conflict_reason;
     WireScan partial = ScanWire(c.bytes, c.type, /*complete=*/false);
     EXPECT_FALSE(partial.conflict) << c.what << ": " << partial.conflict_reason;
+    EXPECT_FALSE(partial.truncated) << c.what;
   }
+  // The second field is the cut one: the offset says so.
+  EXPECT_EQ(ScanWire(Bytes({0x0a, 0x00, 0x0a, 0x05, 0x00}), GraphDefType(), true).conflict_offset,
+            2u);
 }
 
-TEST(WireScanTest, GigabyteLengthPrefixIsRejectedWithoutReadingIt) {
-  std::string bytes = Bytes({0x0a, 0xff, 0xff, 0xff, 0xff, 0x07});
-  bytes += std::string(100, '\x08');
-  WireScan scan = ScanWire(bytes, GraphDefType(), true);
-  ASSERT_TRUE(scan.conflict);
-  EXPECT_EQ(scan.conflict_offset, 0u);
-  EXPECT_NE(scan.conflict_reason.find("2147483647"), std::string::npos) << scan.conflict_reason;
+// Inside a payload whose length is known, running out of bytes is no truncation of the file:
+// the bytes cannot be this message.
+TEST(WireScanTest, CutInsideASizedPayloadIsAConflict) {
+  // node { <a 5-byte name field that claims more than the 3 bytes node has> }
+  WireScan scan = ScanWire(Bytes({0x0a, 0x03, 0x0a, 0x05, 0x61}), GraphDefType(), true);
+  EXPECT_TRUE(scan.conflict) << scan.conflict_reason;
+  EXPECT_EQ(scan.conflict_offset, 2u);
 }
 
-TEST(WireScanTest, OverlongVarintIsAConflict) {
-  // A length varint of 11 continuation bytes.
-  std::string bytes = Bytes({0x0a});
-  bytes += std::string(11, '\xff');
-  bytes += Bytes({0x01});
-  EXPECT_TRUE(ScanWire(bytes, GraphDefType(), true).conflict);
+// A varint of more than 10 bytes followed by more input is malformed, not cut off: a
+// conflict whether or not the bytes are the whole input.
+TEST(WireScanTest, OverlongVarintIsAConflictNotATruncation) {
+  std::string overlong(11, '\xff');
+  overlong += Bytes({0x01});
+  struct Case {
+    const char* what;
+    std::string bytes;
+    size_t offset;
+  } cases[] = {
+      {"length", Bytes({0x0a}) + overlong, 0},
+      {"tag", Bytes({0x0a, 0x00}) + overlong, 2},
+      {"value", Bytes({0x12, 0x00, 0x18}) + overlong, 2},  // version = 3, a varint
+  };
+  for (const Case& c : cases) {
+    for (bool complete : {true, false}) {
+      WireScan scan = ScanWire(c.bytes, GraphDefType(), complete);
+      EXPECT_TRUE(scan.conflict) << c.what;
+      EXPECT_FALSE(scan.truncated) << c.what;
+      EXPECT_EQ(scan.conflict_offset, c.offset) << c.what;
+      EXPECT_NE(scan.conflict_reason.find("longer than 10 bytes"), std::string::npos)
+          << c.what << ": " << scan.conflict_reason;
+    }
+  }
 }
 
 TEST(WireScanTest, DeepNestingIsWalkedWithoutConflictOrCrash) {
   std::string bytes = testing::DeeplyNestedGraph(500).SerializeAsString();
   WireScan scan = ScanWire(bytes, GraphDefType(), true);
   EXPECT_FALSE(scan.conflict) << scan.conflict_reason;
+  EXPECT_FALSE(scan.truncated);
   EXPECT_GT(scan.known_fields, 0);
 }
 

@@ -1,0 +1,174 @@
+// Helpers shared by the export_meta_graph tests: the corpus, TensorFlow's op registry from
+// the corpus (tf/ops.pbtxt), protos written as text, and message comparison.
+#ifndef GRAPHPORT_TESTS_CPP_TF_META_GRAPH_META_GRAPH_TEST_UTIL_H_
+#define GRAPHPORT_TESTS_CPP_TF_META_GRAPH_META_GRAPH_TEST_UTIL_H_
+
+#include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/message.h>
+#include <google/protobuf/text_format.h>
+#include <google/protobuf/util/message_differencer.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tensorflow/graph.pb.h"
+#include "tensorflow/meta_graph.pb.h"
+#include "tensorflow/op_def.pb.h"
+#include "tensorflow/saved_model.pb.h"
+#include "tf/tf_format.h"
+
+#ifndef GRAPHPORT_CORPUS_DIR
+#error "GRAPHPORT_CORPUS_DIR must be defined by tests/cpp/tf/meta_graph/CMakeLists.txt"
+#endif
+
+namespace graphport::tf::mgtest {
+
+namespace fs = std::filesystem;
+
+inline fs::path CorpusDir() { return fs::path(GRAPHPORT_CORPUS_DIR); }
+
+inline bool CorpusPresent() { return fs::is_directory(CorpusDir() / "tf"); }
+
+inline std::string MissingCorpusMessage() {
+  return "the shared corpus was not found at " + CorpusDir().string() +
+         " (it must sit beside the clone as ../shared/corpus); these tests fail, never skip";
+}
+
+// Reads a file whole; throws (so the calling test fails) when it cannot.
+inline std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw std::runtime_error(CorpusPresent() ? "cannot read " + path.string() : MissingCorpusMessage());
+  }
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+inline std::string ReadCorpus(const std::string& relative) { return ReadFile(CorpusDir() / relative); }
+
+inline constexpr char kOpsPbtxt[] = "tf/ops.pbtxt";
+
+// Collects text-format parse errors for the exception message.
+class CollectingErrors : public google::protobuf::io::ErrorCollector {
+ public:
+  void AddError(int line, int column, const std::string& message) override {
+    text += std::to_string(line + 1) + ":" + std::to_string(column + 1) + ": " + message + "\n";
+  }
+  std::string text;
+};
+
+// Parses protobuf text format; throws with the parser's messages when it does not parse.
+template <typename T>
+T Text(const std::string& text) {
+  T message;
+  google::protobuf::TextFormat::Parser parser;
+  CollectingErrors errors;
+  parser.RecordErrorsTo(&errors);
+  if (!parser.ParseFromString(text, &message)) {
+    throw std::runtime_error("test proto text does not parse as " + T().GetTypeName() + ":\n" +
+                             errors.text);
+  }
+  return message;
+}
+
+// TensorFlow's own op registry (tensorflow/core/ops/ops.pbtxt, a text OpList), parsed once.
+inline const tensorflow::OpList& TfOps() {
+  static const tensorflow::OpList* ops = [] {
+    auto* list = new tensorflow::OpList();
+    *list = Text<tensorflow::OpList>(ReadCorpus(kOpsPbtxt));
+    return list;
+  }();
+  return *ops;
+}
+
+inline const tensorflow::OpDef* FindOp(const tensorflow::OpList& ops, const std::string& name) {
+  for (const auto& op : ops.op()) {
+    if (op.name() == name) return &op;
+  }
+  return nullptr;
+}
+
+inline const tensorflow::OpDef::AttrDef* FindAttr(const tensorflow::OpDef& op, const std::string& name) {
+  for (const auto& attr : op.attr()) {
+    if (attr.name() == name) return &attr;
+  }
+  return nullptr;
+}
+
+inline ::testing::AssertionResult MessagesEqual(const google::protobuf::Message& expected,
+                                                const google::protobuf::Message& actual) {
+  std::string report;
+  google::protobuf::util::MessageDifferencer differencer;
+  differencer.ReportDifferencesToString(&report);
+  if (differencer.Compare(expected, actual)) return ::testing::AssertionSuccess();
+  if (report.size() > 4000) report = report.substr(0, 4000) + "...";
+  return ::testing::AssertionFailure() << "messages differ:\n" << report;
+}
+
+inline std::vector<std::string> NodeNames(const tensorflow::GraphDef& graph) {
+  std::vector<std::string> names;
+  for (const auto& node : graph.node()) names.push_back(node.name());
+  return names;
+}
+
+inline const tensorflow::NodeDef* FindNode(const tensorflow::GraphDef& graph, const std::string& name) {
+  for (const auto& node : graph.node()) {
+    if (node.name() == name) return &node;
+  }
+  return nullptr;
+}
+
+template <typename Repeated>
+std::vector<std::string> ToVector(const Repeated& values) {
+  return std::vector<std::string>(values.begin(), values.end());
+}
+
+// A MetaGraphDef or SavedModel of the corpus.
+struct CorpusFile {
+  std::string relative;
+  TfKind kind = TfKind::kMetaGraphDef;
+  fs::path path() const { return CorpusDir() / relative; }
+};
+
+inline void PrintTo(const CorpusFile& f, std::ostream* os) { *os << f.relative; }
+
+// Every saved_model.pb and *.meta under corpus/tf, sorted. When the corpus is missing, one
+// entry that cannot be read, so every parameterized test fails instead of running nothing.
+inline std::vector<CorpusFile> CorpusMetaGraphFiles() {
+  std::vector<CorpusFile> out;
+  if (!CorpusPresent()) return {{"missing-corpus/saved_model.pb", TfKind::kSavedModel}};
+  for (const auto& entry : fs::recursive_directory_iterator(CorpusDir() / "tf")) {
+    if (!entry.is_regular_file()) continue;
+    std::string rel = fs::relative(entry.path(), CorpusDir()).generic_string();
+    if (entry.path().filename() == "saved_model.pb") out.push_back({rel, TfKind::kSavedModel});
+    if (entry.path().extension() == ".meta") out.push_back({rel, TfKind::kMetaGraphDef});
+  }
+  std::sort(out.begin(), out.end(),
+            [](const CorpusFile& a, const CorpusFile& b) { return a.relative < b.relative; });
+  return out;
+}
+
+inline std::string CorpusFileTestName(const ::testing::TestParamInfo<CorpusFile>& info) {
+  std::string rel = info.param.relative;
+  for (const char* prefix : {"tf/serving/servables/tensorflow/testdata/", "tf/serving/"}) {
+    if (rel.rfind(prefix, 0) == 0) {
+      rel = rel.substr(std::string(prefix).size());
+      break;
+    }
+  }
+  std::string name;
+  for (char c : rel) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return name;
+}
+
+}  // namespace graphport::tf::mgtest
+
+#endif  // GRAPHPORT_TESTS_CPP_TF_META_GRAPH_META_GRAPH_TEST_UTIL_H_
