@@ -132,6 +132,11 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
 
   // --- Nodes: rewritten when a node option is on, otherwise the graph passes through. ---
   Scope scope(options.export_scope);
+  if (scope.empty() && !options.export_scope.empty()) {
+    // "/" (or "//") strips to nothing: exporting the whole graph would hide the mistake.
+    throw Error(ErrorCode::kInvalidOption,
+                "exportScope '" + options.export_scope + "' names no scope; give a name such as 'tower_0'");
+  }
   std::set<std::string> excluded;
   if (options.clear_extraneous_savers) excluded = FindExtraneousSaverNodes(source, saver);
   bool rewrite = !scope.empty() || options.clear_devices || options.clear_extraneous_savers;
