@@ -15,6 +15,6 @@ log_tag=test
 log "native tests (ctest)"
 ctest --test-dir "$repo/build/native" --output-on-failure -j "$(nproc 2>/dev/null || echo 2)"
 
-log "JavaScript tests (node:test) on the WebAssembly build, then in Chromium"
+log "JavaScript tests (node:test): the WebAssembly build, the page in Chromium, the packed npm package"
 cd "$repo"
-node --test tests/js/ tests/e2e/
+node --test tests/js/ tests/e2e/ tests/package/

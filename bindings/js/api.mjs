@@ -77,6 +77,8 @@ function guardSource(source) {
 }
 
 export function createApi(wasm) {
+  // Read when the instance is made, so a Symbol.dispose polyfill loaded after this module counts.
+  const DISPOSE = Symbol.dispose ?? Symbol.for('Symbol.dispose');
   let live = 0;
 
   class Model {
@@ -116,7 +118,9 @@ export function createApi(wasm) {
       live -= 1;
     }
 
-    [Symbol.dispose]() {
+    // `using model = gp.load(...)`. Where the runtime has no Symbol.dispose yet (Node 20), the
+    // key is the one that esbuild's and Babel's lowering of `using` fall back to.
+    [DISPOSE]() {
       this.delete();
     }
 

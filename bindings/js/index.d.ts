@@ -1,4 +1,14 @@
-// Types of the npm package "graphport" (Node ESM, CommonJS and browser entries alike).
+// Types of the npm package "graphport": the browser and bundler entry, and the types every
+// entry shares. node.d.mts adds loadFile() for Node's ESM entry, index.d.cts is the CommonJS
+// entry. No type here needs the DOM lib or @types/node.
+
+declare global {
+  // Symbol.dispose for consumers whose lib predates esnext.disposable, declared as TypeScript's
+  // own lib and @types/node declare it, so the declarations merge.
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
+}
 
 /** Stable error codes; see the README's error table. */
 export type GraphportErrorCode =
@@ -39,7 +49,10 @@ export interface ChunkSource {
   size?: number;
 }
 
-export type LoadInput = Uint8Array | ArrayBuffer | ArrayBufferView | Blob | ChunkSource;
+/** A Blob or File where the environment has them (DOM lib or @types/node), else nothing. */
+export type BlobInput = typeof globalThis extends { Blob: { prototype: infer B } } ? B : never;
+
+export type LoadInput = Uint8Array | ArrayBuffer | ArrayBufferView | BlobInput | ChunkSource;
 
 /** A protobuf message option: a protobuf-JSON object, or its bytes (binary or text format). */
 export type MessageOption = Record<string, unknown> | Uint8Array | ArrayBuffer;
@@ -74,9 +87,15 @@ export interface ExportOptions {
   opRegistry?: MessageOption;
 }
 
+/**
+ * Bytes over an ArrayBuffer of their own, never a SharedArrayBuffer: Uint8Array<ArrayBuffer> on
+ * TypeScript 5.7 and later (so `new Blob([bytes])` type-checks), plain Uint8Array before.
+ */
+export type OutputBytes = ReturnType<Uint8ArrayConstructor['of']>;
+
 export interface OutputFile {
   name: string;
-  bytes: Uint8Array;
+  bytes: OutputBytes;
 }
 
 export interface ExportResult {
@@ -143,14 +162,16 @@ export interface Summary {
 export interface Model {
   inspect(): Summary;
   export(options?: ExportOptions): ExportResult;
-  /** Frees the model's WebAssembly memory; call it (or use `using`) when done. */
+  /** Frees the model's WebAssembly memory; call it (or use `using`) when done. Idempotent. */
   delete(): void;
+  /** What `using model = gp.load(...)` calls at the end of the block: delete(). */
+  [Symbol.dispose](): void;
   readonly deleted: boolean;
 }
 
 export interface Graphport {
   load(input: LoadInput, options?: LoadOptions): Model;
-  /** Node only: streams a file from disk. */
+  /** Node only (always there on the Node entries, see NodeGraphport): streams a file from disk. */
   loadFile?(path: string, options?: LoadOptions): Model;
   summaryText(summary: Summary): string;
   usage(): string;
@@ -159,6 +180,12 @@ export interface Graphport {
   /** Bytes of WebAssembly memory held now; the heap never shrinks, so also its peak. */
   heapBytes(): number;
   GraphportError: typeof GraphportError;
+}
+
+/** The instance the Node entries give: loadFile() is always there. */
+export interface NodeGraphport extends Graphport {
+  /** Streams a file from disk into the model, in chunks. */
+  loadFile(path: string, options?: LoadOptions): Model;
 }
 
 /** The async factory; every call resolves to the same instance. */

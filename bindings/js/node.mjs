@@ -35,7 +35,9 @@ function fileSource(fd) {
 async function instantiate() {
   const factory = require('./wasm/graphport_node.cjs');
   // Emscripten 3.1.6 fetch()es its .wasm by path under Node 20, which fails: hand it the bytes.
-  const wasmPath = fileURLToPath(new URL('./wasm/graphport_node.wasm', import.meta.url));
+  // The Node and browser loaders share one .wasm (the build checks the two links are the same
+  // bytes), so the package ships it once.
+  const wasmPath = fileURLToPath(new URL('./wasm/graphport_web.wasm', import.meta.url));
   const wasm = await factory({ wasmBinary: readFileSync(wasmPath) });
   const api = createApi(wasm);
   api.loadFile = (path, options = {}) => {

@@ -1,0 +1,37 @@
+// Types of the CommonJS entry (index.cjs): `const createGraphport = require('graphport')`, or
+// in TypeScript `import createGraphport = require('graphport')`. The module is the factory,
+// with itself as `.default` and `.createGraphport` too. The GraphportError class is on the
+// instance: `(await createGraphport()).GraphportError`. The shared types (index.d.ts) are
+// under the factory's namespace: `createGraphport.Model`, `createGraphport.ExportOptions`, ...
+import type * as Shared from './index.js' with { 'resolution-mode': 'import' };
+
+declare const createGraphport: createGraphport.Factory;
+
+declare namespace createGraphport {
+  interface Factory {
+    /** The async factory; every call resolves to the same instance. */
+    (): Promise<NodeGraphport>;
+    readonly default: Factory;
+    readonly createGraphport: Factory;
+  }
+  type NodeGraphport = Shared.NodeGraphport;
+  type Graphport = Shared.Graphport;
+  type Model = Shared.Model;
+  type GraphportError = Shared.GraphportError;
+  type GraphportErrorCode = Shared.GraphportErrorCode;
+  type InputFormat = Shared.InputFormat;
+  type LoadOptions = Shared.LoadOptions;
+  type LoadInput = Shared.LoadInput;
+  type ChunkSource = Shared.ChunkSource;
+  type BlobInput = Shared.BlobInput;
+  type MessageOption = Shared.MessageOption;
+  type ExportOptions = Shared.ExportOptions;
+  type ExportResult = Shared.ExportResult;
+  type ExportInfo = Shared.ExportInfo;
+  type OutputFile = Shared.OutputFile;
+  type OutputBytes = Shared.OutputBytes;
+  type Summary = Shared.Summary;
+  type TensorSummary = Shared.TensorSummary;
+}
+
+export = createGraphport;
