@@ -24,35 +24,19 @@
 #include "tensorflow/meta_graph.pb.h"
 #include "tensorflow/op_def.pb.h"
 #include "tensorflow/saved_model.pb.h"
+#include "test_util.h"
 #include "tf/tf_format.h"
-
-#ifndef GRAPHPORT_CORPUS_DIR
-#error "GRAPHPORT_CORPUS_DIR must be defined by tests/cpp/tf/meta_graph/CMakeLists.txt"
-#endif
 
 namespace graphport::tf::mgtest {
 
+// Corpus access and message comparison are the whole suite's (tests/cpp/test_util.h).
 namespace fs = std::filesystem;
-
-inline fs::path CorpusDir() { return fs::path(GRAPHPORT_CORPUS_DIR); }
-
-inline bool CorpusPresent() { return fs::is_directory(CorpusDir() / "tf"); }
-
-inline std::string MissingCorpusMessage() {
-  return "the shared corpus was not found at " + CorpusDir().string() +
-         " (it must sit beside the clone as ../shared/corpus); these tests fail, never skip";
-}
-
-// Reads a file whole; throws (so the calling test fails) when it cannot.
-inline std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw std::runtime_error(CorpusPresent() ? "cannot read " + path.string() : MissingCorpusMessage());
-  }
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-inline std::string ReadCorpus(const std::string& relative) { return ReadFile(CorpusDir() / relative); }
+using graphport::testing::CorpusDir;
+using graphport::testing::CorpusPresent;
+using graphport::testing::MessagesEqual;
+using graphport::testing::MissingCorpusMessage;
+using graphport::testing::ReadCorpus;
+using graphport::testing::ReadFile;
 
 inline constexpr char kOpsPbtxt[] = "tf/ops.pbtxt";
 
@@ -101,16 +85,6 @@ inline const tensorflow::OpDef::AttrDef* FindAttr(const tensorflow::OpDef& op, c
     if (attr.name() == name) return &attr;
   }
   return nullptr;
-}
-
-inline ::testing::AssertionResult MessagesEqual(const google::protobuf::Message& expected,
-                                                const google::protobuf::Message& actual) {
-  std::string report;
-  google::protobuf::util::MessageDifferencer differencer;
-  differencer.ReportDifferencesToString(&report);
-  if (differencer.Compare(expected, actual)) return ::testing::AssertionSuccess();
-  if (report.size() > 4000) report = report.substr(0, 4000) + "...";
-  return ::testing::AssertionFailure() << "messages differ:\n" << report;
 }
 
 inline std::vector<std::string> NodeNames(const tensorflow::GraphDef& graph) {
