@@ -45,6 +45,12 @@ class TfModel {
   const tensorflow::GraphDef& graph() const {
     return meta_graph_ != nullptr ? meta_graph_->graph_def() : *graph_;
   }
+  // The message as read: the SavedModel, the MetaGraphDef or the GraphDef.
+  const google::protobuf::Message& root() const {
+    if (saved_model_ != nullptr) return *saved_model_;
+    if (meta_graph_ != nullptr) return *meta_graph_;
+    return *graph_;
+  }
   // Index of the selected MetaGraphDef in a SavedModel, else -1.
   int selected_meta_graph() const { return selected_; }
 

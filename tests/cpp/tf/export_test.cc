@@ -15,21 +15,9 @@ using testing::CorpusGraph;
 
 constexpr TfKind kKinds[] = {TfKind::kGraphDef, TfKind::kMetaGraphDef, TfKind::kSavedModel};
 
-const google::protobuf::Message& Root(const TfModel& model) {
-  switch (model.format().kind) {
-    case TfKind::kSavedModel:
-      return *model.saved_model();
-    case TfKind::kMetaGraphDef:
-      return *model.meta_graph();
-    case TfKind::kGraphDef:
-      break;
-  }
-  return model.graph();
-}
-
 std::unique_ptr<google::protobuf::Message> Snapshot(const TfModel& model) {
   auto copy = testing::NewRoot(model.format().kind);
-  copy->CopyFrom(Root(model));
+  copy->CopyFrom(model.root());
   return copy;
 }
 
@@ -94,9 +82,9 @@ TEST_P(ExportCorpusTest, EveryKindAndEncodingIsDeterministicAndLeavesTheModelUnc
     for (bool as_text : {false, true}) {
       SCOPED_TRACE(std::string(KindName(to)) + (as_text ? " text" : " binary"));
       Exported first = ExportOne(model_.get(), to, as_text);
-      EXPECT_TRUE(testing::MessagesEqual(*before, Root(*model_)));
+      EXPECT_TRUE(testing::MessagesEqual(*before, model_->root()));
       Exported second = ExportOne(model_.get(), to, as_text);
-      EXPECT_TRUE(testing::MessagesEqual(*before, Root(*model_)));
+      EXPECT_TRUE(testing::MessagesEqual(*before, model_->root()));
       EXPECT_EQ(first.name, DefaultFileName(to, as_text));
       EXPECT_FALSE(first.bytes.empty());
       EXPECT_TRUE(first.bytes == second.bytes) << "two exports differ";
@@ -106,7 +94,7 @@ TEST_P(ExportCorpusTest, EveryKindAndEncodingIsDeterministicAndLeavesTheModelUnc
     }
   }
   // Root pointers too: the export hands borrowed subtrees back to where they were.
-  EXPECT_TRUE(testing::MessagesEqual(*reference_, Root(*model_)));
+  EXPECT_TRUE(testing::MessagesEqual(*reference_, model_->root()));
 }
 
 // What every export must hold whatever the export options' defaults become: the graph
@@ -205,9 +193,9 @@ TEST_P(ExportCorpusTest, PassesNeitherChangeTheModelNorVaryBetweenRuns) {
       options.save_debug_info = true;
       MemoryOutputSet first, second;
       Export(model_.get(), options, &first);
-      EXPECT_TRUE(testing::MessagesEqual(*before, Root(*model_)));
+      EXPECT_TRUE(testing::MessagesEqual(*before, model_->root()));
       Export(model_.get(), options, &second);
-      EXPECT_TRUE(testing::MessagesEqual(*before, Root(*model_)));
+      EXPECT_TRUE(testing::MessagesEqual(*before, model_->root()));
       ASSERT_EQ(first.files().size(), second.files().size());
       ASSERT_GE(first.files().size(), 1u);
       for (size_t i = 0; i < first.files().size(); ++i) {
@@ -269,7 +257,7 @@ TEST_P(ExportCorpusTest, FailedWriteIsAnIoErrorAndLeavesTheModelUnchanged) {
       }
       EXPECT_EQ(out.opened(), 1);
       EXPECT_EQ(out.closed(), 0) << "a failed output must never be closed as complete";
-      EXPECT_TRUE(testing::MessagesEqual(*before, Root(*model_)));
+      EXPECT_TRUE(testing::MessagesEqual(*before, model_->root()));
     }
   }
   // The model still exports normally afterwards.

@@ -37,18 +37,6 @@ std::unique_ptr<TfModel> LoadBytes(const std::string& bytes, TfLoadOptions optio
   return TfModel::Load(&source, options);
 }
 
-const google::protobuf::Message& Root(const TfModel& model) {
-  switch (model.format().kind) {
-    case TfKind::kSavedModel:
-      return *model.saved_model();
-    case TfKind::kMetaGraphDef:
-      return *model.meta_graph();
-    case TfKind::kGraphDef:
-      break;
-  }
-  return model.graph();
-}
-
 class TfModelCorpusTest : public ::testing::TestWithParam<CorpusGraph> {
  protected:
   void SetUp() override {
@@ -62,7 +50,7 @@ class TfModelCorpusTest : public ::testing::TestWithParam<CorpusGraph> {
     EXPECT_EQ(model.input_bytes(), bytes_.size());
     EXPECT_FALSE(model.detection_reason().empty());
     if (model.format().kind != GetParam().kind) return;
-    EXPECT_TRUE(testing::MessagesEqual(*reference_, Root(model)));
+    EXPECT_TRUE(testing::MessagesEqual(*reference_, model.root()));
     switch (GetParam().kind) {
       case TfKind::kSavedModel: {
         ASSERT_NE(model.saved_model(), nullptr);
@@ -125,7 +113,7 @@ TEST_P(TfModelCorpusTest, LoadsProtocTextAsText) {
     EXPECT_EQ(KindName(model->format().kind), std::string(KindName(GetParam().kind)));
     EXPECT_TRUE(model->format().text);
     EXPECT_EQ(model->input_bytes(), text->size());
-    EXPECT_TRUE(testing::MessagesEqual(*reference_, Root(*model)));
+    EXPECT_TRUE(testing::MessagesEqual(*reference_, model->root()));
   }
 }
 

@@ -564,18 +564,9 @@ std::unique_ptr<Loaded> LoadMeta(const tensorflow::MetaGraphDef& mg) {
   return LoadBytes(mg.SerializeAsString(), "meta-graph-binary");
 }
 
-const google::protobuf::Message& Root(const TfModel& model) {
-  switch (model.format().kind) {
-    case TfKind::kSavedModel: return *model.saved_model();
-    case TfKind::kMetaGraphDef: return *model.meta_graph();
-    case TfKind::kGraphDef: break;
-  }
-  return model.graph();
-}
-
 std::unique_ptr<google::protobuf::Message> Snapshot(const TfModel& model) {
-  std::unique_ptr<google::protobuf::Message> copy(Root(model).New());
-  copy->CopyFrom(Root(model));
+  std::unique_ptr<google::protobuf::Message> copy(model.root().New());
+  copy->CopyFrom(model.root());
   return copy;
 }
 
@@ -592,7 +583,7 @@ Output RunExport(TfModel* model, const TfExportOptions& options) {
   Output o;
   o.info = Export(model, options, &out);
   o.files = out.files();
-  EXPECT_TRUE(MessagesEqual(*before, Root(*model))) << "the export changed the loaded model";
+  EXPECT_TRUE(MessagesEqual(*before, model->root())) << "the export changed the loaded model";
   if (!o.files.empty()) {
     o.parsed = options.as_text ? google::protobuf::TextFormat::ParseFromString(o.files[0].bytes, &o.meta_graph)
                                : o.meta_graph.ParseFromString(o.files[0].bytes);
@@ -1003,7 +994,7 @@ TEST_P(CorpusExportTest, SavedModelWrapsTheExport) {
   auto before = Snapshot(*loaded_->model);
   MemoryOutputSet out;
   Export(loaded_->model.get(), options, &out);
-  EXPECT_TRUE(MessagesEqual(*before, Root(*loaded_->model)));
+  EXPECT_TRUE(MessagesEqual(*before, loaded_->model->root()));
   ASSERT_EQ(out.files().size(), 1u);
   tensorflow::SavedModel sm;
   ASSERT_TRUE(sm.ParseFromString(out.files()[0].bytes));
@@ -1455,7 +1446,7 @@ TEST(TfGraphSizeTest, RebuiltGraphOverTheLimitIsTooLarge) {
       EXPECT_NE(std::string(e.what()).find("GraphDef cannot be larger than 2GB"), std::string::npos) << e.what();
     }
     EXPECT_TRUE(out.files().empty()) << "nothing is written when the graph is too large";
-    EXPECT_TRUE(MessagesEqual(*before, Root(*loaded->model)));
+    EXPECT_TRUE(MessagesEqual(*before, loaded->model->root()));
   }
 
   // A graph_def given as an option is measured too.
