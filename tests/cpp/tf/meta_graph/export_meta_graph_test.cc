@@ -704,6 +704,8 @@ class CorpusExportTest : public ::testing::TestWithParam<mgtest::CorpusFile> {
     return out;
   }
 
+  ref::Options AllOptions() const;
+
   Strings Keys() const {
     Strings keys;
     for (const auto& [k, v] : input_.collection_def()) keys.push_back(k);
@@ -907,7 +909,8 @@ TEST_P(CorpusExportTest, CollectionListSubset) {
   EXPECT_EQ(CheckExport(none).meta_graph.collection_def_size(), 0);
 }
 
-TEST_P(CorpusExportTest, AllOptionsTogether) {
+// Every option on at once, with the file's own scope and collections.
+ref::Options CorpusExportTest::AllOptions() const {
   ref::Options o;
   o.scope = scope_;
   o.clear_devices = true;
@@ -917,6 +920,11 @@ TEST_P(CorpusExportTest, AllOptionsTogether) {
   o.debug_info = true;
   o.collections = Keys();
   o.collections->push_back("unbound_inputs");
+  return o;
+}
+
+TEST_P(CorpusExportTest, AllOptionsTogether) {
+  ref::Options o = AllOptions();
   Output out = CheckExport(o);
   for (const auto& node : out.meta_graph.graph_def().node()) EXPECT_EQ(node.device(), "") << node.name();
   EXPECT_TRUE(out.meta_graph.meta_info_def().stripped_default_attrs());
@@ -925,15 +933,7 @@ TEST_P(CorpusExportTest, AllOptionsTogether) {
 // The facade reads the same options from JSON (camelCase, protos as JSON or bytes) and gives
 // the same bytes and info as the struct.
 TEST_P(CorpusExportTest, JsonOptionsThroughTheFacade) {
-  ref::Options o;
-  o.scope = scope_;
-  o.clear_devices = true;
-  o.clear_savers = true;
-  o.strip = true;
-  o.with_registry = true;
-  o.debug_info = true;
-  o.collections = Keys();
-  o.collections->push_back("unbound_inputs");
+  ref::Options o = AllOptions();
   Output direct = RunExport(loaded_->model.get(), StructOptions(o));
   ASSERT_TRUE(loaded_->source->Rewind());
   std::unique_ptr<Model> model = Model::Load(loaded_->source.get(), LoadOptions{});
