@@ -287,8 +287,8 @@ document.addEventListener('drop', async (e) => {
 // ---------------------------------------------------------------------------------------
 // Exporting.
 
-function download(name, bytes, label, id) {
-  const url = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
+function download(name, blob, label, id) {
+  const url = URL.createObjectURL(blob);
   app.urls.push(url);
   return h('a.button', { href: url, download: name, dataset: { download: name }, id }, label);
 }
@@ -319,10 +319,10 @@ function showResult(result) {
       h('span.muted', `${formatName(info.format)}, ${info.encoding} · ${plural(info.nodeCount, 'node')} · ${formatSeconds(seconds)}`)),
     h('table.outputs', { id: 'outputs' }, files.map((f, i) => h('tr',
       h('td', h('code', f.name)),
-      h('td.num.muted', f.bytes.length === 0 && i > 0 ? 'empty: the input holds no stack traces' : formatBytes(f.bytes.length)),
-      h('td.action', download(f.name, f.bytes, 'Download', `download-${i}`))))),
-    zip ? h('div.zip', download(zip.name, zip.bytes, `Download both as ${zip.name}`, 'download-zip'),
-      h('span.muted', formatBytes(zip.bytes.length))) : null,
+      h('td.num.muted', f.size === 0 && i > 0 ? 'empty: the input holds no stack traces' : formatBytes(f.size)),
+      h('td.action', download(f.name, f.blob, 'Download', `download-${i}`))))),
+    zip ? h('div.zip', download(zip.name, zip.blob, `Download both as ${zip.name}`, 'download-zip'),
+      h('span.muted', formatBytes(zip.size))) : null,
     h('details.export-info', h('summary', 'What was exported'), infoList(info)));
 }
 

@@ -6,7 +6,7 @@
 //               {id, type: 'unload'}
 // Messages out: {type: 'ready'} | {type: 'fatal', message}
 //               {id, type: 'progress', phase: 'read' | 'write' | 'zip', done, total, file}
-//               {id, type: 'done', result}  |  {id, type: 'error', error: {code, message}}
+//               {id, type: 'done', result}  (an export's files: {name, size, blob})  |  {id, type: 'error', error: {code, message}}
 import { createApi } from '../bindings/js/api.mjs';
 import { blobSource } from '../bindings/js/sources.mjs';
 import factory from '../bindings/js/wasm/graphport_web.mjs';
@@ -150,10 +150,13 @@ function exportModel(id, options) {
     const stem = dot > 0 ? out.files[0].name.slice(0, dot) : out.files[0].name;
     zip = { name: `${stem}.zip`, bytes: zipSync(entries) };
   }
-  const files = out.files.map((f) => ({ name: f.name, bytes: f.bytes }));
-  const transfer = [...files, ...(zip ? [zip] : [])].map((f) => f.bytes.buffer)
-    .filter((buffer, i, all) => all.indexOf(buffer) === i);
-  return { result: { files, zip, info: out.info, seconds }, transfer };
+  // Blobs are made here, not on the page: wrapping hundreds of megabytes copies them, and a
+  // Blob crosses to the page as a handle, so the page's thread never touches the bytes.
+  const asBlob = ({ name, bytes }) => ({
+    name, size: bytes.length, blob: new Blob([bytes], { type: 'application/octet-stream' }),
+  });
+  const files = out.files.map(asBlob);
+  return { result: { files, zip: zip && asBlob(zip), info: out.info, seconds } };
 }
 
 function errorRecord(e) {
@@ -172,8 +175,8 @@ self.onmessage = async ({ data }) => {
       postMessage({ id, type: 'done', result });
     } else if (type === 'export') {
       await ready;
-      const { result, transfer } = exportModel(id, data.options);
-      postMessage({ id, type: 'done', result }, transfer);
+      const { result } = exportModel(id, data.options);
+      postMessage({ id, type: 'done', result });
     } else if (type === 'unload') {
       dropModel();
       postMessage({ id, type: 'done', result: null });
