@@ -1,4 +1,5 @@
-// The page's logic that needs no browser (web/export_options.mjs, web/input_files.mjs), run
+// The page's logic that needs no browser (web/export_options.mjs, web/input_files.mjs, the
+// formatters of web/dom.mjs), run
 // in Node against the Node API: the plan names the files the export writes, the options it
 // builds are the ones the export takes, and the input chooser picks the right file.
 import assert from 'node:assert/strict';
@@ -10,8 +11,17 @@ import {
   GROUPS, OPTIONS, debugFilename, initialState, parseMessageFile, planExport,
 } from '../../web/export_options.mjs';
 import { chooseInput, sniffUnsupported } from '../../web/input_files.mjs';
+import { formatBytes, formatCount } from '../../web/dom.mjs';
 
 before(requireCorpus);
+
+test('counts are grouped with commas as en-US does it, without loading ICU', () => {
+  for (const n of [0, 7, 999, 1000, 65536, 1234567, -40000, 1e15, 2.5, 12345.75]) {
+    assert.equal(formatCount(n), n.toLocaleString('en-US', { maximumFractionDigits: 20 }), String(n));
+  }
+  assert.equal(formatCount('877'), '877');
+  assert.equal(formatBytes(1234567), '1.23 MB');
+});
 
 test('every export option is in one group, with help text and its TensorFlow name', () => {
   const grouped = GROUPS.flatMap((g) => g.options);
