@@ -6,7 +6,8 @@
 //               {id, type: 'unload'}
 // Messages out: {type: 'ready'} | {type: 'fatal', message}
 //               {id, type: 'progress', phase: 'read' | 'write' | 'zip', done, total, file}
-//               {id, type: 'done', result}  (an export's files: {name, size, blob})  |  {id, type: 'error', error: {code, message}}
+//               {id, type: 'done', result}  (an export's files are {name, size, blob})
+//               {id, type: 'error', error: {code, message}}
 import { createApi } from '../bindings/js/api.mjs';
 import { blobSource } from '../bindings/js/sources.mjs';
 import factory from '../bindings/js/wasm/graphport_web.mjs';
@@ -18,43 +19,10 @@ const PROGRESS_EVERY_MS = 40;
 const ZIP_STORE_ABOVE = 8 << 20;
 
 let model = null;
-let exportObserver = null; // set while an export runs: receives the writer's calls
-
-// Export progress: the JS API collects outputs itself, so the worker observes the output set
-// the core writes to, on the way in (the model handle's export(json, outputs)).
-function observeExports(wasm) {
-  const proto = wasm.LoadedModel?.prototype;
-  if (!proto || typeof proto.export !== 'function') return;
-  const original = proto.export;
-  proto.export = function exportObserved(json, outputs) {
-    const observer = exportObserver;
-    if (!observer) return original.call(this, json, outputs);
-    return original.call(this, json, {
-      open(name) {
-        observer.open(name);
-        outputs.open(name);
-      },
-      sizeHint(total) {
-        observer.sizeHint(total);
-        outputs.sizeHint(total);
-      },
-      write(view) {
-        outputs.write(view);
-        observer.write(view.length);
-      },
-      close() {
-        outputs.close();
-      },
-    });
-  };
-}
 
 const ready = factory({
   locateFile: (path) => new URL(`../bindings/js/wasm/${path}`, import.meta.url).href,
-}).then((wasm) => {
-  observeExports(wasm);
-  return createApi(wasm);
-});
+}).then(createApi);
 
 ready.then(
   () => postMessage({ type: 'ready' }),
@@ -79,29 +47,11 @@ function dropModel() {
 
 function load(id, file, options) {
   dropModel();
-  const source = blobSource(file);
   const report = progressReporter(id, 'read');
-  let done = 0;
-  report(0, file.size, file.name, true);
-  const watched = {
-    size: source.size,
-    read(max) {
-      const chunk = source.read(max);
-      if (chunk) {
-        done += chunk.length;
-        report(done, file.size, file.name);
-      }
-      return chunk;
-    },
-    rewind() {
-      done = 0;
-      return source.rewind();
-    },
-  };
+  const onProgress = ({ done, total }) => report(done, total, file.name, done === total);
   const start = performance.now();
   return ready.then((gp) => {
-    model = gp.load(watched, options);
-    report(file.size, file.size, file.name, true);
+    model = gp.load(blobSource(file), { ...options, onProgress });
     const summary = model.inspect();
     return { summary, seconds: (performance.now() - start) / 1000 };
   });
@@ -112,31 +62,9 @@ function exportModel(id, options) {
     throw Object.assign(new Error('no model is loaded: open one first'), { code: 'INVALID_OPTION' });
   }
   const report = progressReporter(id, 'write');
-  let total = null;
-  let done = 0;
-  let name = '';
-  exportObserver = {
-    open(fileName) {
-      name = fileName;
-      total = null;
-      done = 0;
-      report(0, null, name, true);
-    },
-    sizeHint(bytes) {
-      total = bytes;
-    },
-    write(bytes) {
-      done += bytes;
-      report(done, total, name);
-    },
-  };
+  const onProgress = ({ file, done, total }) => report(done, total, file, done === 0 || done === total);
   const start = performance.now();
-  let out;
-  try {
-    out = model.export(options);
-  } finally {
-    exportObserver = null;
-  }
+  const out = model.export({ ...options, onProgress });
   const seconds = (performance.now() - start) / 1000;
   let zip = null;
   if (out.files.length > 1) {

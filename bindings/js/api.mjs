@@ -6,8 +6,8 @@ import { toSource } from './sources.mjs';
 
 export { GraphportError };
 
-// Load options accepted from JS, mapped to the names the core reads.
-const LOAD_OPTIONS = new Set(['format', 'tags', 'name']);
+// Load options accepted from JS, mapped to the names the core reads. onProgress stays in JS.
+const LOAD_OPTIONS = new Set(['format', 'tags', 'name', 'onProgress']);
 
 // Export options that carry a protobuf message: a protobuf-JSON object, or bytes in binary
 // or text format, which travel to the core as {"$bytes": base64}.
@@ -24,6 +24,7 @@ function base64(bytes) {
 function exportOptionsJson(options) {
   const out = {};
   for (const [key, value] of Object.entries(options)) {
+    if (key === 'onProgress') continue;
     if (MESSAGE_OPTIONS.has(key) && value instanceof ArrayBuffer) {
       out[key] = { $bytes: base64(new Uint8Array(value)) };
     } else if (MESSAGE_OPTIONS.has(key) && ArrayBuffer.isView(value)) {
@@ -40,24 +41,56 @@ function checkOptions(options, what) {
   if (typeof options !== 'object' || Array.isArray(options)) {
     throw new GraphportError('INVALID_OPTION', `${what} options must be an object`);
   }
+  if (options.onProgress !== undefined && typeof options.onProgress !== 'function') {
+    throw new GraphportError('INVALID_OPTION', `${what} option 'onProgress' must be a function`);
+  }
   return options;
+}
+
+// The error a load or export stopped for, when JS code it called failed: an exception from
+// the caller's onProgress is thrown as it is (throwing is how a caller stops the work); any
+// other failure becomes a GraphportError.
+function callbackFailure(failure, code, what) {
+  if (failure.fromCaller) return failure.error;
+  if (failure instanceof RangeError) {
+    return new GraphportError('TOO_LARGE', `${what}: out of JavaScript memory: ${failure.message}`);
+  }
+  return new GraphportError(code, `${what}: ${failure.message}`);
+}
+
+// Calls the caller's onProgress; marks what it throws as the caller's own.
+function progressCaller(onProgress) {
+  if (!onProgress) return undefined;
+  return (event) => {
+    try {
+      onProgress(event);
+    } catch (error) {
+      throw { fromCaller: true, error };
+    }
+  };
 }
 
 // Stands between a chunk source and the WebAssembly reader. An exception thrown by the
 // source's read() or rewind() must not unwind through the WebAssembly stack (C++ destructors
 // would not run: the partial model and its buffers would leak, and libprotobuf is built
 // without exception support). The error is kept, the reader sees the end of the input, and
-// load() throws IO_ERROR once the reader is back.
-function guardSource(source) {
+// load() throws IO_ERROR once the reader is back. It also reports the bytes read to onProgress.
+function guardSource(source, name, onProgress) {
+  const total = typeof source.size === 'number' ? source.size : null;
+  let done = 0;
   const guarded = {
     size: source.size,
     failure: null,
     read(max) {
       if (guarded.failure) return null;
       try {
+        if (done === 0) onProgress?.({ phase: 'read', file: name, done, total });
         const chunk = source.read(max);
-        if (chunk === null || chunk === undefined || chunk instanceof Uint8Array) return chunk;
-        throw new TypeError('read() must return a Uint8Array or null');
+        if (chunk === null || chunk === undefined) return chunk;
+        if (!(chunk instanceof Uint8Array)) throw new TypeError('read() must return a Uint8Array or null');
+        done += chunk.length;
+        onProgress?.({ phase: 'read', file: name, done, total });
+        return chunk;
       } catch (e) {
         guarded.failure = e;
         return null;
@@ -66,6 +99,7 @@ function guardSource(source) {
     rewind() {
       if (guarded.failure) return false;
       try {
+        done = 0;
         return source.rewind() === true;
       } catch (e) {
         guarded.failure = e;
@@ -105,9 +139,10 @@ export function createApi(wasm) {
     // {files: [{name, bytes: Uint8Array}], info}. The model is left unchanged.
     export(options) {
       const opts = checkOptions(options, 'export');
-      const outputs = collectOutputs();
-      const record = unwrap(this.#live().export(exportOptionsJson(opts), outputs));
-      return { files: outputs.files, info: JSON.parse(record.json) };
+      const outputs = collectOutputs(progressCaller(opts.onProgress));
+      const record = this.#live().export(exportOptionsJson(opts), outputs);
+      if (outputs.failure) throw callbackFailure(outputs.failure, 'IO_ERROR', 'export');
+      return { files: outputs.files, info: JSON.parse(unwrap(record).json) };
     }
 
     // Frees the WebAssembly memory of this model. Idempotent.
@@ -136,12 +171,13 @@ export function createApi(wasm) {
         throw new GraphportError('INVALID_OPTION', `unknown load option '${key}'`);
       }
     }
-    const source = guardSource(toSource(input));
-    const record = wasm.load(source, JSON.stringify(opts));
+    const name = typeof opts.name === 'string' ? opts.name : 'input';
+    const source = guardSource(toSource(input), name, progressCaller(opts.onProgress));
+    const { onProgress, ...coreOptions } = opts;
+    const record = wasm.load(source, JSON.stringify(coreOptions));
     if (source.failure) {
       if (record.model) record.model.delete();
-      const name = typeof opts.name === 'string' ? opts.name : 'input';
-      throw new GraphportError('IO_ERROR', `${name}: read failed: ${source.failure.message}`);
+      throw callbackFailure(source.failure, 'IO_ERROR', `${name}: read failed`);
     }
     return new Model(unwrap(record).model);
   }

@@ -26,6 +26,8 @@ declare namespace createGraphport {
   type BlobInput = Shared.BlobInput;
   type MessageOption = Shared.MessageOption;
   type ExportOptions = Shared.ExportOptions;
+  type Progress = Shared.Progress;
+  type ProgressCallback = Shared.ProgressCallback;
   type ExportResult = Shared.ExportResult;
   type ExportInfo = Shared.ExportInfo;
   type OutputFile = Shared.OutputFile;

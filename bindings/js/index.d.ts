@@ -34,12 +34,30 @@ export type InputFormat =
   | 'meta-graph' | 'meta-graph-text' | 'meta-graph-binary'
   | 'saved-model' | 'saved-model-text' | 'saved-model-binary';
 
+/**
+ * How far a load or an export is: bytes read from the input ('read'), or written to the output
+ * file `file` ('write'; `total` is null when the size is not known in advance, as for text).
+ */
+export interface Progress {
+  phase: 'read' | 'write';
+  file: string;
+  done: number;
+  total: number | null;
+}
+
+/**
+ * Called as bytes move, synchronously, from inside load() or export(). Throwing from it stops
+ * the work: load() or export() then throws that same error, and nothing is half done.
+ */
+export type ProgressCallback = (progress: Progress) => void;
+
 export interface LoadOptions {
   format?: InputFormat;
   /** Tag set of the SavedModel MetaGraphDef to select (default ["serve"]). */
   tags?: string[];
   /** The input's name in error messages, usually its file name. */
   name?: string;
+  onProgress?: ProgressCallback;
 }
 
 /** A synchronous chunk source, for inputs that are neither bytes nor a Blob. */
@@ -85,6 +103,7 @@ export interface ExportOptions {
   saveDebugInfo?: boolean;
   /** An OpList (e.g. TensorFlow's ops.pbtxt) consulted first for op definitions and defaults. */
   opRegistry?: MessageOption;
+  onProgress?: ProgressCallback;
 }
 
 /**

@@ -28,20 +28,32 @@ bool JsSource::SizeHint(uint64_t* size) const {
 
 bool JsSource::Rewind() { return source_.call<bool>("rewind"); }
 
+namespace {
+
+// The JS side answers false when it failed (and keeps the reason to throw once the export has
+// unwound): the export stops here, as for any other sink failure.
+void CheckAccepted(const val& accepted, const char* step) {
+  if (accepted.isFalse()) {
+    throw Error(ErrorCode::kIo, std::string("the output's ") + step + "() failed");
+  }
+}
+
+}  // namespace
+
 void JsSink::Write(const uint8_t* data, size_t size) {
-  sink_.call<void>("write", val(typed_memory_view(size, data)));
+  CheckAccepted(sink_.call<val>("write", val(typed_memory_view(size, data))), "write");
 }
 
 void JsSink::SizeHint(uint64_t total) {
   if (sink_["sizeHint"].isUndefined()) return;
-  sink_.call<void>("sizeHint", static_cast<double>(total));
+  CheckAccepted(sink_.call<val>("sizeHint", static_cast<double>(total)), "sizeHint");
 }
 
 ByteSink* JsOutputSet::Open(const std::string& name) {
-  outputs_.call<void>("open", name);
+  CheckAccepted(outputs_.call<val>("open", name), "open");
   return &sink_;
 }
 
-void JsOutputSet::Close() { outputs_.call<void>("close"); }
+void JsOutputSet::Close() { CheckAccepted(outputs_.call<val>("close"), "close"); }
 
 }  // namespace graphport::wasm

@@ -24,7 +24,8 @@ class JsSource : public ByteSource {
 };
 
 // `sink` is {write(Uint8Array), sizeHint?(bytes)}: the view points into the heap and is only
-// valid during the call, so the JS side copies it.
+// valid during the call, so the JS side copies it. A call that returns false failed: the
+// export stops with IO_ERROR.
 class JsSink : public ByteSink {
  public:
   explicit JsSink(emscripten::val sink) : sink_(std::move(sink)) {}
@@ -35,7 +36,8 @@ class JsSink : public ByteSink {
   emscripten::val sink_;
 };
 
-// `outputs` is {open(name), write(Uint8Array), close()}.
+// `outputs` is {open(name), write(Uint8Array), sizeHint?(bytes), close()}, each returning
+// false on failure.
 class JsOutputSet : public OutputSet {
  public:
   explicit JsOutputSet(emscripten::val outputs) : outputs_(outputs), sink_(outputs) {}
