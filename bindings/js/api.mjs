@@ -49,13 +49,9 @@ function checkOptions(options, what) {
 
 // The error a load or export stopped for, when JS code it called failed: an exception from
 // the caller's onProgress is thrown as it is (throwing is how a caller stops the work); any
-// other failure becomes a GraphportError.
-function callbackFailure(failure, code, what) {
-  if (failure.fromCaller) return failure.error;
-  if (failure instanceof RangeError) {
-    return new GraphportError('TOO_LARGE', `${what}: out of JavaScript memory: ${failure.message}`);
-  }
-  return new GraphportError(code, `${what}: ${failure.message}`);
+// other failure becomes the GraphportError that `wrap` makes of it.
+function callbackFailure(failure, wrap) {
+  return failure.fromCaller ? failure.error : wrap(failure);
 }
 
 // Calls the caller's onProgress; marks what it throws as the caller's own.
@@ -141,7 +137,12 @@ export function createApi(wasm) {
       const opts = checkOptions(options, 'export');
       const outputs = collectOutputs(progressCaller(opts.onProgress));
       const record = this.#live().export(exportOptionsJson(opts), outputs);
-      if (outputs.failure) throw callbackFailure(outputs.failure, 'IO_ERROR', 'export');
+      if (outputs.failure) {
+        // The collector only allocates and copies: a RangeError there is JS running out of memory.
+        throw callbackFailure(outputs.failure, (e) => (e instanceof RangeError
+          ? new GraphportError('TOO_LARGE', `export: out of JavaScript memory for the output: ${e.message}`)
+          : new GraphportError('IO_ERROR', `export: the output could not be written: ${e.message}`)));
+      }
       return { files: outputs.files, info: JSON.parse(unwrap(record).json) };
     }
 
@@ -177,7 +178,8 @@ export function createApi(wasm) {
     const record = wasm.load(source, JSON.stringify(coreOptions));
     if (source.failure) {
       if (record.model) record.model.delete();
-      throw callbackFailure(source.failure, 'IO_ERROR', `${name}: read failed`);
+      throw callbackFailure(source.failure,
+        (e) => new GraphportError('IO_ERROR', `${name}: read failed: ${e.message}`));
     }
     return new Model(unwrap(record).model);
   }
