@@ -158,6 +158,7 @@ async function openEntry(entry, note = '') {
         ui.readTags.value = tags.join(', ');
         openEntry(entry, note);
       },
+      onPickScope: (name) => form.setScope(name),
     }));
     form.setModel(summary);
     document.title = `${entry.path} (${formatName(summary.format)}) · graphport`;

@@ -1,7 +1,7 @@
 // The export form: every option of tf.train.export_meta_graph, grouped, each with its help
 // text and TensorFlow's argument name, and the plan (what will be written, and why not)
 // kept up to date as the user changes anything.
-import { clear, formatBytes, h } from './dom.mjs';
+import { clear, formatBytes, h, plural } from './dom.mjs';
 import {
   GROUPS, OPTIONS, defaultFilename, initialState, parseMessageFile, planExport,
 } from './export_options.mjs';
@@ -91,6 +91,7 @@ export function exportForm({ onExport, onChange }) {
       case 'text':
         return h('input', { type: 'text', id: `opt-${id}`, value: state[id], spellcheck: false,
           autocomplete: 'off', placeholder: option.placeholder ?? '',
+          list: option.suggestions ? `suggest-${option.suggestions}` : null,
           oninput: (e) => { state[id] = e.target.value; changed(); } });
       case 'message': {
         const status = h('span.file-status.muted', 'none');
@@ -173,7 +174,14 @@ export function exportForm({ onExport, onChange }) {
       return row;
     })));
 
-  const element = h('div.export-form', groups);
+  // The model's name scopes, offered as the user types an export scope.
+  const scopeList = h('datalist', { id: 'suggest-scopes' });
+  function renderScopes() {
+    clear(scopeList, (summary?.scopes ?? []).map((s) => h('option', { value: s.name },
+      plural(s.nodeCount, 'node'))));
+  }
+
+  const element = h('div.export-form', groups, scopeList);
   const actions = h('div.export-actions', planBox, exportButton);
   renderCollections();
   update();
@@ -186,11 +194,19 @@ export function exportForm({ onExport, onChange }) {
       state.collectionMode = 'all';
       state.collections = [];
       renderCollections();
+      renderScopes();
       update();
     },
     setBusy(value) {
       busy = value;
       update();
+    },
+    // From the summary's list of scopes.
+    setScope(name) {
+      state.exportScope = name;
+      controls.exportScope.value = name;
+      changed();
+      controls.exportScope.scrollIntoView({ block: 'center', behavior: 'smooth' });
     },
     state,
   };

@@ -1,6 +1,7 @@
 // The export options of tf.train.export_meta_graph as the page shows them: grouped as the
 // seed groups them, each with its help text and TensorFlow's argument name, and the checks
 // that explain an invalid or surprising combination before the export runs. No DOM here.
+import { formatCount, plural } from './dom.mjs';
 
 export const GROUPS = [
   {
@@ -59,6 +60,7 @@ export const OPTIONS = {
     label: 'Export scope',
     tf: 'export_scope',
     placeholder: 'e.g. tower_0 or model/dense',
+    suggestions: 'scopes',
     help: 'Export only the nodes under this name scope, with the scope removed from their ' +
       'names. Inputs from outside become $unbound_inputs_… and are listed in the ' +
       'unbound_inputs collection.',
@@ -191,7 +193,8 @@ const SAVER_OPS = ['SaveV2', 'Save', 'SaveSlice', 'SaveSlices', 'LegacySave', 'L
   'RestoreV2', 'Restore', 'RestoreSlice', 'LegacyRestore', 'LegacyRestoreSlice'];
 
 // Node names the summary does reveal: the tensors of the signatures ("x:0" -> node "x").
-export function knownNodeNames(summary) {
+// Node names the summary shows: those of the signature tensors.
+function knownNodeNames(summary) {
   const names = new Set();
   for (const signature of summary?.signatures ?? []) {
     for (const side of [signature.inputs, signature.outputs]) {
@@ -200,7 +203,40 @@ export function knownNodeNames(summary) {
       }
     }
   }
-  return [...names];
+  return names;
+}
+
+// Levenshtein distance: how many one-character edits turn a into b.
+function editDistance(a, b) {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    row = next;
+  }
+  return row[b.length];
+}
+
+// What the summary says of `scope` (trailing slashes dropped): {nodeCount} when it is a
+// listed scope; {missing: true, similar} when the list is whole and lacks it; null when the
+// list was capped and does not show it.
+export function lookUpScope(summary, scope) {
+  const scopes = summary?.scopes ?? [];
+  const found = scopes.find((s) => s.name === scope);
+  if (found) return { nodeCount: found.nodeCount };
+  if (knownNodeNames(summary).has(scope)) return { nodeCount: 1 };
+  if (scopes.length < (summary?.scopeCount ?? 0)) return null;
+  const lower = scope.toLowerCase();
+  const near = Math.max(1, Math.floor(scope.length / 4));
+  const similar = scopes
+    .map((s) => ({ name: s.name, distance: editDistance(s.name.toLowerCase(), lower) }))
+    .filter(({ name, distance }) => distance <= near || name.toLowerCase().startsWith(lower))
+    .sort((a, b) => a.distance - b.distance || a.name.length - b.name.length)
+    .slice(0, 4)
+    .map(({ name }) => name);
+  return { missing: true, similar };
 }
 
 // A scope is a node-name prefix: TensorFlow's node names match
@@ -262,14 +298,22 @@ export function planExport(state, summary) {
     } else {
       options.exportScope = scope;
       const bare = scope.replace(/\/+$/, '');
-      const inside = knownNodeNames(summary).filter((n) => n === bare || n.startsWith(`${bare}/`));
-      if (inside.length) {
-        say(notes, 'exportScope', `scope “${bare}” holds ${inside.slice(0, 3).join(', ')}${inside.length > 3 ? ', …' : ''} (from the signatures)`);
-      } else {
-        say(notes, 'exportScope', `exports the nodes named “${bare}/…”; whether there are any is checked when you export (the summary lists no node names)`);
-      }
       if (state.graphDef?.value) {
         say(notes, 'exportScope', 'the scope applies to the GraphDef from the file (TensorFlow’s documentation says the two cannot be combined, but its code, like graphport, accepts both)');
+      } else {
+        const known = lookUpScope(summary, bare);
+        if (known?.missing) {
+          // A warning, not an error: a node named exactly “bare” (with nothing under it) is
+          // a scope of one that the summary cannot show.
+          const like = known.similar.length
+            ? ` Scopes with a similar name: ${known.similar.map((n) => `“${n}”`).join(', ')}.`
+            : '';
+          say(warnings, 'exportScope', `no node name starts with “${bare}/”, so the export will fail unless one node is named exactly “${bare}”.${like}`);
+        } else if (known) {
+          say(notes, 'exportScope', `exports the ${plural(known.nodeCount, 'node')} in scope “${bare}”, named without “${bare}/”`);
+        } else {
+          say(notes, 'exportScope', `“${bare}” is not among the ${formatCount(summary.scopes.length)} scopes listed of ${formatCount(summary.scopeCount)}; whether nodes are in it is checked when you export`);
+        }
       }
     }
   }

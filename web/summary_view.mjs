@@ -104,8 +104,26 @@ function functionList(functions) {
   });
 }
 
+function scopeList(summary, onPickScope) {
+  const scopes = summary.scopes ?? [];
+  if (!scopes.length) return h('p.empty', 'No node name has a “/”, so the graph has no name scopes.');
+  const capped = scopes.length < summary.scopeCount;
+  return h('div',
+    capped ? h('p.muted', `The ${formatCount(scopes.length)} shallowest of ${formatCount(summary.scopeCount)} scopes.`) : null,
+    pagedList({
+      items: scopes,
+      label: 'scopes',
+      pageSize: 12,
+      tag: 'table.grid',
+      header: h('tr', h('th', 'name'), h('th.num', 'nodes'), h('th', '')),
+      matches: (s, q) => s.name.toLowerCase().includes(q),
+      renderRow: (s) => h('tr', h('td', h('code', s.name)), h('td.num', formatCount(s.nodeCount)),
+        h('td', h('button.small', { type: 'button', dataset: { scope: s.name }, onclick: () => onPickScope(s.name) },
+          'Export this scope'))),
+    }));
+}
+
 function metaGraphList(summary, onSelectTags) {
-  if (summary.format !== 'saved-model') return h('p.empty', 'Only a SavedModel holds several meta graphs.');
   return h('table.grid',
     h('tr', h('th', '#'), h('th', 'tags'), h('th.num', 'nodes'), h('th.num', 'signatures'), h('th', '')),
     summary.metaGraphs.map((m, i) => h('tr', { class: i === summary.selectedMetaGraph ? 'selected' : '' },
@@ -137,8 +155,9 @@ function tabs(entries) {
 }
 
 // summary: inspect(); file: {name, size}; note: why this file was chosen (or '');
-// onSelectTags(tags): reload a SavedModel with another meta graph.
-export function summaryView(summary, { file, note, seconds, onSelectTags }) {
+// onSelectTags(tags): reload a SavedModel with another meta graph; onPickScope(name): put a
+// scope into the export form.
+export function summaryView(summary, { file, note, seconds, onSelectTags, onPickScope }) {
   const p = summary.producer ?? {};
   const version = p.tensorflowVersion
     ? `TensorFlow ${p.tensorflowVersion}${p.tensorflowGitVersion && p.tensorflowGitVersion !== 'unknown' ? ` (${p.tensorflowGitVersion})` : ''}`
@@ -169,8 +188,12 @@ export function summaryView(summary, { file, note, seconds, onSelectTags }) {
     tabs([
       ['Ops', opCount, () => opCount ? opChart(summary.ops) : h('p.empty', 'The graph has no nodes.')],
       ['Signatures', summary.signatures?.length ?? 0, () => signatureList(summary.signatures ?? [])],
+      ['Scopes', summary.scopeCount ?? 0, () => scopeList(summary, onPickScope)],
       ['Collections', summary.collections?.length ?? 0, () => collectionList(summary.collections ?? [])],
       ['Functions', summary.functions?.length ?? 0, () => functionList(summary.functions ?? [])],
-      ['Meta graphs', summary.metaGraphs?.length ?? 0, () => metaGraphList(summary, onSelectTags)],
-    ]));
+      // Only a SavedModel holds several.
+      summary.format === 'saved-model'
+        ? ['Meta graphs', summary.metaGraphs?.length ?? 0, () => metaGraphList(summary, onSelectTags)]
+        : null,
+    ].filter(Boolean)));
 }

@@ -164,6 +164,12 @@ export interface Summary {
   nodeCount: number;
   ops: Record<string, number>;
   constants: { count: number; bytes: number };
+  /**
+   * Name scopes for exportScope, sorted by name: each with the nodes inside it. At most 2,000,
+   * the shallowest first; `scopeCount` counts them all.
+   */
+  scopes: { name: string; nodeCount: number }[];
+  scopeCount: number;
   functions: { name: string; nodeCount: number }[];
   collections: { name: string; kind: string; size: number }[];
   signatures: {

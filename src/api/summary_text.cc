@@ -10,6 +10,7 @@ namespace graphport {
 namespace {
 
 constexpr size_t kTopOps = 12;
+constexpr size_t kTopScopes = 8;
 
 std::string Join(const nlohmann::json& list) {
   std::string out;
@@ -47,6 +48,16 @@ std::string SummaryText(const std::string& inspect_json) {
   if (ops.size() > kTopOps) out << "  ... " << ops.size() - kTopOps << " more ops\n";
   out << "constants:   " << s["constants"]["count"].get<uint64_t>() << " ("
       << s["constants"]["bytes"].get<uint64_t>() << " bytes)\n";
+  // The top-level scopes, for --export-scope.
+  out << "scopes:      " << s["scopeCount"].get<uint64_t>();
+  std::vector<std::string> top;
+  for (const auto& scope : s["scopes"]) {
+    std::string name = scope["name"].get<std::string>();
+    if (name.find('/') == std::string::npos) top.push_back(name);
+  }
+  for (size_t i = 0; i < top.size() && i < kTopScopes; ++i) out << (i ? ", " : " (top level: ") << top[i];
+  if (top.size() > kTopScopes) out << ", ... " << top.size() - kTopScopes << " more";
+  out << (top.empty() ? "\n" : ")\n");
   out << "functions:   " << s["functions"].size() << "\n";
   out << "collections: " << s["collections"].size() << "\n";
   for (const auto& c : s["collections"]) {

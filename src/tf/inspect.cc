@@ -3,6 +3,7 @@
 #include <map>
 
 #include "tf/dtype.h"
+#include "tf/name_scopes.h"
 
 namespace graphport::tf {
 namespace {
@@ -49,6 +50,9 @@ json TensorInfoSummary(const tensorflow::TensorInfo& info) {
   }
   return out;
 }
+
+// Enough for any real model's scopes to be listed whole (Inception v3 has about 500).
+constexpr size_t kMaxListedScopes = 2000;
 
 json MetaGraphTags(const tensorflow::MetaGraphDef& mg) {
   json tags = json::array();
@@ -109,6 +113,14 @@ json Inspect(const TfModel& model) {
   out["nodeCount"] = graph.node_size();
   out["ops"] = ops;  // sorted by op name
   out["constants"] = {{"count", const_count}, {"bytes", const_bytes}};
+
+  NameScopeList scopes = NameScopes(graph, kMaxListedScopes);
+  json scope_list = json::array();
+  for (const auto& scope : scopes.scopes) {
+    scope_list.push_back({{"name", scope.name}, {"nodeCount", scope.node_count}});
+  }
+  out["scopes"] = scope_list;
+  out["scopeCount"] = scopes.total;
 
   json functions = json::array();
   for (const auto& f : graph.library().function()) {

@@ -9,7 +9,7 @@
 namespace graphport::tf {
 
 // Plain data: family, format, producer and versions, node count, op histogram, constants,
-// collections, signatures, functions, tags and every MetaGraphDef of a SavedModel.
+// name scopes, collections, signatures, functions, tags and every MetaGraphDef of a SavedModel.
 nlohmann::json Inspect(const TfModel& model);
 
 // Bytes of tensor data a TensorProto holds (tensor_content or the typed value fields).

@@ -83,7 +83,18 @@ test('a MetaGraphDef: summary, then asText + clearDevices + exportScope "save"',
   assert.equal(await field(page, 'collections'), String(summary.collections.length));
   assert.match(await field(page, 'producer'), /graph producer 19 .* TensorFlow 0\.12\.head/);
   await screenshot(page, 'meta-graph-loaded');
-  await setOptions(page, { asText: true, clearDevices: true, exportScope: 'save' });
+  // Only a SavedModel has a Meta graphs tab. The scope comes from the Scopes tab, with its
+  // node count.
+  assert.equal(await page.locator('[data-tab="meta-graphs"]').count(), 0);
+  await page.click('[data-tab="scopes"]');
+  const rows = await page.$$eval('#summary table.grid tr', (trs) => trs.slice(1).map((tr) => tr.cells[0].textContent));
+  assert.deepEqual(rows, summary.scopes.slice(0, rows.length).map((s) => s.name));
+  await screenshot(page, 'meta-graph-scopes');
+  await page.click('button[data-scope="save"]');
+  assert.equal(await page.inputValue('#opt-exportScope'), 'save');
+  const saveCount = summary.scopes.find((s) => s.name === 'save').nodeCount;
+  assert.match(await page.textContent('#plan'), new RegExp(`exports the ${saveCount} nodes in scope “save”`));
+  await setOptions(page, { asText: true, clearDevices: true });
   assert.match(await page.textContent('#plan'), /model\.pbtxt/);
   await exportAndCompare(page, path, { asText: true, clearDevices: true, exportScope: 'save' });
   await page.click('.export-info summary');
@@ -180,7 +191,7 @@ test('the sample button and the sample through the file input give the same summ
   await page.close();
 });
 
-test('invalid combinations are explained before export; a scope that matches nothing after', async () => {
+test('invalid combinations are explained before export; a scope that matches nothing is warned of, then refused', async () => {
   const page = await session.newPage();
   await openFiles(page, corpusFile('meta'));
   await setOptions(page, { exportScope: '/save' });
@@ -195,6 +206,12 @@ test('invalid combinations are explained before export; a scope that matches not
   await setOptions(page, { filename: '', asText: false, exportScope: 'nowhere', to: 'graph-def' });
   assert.equal(await page.isDisabled('#export-button'), false);
   assert.match(await page.textContent('#plan'), /collections will not be written/);
+  assert.match(await page.textContent('#plan'), /no node name starts with “nowhere\/”/);
+  await screenshot(page, 'scope-warning');
+  // The scopes are offered as suggestions.
+  const offered = await page.$$eval('#suggest-scopes option', (options) => options.map((o) => o.value));
+  assert.ok(offered.includes('save'), offered.join());
+  assert.equal(await page.getAttribute('#opt-exportScope', 'list'), 'suggest-scopes');
   await clickExport(page);
   const error = await page.textContent('#result-panel .error');
   assert.match(error, /NOT_FOUND/);

@@ -77,11 +77,38 @@ test('invalid combinations are errors before export, surprising ones warnings', 
   assert.match(warnings({ clearExtraneousSavers: true }), /no save or restore ops/);
   assert.match(warnings({ asText: true, filename: 'x.pb' }), /text format/);
   assert.match(warnings({ filename: 'x.pbtxt' }), /binary/);
-  // A graph with signatures: the scope is checked against the signature tensors' nodes.
+  // A node that the signatures name, with nothing under it, is a scope of one.
   const saved = (await nodeReference(corpusFile('savedModel'))).summary;
   const notes = planExport({ ...initialState(), exportScope: 'StatefulPartitionedCall' }, saved).notes;
-  assert.match(notes.map((n) => n.text).join(), /holds StatefulPartitionedCall/);
+  assert.match(notes.map((n) => n.text).join(), /exports the 1 node in scope “StatefulPartitionedCall”/);
   assert.match(planExport({ ...initialState(), to: 'graph-def' }, saved).warnings[0].text, /signatures will not be written/);
+});
+
+test('an export scope is checked against the summary\'s scopes before export', async () => {
+  const path = corpusFile('meta');
+  const { summary } = await nodeReference(path);
+  const plan = (exportScope, extra = {}) => planExport({ ...initialState(), exportScope, ...extra }, summary);
+  assert.ok(summary.scopes.length > 0 && summary.scopes.length === summary.scopeCount);
+  // A listed scope: the plan states the node count, and it is the count the export writes.
+  for (const { name } of summary.scopes.slice(0, 5)) {
+    const { out } = await nodeReference(path, { exportScope: name });
+    const note = plan(`${name}/`).notes.map((n) => n.text).join('\n');
+    assert.match(note, new RegExp(`exports the ${out.info.nodeCount} nodes? in scope “${name}”`));
+  }
+  // Not a scope: a warning before the export (which then fails), with look-alikes.
+  const missing = plan('Save');
+  assert.deepEqual(missing.errors, []);
+  assert.match(missing.warnings.map((w) => w.text).join(), /no node name starts with “Save\/”.*similar name: “save”, “save\/[^”]+”/);
+  assert.match(plan('global_stp').warnings.map((w) => w.text).join(), /similar name: “global_step”\.$/);
+  assert.doesNotMatch(plan('zzzz').warnings.map((w) => w.text).join(), /similar/);
+  await assert.rejects(nodeReference(path, { exportScope: 'Save' }), (e) => e.code === 'NOT_FOUND');
+  // With a graphDef option the scope applies to that graph, which the summary does not show.
+  const withGraph = plan('Save', { graphDef: { name: 'g.pb', value: new Uint8Array([1]) } });
+  assert.deepEqual(withGraph.warnings.filter((w) => w.option === 'exportScope'), []);
+  // A capped list says what it cannot know.
+  const capped = { ...summary, scopeCount: summary.scopes.length + 1 };
+  assert.match(planExport({ ...initialState(), exportScope: 'Save' }, capped).notes.map((n) => n.text).join(),
+    /not among the \d+ scopes listed of \d+; whether nodes are in it is checked when you export/);
 });
 
 test('debug file names follow the core: _debug before the last extension', () => {

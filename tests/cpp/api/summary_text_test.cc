@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -76,6 +77,20 @@ TEST_P(SummaryTextCorpusTest, StatesTheCountsOfTheParsedProtobuf) {
   }
   EXPECT_TRUE(constants_line);
   EXPECT_TRUE(HasLine(lines, "functions:   " + std::to_string(graph.library().function_size())));
+  std::set<std::string> scopes, top_level;
+  for (const auto& node : graph.node()) {
+    for (size_t slash = node.name().find('/'); slash != std::string::npos;
+         slash = node.name().find('/', slash + 1)) {
+      scopes.insert(node.name().substr(0, slash));
+    }
+    size_t first = node.name().find('/');
+    if (first != std::string::npos) top_level.insert(node.name().substr(0, first));
+  }
+  std::string scopes_line = "scopes:      " + std::to_string(scopes.size());
+  if (!top_level.empty()) scopes_line += " (top level: " + *top_level.begin();
+  EXPECT_TRUE(std::any_of(lines.begin(), lines.end(),
+                          [&](const std::string& l) { return l.rfind(scopes_line, 0) == 0; }))
+      << scopes_line;
   EXPECT_TRUE(HasLine(lines, "collections: " + std::to_string(mg ? mg->collection_def_size() : 0)));
   EXPECT_TRUE(HasLine(lines, "signatures:  " + std::to_string(mg ? mg->signature_def_size() : 0)));
   if (mg != nullptr) {

@@ -1,0 +1,89 @@
+#include "tf/name_scopes.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <string>
+
+#include "test_util.h"
+#include "tf/meta_graph/scope.h"
+#include "tf/tf_model.h"
+
+namespace graphport::tf {
+namespace {
+
+using testing::CorpusGraph;
+
+tensorflow::GraphDef GraphOf(std::initializer_list<const char*> names) {
+  tensorflow::GraphDef graph;
+  for (const char* name : names) graph.add_node()->set_name(name);
+  return graph;
+}
+
+std::map<std::string, uint64_t> AsMap(const NameScopeList& list) {
+  std::map<std::string, uint64_t> out;
+  for (const auto& s : list.scopes) out[s.name] = s.node_count;
+  return out;
+}
+
+TEST(NameScopesTest, EveryPrefixBeforeASlashWithTheNodesInsideIt) {
+  tensorflow::GraphDef graph =
+      GraphOf({"a", "a/b", "a/b/c", "a/bc", "ab/x", "x//y", "z", "q/r/s", "/lead"});
+  NameScopeList list = NameScopes(graph, 100);
+  // "a" holds the node "a" itself and everything under "a/"; "ab/x" is not in "a"; "x//y"
+  // is in "x" (exportScope reads "x/" as "x"); a leading "/" makes no scope.
+  std::map<std::string, uint64_t> expected = {
+      {"a", 4}, {"a/b", 2}, {"ab", 1}, {"q", 1}, {"q/r", 1}, {"x", 1}};
+  EXPECT_EQ(AsMap(list), expected);
+  EXPECT_EQ(list.total, expected.size());
+  ASSERT_EQ(list.scopes.size(), expected.size());
+  EXPECT_EQ(list.scopes.front().name, "a");  // sorted by name
+  EXPECT_EQ(list.scopes.back().name, "x");
+}
+
+TEST(NameScopesTest, ACappedListKeepsTheShallowestScopes) {
+  tensorflow::GraphDef graph = GraphOf({"m/n/o/p", "b/c", "a/z/y", "c"});
+  NameScopeList list = NameScopes(graph, 3);
+  EXPECT_EQ(list.total, 6u);  // m, m/n, m/n/o, b, a, a/z
+  std::map<std::string, uint64_t> expected = {{"a", 1}, {"b", 1}, {"m", 1}};
+  EXPECT_EQ(AsMap(list), expected);
+  EXPECT_TRUE(NameScopes(graph, 0).scopes.empty());
+  EXPECT_TRUE(NameScopes(tensorflow::GraphDef(), 10).scopes.empty());
+}
+
+class NameScopesCorpusTest : public ::testing::TestWithParam<CorpusGraph> {};
+
+// The counts are exportScope's own membership rule (Scope::Contains) applied node by node, and
+// no scope that an export would accept is missing.
+TEST_P(NameScopesCorpusTest, CountsAreWhatExportScopeSelects) {
+  const CorpusGraph& g = GetParam();
+  std::string bytes = testing::ReadFile(g.path());
+  MemorySource source(bytes);
+  auto model = TfModel::Load(&source, TfLoadOptions{});
+  const tensorflow::GraphDef& graph = model->graph();
+  NameScopeList list = NameScopes(graph, 1 << 20);
+  ASSERT_EQ(list.total, list.scopes.size());
+  for (const auto& s : list.scopes) {
+    Scope scope(s.name);
+    uint64_t inside = 0;
+    for (const auto& node : graph.node()) inside += scope.Contains(node.name()) ? 1 : 0;
+    EXPECT_EQ(s.node_count, inside) << s.name;
+    EXPECT_GT(inside, 0u) << s.name;
+  }
+  std::set<std::string> listed;
+  for (const auto& s : list.scopes) listed.insert(s.name);
+  for (const auto& node : graph.node()) {
+    std::string parent = node.name().substr(0, node.name().rfind('/') + 1);
+    while (!parent.empty() && parent.back() == '/') parent.pop_back();
+    if (!parent.empty()) {
+      EXPECT_TRUE(listed.count(parent)) << node.name();
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, NameScopesCorpusTest, ::testing::ValuesIn(testing::CorpusGraphs()),
+                         testing::CorpusTestName);
+
+}  // namespace
+}  // namespace graphport::tf
