@@ -3,34 +3,89 @@
 #include <algorithm>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace graphport::tf {
 namespace {
 
 size_t Depth(std::string_view name) { return std::count(name.begin(), name.end(), '/'); }
 
+// A name with its hash, computed while the name is scanned for slashes: each prefix's hash
+// extends the one before, so no character is hashed twice.
+struct HashedName {
+  std::string_view name;
+  uint64_t hash;
+  bool operator==(const HashedName& other) const { return name == other.name; }
+};
+
+struct UseHash {
+  size_t operator()(const HashedName& key) const { return static_cast<size_t>(key.hash); }
+};
+
+// FNV-1a.
+constexpr uint64_t kHashStart = 14695981039346656037ull;
+inline uint64_t HashStep(uint64_t hash, char c) {
+  return (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+}
+
+struct ChainLink {
+  size_t slash;      // where the scope ends in the name
+  uint64_t hash;     // of the name up to the slash
+  uint64_t* count;   // the scope's counter (map values stay put when it rehashes)
+};
+
 }  // namespace
 
 NameScopeList NameScopes(const tensorflow::GraphDef& graph, size_t limit) {
-  // Keys view the graph's node names, which outlive this call.
-  std::unordered_map<std::string_view, uint64_t> counts;
+  // Keys view the graph's node names, which outlive this call. Nodes of one scope usually
+  // come together, so the scopes that a node shares with the node before it (those ending
+  // inside their common prefix) reuse that node's counters and hashes.
+  std::unordered_map<HashedName, uint64_t, UseHash> counts;
+  std::vector<HashedName> names;
+  names.reserve(graph.node_size());
+  std::vector<ChainLink> chain, next_chain;
+  std::string_view previous;
   for (const auto& node : graph.node()) {
     std::string_view name = node.name();
-    for (size_t slash = name.find('/'); slash != std::string_view::npos;
-         slash = name.find('/', slash + 1)) {
-      // "a//b" has one scope, "a": exportScope drops trailing slashes, so "a/" is "a".
-      if (slash == 0 || name[slash - 1] == '/') continue;
-      ++counts[name.substr(0, slash)];
+    size_t common = std::mismatch(name.begin(), name.begin() + std::min(name.size(), previous.size()),
+                                  previous.begin()).first - name.begin();
+    next_chain.clear();
+    for (const ChainLink& link : chain) {
+      if (link.slash >= common) break;
+      ++*link.count;
+      next_chain.push_back(link);
     }
+    size_t from = 0;
+    uint64_t hash = kHashStart;
+    if (!next_chain.empty()) {
+      from = next_chain.back().slash;
+      hash = next_chain.back().hash;
+    }
+    for (size_t i = from; i < name.size(); ++i) {
+      // "a//b" has one scope, "a": exportScope drops trailing slashes, so "a/" is "a".
+      if (name[i] == '/' && i > from && name[i - 1] != '/') {
+        uint64_t* count = &counts[HashedName{name.substr(0, i), hash}];
+        ++*count;
+        next_chain.push_back({i, hash, count});
+      }
+      hash = HashStep(hash, name[i]);
+    }
+    names.push_back({name, hash});
+    chain.swap(next_chain);
+    previous = name;
   }
-  for (const auto& node : graph.node()) {
-    auto it = counts.find(node.name());
+  // A node named exactly as a scope is inside it too.
+  for (const HashedName& name : names) {
+    auto it = counts.find(name);
     if (it != counts.end()) ++it->second;
   }
 
   NameScopeList out;
   out.total = counts.size();
-  std::vector<std::pair<std::string_view, uint64_t>> sorted(counts.begin(), counts.end());
+  std::vector<std::pair<std::string_view, uint64_t>> sorted;
+  sorted.reserve(counts.size());
+  for (const auto& [key, count] : counts) sorted.emplace_back(key.name, count);
   auto shallow_first = [](const auto& a, const auto& b) {
     size_t da = Depth(a.first), db = Depth(b.first);
     return da != db ? da < db : a.first < b.first;
