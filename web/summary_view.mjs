@@ -78,30 +78,30 @@ function signatureList(signatures) {
   });
 }
 
-function collectionList(collections) {
-  if (!collections.length) return h('p.empty', 'No collections.');
+// A paged table of named things, filtered by name: the name column, then `columns` (header
+// cells) and `cells(item)` (row cells).
+function namedTable(items, label, columns, cells) {
   return pagedList({
-    items: collections,
-    label: 'collections',
+    items,
+    label,
     pageSize: 12,
     tag: 'table.grid',
-    header: h('tr', h('th', 'name'), h('th', 'kind'), h('th.num', 'size')),
-    matches: (c, q) => c.name.toLowerCase().includes(q),
-    renderRow: (c) => h('tr', h('td', h('code', c.name)), h('td', c.kind), h('td.num', formatCount(c.size))),
+    header: h('tr', h('th', 'name'), columns),
+    matches: (item, q) => item.name.toLowerCase().includes(q),
+    renderRow: (item) => h('tr', h('td', h('code', item.name)), cells(item)),
   });
+}
+
+function collectionList(collections) {
+  if (!collections.length) return h('p.empty', 'No collections.');
+  return namedTable(collections, 'collections', [h('th', 'kind'), h('th.num', 'size')],
+    (c) => [h('td', c.kind), h('td.num', formatCount(c.size))]);
 }
 
 function functionList(functions) {
   if (!functions.length) return h('p.empty', 'No functions in the graph’s library.');
-  return pagedList({
-    items: functions,
-    label: 'functions',
-    pageSize: 12,
-    tag: 'table.grid',
-    header: h('tr', h('th', 'name'), h('th.num', 'nodes')),
-    matches: (f, q) => f.name.toLowerCase().includes(q),
-    renderRow: (f) => h('tr', h('td', h('code', f.name)), h('td.num', formatCount(f.nodeCount))),
-  });
+  return namedTable(functions, 'functions', [h('th.num', 'nodes')],
+    (f) => [h('td.num', formatCount(f.nodeCount))]);
 }
 
 function scopeList(summary, onPickScope) {
@@ -110,17 +110,11 @@ function scopeList(summary, onPickScope) {
   const capped = scopes.length < summary.scopeCount;
   return h('div',
     capped ? h('p.muted', `The ${formatCount(scopes.length)} shallowest of ${formatCount(summary.scopeCount)} scopes.`) : null,
-    pagedList({
-      items: scopes,
-      label: 'scopes',
-      pageSize: 12,
-      tag: 'table.grid',
-      header: h('tr', h('th', 'name'), h('th.num', 'nodes'), h('th', '')),
-      matches: (s, q) => s.name.toLowerCase().includes(q),
-      renderRow: (s) => h('tr', h('td', h('code', s.name)), h('td.num', formatCount(s.nodeCount)),
-        h('td', h('button.small', { type: 'button', dataset: { scope: s.name }, onclick: () => onPickScope(s.name) },
-          'Export this scope'))),
-    }));
+    namedTable(scopes, 'scopes', [h('th.num', 'nodes'), h('th', '')], (s) => [
+      h('td.num', formatCount(s.nodeCount)),
+      h('td', h('button.small', { type: 'button', dataset: { scope: s.name }, onclick: () => onPickScope(s.name) },
+        'Export this scope')),
+    ]));
 }
 
 function metaGraphList(summary, onSelectTags) {
