@@ -3,6 +3,7 @@
 #include <google/protobuf/arena.h>
 
 #include "core/error.h"
+#include "tf/graph_arena.h"
 #include "tf/meta_graph/debug_info.h"
 #include "tf/meta_graph/export_meta_graph.h"
 #include "tf/proto_io.h"
@@ -65,7 +66,7 @@ nlohmann::json Export(TfModel* model, const TfExportOptions& options, OutputSet*
   std::string name = options.filename.empty() ? DefaultFileName(options.to, options.as_text)
                                               : options.filename;
   // Everything the export builds lives here and dies with it; the model is only read.
-  Arena arena;
+  Arena arena(GraphArenaOptions());
   MetaGraphExport exported = BuildMetaGraph(*model, options, &arena);
   switch (options.to) {
     case TfKind::kGraphDef:

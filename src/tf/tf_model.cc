@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/limits.h"
 #include "tf/detect.h"
+#include "tf/graph_arena.h"
 #include "tf/proto_io.h"
 
 namespace graphport::tf {
@@ -43,6 +44,8 @@ std::string JoinTags(const google::protobuf::RepeatedPtrField<std::string>& tags
 }
 
 }  // namespace
+
+TfModel::TfModel() : arena_(GraphArenaOptions()) {}
 
 std::unique_ptr<TfModel> TfModel::Load(ByteSource* raw_source, const TfLoadOptions& options) {
   std::unique_ptr<TfModel> model(new TfModel());

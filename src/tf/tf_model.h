@@ -62,7 +62,7 @@ class TfModel {
   tensorflow::GraphDef* mutable_graph() { return graph_; }  // only for a GraphDef input
 
  private:
-  TfModel() = default;
+  TfModel();
   void Select(const TfLoadOptions& options);
 
   // An arena: a graph is many small messages, and one arena frees them all at once.
