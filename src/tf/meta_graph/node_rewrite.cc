@@ -4,20 +4,36 @@ namespace graphport::tf {
 namespace {
 
 void LendAttr(const tensorflow::AttrValue& in, tensorflow::AttrValue* out) {
-  if (in.has_tensor()) {
-    // The output message lives on a scratch arena that never frees what it points to.
-    out->unsafe_arena_set_allocated_tensor(const_cast<tensorflow::TensorProto*>(&in.tensor()));
-  } else {
-    *out = in;
+  // The output message lives on a scratch arena that never frees what it points to, so the
+  // model's submessages are lent instead of copied: a tensor may hold the weights, and a
+  // list (every node's _output_shapes) is most of what a node-heavy graph would copy.
+  using Value = tensorflow::AttrValue;
+  switch (in.value_case()) {
+    case Value::kTensor:
+      out->unsafe_arena_set_allocated_tensor(const_cast<tensorflow::TensorProto*>(&in.tensor()));
+      return;  // as before: a lent tensor's AttrValue keeps no unknown fields
+    case Value::kList:
+      out->unsafe_arena_set_allocated_list(const_cast<Value::ListValue*>(&in.list()));
+      break;
+    case Value::kShape:
+      out->unsafe_arena_set_allocated_shape(const_cast<tensorflow::TensorShapeProto*>(&in.shape()));
+      break;
+    case Value::kFunc:
+      out->unsafe_arena_set_allocated_func(const_cast<tensorflow::NameAttrList*>(&in.func()));
+      break;
+    default:
+      *out = in;
+      return;
   }
+  // What `*out = in` would also have copied.
+  out->GetReflection()->MutableUnknownFields(out)->MergeFrom(
+      in.GetReflection()->GetUnknownFields(in));
 }
 
-// Copies every field of `in` but the attrs, which the caller fills.
-void CopyAllButAttrs(const tensorflow::NodeDef& in, tensorflow::NodeDef* out) {
-  out->set_name(in.name());
+// Copies the fields of `in` that no export option rewrites: all but the name, inputs,
+// device and attrs.
+void CopyUnrewrittenFields(const tensorflow::NodeDef& in, tensorflow::NodeDef* out) {
   out->set_op(in.op());
-  *out->mutable_input() = in.input();
-  out->set_device(in.device());
   if (in.has_experimental_debug_info()) {
     *out->mutable_experimental_debug_info() = in.experimental_debug_info();
   }
@@ -34,16 +50,19 @@ bool NodeInExport(const tensorflow::NodeDef& node, const Scope& scope) {
 }
 
 void LendNode(const tensorflow::NodeDef& in, tensorflow::NodeDef* out) {
-  CopyAllButAttrs(in, out);
+  out->set_name(in.name());
+  *out->mutable_input() = in.input();
+  out->set_device(in.device());
+  CopyUnrewrittenFields(in, out);
   for (const auto& [key, value] : in.attr()) LendAttr(value, &(*out->mutable_attr())[key]);
 }
 
 void RewriteNode(const tensorflow::NodeDef& in, const Scope& scope, bool clear_devices,
                  tensorflow::NodeDef* out, std::vector<std::string>* unbound) {
-  CopyAllButAttrs(in, out);
+  // Each rewritten field is written once, not copied and then overwritten.
   out->set_name(scope.Strip(in.name()));
-  if (clear_devices) out->clear_device();
-  out->clear_input();
+  if (!clear_devices) out->set_device(in.device());
+  CopyUnrewrittenFields(in, out);
   for (const auto& input : in.input()) {
     if (!scope.empty() && !scope.Contains(input)) {
       std::string renamed = UnboundInputName(input);

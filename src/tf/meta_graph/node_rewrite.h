@@ -17,13 +17,16 @@ namespace graphport::tf {
 // placeholder of an earlier scoped export.
 bool NodeInExport(const tensorflow::NodeDef& node, const Scope& scope);
 
-// Writes the rewritten `in` into `out`, which must be arena-allocated: tensors in `in`'s attrs
-// are not copied but lent to `out` (weights stay where they are), so `out`'s arena must die
-// before `in`. Inputs from outside the scope are renamed and appended to `unbound`.
+// Writes the rewritten `in` into `out`, which must be arena-allocated: the tensors, lists,
+// shapes and functions in `in`'s attrs are not copied but lent to `out` (weights stay where
+// they are), so `out`'s arena must die before `in`, and `out`'s attr values must not be
+// changed in place (erasing an attr is fine). Inputs from outside the scope are renamed and
+// appended to `unbound`.
 void RewriteNode(const tensorflow::NodeDef& in, const Scope& scope, bool clear_devices,
                  tensorflow::NodeDef* out, std::vector<std::string>* unbound);
 
-// A copy of `in` in `out` (arena-allocated) that lends `in`'s tensors instead of copying them.
+// A copy of `in` in `out` (arena-allocated) that lends `in`'s attr submessages, as
+// RewriteNode does, instead of copying them.
 void LendNode(const tensorflow::NodeDef& in, tensorflow::NodeDef* out);
 
 }  // namespace graphport::tf
