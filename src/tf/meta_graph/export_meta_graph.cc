@@ -41,7 +41,11 @@ void CopyAllButGraph(const tensorflow::MetaGraphDef& in, tensorflow::MetaGraphDe
 
 // Every GraphDef field but the nodes (and the library, which the caller lends or copies).
 void CopyGraphHeader(const tensorflow::GraphDef& in, tensorflow::GraphDef* out) {
+  // The deprecated `version` (field 3) still appears in old graphs and is kept as it is.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
   out->set_version(in.version());
+#pragma GCC diagnostic pop
   if (in.has_versions()) *out->mutable_versions() = in.versions();
   if (in.has_debug_info()) *out->mutable_debug_info() = in.debug_info();
   out->GetReflection()->MutableUnknownFields(out)->MergeFrom(

@@ -25,9 +25,10 @@ void LendAttr(const tensorflow::AttrValue& in, tensorflow::AttrValue* out) {
       *out = in;
       return;
   }
-  // What `*out = in` would also have copied.
-  out->GetReflection()->MutableUnknownFields(out)->MergeFrom(
-      in.GetReflection()->GetUnknownFields(in));
+  // What `*out = in` would also have copied. Asked for only when there are some: the mutable
+  // set is allocated on first use, once per attr of every node.
+  const auto& unknown = in.GetReflection()->GetUnknownFields(in);
+  if (!unknown.empty()) out->GetReflection()->MutableUnknownFields(out)->MergeFrom(unknown);
 }
 
 // Copies the fields of `in` that no export option rewrites: all but the name, inputs,
@@ -38,8 +39,8 @@ void CopyUnrewrittenFields(const tensorflow::NodeDef& in, tensorflow::NodeDef* o
     *out->mutable_experimental_debug_info() = in.experimental_debug_info();
   }
   if (in.has_experimental_type()) *out->mutable_experimental_type() = in.experimental_type();
-  out->GetReflection()->MutableUnknownFields(out)->MergeFrom(
-      in.GetReflection()->GetUnknownFields(in));
+  const auto& unknown = in.GetReflection()->GetUnknownFields(in);
+  if (!unknown.empty()) out->GetReflection()->MutableUnknownFields(out)->MergeFrom(unknown);
 }
 
 }  // namespace
