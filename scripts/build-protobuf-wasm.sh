@@ -4,19 +4,21 @@
 #
 #   scripts/build-protobuf-wasm.sh            # prints the install prefix on stdout (logs go to stderr)
 #
-# Result: $GRAPHPORT_CACHE/protobuf-wasm-<version>/{include,lib/libprotobuf.a,lib/libprotobuf-lite.a,
+# Result: $GRAPHPORT_CACHE/protobuf-wasm-<version>-r<recipe>/{include,lib/libprotobuf.a,lib/libprotobuf-lite.a,
 #         lib/cmake/protobuf/protobuf-config.cmake,lib/pkgconfig}. No protoc: use Debian's /usr/bin/protoc.
 #
-# Cached by version: if the prefix already holds its stamp file the script exits at once. The build
-# happens in a temporary directory next to the prefix and is renamed into place when finished, and
-# the stamp is written last, so an interrupted build never leaves something that looks complete.
+# Cached by version and recipe (PROTOBUF_WASM_RECIPE in env.sh, bumped whenever this script
+# changes what it builds): if the prefix already holds its stamp file the script exits at once.
+# The build happens in a temporary directory next to the prefix and is renamed into place when
+# finished, and the stamp is written last, so an interrupted build never leaves something that
+# looks complete.
 #
 # Flags: -O2 -DNDEBUG, static, no exception catching (Emscripten's default; libprotobuf does not
 # throw), no zlib, no threads, no protoc (code generation always uses Debian's native protoc).
 # -O2 rather than -Os, measured on a 2000-tensor message linked into one module: -O2 parses text
 # format ~1.7x and JSON ~2x faster; -Os saves ~270 KB raw / ~63 KB gzip of .wasm (985 vs 714 KB).
 # Text/JSON parsing of model topologies is our hot path, so speed wins. Override with
-# PROTOBUF_WASM_OPT=-Os (delete the prefix first: the cache is keyed by version only).
+# PROTOBUF_WASM_OPT=-Os (delete the prefix first: the cache is keyed by version and recipe).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -138,6 +140,19 @@ src_int="$(sed -n 's/^#define PROTOBUF_VERSION \([0-9]*\).*/\1/p' "$src/src/goog
 [ "$src_int" = "$want_int" ] \
   || die "source says PROTOBUF_VERSION=$src_int, expected $want_int ($version)"
 
+# One size fix, measured on graphport's module: DescriptorBuilder's "Suggested field numbers"
+# hint is libprotobuf's only std::stringstream that we link, and it alone pulls libc++'s
+# iostream and locale code into the .wasm (about 30 KB gzip). The hint's text is unchanged.
+# Every substitution must apply once, or the build stops: a new source would need a new look.
+descriptor="$src/src/google/protobuf/descriptor.cc"
+perl -0pi -e '
+  $n += s/std::stringstream id_list;\s*id_list << "Suggested field numbers for " << message->full_name\(\) << ": ";/std::string id_list = StrCat("Suggested field numbers for ", message->full_name(), ": ");/;
+  $n += s/id_list << separator << current_ordinal\+\+;/id_list += StrCat(separator, current_ordinal++);/;
+  $n += s/hints->first_reason_location, id_list\.str\(\)\);/hints->first_reason_location, id_list);/;
+  END { exit($n == 3 ? 0 : 1) }' "$descriptor" \
+  || die "descriptor.cc did not take graphport's stringstream fix (expected 3 substitutions)"
+if grep -q 'std::stringstream' "$descriptor"; then die "descriptor.cc still uses std::stringstream"; fi
+
 generator=()
 if command -v ninja >/dev/null 2>&1; then generator=(-G Ninja); fi
 
@@ -175,7 +190,8 @@ end=$(date +%s)
   echo "protobuf_version=$version"
   echo "debian_source_version=$deb_version"
   echo "emcc_version=$(emcc -dumpversion 2>/dev/null || true)"
-  echo "flags=$opt -DNDEBUG static no-zlib no-protoc"
+  echo "recipe=$PROTOBUF_WASM_RECIPE"
+  echo "flags=$opt -DNDEBUG static no-zlib no-protoc, descriptor.cc without stringstream"
   echo "build_seconds=$((end - start))"
   echo "built_at=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 } >"$prefix/.graphport-protobuf-wasm.stamp.tmp"

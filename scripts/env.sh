@@ -27,6 +27,9 @@ if [ -z "${PROTOBUF_VERSION:-}" ]; then
 fi
 export PROTOBUF_VERSION
 
-export PROTOBUF_WASM_PREFIX="${PROTOBUF_WASM_PREFIX:-$GRAPHPORT_CACHE/protobuf-wasm-$PROTOBUF_VERSION}"
+# Bumped whenever scripts/build-protobuf-wasm.sh changes what it builds, so a cached build made
+# by an older recipe is not reused. 2: descriptor.cc without std::stringstream.
+export PROTOBUF_WASM_RECIPE=2
+export PROTOBUF_WASM_PREFIX="${PROTOBUF_WASM_PREFIX:-$GRAPHPORT_CACHE/protobuf-wasm-$PROTOBUF_VERSION-r$PROTOBUF_WASM_RECIPE}"
 
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1

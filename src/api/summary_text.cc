@@ -2,10 +2,11 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <utility>
 #include <vector>
 
+// Built with std::string, not an ostringstream: iostreams pull libc++'s locale machinery
+// (about 70 KB) into the WebAssembly module.
 namespace graphport {
 namespace {
 
@@ -18,65 +19,74 @@ std::string Join(const nlohmann::json& list) {
   return out;
 }
 
+std::string Str(const nlohmann::json& value) { return value.get<std::string>(); }
+
+template <typename T>
+std::string Num(const nlohmann::json& value) {
+  return std::to_string(value.get<T>());
+}
+
 }  // namespace
 
 std::string SummaryText(const std::string& inspect_json) {
   nlohmann::json s = nlohmann::json::parse(inspect_json);
-  std::ostringstream out;
-  out << "family:      " << s["family"].get<std::string>() << "\n";
-  out << "format:      " << s["format"].get<std::string>() << " ("
-      << s["encoding"].get<std::string>() << ", " << s["inputBytes"].get<uint64_t>()
-      << " bytes)\n";
+  std::string out;
+  out += "family:      " + Str(s["family"]) + "\n";
+  out += "format:      " + Str(s["format"]) + " (" + Str(s["encoding"]) + ", " +
+         Num<uint64_t>(s["inputBytes"]) + " bytes)\n";
   const auto& p = s["producer"];
-  out << "producer:    graph producer " << p["graphProducer"].get<int>() << ", min consumer "
-      << p["minConsumer"].get<int>();
-  if (p.contains("tensorflowVersion") && !p["tensorflowVersion"].get<std::string>().empty()) {
-    out << ", TensorFlow " << p["tensorflowVersion"].get<std::string>();
+  out += "producer:    graph producer " + Num<int>(p["graphProducer"]) + ", min consumer " +
+         Num<int>(p["minConsumer"]);
+  if (p.contains("tensorflowVersion") && !Str(p["tensorflowVersion"]).empty()) {
+    out += ", TensorFlow " + Str(p["tensorflowVersion"]);
   }
-  out << "\n";
-  if (!s["tags"].empty()) out << "tags:        " << Join(s["tags"]) << "\n";
-  out << "nodes:       " << s["nodeCount"].get<int>() << " (" << s["ops"].size() << " ops)\n";
+  out += "\n";
+  if (!s["tags"].empty()) out += "tags:        " + Join(s["tags"]) + "\n";
+  out += "nodes:       " + Num<int>(s["nodeCount"]) + " (" + std::to_string(s["ops"].size()) + " ops)\n";
 
   std::vector<std::pair<int, std::string>> ops;
   for (const auto& [op, count] : s["ops"].items()) ops.emplace_back(count.get<int>(), op);
   std::stable_sort(ops.begin(), ops.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
   for (size_t i = 0; i < ops.size() && i < kTopOps; ++i) {
-    out << "  " << ops[i].second << std::string(ops[i].second.size() < 28 ? 28 - ops[i].second.size() : 1, ' ')
-        << ops[i].first << "\n";
+    const std::string& op = ops[i].second;
+    out += "  " + op + std::string(op.size() < 28 ? 28 - op.size() : 1, ' ') +
+           std::to_string(ops[i].first) + "\n";
   }
-  if (ops.size() > kTopOps) out << "  ... " << ops.size() - kTopOps << " more ops\n";
-  out << "constants:   " << s["constants"]["count"].get<uint64_t>() << " ("
-      << s["constants"]["bytes"].get<uint64_t>() << " bytes)\n";
+  if (ops.size() > kTopOps) out += "  ... " + std::to_string(ops.size() - kTopOps) + " more ops\n";
+  out += "constants:   " + Num<uint64_t>(s["constants"]["count"]) + " (" +
+         Num<uint64_t>(s["constants"]["bytes"]) + " bytes)\n";
+
   // The top-level scopes, for --export-scope.
-  out << "scopes:      " << s["scopeCount"].get<uint64_t>();
+  out += "scopes:      " + Num<uint64_t>(s["scopeCount"]);
   std::vector<std::string> top;
   for (const auto& scope : s["scopes"]) {
-    std::string name = scope["name"].get<std::string>();
+    std::string name = Str(scope["name"]);
     if (name.find('/') == std::string::npos) top.push_back(name);
   }
-  for (size_t i = 0; i < top.size() && i < kTopScopes; ++i) out << (i ? ", " : " (top level: ") << top[i];
-  if (top.size() > kTopScopes) out << ", ... " << top.size() - kTopScopes << " more";
-  out << (top.empty() ? "\n" : ")\n");
-  out << "functions:   " << s["functions"].size() << "\n";
-  out << "collections: " << s["collections"].size() << "\n";
+  for (size_t i = 0; i < top.size() && i < kTopScopes; ++i) out += (i ? ", " : " (top level: ") + top[i];
+  if (top.size() > kTopScopes) out += ", ... " + std::to_string(top.size() - kTopScopes) + " more";
+  out += top.empty() ? "\n" : ")\n";
+
+  out += "functions:   " + std::to_string(s["functions"].size()) + "\n";
+  out += "collections: " + std::to_string(s["collections"].size()) + "\n";
   for (const auto& c : s["collections"]) {
-    out << "  " << c["name"].get<std::string>() << " (" << c["kind"].get<std::string>() << ", "
-        << c["size"].get<int>() << ")\n";
+    out += "  " + Str(c["name"]) + " (" + Str(c["kind"]) + ", " + Num<int>(c["size"]) + ")\n";
   }
-  out << "signatures:  " << s["signatures"].size() << "\n";
+  out += "signatures:  " + std::to_string(s["signatures"].size()) + "\n";
   for (const auto& sig : s["signatures"]) {
-    out << "  " << sig["name"].get<std::string>() << " (" << sig["methodName"].get<std::string>()
-        << ", " << sig["inputs"].size() << " in, " << sig["outputs"].size() << " out)\n";
+    out += "  " + Str(sig["name"]) + " (" + Str(sig["methodName"]) + ", " +
+           std::to_string(sig["inputs"].size()) + " in, " + std::to_string(sig["outputs"].size()) +
+           " out)\n";
   }
   if (s["metaGraphs"].size() > 1) {
-    out << "meta graphs: " << s["metaGraphs"].size() << " (selected #" << s["selectedMetaGraph"].get<int>()
-        << ")\n";
+    out += "meta graphs: " + std::to_string(s["metaGraphs"].size()) + " (selected #" +
+           Num<int>(s["selectedMetaGraph"]) + ")\n";
     for (const auto& mg : s["metaGraphs"]) {
-      out << "  [" << Join(mg["tags"]) << "] " << mg["nodeCount"].get<int>() << " nodes\n";
+      out += "  [" + Join(mg["tags"]) + "] " + Num<int>(mg["nodeCount"]) + " nodes\n";
     }
   }
-  return out.str();
+  return out;
 }
 
 }  // namespace graphport
