@@ -16,6 +16,14 @@ int Value(char c) {
   return -1;
 }
 
+// Like Value(), for the URL-safe alphabet of RFC 4648 section 5.
+int UrlSafeValue(char c) {
+  if (c == '-') return 62;
+  if (c == '_') return 63;
+  if (c == '+' || c == '/') return -1;
+  return Value(c);
+}
+
 }  // namespace
 
 std::string Base64Encode(std::string_view bytes) {
@@ -51,6 +59,32 @@ bool Base64Decode(std::string_view text, std::string* bytes) {
     if (text[i + 3] != '=') bytes->push_back(static_cast<char>(n & 0xFF));
   }
   return true;
+}
+
+bool Base64DecodeEitherAlphabet(std::string_view text, std::string* bytes) {
+  // Padding is optional, so strip it and check it would have been exactly what is missing.
+  size_t data = text.size();
+  while (data > 0 && text[data - 1] == '=') --data;
+  size_t padding = text.size() - data;
+  if (data % 4 == 1 || padding > 2 || (padding != 0 && (data + padding) % 4 != 0)) return false;
+  // The alphabet is the one of the first character that tells them apart.
+  bool url_safe = text.substr(0, data).find_first_of("-_") != std::string_view::npos;
+  bytes->clear();
+  bytes->reserve(data / 4 * 3 + 2);
+  uint32_t bits = 0;
+  int bit_count = 0;
+  for (size_t i = 0; i < data; ++i) {
+    int v = url_safe ? UrlSafeValue(text[i]) : Value(text[i]);
+    if (v < 0) return false;
+    bits = (bits << 6) | static_cast<uint32_t>(v);
+    bit_count += 6;
+    if (bit_count >= 8) {
+      bit_count -= 8;
+      bytes->push_back(static_cast<char>((bits >> bit_count) & 0xFF));
+    }
+  }
+  // A last group of 2 or 3 characters carries 4 or 2 bits that no byte uses.
+  return (bits & ((1u << bit_count) - 1)) == 0;
 }
 
 }  // namespace graphport
