@@ -1,0 +1,627 @@
+// tf::JsonToMessage against libprotobuf's own JSON parser and printer, which the WebAssembly
+// module no longer links but these native tests still can: the corpus printed by
+// MessageToJsonString must read back equal, each rule of the mapping has its own case, and a
+// table of tricky inputs must be accepted or refused as libprotobuf does.
+#include "tf/proto_json.h"
+
+#include <google/protobuf/text_format.h>
+#include <google/protobuf/util/json_util.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <string>
+
+#include "core/limits.h"
+#include "proto_json_test.pb.h"
+#include "test_util.h"
+
+namespace graphport::tf {
+namespace {
+
+using graphport::test::Everything;
+using nlohmann::json;
+namespace util = google::protobuf::util;
+
+// JsonToMessage on JSON text, into a fresh Everything.
+Everything Read(const std::string& text) {
+  Everything message;
+  JsonToMessage(json::parse(text), &message, "input");
+  return message;
+}
+
+// The message of the error JsonToMessage throws for `text`, or "" when it reads it.
+std::string ErrorFor(const std::string& text, ErrorCode* code = nullptr) {
+  Everything message;
+  try {
+    JsonToMessage(json::parse(text), &message, "input");
+  } catch (const Error& e) {
+    if (code != nullptr) *code = e.code();
+    return e.what();
+  }
+  return "";
+}
+
+Everything FromText(const std::string& text) {
+  Everything message;
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &message)) << text;
+  return message;
+}
+
+bool OracleAccepts(const std::string& text, Everything* message) {
+  return util::JsonStringToMessage(text, message).ok();
+}
+
+// --- (a) The corpus, as MessageToJsonString prints it ------------------------------------------
+
+struct PrintStyle {
+  const char* name;
+  bool proto_names;
+  bool all_primitives;
+};
+
+constexpr PrintStyle kPrintStyles[] = {
+    {"json_names", false, false},
+    {"proto_names", true, false},
+    {"always_print_primitive_fields", false, true},
+    {"proto_names_and_primitive_fields", true, true},
+};
+
+// An Any whose type is in none of our .proto files (export.meta holds
+// tensorflow.serving.AssetFile) has no JSON form: MessageToJsonString fails on it, and so does
+// JsonToMessage. Such values are left out of the round trip.
+void DropAnysOfUnknownTypes(tensorflow::MetaGraphDef* meta) {
+  for (auto& [key, collection] : *meta->mutable_collection_def()) {
+    if (!collection.has_any_list()) continue;
+    auto* values = collection.mutable_any_list()->mutable_value();
+    for (int i = values->size() - 1; i >= 0; --i) {
+      const std::string& url = values->Get(i).type_url();
+      if (google::protobuf::DescriptorPool::generated_pool()->FindMessageTypeByName(
+              url.substr(url.rfind('/') + 1)) == nullptr) {
+        values->DeleteSubrange(i, 1);
+      }
+    }
+  }
+}
+
+void DropAnysOfUnknownTypes(google::protobuf::Message* root) {
+  if (auto* meta = dynamic_cast<tensorflow::MetaGraphDef*>(root)) DropAnysOfUnknownTypes(meta);
+  if (auto* saved = dynamic_cast<tensorflow::SavedModel*>(root)) {
+    for (auto& meta : *saved->mutable_meta_graphs()) DropAnysOfUnknownTypes(&meta);
+  }
+}
+
+class CorpusJsonTest : public ::testing::TestWithParam<testing::CorpusGraph> {};
+
+TEST_P(CorpusJsonTest, MessageToJsonReadsBackEqual) {
+  const testing::CorpusGraph& graph = GetParam();
+  auto original = testing::ReferenceParse(graph.kind, testing::ReadFile(graph.path()));
+  ASSERT_NE(original, nullptr) << graph.relative;
+  DropAnysOfUnknownTypes(original.get());
+  for (const PrintStyle& style : kPrintStyles) {
+    SCOPED_TRACE(style.name);
+    util::JsonPrintOptions options;
+    options.preserve_proto_field_names = style.proto_names;
+    options.always_print_primitive_fields = style.all_primitives;
+    std::string text;
+    ASSERT_TRUE(util::MessageToJsonString(*original, &text, options).ok());
+    auto read = testing::NewRoot(graph.kind);
+    JsonToMessage(json::parse(text), read.get(), graph.relative);
+    EXPECT_TRUE(testing::MessagesEqual(*original, *read));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, CorpusJsonTest, ::testing::ValuesIn(testing::CorpusGraphs()),
+                         testing::CorpusTestName);
+
+// A generated GraphDef of a few thousand nodes: the size of a model.json topology. Reports the
+// time next to libprotobuf's (from text, as it must start from text) without asserting on it.
+TEST(ProtoJsonTest, ThousandsOfNodesReadBackEqual) {
+  tensorflow::GraphDef graph;
+  for (int i = 0; i < 5000; ++i) {
+    tensorflow::NodeDef* node = graph.add_node();
+    node->set_name("scope/node_" + std::to_string(i));
+    node->set_op(i % 2 ? "Conv2D" : "Const");
+    node->add_input("scope/node_" + std::to_string(i / 2));
+    node->set_device("/device:CPU:0");
+    (*node->mutable_attr())["T"].set_type(tensorflow::DT_FLOAT);
+    auto* strides = (*node->mutable_attr())["strides"].mutable_list();
+    for (int k = 0; k < 4; ++k) strides->add_i(k);
+    tensorflow::TensorProto* tensor = (*node->mutable_attr())["value"].mutable_tensor();
+    tensor->set_dtype(tensorflow::DT_FLOAT);
+    tensor->mutable_tensor_shape()->add_dim()->set_size(3);
+    tensor->set_tensor_content(std::string(12, static_cast<char>(i)));
+  }
+  std::string text;
+  ASSERT_TRUE(util::MessageToJsonString(graph, &text).ok());
+  json value = json::parse(text);
+  using Clock = std::chrono::steady_clock;
+  auto start = Clock::now();
+  tensorflow::GraphDef read;
+  JsonToMessage(value, &read, "graph");
+  auto ours = Clock::now() - start;
+  start = Clock::now();
+  tensorflow::GraphDef oracle;
+  ASSERT_TRUE(util::JsonStringToMessage(text, &oracle).ok());
+  auto theirs = Clock::now() - start;
+  EXPECT_TRUE(testing::MessagesEqual(graph, read));
+  using std::chrono::microseconds;
+  RecordProperty("ours_us", std::chrono::duration_cast<microseconds>(ours).count());
+  RecordProperty("libprotobuf_us", std::chrono::duration_cast<microseconds>(theirs).count());
+}
+
+// --- (b) Each rule of the mapping -------------------------------------------------------------
+
+struct Accepted {
+  const char* json;
+  const char* expected;  // text format of the Everything it must give
+};
+
+constexpr Accepted kAccepted[] = {
+    // Field names: JSON name and .proto name.
+    {R"({"snakeCaseName": "a"})", R"(snake_case_name: "a")"},
+    {R"({"snake_case_name": "a"})", R"(snake_case_name: "a")"},
+    {R"({"field2x": 1})", "field_2x: 1"},
+    {R"({"field_2x": 1})", "field_2x: 1"},
+    // 32-bit integers: numbers, whole numbers written as floats, decimal strings.
+    {R"({"scalars": {"i32": -2147483648, "u32": 4294967295}})",
+     "scalars { i32: -2147483648 u32: 4294967295 }"},
+    {R"({"scalars": {"i32": "-12", "u32": "+7", "s32": "007"}})",
+     "scalars { i32: -12 u32: 7 s32: 7 }"},
+    {R"({"scalars": {"i32": 1e2, "s32": 3.0, "f32": "4294967295", "sf32": -5}})",
+     "scalars { i32: 100 s32: 3 f32: 4294967295 sf32: -5 }"},
+    {R"({"scalars": {"i32": "-0"}})", "scalars { }"},
+    // 64-bit integers: decimal strings (as MessageToJson writes them) or numbers.
+    {R"({"scalars": {"i64": "-9223372036854775808", "u64": "18446744073709551615"}})",
+     "scalars { i64: -9223372036854775808 u64: 18446744073709551615 }"},
+    {R"({"scalars": {"i64": 9223372036854775807, "u64": 18446744073709551615}})",
+     "scalars { i64: 9223372036854775807 u64: 18446744073709551615 }"},
+    {R"({"scalars": {"s64": 1e18, "f64": "12", "sf64": "-3"}})",
+     "scalars { s64: 1000000000000000000 f64: 12 sf64: -3 }"},
+    // Floating point: numbers, numeric strings, the three special strings.
+    {R"({"scalars": {"dbl": "1.5", "flt": -0.25}})", "scalars { dbl: 1.5 flt: -0.25 }"},
+    {R"({"scalars": {"dbl": "Infinity", "flt": "-Infinity"}})", "scalars { dbl: inf flt: -inf }"},
+    {R"({"scalars": {"flt": 3.4028235e38}})", "scalars { flt: 3.40282347e+38 }"},
+    {R"({"scalars": {"flt": -3.4028235e38}})", "scalars { flt: -3.40282347e+38 }"},
+    {R"({"scalars": {"flt": 1e-50}})", "scalars { }"},
+    {R"({"dblList": [1, "2.5", "-Infinity", 1e300]})",
+     "dbl_list: 1 dbl_list: 2.5 dbl_list: -inf dbl_list: 1e300"},
+    // Bools and strings.
+    {R"({"scalars": {"flag": true, "str": "h\u00e9"}})",
+     "scalars { flag: true str: \"h\\303\\251\" }"},
+    {R"({"scalars": {"flag": "true"}})", "scalars { flag: true }"},
+    // Bytes: standard or URL-safe base64, padding optional.
+    {R"({"scalars": {"raw": "+/8="}})", R"(scalars { raw: "\373\377" })"},
+    {R"({"scalars": {"raw": "-_8"}})", R"(scalars { raw: "\373\377" })"},
+    {R"({"rawList": ["AQID", "AQI", "AQI=", "AQ", "AQ==", ""]})",
+     R"(raw_list: "\001\002\003" raw_list: "\001\002" raw_list: "\001\002" raw_list: "\001"
+        raw_list: "\001" raw_list: "")"},
+    // Enums by name or number; proto3 keeps numbers it has no name for.
+    {R"({"colorList": ["RED", 2, 0, 7, -1, 1.0]})",
+     "color_list: [RED, GREEN, COLOR_UNSPECIFIED, 7, -1, RED]"},
+    // null leaves any field unset, including a oneof member next to another.
+    {R"({"scalars": null, "intList": null, "strMap": null, "any": null, "int32Wrapper": null})",
+     ""},
+    {R"({"scalars": {"str": null, "optI32": null}})", "scalars { }"},
+    {R"({"choiceStr": "a", "choiceInt": null})", R"(choice_str: "a")"},
+    // Presence: an empty object is a present message; proto3 optional keeps a zero.
+    {R"({"scalars": {}})", "scalars { }"},
+    {R"({"scalars": {"optI32": 0}})", "scalars { opt_i32: 0 }"},
+    {R"({"choiceInt": 0})", "choice_int: 0"},
+    // Repeated fields and maps.
+    {R"({"intList": [], "longList": ["1", 2], "strList": ["a", ""]})",
+     R"(long_list: [1, 2] str_list: ["a", ""])"},
+    {R"({"scalarsList": [{}, {"i32": 1}]})", "scalars_list { } scalars_list { i32: 1 }"},
+    {R"({"strMap": {"a": "x", "": "y"}})",
+     R"(str_map { key: "a" value: "x" } str_map { key: "" value: "y" })"},
+    {R"({"intMap": {"-2": "a", "+3": "b"}, "uintMap": {"4294967295": -1}})",
+     R"(int_map { key: -2 value: "a" } int_map { key: 3 value: "b" }
+        uint_map { key: 4294967295 value: -1 })"},
+    {R"({"longMap": {"-9223372036854775808": {"str": "s"}, "5": {}}})",
+     R"(long_map { key: -9223372036854775808 value { str: "s" } } long_map { key: 5 value { } })"},
+    {R"({"boolMap": {"true": "t", "false": "f"}})",
+     R"(bool_map { key: true value: "t" } bool_map { key: false value: "f" })"},
+    {R"({"fixedMap": {"18446744073709551615": "GREEN", "0": 7}})",
+     "fixed_map { key: 18446744073709551615 value: GREEN } fixed_map { key: 0 value: 7 }"},
+    {R"({"childMap": {"c": {"child": {"strList": ["deep"]}}}})",
+     R"(child_map { key: "c" value { child { str_list: "deep" } } })"},
+    // Wrappers: the bare value (or libprotobuf's object form).
+    {R"({"int32Wrapper": 5, "int64Wrapper": "-6", "uint32Wrapper": "7", "uint64Wrapper": 8,
+         "floatWrapper": "NaN", "doubleWrapper": 1.5, "boolWrapper": false,
+         "stringWrapper": "s", "bytesWrapper": "AQID"})",
+     R"(int32_wrapper { value: 5 } int64_wrapper { value: -6 } uint32_wrapper { value: 7 }
+        uint64_wrapper { value: 8 } float_wrapper { value: nan } double_wrapper { value: 1.5 }
+        bool_wrapper { } string_wrapper { value: "s" } bytes_wrapper { value: "\001\002\003" })"},
+    {R"({"int32Wrapper": {"value": 5}})", "int32_wrapper { value: 5 }"},
+    {R"({"wrapperList": [1, 0]})", "wrapper_list { value: 1 } wrapper_list { }"},
+    // Any: "@type" anywhere among the fields; a special form goes under "value".
+    {R"({"any": {"i32": 5, "@type": "type.googleapis.com/graphport.test.Scalars"}})",
+     R"(any { type_url: "type.googleapis.com/graphport.test.Scalars" value: "\010\005" })"},
+    {R"({"any": {}})", "any { }"},
+    {R"({"any": {"@type": "type.googleapis.com/graphport.test.Scalars"}})",
+     R"(any { type_url: "type.googleapis.com/graphport.test.Scalars" })"},
+    {R"({"anyList": [{"@type": "type.googleapis.com/google.protobuf.Int32Value", "value": 5},
+                     {"@type": "type.googleapis.com/google.protobuf.StringValue", "value": null}]})",
+     R"(any_list { type_url: "type.googleapis.com/google.protobuf.Int32Value" value: "\010\005" }
+        any_list { type_url: "type.googleapis.com/google.protobuf.StringValue" })"},
+    {R"({"any": {"@type": "type.googleapis.com/google.protobuf.Any",
+                 "value": {"@type": "type.googleapis.com/graphport.test.Scalars", "i32": 5}}})",
+     R"(any { type_url: "type.googleapis.com/google.protobuf.Any"
+              value: "\n*type.googleapis.com/graphport.test.Scalars\022\002\010\005" })"},
+    // The Any's type URL may have any prefix: the name is what follows the last '/'.
+    {R"({"any": {"@type": "example.com/x/graphport.test.Scalars", "i32": 5}})",
+     R"(any { type_url: "example.com/x/graphport.test.Scalars" value: "\010\005" })"},
+};
+
+TEST(ProtoJsonTest, AcceptsEachRule) {
+  for (const Accepted& c : kAccepted) {
+    SCOPED_TRACE(c.json);
+    Everything read;
+    try {
+      read = Read(c.json);
+    } catch (const Error& e) {
+      ADD_FAILURE() << e.what();
+      continue;
+    }
+    Everything expected = FromText(c.expected);
+    // NaN never equals itself: compare the wrapper's bit pattern class, then drop it.
+    if (expected.has_float_wrapper() && std::isnan(expected.float_wrapper().value())) {
+      EXPECT_TRUE(std::isnan(read.float_wrapper().value()));
+      expected.clear_float_wrapper();
+      read.clear_float_wrapper();
+    }
+    EXPECT_TRUE(testing::MessagesEqual(expected, read));
+  }
+}
+
+TEST(ProtoJsonTest, ReadsNaN) {
+  Everything read = Read(R"({"scalars": {"flt": "NaN", "dbl": "NaN"}})");
+  EXPECT_TRUE(std::isnan(read.scalars().flt()));
+  EXPECT_TRUE(std::isnan(read.scalars().dbl()));
+}
+
+TEST(ProtoJsonTest, ReplacesWhatTheMessageHeld) {
+  Everything message = FromText(R"(str_list: "old" scalars { i32: 1 })");
+  JsonToMessage(json::parse(R"({"strList": ["new"]})"), &message, "input");
+  EXPECT_TRUE(testing::MessagesEqual(FromText(R"(str_list: "new")"), message));
+}
+
+struct Refused {
+  const char* json;
+  const char* error;  // a fragment of the error message, with the field path
+};
+
+constexpr Refused kRefused[] = {
+    // Names.
+    {R"({"nope": 1})", "input: field 'nope': no such field in graphport.test.Everything"},
+    {R"({"SnakeCaseName": "a"})", "field 'SnakeCaseName': no such field"},
+    {R"({"scalars": {"i32": 1, "bogus": 2}})",
+     "field 'scalars.bogus': no such field in "
+     "graphport.test.Scalars"},
+    {R"({"snake_case_name": "a", "snakeCaseName": "b"})",
+     "given twice, as 'snakeCaseName' and 'snake_case_name'"},
+    {R"({"choiceStr": "a", "choiceInt": 1})",
+     "field 'choiceStr': 'choice_int' of the same oneof 'choice' is set already"},
+    {R"({"choiceMsg": {}, "choiceStr": "x"})", "'choice_msg' of the same oneof 'choice'"},
+    // Integers.
+    {R"({"scalars": {"i32": 1.5}})",
+     "field 'scalars.i32': expected an int32 (a whole number or "
+     "a decimal string), got 1.5"},
+    {R"({"scalars": {"i32": 2147483648}})", "2147483648 is out of range for int32"},
+    {R"({"scalars": {"i32": "-2147483649"}})", "\"-2147483649\" is out of range for int32"},
+    {R"({"scalars": {"u32": -1}})", "field 'scalars.u32': -1 is out of range for uint32"},
+    {R"({"scalars": {"i32": "1e2"}})", "expected an int32"},
+    {R"({"scalars": {"i32": " 12"}})", "expected an int32"},
+    {R"({"scalars": {"i32": "0x10"}})", "expected an int32"},
+    {R"({"scalars": {"i32": ""}})", "expected an int32"},
+    {R"({"scalars": {"i32": true}})", "expected an int32"},
+    {R"({"scalars": {"i64": "9223372036854775808"}})",
+     "\"9223372036854775808\" is out of range for int64"},
+    {R"({"scalars": {"i64": 9.2233720368547758e18}})", "out of range for int64"},
+    {R"({"scalars": {"i64": "1.5"}})", "field 'scalars.i64': expected an int64"},
+    {R"({"scalars": {"i64": 1.5}})", "expected an int64"},
+    {R"({"scalars": {"u64": "18446744073709551616"}})", "out of range for uint64"},
+    {R"({"scalars": {"u64": -1}})", "-1 is out of range for uint64"},
+    {R"({"scalars": {"u64": 1.8446744073709552e19}})", "out of range for uint64"},
+    // Floating point.
+    {R"({"scalars": {"flt": 3.5e38}})", "field 'scalars.flt': 3.5e+38 is out of range for float"},
+    {R"({"scalars": {"dbl": "1e400"}})", "\"1e400\" is out of range for double"},
+    {R"({"scalars": {"dbl": "nan"}})", "expected a double"},
+    {R"({"scalars": {"dbl": "inf"}})", "expected a double"},
+    {R"({"scalars": {"dbl": " 1.5"}})", "expected a double"},
+    {R"({"scalars": {"dbl": true}})", "expected a double"},
+    // Bools, strings, bytes.
+    {R"({"scalars": {"flag": 1}})", "field 'scalars.flag': expected a bool (true or false), got 1"},
+    {R"({"scalars": {"str": 3}})", "field 'scalars.str': expected a string, got 3"},
+    {R"({"scalars": {"str": {}}})", "expected a string, got {}"},
+    {R"({"scalars": {"raw": "AQ ID"}})", "field 'scalars.raw': expected base64"},
+    {R"({"scalars": {"raw": "-/8="}})", "expected base64"},
+    {R"({"scalars": {"raw": "A"}})", "expected base64"},
+    {R"({"scalars": {"raw": "AQ="}})", "expected base64"},
+    {R"({"scalars": {"raw": "AR=="}})", "expected base64"},
+    {R"({"scalars": {"raw": 3}})", "expected a string (base64), got 3"},
+    // Enums.
+    {R"({"scalars": {"color": "red"}})",
+     "field 'scalars.color': no value \"red\" in enum graphport.test.Color"},
+    {R"({"scalars": {"color": "7"}})", "no value \"7\" in enum"},
+    {R"({"scalars": {"color": 1.5}})", "expected a value of enum graphport.test.Color"},
+    {R"({"scalars": {"color": true}})", "expected a value of enum graphport.test.Color"},
+    {R"({"scalars": {"color": 2147483648}})", "expected a value of enum"},
+    // Messages, lists, maps.
+    {R"({"scalars": []})", "field 'scalars': expected a JSON object for graphport.test.Scalars"},
+    {R"({"scalars": "x"})", "expected a JSON object for graphport.test.Scalars, got \"x\""},
+    {R"({"intList": 5})", "field 'intList': expected a JSON array, got 5"},
+    {R"({"intList": [[1]]})", "field 'intList[0]': expected an int32"},
+    {R"({"intList": [1, null, 3]})", "field 'intList[1]': null is not allowed in a list"},
+    {R"({"scalarsList": [{}, null]})", "field 'scalarsList[1]': null is not allowed"},
+    {R"({"strList": ["a", 1]})", "field 'strList[1]': expected a string, got 1"},
+    {R"({"colorList": ["RED", 2, "nope"]})", "field 'colorList[2]': no value \"nope\""},
+    {R"({"scalarsList": [{"i32": "x"}]})", "field 'scalarsList[0].i32': expected an int32"},
+    {R"({"strMap": []})", "field 'strMap': expected a JSON object (a map), got []"},
+    {R"({"strMap": {"a": null}})", "field 'strMap[\"a\"]': null is not allowed as a map value"},
+    {R"({"intMap": {"x": "a"}})", "field 'intMap[\"x\"]': map key: expected an int32 in decimal"},
+    {R"({"intMap": {"1.0": "a"}})", "map key: expected an int32"},
+    {R"({"intMap": {"2147483648": "a"}})", "map key: \"2147483648\" is out of range for int32"},
+    {R"({"uintMap": {"-1": 3}})", "map key: \"-1\" is out of range for uint32"},
+    {R"({"boolMap": {"True": "a"}})", "map key: expected a bool (true or false), got \"True\""},
+    {R"({"longMap": {"5": {"i32": "x"}}})", "field 'longMap[\"5\"].i32': expected an int32"},
+    {R"({"childMap": {"k": {"scalarsList": [{}, {"flag": 0}]}}})",
+     "field 'childMap[\"k\"].scalarsList[1].flag': expected a bool"},
+    // Wrappers.
+    {R"({"int32Wrapper": "x"})", "field 'int32Wrapper': expected an int32"},
+    {R"({"wrapperList": [1, null]})", "field 'wrapperList[1]': null is not allowed in a list"},
+    {R"({"boolWrapper": {"value": 1}})", "field 'boolWrapper.value': expected a bool"},
+    // Any.
+    {R"({"any": {"i32": 5}})", "field 'any': a google.protobuf.Any needs \"@type\""},
+    {R"({"any": {"@type": 5}})", "\"@type\" must be a string, got 5"},
+    {R"({"any": {"@type": "graphport.test.Scalars"}})", "\"@type\" must be a type URL"},
+    {R"({"any": {"@type": "type.googleapis.com/"}})", "\"@type\" must be a type URL"},
+    {R"({"any": {"@type": "type.googleapis.com/graphport.test.Nope"}})",
+     "field 'any': \"@type\" names an unknown message type 'graphport.test.Nope'"},
+    {R"({"any": {"@type": "type.googleapis.com/graphport.test.Scalars", "nope": 1}})",
+     "field 'any.nope': no such field in graphport.test.Scalars"},
+    {R"({"any": {"@type": "type.googleapis.com/graphport.test.Scalars", "value": {"i32": 5}}})",
+     "field 'any.value': no such field in graphport.test.Scalars"},
+    {R"({"any": {"@type": "type.googleapis.com/google.protobuf.Int32Value", "i32": 5}})",
+     "field 'any.i32': no such field in an Any holding google.protobuf.Int32Value"},
+    {R"({"any": {"@type": "type.googleapis.com/google.protobuf.Int32Value", "value": "x"}})",
+     "field 'any.value': expected an int32"},
+    {R"({"anyList": [{}, {"@type": "type.googleapis.com/graphport.test.Scalars", "i32": 1.5}]})",
+     "field 'anyList[1].i32': expected an int32"},
+    {R"({"any": 3})", "expected a JSON object with \"@type\" for google.protobuf.Any, got 3"},
+    // The top level.
+    {"[]", "input: expected a JSON object for graphport.test.Everything, got []"},
+    {"null", "input: expected a JSON object"},
+};
+
+TEST(ProtoJsonTest, RefusesWithThePath) {
+  for (const Refused& c : kRefused) {
+    SCOPED_TRACE(c.json);
+    ErrorCode code = ErrorCode::kInternal;
+    std::string error = ErrorFor(c.json, &code);
+    EXPECT_NE(error.find(c.error), std::string::npos) << "got: " << error;
+    EXPECT_EQ(code, ErrorCode::kParseError);
+  }
+}
+
+TEST(ProtoJsonTest, ErrorsCarryTheCallersCode) {
+  Everything message;
+  try {
+    JsonToMessage(json::parse(R"({"nope": 1})"), &message, "option 'x'", ErrorCode::kInvalidOption);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kInvalidOption);
+    EXPECT_STREQ(e.what(), "option 'x': field 'nope': no such field in graphport.test.Everything");
+  }
+}
+
+// Well-known types our schemas never import have JSON forms of their own; inside an Any they
+// are refused as unsupported rather than misread as plain objects.
+TEST(ProtoJsonTest, OtherWellKnownTypesAreUnsupported) {
+  for (const char* type : {"Duration", "Timestamp", "FieldMask", "Struct", "Value", "ListValue"}) {
+    SCOPED_TRACE(type);
+    std::string text = std::string(R"({"any": {"@type": "type.googleapis.com/google.protobuf.)") +
+                       type + R"(", "value": "1s"}})";
+    // Natively these types are in the generated pool only if something linked them in.
+    if (google::protobuf::DescriptorPool::generated_pool()->FindMessageTypeByName(
+            std::string("google.protobuf.") + type) == nullptr) {
+      continue;
+    }
+    ErrorCode code = ErrorCode::kInternal;
+    std::string error = ErrorFor(text, &code);
+    EXPECT_NE(error.find("is not supported"), std::string::npos) << error;
+    EXPECT_EQ(code, ErrorCode::kUnsupported);
+  }
+}
+
+// The Any in TensorFlow's own schema, as MetaGraphDef.collection_def.any_list holds it.
+TEST(ProtoJsonTest, TensorflowAnyList) {
+  tensorflow::MetaGraphDef meta;
+  tensorflow::SaverDef saver;
+  saver.set_filename_tensor_name("save/Const:0");
+  saver.set_version(tensorflow::SaverDef::V2);
+  (*meta.mutable_collection_def())["savers"].mutable_any_list()->add_value()->PackFrom(saver);
+  std::string text;
+  ASSERT_TRUE(util::MessageToJsonString(meta, &text).ok());
+  tensorflow::MetaGraphDef read;
+  JsonToMessage(json::parse(text), &read, "meta");
+  EXPECT_TRUE(testing::MessagesEqual(meta, read));
+  tensorflow::SaverDef unpacked;
+  ASSERT_TRUE(read.collection_def().at("savers").any_list().value(0).UnpackTo(&unpacked));
+  EXPECT_EQ(unpacked.filename_tensor_name(), "save/Const:0");
+}
+
+// --- (c) Agreement with libprotobuf's JsonStringToMessage --------------------------------------
+
+constexpr const char* kSameVerdict[] = {
+    R"({"scalars": {"i32": "+5", "u32": "012"}})",
+    R"({"scalars": {"i32": 1e2}})",
+    R"({"scalars": {"i32": 1.5}})",
+    R"({"scalars": {"i32": "1e2"}})",
+    R"({"scalars": {"i32": "1.0"}})",
+    R"({"scalars": {"i32": " 12"}})",
+    R"({"scalars": {"i32": "12 "}})",
+    R"({"scalars": {"i32": 2147483648}})",
+    R"({"scalars": {"i32": -2147483649}})",
+    R"({"scalars": {"u32": -1}})",
+    R"({"scalars": {"i64": "9223372036854775807"}})",
+    R"({"scalars": {"i64": "9223372036854775808"}})",
+    R"({"scalars": {"i64": "-9223372036854775809"}})",
+    R"({"scalars": {"i64": 9.2233720368547758e18}})",
+    R"({"scalars": {"i64": -9.2233720368547758e18}})",
+    R"({"scalars": {"i64": 1e18}})",
+    R"({"scalars": {"i64": "1e18"}})",
+    R"({"scalars": {"u64": 18446744073709551615}})",
+    R"({"scalars": {"u64": 1.8446744073709552e19}})",
+    R"({"scalars": {"u64": "-0"}})",
+    R"({"scalars": {"flt": 3.4028235e38}})",
+    R"({"scalars": {"flt": 3.5e38}})",
+    R"({"scalars": {"flt": 1e-50}})",
+    R"({"scalars": {"flt": "Infinity", "dbl": "-Infinity"}})",
+    R"({"scalars": {"flt": "nan"}})",
+    R"({"scalars": {"dbl": "1e400"}})",
+    R"({"scalars": {"dbl": "-1.5e-3"}})",
+    R"({"scalars": {"dbl": ""}})",
+    R"({"scalars": {"flag": "true"}})",
+    R"({"scalars": {"flag": 1}})",
+    R"({"scalars": {"str": 3}})",
+    R"({"scalars": {"str": false}})",
+    R"({"scalars": {"raw": "AQI"}})",
+    R"({"scalars": {"raw": "-_8"}})",
+    R"({"scalars": {"raw": "-/8="}})",
+    R"({"scalars": {"raw": "AQ="}})",
+    R"({"scalars": {"raw": "AR=="}})",
+    R"({"scalars": {"raw": "A"}})",
+    R"({"scalars": {"color": 7}})",
+    R"({"scalars": {"color": "7"}})",
+    R"({"scalars": {"color": "green"}})",
+    R"({"scalars": {"color": true}})",
+    R"({"scalars": {"optI32": 0}})",
+    R"({"choiceStr": "a", "choiceInt": 1})",
+    R"({"choiceStr": "a", "choiceInt": null})",
+    R"({"choiceInt": 0})",
+    R"({"SnakeCaseName": "a"})",
+    R"({"scalars": []})",
+    R"({"strMap": []})",
+    R"({"intMap": {"-2": "b", "007": "c"}})",
+    R"({"intMap": {" 1": "a"}})",
+    R"({"uintMap": {"-1": 3}})",
+    R"({"boolMap": {"false": "b"}})",
+    R"({"fixedMap": {"18446744073709551615": "RED"}})",
+    R"({"int32Wrapper": "5"})",
+    R"({"int32Wrapper": {"value": 5}})",
+    R"({"any": {"i32": 5, "@type": "type.googleapis.com/graphport.test.Scalars"}})",
+    R"({"any": {"@type": "type.googleapis.com/graphport.test.Nope"}})",
+    R"({"any": {"i32": 5}})",
+    R"({"any": {"@type": 5}})",
+    R"({"any": {"@type": "type.googleapis.com/graphport.test.Scalars", "value": {}}})",
+    R"({"any": {"@type": "type.googleapis.com/google.protobuf.Int32Value"}})",
+    R"({"any": {"@type": "type.googleapis.com/google.protobuf.Int32Value", "value": null}})",
+    R"({"anyList": [{}, {"@type": "type.googleapis.com/google.protobuf.BoolValue", "value": true}]})",
+    R"({"strList": ["a", 1]})",
+};
+
+TEST(ProtoJsonTest, AgreesWithJsonStringToMessage) {
+  for (const char* text : kSameVerdict) {
+    SCOPED_TRACE(text);
+    Everything theirs;
+    bool they_accept = OracleAccepts(text, &theirs);
+    std::string error = ErrorFor(text);
+    EXPECT_EQ(error.empty(), they_accept) << error;
+    if (error.empty() && they_accept) {
+      EXPECT_TRUE(testing::MessagesEqual(theirs, Read(text)));
+    }
+  }
+}
+
+// Where graphport is deliberately stricter than libprotobuf 3.21 (see proto_json.h and the
+// comments at each rule); this pins the difference so that a change is noticed.
+constexpr const char* kStricterThanLibprotobuf[] = {
+    R"({"intList": [1, null, 3]})",  // 3.21 drops the null
+    R"({"strMap": {"a": null}})",    // 3.21 stores ""
+    R"({"intList": 5})",             // 3.21 takes a bare value as a list of one
+    R"({"intList": [[1]]})",         // 3.21 flattens nested lists
+    R"({"snake_case_name": "a", "snakeCaseName": "b"})",  // 3.21 keeps the last
+    R"({"scalars": {"flag": "1"}})",                      // 3.21 takes "1", "t", "yes"...
+    R"({"boolMap": {"True": "a"}})",
+    R"({"scalars": {"dbl": "0x1p3"}})",  // 3.21 reads hex through strtod
+};
+
+TEST(ProtoJsonTest, StricterThanJsonStringToMessage) {
+  for (const char* text : kStricterThanLibprotobuf) {
+    SCOPED_TRACE(text);
+    Everything theirs;
+    EXPECT_TRUE(OracleAccepts(text, &theirs));
+    EXPECT_FALSE(ErrorFor(text).empty());
+  }
+}
+
+// Any type URLs: libprotobuf 3.21 takes only type.googleapis.com/<name>; the mapping's spec
+// and graphport take any prefix up to the last '/'.
+TEST(ProtoJsonTest, LaxerThanJsonStringToMessageOnTypeUrls) {
+  const char* text = R"({"any": {"@type": "example.com/graphport.test.Scalars", "i32": 5}})";
+  Everything theirs;
+  EXPECT_FALSE(OracleAccepts(text, &theirs));
+  EXPECT_EQ(ErrorFor(text), "");
+}
+
+// --- (d) Nesting ------------------------------------------------------------------------------
+
+std::string NestedChildren(int levels) {
+  std::string text;
+  for (int i = 0; i < levels; ++i) text += R"({"child": )";
+  text += "{}";
+  for (int i = 0; i < levels; ++i) text += "}";
+  return text;
+}
+
+TEST(ProtoJsonTest, DepthIsLimited) {
+  EXPECT_EQ(ErrorFor(NestedChildren(kMaxProtoNesting - 1)), "");
+  std::string error = ErrorFor(NestedChildren(200));
+  EXPECT_NE(error.find("messages nest more than 100 levels deep"), std::string::npos) << error;
+  EXPECT_NE(error.find("field 'child.child."), std::string::npos) << error;
+  EXPECT_LT(error.size(), 300u) << "a deep path is shortened";
+  // Through Anys, each of which also counts.
+  std::string any;
+  for (int i = 0; i < 200; ++i) {
+    any += R"({"@type": "type.googleapis.com/graphport.test.Everything", "any": )";
+  }
+  any += "{}";
+  for (int i = 0; i < 200; ++i) any += "}";
+  error = ErrorFor(R"({"any": )" + any + "}");
+  EXPECT_NE(error.find("nest more than"), std::string::npos) << error;
+}
+
+// The shape of testing::DeeplyNestedGraph, written out as JSON because MessageToJsonString
+// itself refuses to print it that deep: an attr nesting AttrValue > list > func > attr.
+std::string DeeplyNestedGraphJson(int levels) {
+  std::string value = R"({"s": "Ym90dG9t"})";
+  for (int i = 1; i < levels; ++i) {
+    value = R"({"list": {"func": [{"name": "f", "attr": {"f": )" + value + "}}]}}";
+  }
+  return R"({"node": [{"name": "deep", "op": "NoOp", "attr": {"deep": )" + value + "}}]}";
+}
+
+TEST(ProtoJsonTest, DeeplyNestedGraphIsAnErrorNotACrash) {
+  tensorflow::GraphDef read;
+  try {
+    JsonToMessage(json::parse(DeeplyNestedGraphJson(200)), &read, "deep");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("nest more than"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("node[0].attr[\"deep\"].list.func[0]"), std::string::npos)
+        << e.what();
+  }
+  tensorflow::GraphDef shallow = testing::DeeplyNestedGraph(20);
+  std::string text;
+  ASSERT_TRUE(util::MessageToJsonString(shallow, &text).ok());
+  JsonToMessage(json::parse(text), &read, "shallow");
+  EXPECT_TRUE(testing::MessagesEqual(shallow, read));
+  tensorflow::GraphDef oracle;
+  ASSERT_TRUE(util::JsonStringToMessage(DeeplyNestedGraphJson(20), &oracle).ok());
+  JsonToMessage(json::parse(DeeplyNestedGraphJson(20)), &read, "shallow");
+  EXPECT_TRUE(testing::MessagesEqual(oracle, read));
+}
+
+}  // namespace
+}  // namespace graphport::tf
