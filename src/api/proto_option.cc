@@ -1,13 +1,13 @@
 #include "api/proto_option.h"
 
 #include <google/protobuf/text_format.h>
-#include <google/protobuf/util/json_util.h>
 
 #include "core/base64.h"
 #include "core/byte_stream.h"
 #include "core/error.h"
 #include "tf/detect.h"
 #include "tf/proto_io.h"
+#include "tf/proto_json.h"
 
 namespace graphport {
 
@@ -17,7 +17,8 @@ void ParseProtoOption(const std::string& option, const nlohmann::json& value,
   if (value.is_object() && value.size() == 1 && value.contains("$bytes")) {
     std::string bytes;
     if (!value["$bytes"].is_string() || !Base64Decode(value["$bytes"].get<std::string>(), &bytes)) {
-      throw Error(ErrorCode::kInvalidOption, "export option '" + option + "': $bytes is not base64");
+      throw Error(ErrorCode::kInvalidOption,
+                  "export option '" + option + "': $bytes is not base64");
     }
     MemorySource source(bytes);
     try {
@@ -36,13 +37,9 @@ void ParseProtoOption(const std::string& option, const nlohmann::json& value,
                 "export option '" + option + "' must be a " + type +
                     " as a protobuf-JSON object, or its bytes (binary or text format)");
   }
-  google::protobuf::util::JsonParseOptions parse_options;
-  parse_options.ignore_unknown_fields = false;
-  auto status = google::protobuf::util::JsonStringToMessage(value.dump(), message, parse_options);
-  if (!status.ok()) {
-    throw Error(ErrorCode::kInvalidOption, "export option '" + option + "' is not a valid " + type +
-                                               ": " + std::string(status.message()));
-  }
+  // Unknown fields are errors: a misspelt option field must not be dropped silently.
+  tf::JsonToMessage(value, message, "export option '" + option + "' is not a valid " + type,
+                    ErrorCode::kInvalidOption);
 }
 
 nlohmann::json BytesOption(const std::string& bytes) {
