@@ -51,7 +51,7 @@ JsonForm FormOf(const pb::Descriptor* type) {
 struct Segment {
   enum class Kind { kField, kIndex, kKey };
   Kind kind;
-  std::string_view name;  // the field as spelled in the JSON, or the map key
+  std::string_view name;  // the field's .proto name (or an unknown one as written), or a map key
   size_t index;
 };
 
@@ -107,6 +107,9 @@ class JsonReader {
       auto found = fields.find(key);
       if (found == fields.end()) Fail("no such field in " + type->full_name());
       const FieldDescriptor* field = found->second;
+      // Paths use .proto names, as TensorFlow's docs and the text format do, whichever
+      // spelling the input used; an unknown field is named as it was written.
+      path_.back().name = field->name();
       // JSON objects cannot repeat a key, but a field can still be named twice.
       const std::string& other = key == field->name() ? field->json_name() : field->name();
       if (other != key && object.count(other) != 0) {

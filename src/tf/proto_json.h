@@ -23,8 +23,8 @@ namespace graphport::tf {
 // form of their own are not used by graphport's schemas and are refused as kUnsupported.
 //
 // Errors throw graphport::Error with `code` and a message that starts with `what` and names the
-// field path: "<what>: field 'meta_info_def.tags[2]': expected a string, got 3". Messages nest
-// at most kMaxProtoNesting deep.
+// field path in .proto names: "<what>: field 'meta_info_def.tags[2]': expected a string, got 3".
+// Messages nest at most kMaxProtoNesting deep. On error *message is left partly filled.
 void JsonToMessage(const nlohmann::json& value, google::protobuf::Message* message,
                    const std::string& what, ErrorCode code = ErrorCode::kParseError);
 
