@@ -114,6 +114,28 @@ TEST_P(CorpusJsonTest, MessageToJsonReadsBackEqual) {
 INSTANTIATE_TEST_SUITE_P(Corpus, CorpusJsonTest, ::testing::ValuesIn(testing::CorpusGraphs()),
                          testing::CorpusTestName);
 
+// The GraphDef a TensorFlow.js model.json holds as "modelTopology" (the reason this converter
+// exists) reads as libprotobuf reads it.
+TEST(ProtoJsonTest, TfjsModelTopologyAsLibprotobufReadsIt) {
+  ASSERT_TRUE(testing::CorpusPresent()) << testing::MissingCorpusMessage();
+  int models = 0;
+  for (const auto& entry :
+       testing::fs::recursive_directory_iterator(testing::CorpusDir() / "tfjs")) {
+    if (entry.path().filename() != "model.json") continue;
+    SCOPED_TRACE(entry.path().string());
+    json model = json::parse(testing::ReadFile(entry.path()));
+    ASSERT_TRUE(model.contains("modelTopology"));
+    tensorflow::GraphDef theirs;
+    ASSERT_TRUE(util::JsonStringToMessage(model["modelTopology"].dump(), &theirs).ok());
+    tensorflow::GraphDef ours;
+    JsonToMessage(model["modelTopology"], &ours, entry.path().string());
+    EXPECT_GT(ours.node_size(), 0);
+    EXPECT_TRUE(testing::MessagesEqual(theirs, ours));
+    ++models;
+  }
+  EXPECT_GE(models, 2);
+}
+
 // A generated GraphDef of a few thousand nodes: the size of a model.json topology. Reports the
 // time next to libprotobuf's (from text, as it must start from text) without asserting on it.
 TEST(ProtoJsonTest, ThousandsOfNodesReadBackEqual) {
