@@ -10,8 +10,11 @@
 // directory). The file is streamed node by node (a GraphDef is `repeated NodeDef node = 1`
 // followed by its other fields), so the generator never holds the whole graph in memory. The
 // same arguments always give the same bytes.
+#include <fcntl.h>
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdint>
@@ -21,10 +24,6 @@
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "tensorflow/graph.pb.h"
 
@@ -125,7 +124,8 @@ tensorflow::NodeDef FloatConst(const std::string& name, std::vector<int64_t> dim
   char* p = content->data();
   for (int64_t i = 0; i < count; ++i) {
     // Small weights in [-0.125, 0.125), like an initialised layer.
-    float f = static_cast<float>(static_cast<int32_t>(rng->Next() >> 32)) * (0.125f / 2147483648.0f);
+    float f =
+        static_cast<float>(static_cast<int32_t>(rng->Next() >> 32)) * (0.125f / 2147483648.0f);
     std::memcpy(p + i * sizeof(float), &f, sizeof(float));
   }
   return node;
@@ -161,7 +161,8 @@ void WriteWeights(GraphWriter* w, int64_t weight_bytes_wanted) {
     (*matmul.mutable_attr())["transpose_b"].set_b(false);
     AddShapeAttr(&matmul, {-1, next});
     w->Add(matmul);
-    tensorflow::NodeDef bias_add = Op(scope + "BiasAdd", "BiasAdd", {scope + "MatMul", scope + "bias"});
+    tensorflow::NodeDef bias_add =
+        Op(scope + "BiasAdd", "BiasAdd", {scope + "MatMul", scope + "bias"});
     (*bias_add.mutable_attr())["data_format"].set_s("NHWC");
     AddShapeAttr(&bias_add, {-1, next});
     w->Add(bias_add);
@@ -185,9 +186,9 @@ void WriteNodes(GraphWriter* w, int64_t wanted) {
   std::string x = "input";
   int64_t block = 0;
   while (w->nodes() < wanted) {
-    char scope[64];
-    std::snprintf(scope, sizeof scope, "model/encoder/layers/stage_%02lld/block_%05lld/", (long long)(block / 1000),
-                  (long long)block);
+    char scope[96];  // room for any two int64 values
+    std::snprintf(scope, sizeof scope, "model/encoder/layers/stage_%02lld/block_%05lld/",
+                  (long long)(block / 1000), (long long)block);
     std::string s = scope;
     int64_t dim = rng.Range(8, 256);
     // Two tiny scalar constants (float_val, no tensor_content).

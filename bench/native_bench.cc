@@ -250,7 +250,8 @@ int Run(int argc, char** argv) {
   }
 
   // Timing loops (warm allocator).
-  double export_ms = std::min(first_export_ms, BestOf(repeat, [&] { ExportTo(model.get(), false); }));
+  double export_ms =
+      std::min(first_export_ms, BestOf(repeat, [&] { ExportTo(model.get(), false); }));
   model.reset();
   double load_ms = std::min(first_load_ms, BestOf(repeat, [&] {
                               MemorySource source(file);
@@ -284,8 +285,8 @@ int Run(int argc, char** argv) {
   Row("export graph-def", export_ms, size, memcpy_ms);
   Row("  first export (cold)", first_export_ms, size, memcpy_ms);
   if (text) {
-    std::printf("  %-22s %10.2f ms %10.1f MB/s %9.1fx memcpy  (%.1f MiB of text)\n",
-                "export text", text_ms, text_bytes / 1e6 / (text_ms / 1e3), text_ms / memcpy_ms,
+    std::printf("  %-22s %10.2f ms %10.1f MB/s %9.1fx memcpy  (%.1f MiB of text)\n", "export text",
+                text_ms, text_bytes / 1e6 / (text_ms / 1e3), text_ms / memcpy_ms,
                 text_bytes / kMiB);
   }
   Row("load+export", e2e_ms, size, memcpy_ms);

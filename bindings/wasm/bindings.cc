@@ -34,7 +34,8 @@ val Guard(Fn&& fn) {
   } catch (const Error& e) {
     return ErrorRecord(ErrorCodeName(e.code()), e.what());
   } catch (const std::bad_alloc&) {
-    return ErrorRecord("TOO_LARGE", "out of memory: the model does not fit in the WebAssembly heap");
+    return ErrorRecord("TOO_LARGE",
+                       "out of memory: the model does not fit in the WebAssembly heap");
   } catch (const std::exception& e) {
     return ErrorRecord("INTERNAL", e.what());
   }

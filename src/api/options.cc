@@ -24,7 +24,8 @@ const nlohmann::json* OptionReader::Find(const std::string& key) {
 
 void OptionReader::Fail(const std::string& key, const std::string& expected) const {
   throw Error(ErrorCode::kInvalidOption,
-              what_ + " option '" + key + "' must be " + expected + ", got " + (options_.contains(key) ? options_.at(key).dump() : "nothing"));
+              what_ + " option '" + key + "' must be " + expected + ", got " +
+                  (options_.contains(key) ? options_.at(key).dump() : "nothing"));
 }
 
 void OptionReader::String(const std::string& key, std::string* value) {

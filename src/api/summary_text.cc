@@ -42,7 +42,8 @@ std::string SummaryText(const std::string& inspect_json) {
   }
   out += "\n";
   if (!s["tags"].empty()) out += "tags:        " + Join(s["tags"]) + "\n";
-  out += "nodes:       " + Num<int>(s["nodeCount"]) + " (" + std::to_string(s["ops"].size()) + " ops)\n";
+  out += "nodes:       " + Num<int>(s["nodeCount"]) + " (" + std::to_string(s["ops"].size()) +
+         " ops)\n";
 
   std::vector<std::pair<int, std::string>> ops;
   for (const auto& [op, count] : s["ops"].items()) ops.emplace_back(count.get<int>(), op);
@@ -64,7 +65,8 @@ std::string SummaryText(const std::string& inspect_json) {
     std::string name = Str(scope["name"]);
     if (name.find('/') == std::string::npos) top.push_back(name);
   }
-  for (size_t i = 0; i < top.size() && i < kTopScopes; ++i) out += (i ? ", " : " (top level: ") + top[i];
+  for (size_t i = 0; i < top.size() && i < kTopScopes; ++i)
+    out += (i ? ", " : " (top level: ") + top[i];
   if (top.size() > kTopScopes) out += ", ... " + std::to_string(top.size() - kTopScopes) + " more";
   out += top.empty() ? "\n" : ")\n";
 

@@ -3,10 +3,9 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "api/model.h"
 #include "api/proto_option.h"
@@ -166,7 +165,8 @@ int main(int argc, char** argv) {
   try {
     return graphport::cli::Run(argc, argv);
   } catch (const graphport::Error& e) {
-    std::cerr << "graphport: error " << graphport::ErrorCodeName(e.code()) << ": " << e.what() << "\n";
+    std::cerr << "graphport: error " << graphport::ErrorCodeName(e.code()) << ": " << e.what()
+              << "\n";
     return 1;
   } catch (const std::exception& e) {
     std::cerr << "graphport: error INTERNAL: " << e.what() << "\n";

@@ -43,16 +43,15 @@ TfDetection DetectText(std::string_view prefix) {
     if (!field.empty() && KindDescriptor(kind)->FindFieldByName(field) != nullptr) {
       detection.found = true;
       detection.format.kind = kind;
-      detection.reason = std::string("text protobuf whose first field '") + field + "' is a field of " +
-                         MessageName(kind);
+      detection.reason = std::string("text protobuf whose first field '") + field +
+                         "' is a field of " + MessageName(kind);
       return detection;
     }
   }
-  detection.reason = field.empty()
-                         ? "the input is text with no protobuf field in it"
-                         : "the input is text, but its first field '" + field + "' (line " +
-                               std::to_string(line) +
-                               ") is not a field of SavedModel, MetaGraphDef or GraphDef";
+  detection.reason = field.empty() ? "the input is text with no protobuf field in it"
+                                   : "the input is text, but its first field '" + field +
+                                         "' (line " + std::to_string(line) +
+                                         ") is not a field of SavedModel, MetaGraphDef or GraphDef";
   return detection;
 }
 
@@ -96,7 +95,8 @@ TfDetection DetectTf(std::string_view prefix, bool complete) {
     WireScan scan = ScanWire(prefix, KindDescriptor(kind), complete);
     if (scan.conflict) {
       rejections += std::string(rejections.empty() ? "" : "; ") + "not a " + MessageName(kind) +
-                    ": " + scan.conflict_reason + " at byte " + std::to_string(scan.conflict_offset);
+                    ": " + scan.conflict_reason + " at byte " +
+                    std::to_string(scan.conflict_offset);
       continue;
     }
     int score = scan.known_fields - 2 * scan.unknown_fields;
@@ -104,8 +104,8 @@ TfDetection DetectTf(std::string_view prefix, bool complete) {
       best_score = score;
       best.found = true;
       best.format = TfFormat{kind, false};
-      best.reason = std::string("binary protobuf whose structure fits ") + MessageName(kind) + " (" +
-                    std::to_string(scan.known_fields) + " fields checked, " +
+      best.reason = std::string("binary protobuf whose structure fits ") + MessageName(kind) +
+                    " (" + std::to_string(scan.known_fields) + " fields checked, " +
                     std::to_string(scan.unknown_fields) + " unknown" +
                     (scan.truncated ? "; the input is cut off" : "") + ")";
     } else if (scan.known_fields == 0 || score <= 0) {

@@ -34,13 +34,15 @@ tensorflow::SavedModel* WrapInSavedModel(const TfModel& model, tensorflow::MetaG
     saved_model->set_saved_model_schema_version(1);
     // A SavedModel loader selects by tags: a MetaGraphDef without any gets TensorFlow's
     // serving tag, or nothing could load it.
-    if (exported->meta_info_def().tags_size() == 0) exported->mutable_meta_info_def()->add_tags("serve");
+    if (exported->meta_info_def().tags_size() == 0)
+      exported->mutable_meta_info_def()->add_tags("serve");
     saved_model->mutable_meta_graphs()->UnsafeArenaAddAllocated(exported);
     return saved_model;
   }
   saved_model->set_saved_model_schema_version(loaded->saved_model_schema_version());
-  saved_model->GetReflection()->MutableUnknownFields(saved_model)->MergeFrom(
-      loaded->GetReflection()->GetUnknownFields(*loaded));
+  saved_model->GetReflection()
+      ->MutableUnknownFields(saved_model)
+      ->MergeFrom(loaded->GetReflection()->GetUnknownFields(*loaded));
   for (int i = 0; i < loaded->meta_graphs_size(); ++i) {
     // The scratch arena never frees what it holds, so lending the model's messages is safe.
     auto* meta_graph = i == model.selected_meta_graph()
@@ -55,16 +57,19 @@ tensorflow::SavedModel* WrapInSavedModel(const TfModel& model, tensorflow::MetaG
 
 std::string DefaultFileName(TfKind kind, bool as_text) {
   switch (kind) {
-    case TfKind::kGraphDef: return as_text ? "graph.pbtxt" : "graph.pb";
-    case TfKind::kMetaGraphDef: return as_text ? "model.pbtxt" : "model.meta";
-    case TfKind::kSavedModel: return as_text ? "saved_model.pbtxt" : "saved_model.pb";
+    case TfKind::kGraphDef:
+      return as_text ? "graph.pbtxt" : "graph.pb";
+    case TfKind::kMetaGraphDef:
+      return as_text ? "model.pbtxt" : "model.meta";
+    case TfKind::kSavedModel:
+      return as_text ? "saved_model.pbtxt" : "saved_model.pb";
   }
   return "graph.pb";
 }
 
 nlohmann::json Export(TfModel* model, const TfExportOptions& options, OutputSet* out) {
-  std::string name = options.filename.empty() ? DefaultFileName(options.to, options.as_text)
-                                              : options.filename;
+  std::string name =
+      options.filename.empty() ? DefaultFileName(options.to, options.as_text) : options.filename;
   // Everything the export builds lives here and dies with it; the model is only read.
   Arena arena(GraphArenaOptions());
   MetaGraphExport exported = BuildMetaGraph(*model, options, &arena);
@@ -76,7 +81,8 @@ nlohmann::json Export(TfModel* model, const TfExportOptions& options, OutputSet*
       WriteMessage(*exported.meta_graph, options.as_text, name, out);
       break;
     case TfKind::kSavedModel:
-      WriteMessage(*WrapInSavedModel(*model, exported.meta_graph, &arena), options.as_text, name, out);
+      WriteMessage(*WrapInSavedModel(*model, exported.meta_graph, &arena), options.as_text, name,
+                   out);
       break;
   }
   nlohmann::json files = nlohmann::json::array({name});

@@ -12,23 +12,35 @@ using nlohmann::json;
 
 const char* CollectionKind(const tensorflow::CollectionDef& c) {
   switch (c.kind_case()) {
-    case tensorflow::CollectionDef::kNodeList: return "node_list";
-    case tensorflow::CollectionDef::kBytesList: return "bytes_list";
-    case tensorflow::CollectionDef::kInt64List: return "int64_list";
-    case tensorflow::CollectionDef::kFloatList: return "float_list";
-    case tensorflow::CollectionDef::kAnyList: return "any_list";
-    default: return "none";
+    case tensorflow::CollectionDef::kNodeList:
+      return "node_list";
+    case tensorflow::CollectionDef::kBytesList:
+      return "bytes_list";
+    case tensorflow::CollectionDef::kInt64List:
+      return "int64_list";
+    case tensorflow::CollectionDef::kFloatList:
+      return "float_list";
+    case tensorflow::CollectionDef::kAnyList:
+      return "any_list";
+    default:
+      return "none";
   }
 }
 
 int CollectionSize(const tensorflow::CollectionDef& c) {
   switch (c.kind_case()) {
-    case tensorflow::CollectionDef::kNodeList: return c.node_list().value_size();
-    case tensorflow::CollectionDef::kBytesList: return c.bytes_list().value_size();
-    case tensorflow::CollectionDef::kInt64List: return c.int64_list().value_size();
-    case tensorflow::CollectionDef::kFloatList: return c.float_list().value_size();
-    case tensorflow::CollectionDef::kAnyList: return c.any_list().value_size();
-    default: return 0;
+    case tensorflow::CollectionDef::kNodeList:
+      return c.node_list().value_size();
+    case tensorflow::CollectionDef::kBytesList:
+      return c.bytes_list().value_size();
+    case tensorflow::CollectionDef::kInt64List:
+      return c.int64_list().value_size();
+    case tensorflow::CollectionDef::kFloatList:
+      return c.float_list().value_size();
+    case tensorflow::CollectionDef::kAnyList:
+      return c.any_list().value_size();
+    default:
+      return 0;
   }
 }
 
@@ -133,7 +145,8 @@ json Inspect(const TfModel& model) {
     std::map<std::string, const tensorflow::CollectionDef*> sorted_collections;
     for (const auto& [key, c] : mg->collection_def()) sorted_collections[key] = &c;
     for (const auto& [key, c] : sorted_collections) {
-      collections.push_back({{"name", key}, {"kind", CollectionKind(*c)}, {"size", CollectionSize(*c)}});
+      collections.push_back(
+          {{"name", key}, {"kind", CollectionKind(*c)}, {"size", CollectionSize(*c)}});
     }
     std::map<std::string, const tensorflow::SignatureDef*> sorted_signatures;
     for (const auto& [key, s] : mg->signature_def()) sorted_signatures[key] = &s;
@@ -142,7 +155,9 @@ json Inspect(const TfModel& model) {
       json inputs = json::object(), outputs = json::object();
       for (const auto& [k, v] : s->inputs()) inputs[k] = TensorInfoSummary(v);
       for (const auto& [k, v] : s->outputs()) outputs[k] = TensorInfoSummary(v);
-      signatures.push_back({{"name", key}, {"methodName", s->method_name()}, {"inputs", inputs},
+      signatures.push_back({{"name", key},
+                            {"methodName", s->method_name()},
+                            {"inputs", inputs},
                             {"outputs", outputs}});
     }
     out["tags"] = MetaGraphTags(*mg);
@@ -157,7 +172,8 @@ json Inspect(const TfModel& model) {
   json meta_graphs = json::array();
   if (const auto* sm = model.saved_model()) {
     for (const auto& mg : sm->meta_graphs()) {
-      meta_graphs.push_back({{"tags", MetaGraphTags(mg)}, {"nodeCount", mg.graph_def().node_size()},
+      meta_graphs.push_back({{"tags", MetaGraphTags(mg)},
+                             {"nodeCount", mg.graph_def().node_size()},
                              {"signatureCount", mg.signature_def_size()}});
     }
   }

@@ -30,9 +30,9 @@ inline uint64_t HashStep(uint64_t hash, char c) {
 }
 
 struct ChainLink {
-  size_t slash;      // where the scope ends in the name
-  uint64_t hash;     // of the name up to the slash
-  uint64_t* count;   // the scope's counter (map values stay put when it rehashes)
+  size_t slash;     // where the scope ends in the name
+  uint64_t hash;    // of the name up to the slash
+  uint64_t* count;  // the scope's counter (map values stay put when it rehashes)
 };
 
 }  // namespace
@@ -48,8 +48,11 @@ NameScopeList NameScopes(const tensorflow::GraphDef& graph, size_t limit) {
   std::string_view previous;
   for (const auto& node : graph.node()) {
     std::string_view name = node.name();
-    size_t common = std::mismatch(name.begin(), name.begin() + std::min(name.size(), previous.size()),
-                                  previous.begin()).first - name.begin();
+    size_t common =
+        std::mismatch(name.begin(), name.begin() + std::min(name.size(), previous.size()),
+                      previous.begin())
+            .first -
+        name.begin();
     next_chain.clear();
     for (const ChainLink& link : chain) {
       if (link.slash >= common) break;

@@ -114,9 +114,9 @@ void ParseText(ByteSource* source, google::protobuf::Message* message, const std
   if (!copying.error().empty()) throw Error(ErrorCode::kIo, what + ": " + copying.error());
   if (ok) return;
   message->Clear();
-  throw Error(ErrorCode::kParseError, what + ": not a valid text " +
-                                          message->GetDescriptor()->name() + ": " +
-                                          (errors.error().empty() ? "parse failed" : errors.error()));
+  throw Error(ErrorCode::kParseError,
+              what + ": not a valid text " + message->GetDescriptor()->name() + ": " +
+                  (errors.error().empty() ? "parse failed" : errors.error()));
 }
 
 void WriteBinary(const google::protobuf::Message& message, ByteSink* sink) {
@@ -138,8 +138,9 @@ void WriteBinary(const google::protobuf::Message& message, ByteSink* sink) {
     had_error = output.HadError();
   }
   if (!adaptor.Flush() || had_error) {
-    throw Error(ErrorCode::kIo, "writing " + std::string(message.GetDescriptor()->name()) + ": " +
-                                    (copying.error().empty() ? "the sink failed" : copying.error()));
+    throw Error(ErrorCode::kIo,
+                "writing " + std::string(message.GetDescriptor()->name()) + ": " +
+                    (copying.error().empty() ? "the sink failed" : copying.error()));
   }
 }
 
@@ -149,9 +150,9 @@ void WriteText(const google::protobuf::Message& message, ByteSink* sink) {
   google::protobuf::TextFormat::Printer printer;
   bool ok = printer.Print(message, &adaptor);
   if (!adaptor.Flush() || !ok) {
-    throw Error(ErrorCode::kIo, "writing text " + std::string(message.GetDescriptor()->name()) +
-                                    ": " +
-                                    (copying.error().empty() ? "the sink failed" : copying.error()));
+    throw Error(ErrorCode::kIo,
+                "writing text " + std::string(message.GetDescriptor()->name()) + ": " +
+                    (copying.error().empty() ? "the sink failed" : copying.error()));
   }
 }
 

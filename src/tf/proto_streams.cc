@@ -1,6 +1,5 @@
 #include "tf/proto_streams.h"
 
-
 namespace graphport::tf {
 
 int SourceCopyingStream::Read(void* buffer, int size) {

@@ -8,27 +8,36 @@ namespace graphport::tf {
 
 const char* KindName(TfKind kind) {
   switch (kind) {
-    case TfKind::kGraphDef: return "graph-def";
-    case TfKind::kMetaGraphDef: return "meta-graph";
-    case TfKind::kSavedModel: return "saved-model";
+    case TfKind::kGraphDef:
+      return "graph-def";
+    case TfKind::kMetaGraphDef:
+      return "meta-graph";
+    case TfKind::kSavedModel:
+      return "saved-model";
   }
   return "graph-def";
 }
 
 const char* MessageName(TfKind kind) {
   switch (kind) {
-    case TfKind::kGraphDef: return "GraphDef";
-    case TfKind::kMetaGraphDef: return "MetaGraphDef";
-    case TfKind::kSavedModel: return "SavedModel";
+    case TfKind::kGraphDef:
+      return "GraphDef";
+    case TfKind::kMetaGraphDef:
+      return "MetaGraphDef";
+    case TfKind::kSavedModel:
+      return "SavedModel";
   }
   return "GraphDef";
 }
 
 const google::protobuf::Descriptor* KindDescriptor(TfKind kind) {
   switch (kind) {
-    case TfKind::kGraphDef: return tensorflow::GraphDef::descriptor();
-    case TfKind::kMetaGraphDef: return tensorflow::MetaGraphDef::descriptor();
-    case TfKind::kSavedModel: return tensorflow::SavedModel::descriptor();
+    case TfKind::kGraphDef:
+      return tensorflow::GraphDef::descriptor();
+    case TfKind::kMetaGraphDef:
+      return tensorflow::MetaGraphDef::descriptor();
+    case TfKind::kSavedModel:
+      return tensorflow::SavedModel::descriptor();
   }
   return tensorflow::GraphDef::descriptor();
 }

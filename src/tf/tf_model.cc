@@ -34,7 +34,8 @@ class CountingSource : public ByteSource {
 };
 
 bool EndsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 std::string JoinTags(const google::protobuf::RepeatedPtrField<std::string>& tags) {

@@ -10,18 +10,31 @@ using google::protobuf::FieldDescriptor;
 
 constexpr int kMaxScanDepth = 8;
 
-enum WireType { kVarint = 0, kFixed64 = 1, kLengthDelimited = 2, kStartGroup = 3, kEndGroup = 4,
-                kFixed32 = 5 };
+enum WireType {
+  kVarint = 0,
+  kFixed64 = 1,
+  kLengthDelimited = 2,
+  kStartGroup = 3,
+  kEndGroup = 4,
+  kFixed32 = 5
+};
 
 const char* WireTypeName(int wire_type) {
   switch (wire_type) {
-    case kVarint: return "varint";
-    case kFixed64: return "fixed64";
-    case kLengthDelimited: return "length-delimited";
-    case kStartGroup: return "start-group";
-    case kEndGroup: return "end-group";
-    case kFixed32: return "fixed32";
-    default: return "invalid";
+    case kVarint:
+      return "varint";
+    case kFixed64:
+      return "fixed64";
+    case kLengthDelimited:
+      return "length-delimited";
+    case kStartGroup:
+      return "start-group";
+    case kEndGroup:
+      return "end-group";
+    case kFixed32:
+      return "fixed32";
+    default:
+      return "invalid";
   }
 }
 
@@ -88,8 +101,8 @@ class Scanner {
       }
       const FieldDescriptor* field = type->FindFieldByNumber(number);
       int expected = field ? ScalarWireType(field) : -1;
-      bool packed_ok = field && field->is_repeated() && field->is_packable() &&
-                       wire_type == kLengthDelimited;
+      bool packed_ok =
+          field && field->is_repeated() && field->is_packable() && wire_type == kLengthDelimited;
       if (field && wire_type != expected && !packed_ok) {
         return Conflict(field_start, "field " + std::to_string(number) + " (" + field->name() +
                                          " of " + type->name() + ") has wire type " +
@@ -112,7 +125,8 @@ class Scanner {
         case kFixed64:
         case kFixed32: {
           size_t width = wire_type == kFixed64 ? 8 : 4;
-          if (end - pos < width) return Cut(field_start, end_is_input_end, "a fixed field runs past the end");
+          if (end - pos < width)
+            return Cut(field_start, end_is_input_end, "a fixed field runs past the end");
           pos += width;
           break;
         }

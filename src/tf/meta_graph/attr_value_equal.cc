@@ -58,25 +58,39 @@ bool Materialize(const tensorflow::TensorProto& t, std::string* out) {
   }
   switch (t.dtype()) {
     case tensorflow::DT_FLOAT:
-      return Expand(t.float_val(), n, 4, out, [](float v, std::string* o) { AppendLittleEndian(v, 4, o); });
+      return Expand(t.float_val(), n, 4, out,
+                    [](float v, std::string* o) { AppendLittleEndian(v, 4, o); });
     case tensorflow::DT_DOUBLE:
-      return Expand(t.double_val(), n, 8, out, [](double v, std::string* o) { AppendLittleEndian(v, 8, o); });
-    case tensorflow::DT_INT32: case tensorflow::DT_INT16: case tensorflow::DT_INT8:
-    case tensorflow::DT_UINT8: case tensorflow::DT_UINT16: case tensorflow::DT_QINT8:
-    case tensorflow::DT_QUINT8: case tensorflow::DT_QINT16: case tensorflow::DT_QUINT16:
+      return Expand(t.double_val(), n, 8, out,
+                    [](double v, std::string* o) { AppendLittleEndian(v, 8, o); });
+    case tensorflow::DT_INT32:
+    case tensorflow::DT_INT16:
+    case tensorflow::DT_INT8:
+    case tensorflow::DT_UINT8:
+    case tensorflow::DT_UINT16:
+    case tensorflow::DT_QINT8:
+    case tensorflow::DT_QUINT8:
+    case tensorflow::DT_QINT16:
+    case tensorflow::DT_QUINT16:
     case tensorflow::DT_QINT32:
       return Expand(t.int_val(), n, width, out,
                     [width](int32_t v, std::string* o) { AppendLittleEndian(v, width, o); });
     case tensorflow::DT_INT64:
-      return Expand(t.int64_val(), n, 8, out, [](int64_t v, std::string* o) { AppendLittleEndian(v, 8, o); });
+      return Expand(t.int64_val(), n, 8, out,
+                    [](int64_t v, std::string* o) { AppendLittleEndian(v, 8, o); });
     case tensorflow::DT_UINT32:
-      return Expand(t.uint32_val(), n, 4, out, [](uint32_t v, std::string* o) { AppendLittleEndian(v, 4, o); });
+      return Expand(t.uint32_val(), n, 4, out,
+                    [](uint32_t v, std::string* o) { AppendLittleEndian(v, 4, o); });
     case tensorflow::DT_UINT64:
-      return Expand(t.uint64_val(), n, 8, out, [](uint64_t v, std::string* o) { AppendLittleEndian(v, 8, o); });
+      return Expand(t.uint64_val(), n, 8, out,
+                    [](uint64_t v, std::string* o) { AppendLittleEndian(v, 8, o); });
     case tensorflow::DT_BOOL:
-      return Expand(t.bool_val(), n, 1, out, [](bool v, std::string* o) { o->push_back(v ? 1 : 0); });
-    case tensorflow::DT_HALF: case tensorflow::DT_BFLOAT16:
-      return Expand(t.half_val(), n, 2, out, [](int32_t v, std::string* o) { AppendLittleEndian(v, 2, o); });
+      return Expand(t.bool_val(), n, 1, out,
+                    [](bool v, std::string* o) { o->push_back(v ? 1 : 0); });
+    case tensorflow::DT_HALF:
+    case tensorflow::DT_BFLOAT16:
+      return Expand(t.half_val(), n, 2, out,
+                    [](int32_t v, std::string* o) { AppendLittleEndian(v, 2, o); });
     case tensorflow::DT_STRING:
       // Length-prefixed so that ["ab", "c"] and ["a", "bc"] differ.
       return Expand(t.string_val(), n, 8, out, [](const std::string& v, std::string* o) {

@@ -153,7 +153,8 @@ const tensorflow::OpList& BuiltinDefaultsOpList() {
       attr->set_name(row.attr);
       attr->set_type(row.type);
       // The rows are compile-time constants checked by a test, so parsing cannot fail here.
-      google::protobuf::TextFormat::ParseFromString(row.default_value, attr->mutable_default_value());
+      google::protobuf::TextFormat::ParseFromString(row.default_value,
+                                                    attr->mutable_default_value());
     }
     return ops;
   }();

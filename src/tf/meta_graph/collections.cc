@@ -92,8 +92,9 @@ bool ScopeWhileContext(tensorflow::WhileContextDef* c, const Scope& scope) {
 // parse is kept as it is: graphport cannot scope what it cannot read, and dropping user data
 // silently would be worse.
 template <typename Proto>
-std::function<bool(const std::string&, std::string*)> ProtoScoper(
-    bool (*scope_fn)(Proto*, const Scope&), const Scope& scope) {
+std::function<bool(const std::string&, std::string*)> ProtoScoper(bool (*scope_fn)(Proto*,
+                                                                                   const Scope&),
+                                                                  const Scope& scope) {
   return [scope_fn, &scope](const std::string& in, std::string* out) {
     Proto proto;
     if (!proto.ParseFromString(in)) {
@@ -115,14 +116,16 @@ bool ScopeSaverInPlace(tensorflow::SaverDef* saver, const Scope& scope) {
 
 // The collection keys TensorFlow registers a proto type for (register_proto_function).
 std::function<bool(const std::string&, std::string*)> ScoperFor(const std::string& key,
-                                                                 const Scope& scope) {
+                                                                const Scope& scope) {
   static const std::set<std::string> kVariableKeys = {
-      "variables", "trainable_variables", "local_variables", "model_variables",
-      "moving_average_variables", "metric_variables"};
+      "variables",       "trainable_variables",      "local_variables",
+      "model_variables", "moving_average_variables", "metric_variables"};
   if (kVariableKeys.count(key)) return ProtoScoper<tensorflow::VariableDef>(&ScopeVariable, scope);
   if (key == "savers") return ProtoScoper<tensorflow::SaverDef>(&ScopeSaverInPlace, scope);
-  if (key == "queue_runners") return ProtoScoper<tensorflow::QueueRunnerDef>(&ScopeQueueRunner, scope);
-  if (key == "cond_context") return ProtoScoper<tensorflow::CondContextDef>(&ScopeCondContext, scope);
+  if (key == "queue_runners")
+    return ProtoScoper<tensorflow::QueueRunnerDef>(&ScopeQueueRunner, scope);
+  if (key == "cond_context")
+    return ProtoScoper<tensorflow::CondContextDef>(&ScopeCondContext, scope);
   if (key == "while_context") {
     return ProtoScoper<tensorflow::WhileContextDef>(&ScopeWhileContext, scope);
   }

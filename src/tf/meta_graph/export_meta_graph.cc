@@ -115,9 +115,9 @@ std::vector<std::string> ExportedCollectionKeys(const tensorflow::MetaGraphDef* 
     std::string list, have;
     for (const auto& k : missing) list += (list.empty() ? "'" : ", '") + k + "'";
     for (const auto& k : available) have += (have.empty() ? "" : ", ") + k;
-    throw Error(ErrorCode::kNotFound, "collectionList names " + list + ", not in the model" +
-                                          (have.empty() ? " (it has no collections)"
-                                                        : " (it has: " + have + ")"));
+    throw Error(ErrorCode::kNotFound,
+                "collectionList names " + list + ", not in the model" +
+                    (have.empty() ? " (it has no collections)" : " (it has: " + have + ")"));
   }
   return *options.collection_list;
 }
@@ -138,8 +138,8 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
   Scope scope(options.export_scope);
   if (scope.empty() && !options.export_scope.empty()) {
     // "/" (or "//") strips to nothing: exporting the whole graph would hide the mistake.
-    throw Error(ErrorCode::kInvalidOption,
-                "exportScope '" + options.export_scope + "' names no scope; give a name such as 'tower_0'");
+    throw Error(ErrorCode::kInvalidOption, "exportScope '" + options.export_scope +
+                                               "' names no scope; give a name such as 'tower_0'");
   }
   std::set<std::string> excluded;
   if (options.clear_extraneous_savers) excluded = FindExtraneousSaverNodes(source, saver);
@@ -162,7 +162,8 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
       if (want_names) exported_names.insert(node.name());
     }
     if (!scope.empty() && graph->node_size() == 0) {
-      throw Error(ErrorCode::kNotFound, "exportScope '" + scope.name() + "' matches no node of the " +
+      throw Error(ErrorCode::kNotFound, "exportScope '" + scope.name() +
+                                            "' matches no node of the " +
                                             std::to_string(source.node_size()) + "-node graph");
     }
     // The unbound_inputs collection is rebuilt below, so it must list every input an importer
@@ -199,8 +200,9 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
   if (graph != nullptr && !graph_is_loaded_one) {
     size_t bytes = graph->ByteSizeLong();
     if (bytes > options.max_graph_bytes) {
-      throw Error(ErrorCode::kTooLarge, "GraphDef cannot be larger than 2GB: the exported graph has " +
-                                            std::to_string(bytes) + " bytes");
+      throw Error(ErrorCode::kTooLarge,
+                  "GraphDef cannot be larger than 2GB: the exported graph has " +
+                      std::to_string(bytes) + " bytes");
     }
   }
   if (graph != nullptr) mg->unsafe_arena_set_allocated_graph_def(graph);
@@ -215,7 +217,8 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
 
   // --- meta_info_def ---
   if (options.meta_info_def) ApplyMetaInfoDef(*options.meta_info_def, mg->mutable_meta_info_def());
-  bool op_list_given = options.meta_info_def && options.meta_info_def->stripped_op_list().op_size() > 0;
+  bool op_list_given =
+      options.meta_info_def && options.meta_info_def->stripped_op_list().op_size() > 0;
   bool node_set_changed = !scope.empty() || !excluded.empty() || options.graph_def != nullptr;
   std::vector<std::string> unregistered;
   if (!op_list_given && graph != nullptr &&
@@ -253,8 +256,8 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
     (*mg->mutable_collection_def())[key] = std::move(out);
   }
   std::vector<std::string> unbound_values = UnboundCollectionValues(unbound);
-  bool unbound_wanted = !options.collection_list ||
-                        std::count(keys.begin(), keys.end(), kUnboundInputsKey) > 0;
+  bool unbound_wanted =
+      !options.collection_list || std::count(keys.begin(), keys.end(), kUnboundInputsKey) > 0;
   if (rewrite && unbound_wanted && !unbound_values.empty()) {
     auto* list = (*mg->mutable_collection_def())[kUnboundInputsKey].mutable_bytes_list();
     for (const auto& name : unbound_values) list->add_value(name);

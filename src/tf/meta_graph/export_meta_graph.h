@@ -16,8 +16,8 @@
 namespace graphport::tf {
 
 struct MetaGraphExport {
-  tensorflow::MetaGraphDef* meta_graph = nullptr;     // on the arena
-  tensorflow::GraphDebugInfo* debug_info = nullptr;   // set when save_debug_info
+  tensorflow::MetaGraphDef* meta_graph = nullptr;    // on the arena
+  tensorflow::GraphDebugInfo* debug_info = nullptr;  // set when save_debug_info
   nlohmann::json info;
 };
 

@@ -9,8 +9,8 @@ namespace {
 
 bool IsSaveOrRestoreOp(const std::string& op) {
   static const std::set<std::string> kOps = {
-      "SaveV2", "Save", "SaveSlices", "LegacySave", "LegacySaveSlice", "RestoreV2", "Restore",
-      "RestoreSlice", "LegacyRestore", "LegacyRestoreSlice"};
+      "SaveV2",    "Save",    "SaveSlices",   "LegacySave",    "LegacySaveSlice",
+      "RestoreV2", "Restore", "RestoreSlice", "LegacyRestore", "LegacyRestoreSlice"};
   return kOps.count(op) > 0;
 }
 

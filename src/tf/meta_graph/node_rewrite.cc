@@ -81,8 +81,8 @@ void RewriteNode(const tensorflow::NodeDef& in, const Scope& scope, bool clear_d
       tensorflow::AttrValue::ListValue* list = attr->mutable_list();
       for (const auto& entry : value.list().s()) {
         size_t at = entry.find('@');
-        std::string_view target =
-            at == std::string::npos ? std::string_view(entry) : std::string_view(entry).substr(at + 1);
+        std::string_view target = at == std::string::npos ? std::string_view(entry)
+                                                          : std::string_view(entry).substr(at + 1);
         if (scope.Contains(target)) list->add_s(scope.Strip(entry));
       }
     } else if (key == "frame_name" && (in.op() == "Enter" || in.op() == "RefEnter") &&

@@ -88,9 +88,9 @@ TEST_P(SummaryTextCorpusTest, StatesTheCountsOfTheParsedProtobuf) {
   }
   std::string scopes_line = "scopes:      " + std::to_string(scopes.size());
   if (!top_level.empty()) scopes_line += " (top level: " + *top_level.begin();
-  EXPECT_TRUE(std::any_of(lines.begin(), lines.end(),
-                          [&](const std::string& l) { return l.rfind(scopes_line, 0) == 0; }))
-      << scopes_line;
+  EXPECT_TRUE(std::any_of(lines.begin(), lines.end(), [&](const std::string& l) {
+    return l.rfind(scopes_line, 0) == 0;
+  })) << scopes_line;
   EXPECT_TRUE(HasLine(lines, "collections: " + std::to_string(mg ? mg->collection_def_size() : 0)));
   EXPECT_TRUE(HasLine(lines, "signatures:  " + std::to_string(mg ? mg->signature_def_size() : 0)));
   if (mg != nullptr) {

@@ -33,8 +33,8 @@ TEST(NameScopesTest, EveryPrefixBeforeASlashWithTheNodesInsideIt) {
   NameScopeList list = NameScopes(graph, 100);
   // "a" holds the node "a" itself and everything under "a/"; "ab/x" is not in "a"; "x//y"
   // is in "x" (exportScope reads "x/" as "x"); a leading "/" makes no scope.
-  std::map<std::string, uint64_t> expected = {
-      {"a", 4}, {"a/b", 2}, {"ab", 1}, {"q", 1}, {"q/r", 1}, {"x", 1}};
+  std::map<std::string, uint64_t> expected = {{"a", 4}, {"a/b", 2}, {"ab", 1},
+                                              {"q", 1}, {"q/r", 1}, {"x", 1}};
   EXPECT_EQ(AsMap(list), expected);
   EXPECT_EQ(list.total, expected.size());
   ASSERT_EQ(list.scopes.size(), expected.size());

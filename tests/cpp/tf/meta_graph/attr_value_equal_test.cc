@@ -37,7 +37,8 @@ std::string FloatBytes(std::initializer_list<float> values) {
   return out;
 }
 
-tensorflow::TensorProto FloatContent(std::initializer_list<int64_t> dims, std::initializer_list<float> values) {
+tensorflow::TensorProto FloatContent(std::initializer_list<int64_t> dims,
+                                     std::initializer_list<float> values) {
   tensorflow::TensorProto t;
   t.set_dtype(tensorflow::DT_FLOAT);
   for (int64_t d : dims) t.mutable_tensor_shape()->add_dim()->set_size(d);
@@ -97,11 +98,13 @@ TEST(AttrValueEqualTest, ListsAndShapes) {
 TEST(AttrValueEqualTest, FunctionsCompareByNameAndAttrs) {
   EXPECT_TRUE(Eq("func { name: \"f\" }", "func { name: \"f\" }"));
   EXPECT_FALSE(Eq("func { name: \"f\" }", "func { name: \"g\" }"));
-  EXPECT_TRUE(Eq(R"(func { name: "f" attr { key: "a" value { i: 1 } } attr { key: "b" value { type: DT_INT32 } } })",
-                 R"(func { name: "f" attr { key: "b" value { type: DT_INT32 } } attr { key: "a" value { i: 1 } } })"));
+  EXPECT_TRUE(Eq(
+      R"(func { name: "f" attr { key: "a" value { i: 1 } } attr { key: "b" value { type: DT_INT32 } } })",
+      R"(func { name: "f" attr { key: "b" value { type: DT_INT32 } } attr { key: "a" value { i: 1 } } })"));
   EXPECT_FALSE(Eq(R"(func { name: "f" attr { key: "a" value { i: 1 } } })",
                   R"(func { name: "f" attr { key: "a" value { i: 2 } } })"));
-  EXPECT_FALSE(Eq(R"(func { name: "f" attr { key: "a" value { i: 1 } } })", R"(func { name: "f" })"));
+  EXPECT_FALSE(
+      Eq(R"(func { name: "f" attr { key: "a" value { i: 1 } } })", R"(func { name: "f" })"));
   EXPECT_FALSE(Eq(R"(func { name: "f" attr { key: "a" value { i: 1 } } })",
                   R"(func { name: "f" attr { key: "b" value { i: 1 } } })"));
   // Nested attrs compare with the same rules: a tensor inside by value.
@@ -119,9 +122,11 @@ TEST(AttrValueEqualTest, TensorOnOneSideOnly) {
 // TensorFlow materialises both tensors (Tensor::FromProto) and compares them re-encoded as
 // tensor_content: a splat float_val equals the same values spelled out or as raw bytes.
 TEST(AttrValueEqualTest, TensorsCompareByValue) {
-  tensorflow::TensorProto splat = T("dtype: DT_FLOAT tensor_shape { dim { size: 2 } dim { size: 2 } } float_val: 1");
-  tensorflow::TensorProto spelled = T(
-      "dtype: DT_FLOAT tensor_shape { dim { size: 2 } dim { size: 2 } } float_val: 1 float_val: 1 float_val: 1 float_val: 1");
+  tensorflow::TensorProto splat =
+      T("dtype: DT_FLOAT tensor_shape { dim { size: 2 } dim { size: 2 } } float_val: 1");
+  tensorflow::TensorProto spelled =
+      T("dtype: DT_FLOAT tensor_shape { dim { size: 2 } dim { size: 2 } } float_val: 1 float_val: "
+        "1 float_val: 1 float_val: 1");
   tensorflow::TensorProto content = FloatContent({2, 2}, {1, 1, 1, 1});
   EXPECT_TRUE(AreTensorsEqual(splat, spelled));
   EXPECT_TRUE(AreTensorsEqual(splat, content));
@@ -137,33 +142,43 @@ TEST(AttrValueEqualTest, TensorsCompareByValue) {
 
 // FromProtoField: a shorter list repeats its last value; an empty one is zeros.
 TEST(AttrValueEqualTest, ShortValueListsRepeatTheLastValue) {
-  EXPECT_TRUE(AreTensorsEqual(T("dtype: DT_FLOAT tensor_shape { dim { size: 4 } } float_val: 1 float_val: 2"),
-                              FloatContent({4}, {1, 2, 2, 2})));
-  EXPECT_FALSE(AreTensorsEqual(T("dtype: DT_FLOAT tensor_shape { dim { size: 4 } } float_val: 1 float_val: 2"),
-                               FloatContent({4}, {1, 2, 0, 0})));
-  EXPECT_TRUE(AreTensorsEqual(T("dtype: DT_FLOAT tensor_shape { dim { size: 3 } }"), FloatContent({3}, {0, 0, 0})));
-  EXPECT_TRUE(AreTensorsEqual(T("dtype: DT_INT32 tensor_shape { dim { size: 3 } } int_val: 7"),
-                              T("dtype: DT_INT32 tensor_shape { dim { size: 3 } } int_val: 7 int_val: 7 int_val: 7")));
-  EXPECT_TRUE(AreTensorsEqual(T("dtype: DT_INT64 tensor_shape { dim { size: 2 } } int64_val: -1"),
-                              T("dtype: DT_INT64 tensor_shape { dim { size: 2 } } tensor_content: "
-                                "\"\\377\\377\\377\\377\\377\\377\\377\\377\\377\\377\\377\\377\\377\\377\\377\\377\"")));
-  EXPECT_TRUE(AreTensorsEqual(T("dtype: DT_BOOL tensor_shape { dim { size: 2 } } bool_val: true"),
-                              T("dtype: DT_BOOL tensor_shape { dim { size: 2 } } tensor_content: \"\\001\\001\"")));
-  EXPECT_TRUE(AreTensorsEqual(T("dtype: DT_INT8 tensor_shape { dim { size: 2 } } int_val: -2"),
-                              T("dtype: DT_INT8 tensor_shape { dim { size: 2 } } tensor_content: \"\\376\\376\"")));
+  EXPECT_TRUE(AreTensorsEqual(
+      T("dtype: DT_FLOAT tensor_shape { dim { size: 4 } } float_val: 1 float_val: 2"),
+      FloatContent({4}, {1, 2, 2, 2})));
+  EXPECT_FALSE(AreTensorsEqual(
+      T("dtype: DT_FLOAT tensor_shape { dim { size: 4 } } float_val: 1 float_val: 2"),
+      FloatContent({4}, {1, 2, 0, 0})));
+  EXPECT_TRUE(AreTensorsEqual(T("dtype: DT_FLOAT tensor_shape { dim { size: 3 } }"),
+                              FloatContent({3}, {0, 0, 0})));
+  EXPECT_TRUE(AreTensorsEqual(
+      T("dtype: DT_INT32 tensor_shape { dim { size: 3 } } int_val: 7"),
+      T("dtype: DT_INT32 tensor_shape { dim { size: 3 } } int_val: 7 int_val: 7 int_val: 7")));
+  EXPECT_TRUE(AreTensorsEqual(
+      T("dtype: DT_INT64 tensor_shape { dim { size: 2 } } int64_val: -1"),
+      T("dtype: DT_INT64 tensor_shape { dim { size: 2 } } tensor_content: "
+        "\"\\377\\377\\377\\377\\377\\377\\377\\377\\377\\377\\377\\377\\377\\377\\377\\377\"")));
+  EXPECT_TRUE(AreTensorsEqual(
+      T("dtype: DT_BOOL tensor_shape { dim { size: 2 } } bool_val: true"),
+      T("dtype: DT_BOOL tensor_shape { dim { size: 2 } } tensor_content: \"\\001\\001\"")));
+  EXPECT_TRUE(AreTensorsEqual(
+      T("dtype: DT_INT8 tensor_shape { dim { size: 2 } } int_val: -2"),
+      T("dtype: DT_INT8 tensor_shape { dim { size: 2 } } tensor_content: \"\\376\\376\"")));
 }
 
 // FromProtoField copies the first n values when the list is longer than the shape
 // ("if (n <= in_n) std::copy_n(begin, n, data)"), so the extra values do not count.
 TEST(AttrValueEqualTest, LongValueListsAreCutToTheShape) {
-  EXPECT_TRUE(AreTensorsEqual(T("dtype: DT_FLOAT tensor_shape { dim { size: 2 } } float_val: 1 float_val: 2 float_val: 3"),
-                              FloatContent({2}, {1, 2})));
-  EXPECT_FALSE(AreTensorsEqual(T("dtype: DT_FLOAT tensor_shape { dim { size: 2 } } float_val: 1 float_val: 2 float_val: 3"),
-                               FloatContent({2}, {1, 3})));
+  EXPECT_TRUE(AreTensorsEqual(
+      T("dtype: DT_FLOAT tensor_shape { dim { size: 2 } } float_val: 1 float_val: 2 float_val: 3"),
+      FloatContent({2}, {1, 2})));
+  EXPECT_FALSE(AreTensorsEqual(
+      T("dtype: DT_FLOAT tensor_shape { dim { size: 2 } } float_val: 1 float_val: 2 float_val: 3"),
+      FloatContent({2}, {1, 3})));
 }
 
 TEST(AttrValueEqualTest, ScalarTensors) {
-  EXPECT_TRUE(AreTensorsEqual(T("dtype: DT_FLOAT tensor_shape {} float_val: 3"), FloatContent({}, {3})));
+  EXPECT_TRUE(
+      AreTensorsEqual(T("dtype: DT_FLOAT tensor_shape {} float_val: 3"), FloatContent({}, {3})));
   EXPECT_TRUE(AreTensorsEqual(T("dtype: DT_DOUBLE tensor_shape {} double_val: 0.5"),
                               T("dtype: DT_DOUBLE tensor_shape {} double_val: 0.5")));
 }
@@ -176,25 +191,31 @@ TEST(AttrValueEqualTest, TensorSignedZeroDiffers) {
 
 TEST(AttrValueEqualTest, TensorDtypeAndShapeMatter) {
   // Same bytes, different shape.
-  EXPECT_FALSE(AreTensorsEqual(FloatContent({4}, {1, 2, 3, 4}), FloatContent({2, 2}, {1, 2, 3, 4})));
+  EXPECT_FALSE(
+      AreTensorsEqual(FloatContent({4}, {1, 2, 3, 4}), FloatContent({2, 2}, {1, 2, 3, 4})));
   EXPECT_FALSE(AreTensorsEqual(T("dtype: DT_INT32 tensor_shape {} int_val: 1"),
                                T("dtype: DT_UINT32 tensor_shape {} uint32_val: 1")));
   // Dimension names are not part of a Tensor's shape.
-  EXPECT_TRUE(AreTensorsEqual(T("dtype: DT_FLOAT tensor_shape { dim { size: 1 name: \"a\" } } float_val: 1"),
-                              T("dtype: DT_FLOAT tensor_shape { dim { size: 1 } } float_val: 1")));
+  EXPECT_TRUE(AreTensorsEqual(
+      T("dtype: DT_FLOAT tensor_shape { dim { size: 1 name: \"a\" } } float_val: 1"),
+      T("dtype: DT_FLOAT tensor_shape { dim { size: 1 } } float_val: 1")));
 }
 
 TEST(AttrValueEqualTest, StringTensors) {
-  EXPECT_TRUE(AreTensorsEqual(T("dtype: DT_STRING tensor_shape { dim { size: 2 } } string_val: \"ab\""),
-                              T("dtype: DT_STRING tensor_shape { dim { size: 2 } } string_val: \"ab\" string_val: \"ab\"")));
-  EXPECT_FALSE(AreTensorsEqual(T("dtype: DT_STRING tensor_shape { dim { size: 2 } } string_val: \"ab\" string_val: \"c\""),
-                               T("dtype: DT_STRING tensor_shape { dim { size: 2 } } string_val: \"a\" string_val: \"bc\"")));
+  EXPECT_TRUE(
+      AreTensorsEqual(T("dtype: DT_STRING tensor_shape { dim { size: 2 } } string_val: \"ab\""),
+                      T("dtype: DT_STRING tensor_shape { dim { size: 2 } } string_val: \"ab\" "
+                        "string_val: \"ab\"")));
+  EXPECT_FALSE(AreTensorsEqual(
+      T("dtype: DT_STRING tensor_shape { dim { size: 2 } } string_val: \"ab\" string_val: \"c\""),
+      T("dtype: DT_STRING tensor_shape { dim { size: 2 } } string_val: \"a\" string_val: \"bc\"")));
 }
 
 TEST(AttrValueEqualTest, HalfTensors) {
   // half_val holds the 16 bits of each value in an int32.
-  EXPECT_TRUE(AreTensorsEqual(T("dtype: DT_HALF tensor_shape { dim { size: 2 } } half_val: 15360"),
-                              T("dtype: DT_HALF tensor_shape { dim { size: 2 } } tensor_content: \"\\000<\\000<\"")));
+  EXPECT_TRUE(AreTensorsEqual(
+      T("dtype: DT_HALF tensor_shape { dim { size: 2 } } half_val: 15360"),
+      T("dtype: DT_HALF tensor_shape { dim { size: 2 } } tensor_content: \"\\000<\\000<\"")));
 }
 
 }  // namespace

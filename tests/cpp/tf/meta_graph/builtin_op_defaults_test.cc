@@ -25,16 +25,19 @@ TEST(BuiltinOpDefaultsTest, EveryRowMatchesTensorFlowsRegistry) {
     SCOPED_TRACE(std::string(row.op) + "." + row.attr);
     tensorflow::AttrValue value;
     // The default_value text parses as an AttrValue.
-    ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(row.default_value, &value)) << row.default_value;
+    ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(row.default_value, &value))
+        << row.default_value;
     EXPECT_NE(value.value_case(), tensorflow::AttrValue::VALUE_NOT_SET);
     const tensorflow::OpDef* op = mgtest::FindOp(tf_ops, row.op);
     ASSERT_NE(op, nullptr) << "no op " << row.op << " in ops.pbtxt";
     const tensorflow::OpDef::AttrDef* attr = mgtest::FindAttr(*op, row.attr);
     ASSERT_NE(attr, nullptr) << row.op << " has no attr " << row.attr;
     EXPECT_EQ(attr->type(), row.type);
-    ASSERT_TRUE(attr->has_default_value()) << "TensorFlow gives " << row.op << "." << row.attr << " no default";
+    ASSERT_TRUE(attr->has_default_value())
+        << "TensorFlow gives " << row.op << "." << row.attr << " no default";
     EXPECT_TRUE(AreAttrValuesEqual(value, attr->default_value()))
-        << "table: " << value.ShortDebugString() << "  TensorFlow: " << attr->default_value().ShortDebugString();
+        << "table: " << value.ShortDebugString()
+        << "  TensorFlow: " << attr->default_value().ShortDebugString();
     // The same value in the protobuf sense too (no by-value tensor leniency is needed).
     EXPECT_TRUE(mgtest::MessagesEqual(attr->default_value(), value));
   }

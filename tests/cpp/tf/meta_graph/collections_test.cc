@@ -28,8 +28,9 @@ struct Exported {
   tensorflow::CollectionDef def;
 };
 
-Exported ExportOne(const std::string& key, const tensorflow::CollectionDef& in, const std::string& scope,
-             const std::set<std::string>& excluded = kNoExclusions) {
+Exported ExportOne(const std::string& key, const tensorflow::CollectionDef& in,
+                   const std::string& scope,
+                   const std::set<std::string>& excluded = kNoExclusions) {
   Scope s(scope);
   CollectionRules rules{&s, &excluded};
   Exported e;
@@ -61,9 +62,12 @@ std::vector<Proto> Decode(const tensorflow::CollectionDef& def) {
 }
 
 TEST(CollectionsTest, NodeListIsFilteredAndStripped) {
-  Exported e = ExportOne("train_op", NodeList({"s/a:0", "s/b", "t/c:0", "$unbound_inputs_x", "sa/d:0", "^s/e", "s"}), "s");
+  Exported e = ExportOne(
+      "train_op", NodeList({"s/a:0", "s/b", "t/c:0", "$unbound_inputs_x", "sa/d:0", "^s/e", "s"}),
+      "s");
   ASSERT_TRUE(e.written);
-  EXPECT_EQ(ToVector(e.def.node_list().value()), (Strings{"a:0", "b", "$unbound_inputs_x", "^e", "s"}));
+  EXPECT_EQ(ToVector(e.def.node_list().value()),
+            (Strings{"a:0", "b", "$unbound_inputs_x", "^e", "s"}));
 }
 
 TEST(CollectionsTest, NodeListWithNothingInTheScopeIsNotWritten) {
@@ -75,7 +79,9 @@ TEST(CollectionsTest, NodeListWithNothingInTheScopeIsNotWritten) {
 // name, so they stay (TensorFlow compares item.name with the excluded names).
 TEST(CollectionsTest, ExcludedNodesLeaveByNodeNameOnly) {
   std::set<std::string> excluded = {"save_1/Const", "save_1/restore_all"};
-  Exported e = ExportOne("misc", NodeList({"save_1/Const", "save_1/Const:0", "save_1/restore_all", "x"}), "", excluded);
+  Exported e =
+      ExportOne("misc", NodeList({"save_1/Const", "save_1/Const:0", "save_1/restore_all", "x"}), "",
+                excluded);
   ASSERT_TRUE(e.written);
   EXPECT_EQ(ToVector(e.def.node_list().value()), (Strings{"save_1/Const:0", "x"}));
   Exported plain = ExportOne("names", BytesList({"save_1/Const", "y"}), "", excluded);
@@ -84,7 +90,9 @@ TEST(CollectionsTest, ExcludedNodesLeaveByNodeNameOnly) {
 
 // Plain strings are filtered as node names, but TensorFlow does not strip them.
 TEST(CollectionsTest, PlainBytesListIsFilteredNotStripped) {
-  Exported e = ExportOne("my_strings", BytesList({"s/a", "t/b", "s/c:0", "queue_name: \"q\"\n", "$unbound_inputs_z"}), "s");
+  Exported e = ExportOne(
+      "my_strings", BytesList({"s/a", "t/b", "s/c:0", "queue_name: \"q\"\n", "$unbound_inputs_z"}),
+      "s");
   ASSERT_TRUE(e.written);
   EXPECT_EQ(ToVector(e.def.bytes_list().value()), (Strings{"s/a", "s/c:0", "$unbound_inputs_z"}));
 }
@@ -121,9 +129,9 @@ TEST(CollectionsTest, VariableDefsAreDecodedScopedOrDropped) {
   for (const char* key : {"variables", "trainable_variables", "local_variables", "model_variables",
                           "moving_average_variables", "metric_variables"}) {
     SCOPED_TRACE(key);
-    tensorflow::CollectionDef in = BytesList({Variable("s/", "v").SerializeAsString(),
-                                              Variable("t/", "w").SerializeAsString(),
-                                              Variable("s/inner/", "u").SerializeAsString()});
+    tensorflow::CollectionDef in =
+        BytesList({Variable("s/", "v").SerializeAsString(), Variable("t/", "w").SerializeAsString(),
+                   Variable("s/inner/", "u").SerializeAsString()});
     Exported e = ExportOne(key, in, "s");
     ASSERT_TRUE(e.written);
     std::vector<tensorflow::VariableDef> vars = Decode<tensorflow::VariableDef>(e.def);
@@ -153,13 +161,15 @@ TEST(CollectionsTest, VariableWithoutOptionalNamesKeepsThemEmpty) {
 // graphport cannot scope what it cannot read; it keeps such values rather than lose data.
 TEST(CollectionsTest, UnparseableProtoValuesAreKeptAsTheyAre) {
   std::string garbage = "\xff\xff\xff";
-  Exported e = ExportOne("variables", BytesList({garbage, Variable("s/", "v").SerializeAsString()}), "s");
+  Exported e =
+      ExportOne("variables", BytesList({garbage, Variable("s/", "v").SerializeAsString()}), "s");
   ASSERT_TRUE(e.written);
   ASSERT_EQ(e.def.bytes_list().value_size(), 2);
   EXPECT_EQ(e.def.bytes_list().value(0), garbage);
 }
 
-tensorflow::SaverDef Saver(const std::string& filename, const std::string& save, const std::string& restore) {
+tensorflow::SaverDef Saver(const std::string& filename, const std::string& save,
+                           const std::string& restore) {
   tensorflow::SaverDef s;
   s.set_filename_tensor_name(filename);
   s.set_save_tensor_name(save);
@@ -173,21 +183,26 @@ tensorflow::SaverDef Saver(const std::string& filename, const std::string& save,
 
 // Saver.to_proto(export_scope): all three names in the scope, or the saver is left out.
 TEST(CollectionsTest, SaverDefsAreScopedByToProtoRules) {
-  tensorflow::SaverDef inside = Saver("s/save/Const:0", "s/save/control_dependency:0", "s/save/restore_all");
+  tensorflow::SaverDef inside =
+      Saver("s/save/Const:0", "s/save/control_dependency:0", "s/save/restore_all");
   tensorflow::SaverDef scoped;
   ASSERT_TRUE(ScopeSaverDef(inside, Scope("s"), &scoped));
-  EXPECT_TRUE(MessagesEqual(Saver("save/Const:0", "save/control_dependency:0", "save/restore_all"), scoped));
+  EXPECT_TRUE(MessagesEqual(Saver("save/Const:0", "save/control_dependency:0", "save/restore_all"),
+                            scoped));
 
-  for (const auto& partial : {Saver("t/Const:0", "s/save/control_dependency:0", "s/save/restore_all"),
-                              Saver("s/save/Const:0", "t/control_dependency:0", "s/save/restore_all"),
-                              Saver("s/save/Const:0", "s/save/control_dependency:0", "t/restore_all")}) {
+  for (const auto& partial :
+       {Saver("t/Const:0", "s/save/control_dependency:0", "s/save/restore_all"),
+        Saver("s/save/Const:0", "t/control_dependency:0", "s/save/restore_all"),
+        Saver("s/save/Const:0", "s/save/control_dependency:0", "t/restore_all")}) {
     tensorflow::SaverDef out;
     EXPECT_FALSE(ScopeSaverDef(partial, Scope("s"), &out)) << partial.ShortDebugString();
   }
 
-  Exported e = ExportOne("savers", BytesList({inside.SerializeAsString(),
-                                         Saver("t/Const:0", "s/x:0", "s/restore_all").SerializeAsString()}),
-                   "s");
+  Exported e =
+      ExportOne("savers",
+                BytesList({inside.SerializeAsString(),
+                           Saver("t/Const:0", "s/x:0", "s/restore_all").SerializeAsString()}),
+                "s");
   ASSERT_TRUE(e.written);
   std::vector<tensorflow::SaverDef> savers = Decode<tensorflow::SaverDef>(e.def);
   ASSERT_EQ(savers.size(), 1u);
@@ -205,21 +220,27 @@ TEST(CollectionsTest, SaverDefWithEmptyScopeIsUnchanged) {
 TEST(CollectionsTest, QueueRunnerDefsAreScoped) {
   auto in = Text<tensorflow::QueueRunnerDef>(R"pb(
     queue_name: "queue1/fifo_queue"
-    enqueue_op_name: "queue1/fifo_queue_enqueue" enqueue_op_name: "queue1/fifo_queue_enqueue_1"
-    close_op_name: "queue1/fifo_queue_Close" cancel_op_name: "queue1/fifo_queue_Close_1"
+    enqueue_op_name: "queue1/fifo_queue_enqueue"
+    enqueue_op_name: "queue1/fifo_queue_enqueue_1"
+    close_op_name: "queue1/fifo_queue_Close"
+    cancel_op_name: "queue1/fifo_queue_Close_1"
     queue_closed_exception_types: OUT_OF_RANGE
   )pb");
   auto outside = Text<tensorflow::QueueRunnerDef>(R"pb(queue_name: "queue2/fifo_queue")pb");
-  Exported e = ExportOne("queue_runners", BytesList({in.SerializeAsString(), outside.SerializeAsString()}), "queue1");
+  Exported e = ExportOne(
+      "queue_runners", BytesList({in.SerializeAsString(), outside.SerializeAsString()}), "queue1");
   ASSERT_TRUE(e.written);
   std::vector<tensorflow::QueueRunnerDef> runners = Decode<tensorflow::QueueRunnerDef>(e.def);
   ASSERT_EQ(runners.size(), 1u);
   EXPECT_TRUE(MessagesEqual(Text<tensorflow::QueueRunnerDef>(R"pb(
-    queue_name: "fifo_queue"
-    enqueue_op_name: "fifo_queue_enqueue" enqueue_op_name: "fifo_queue_enqueue_1"
-    close_op_name: "fifo_queue_Close" cancel_op_name: "fifo_queue_Close_1"
-    queue_closed_exception_types: OUT_OF_RANGE
-  )pb"), runners[0]));
+                              queue_name: "fifo_queue"
+                              enqueue_op_name: "fifo_queue_enqueue"
+                              enqueue_op_name: "fifo_queue_enqueue_1"
+                              close_op_name: "fifo_queue_Close"
+                              cancel_op_name: "fifo_queue_Close_1"
+                              queue_closed_exception_types: OUT_OF_RANGE
+                            )pb"),
+                            runners[0]));
 }
 
 // CondContext.to_proto(export_scope), with a nested while context. TensorFlow's own exporter
@@ -228,75 +249,129 @@ TEST(CollectionsTest, QueueRunnerDefsAreScoped) {
 // round trip land on the right names.
 TEST(CollectionsTest, CondContextsAndNestedContextsAreScoped) {
   auto in = Text<tensorflow::CondContextDef>(R"pb(
-    context_name: "s/cond/cond_text" pred_name: "s/cond/pred_id:0" pivot_name: "s/cond/switch_t:0" branch: 1
+    context_name: "s/cond/cond_text"
+    pred_name: "s/cond/pred_id:0"
+    pivot_name: "s/cond/switch_t:0"
+    branch: 1
     values_def {
-      values: "s/cond/pred_id:0" values: "s/cond/switch_t:0" values: "s/a:0"
+      values: "s/cond/pred_id:0"
+      values: "s/cond/switch_t:0"
+      values: "s/a:0"
       external_values { key: "s/a:0" value: "s/cond/Switch_1:1" }
     }
     nested_contexts {
       while_ctxt {
-        context_name: "s/cond/while/while_context" parallel_iterations: 10
+        context_name: "s/cond/while/while_context"
+        parallel_iterations: 10
         pivot_name: "s/cond/while/LoopCond:0"
-        pivot_for_pred_name: "s/cond/while/Merge:0" pivot_for_body_name: "s/cond/while/Identity:0"
-        loop_exit_names: "s/cond/while/Exit:0" loop_enter_names: "s/cond/while/Enter:0"
+        pivot_for_pred_name: "s/cond/while/Merge:0"
+        pivot_for_body_name: "s/cond/while/Identity:0"
+        loop_exit_names: "s/cond/while/Exit:0"
+        loop_enter_names: "s/cond/while/Enter:0"
         values_def { values: "s/cond/while/Identity:0" }
       }
     }
   )pb");
-  auto outside = Text<tensorflow::CondContextDef>(R"pb(context_name: "t/cond/cond_text" pred_name: "t/p:0")pb");
-  Exported e = ExportOne("cond_context", BytesList({in.SerializeAsString(), outside.SerializeAsString()}), "s");
+  auto outside = Text<tensorflow::CondContextDef>(R"pb(context_name: "t/cond/cond_text"
+                                                       pred_name: "t/p:0")pb");
+  Exported e = ExportOne("cond_context",
+                         BytesList({in.SerializeAsString(), outside.SerializeAsString()}), "s");
   ASSERT_TRUE(e.written);
   std::vector<tensorflow::CondContextDef> conds = Decode<tensorflow::CondContextDef>(e.def);
   ASSERT_EQ(conds.size(), 1u);
   EXPECT_TRUE(MessagesEqual(Text<tensorflow::CondContextDef>(R"pb(
-    context_name: "cond/cond_text" pred_name: "cond/pred_id:0" pivot_name: "cond/switch_t:0" branch: 1
-    values_def {
-      values: "cond/pred_id:0" values: "cond/switch_t:0" values: "a:0"
-      external_values { key: "a:0" value: "cond/Switch_1:1" }
-    }
-    nested_contexts {
-      while_ctxt {
-        context_name: "cond/while/while_context" parallel_iterations: 10
-        pivot_name: "cond/while/LoopCond:0"
-        pivot_for_pred_name: "cond/while/Merge:0" pivot_for_body_name: "cond/while/Identity:0"
-        loop_exit_names: "cond/while/Exit:0" loop_enter_names: "cond/while/Enter:0"
-        values_def { values: "cond/while/Identity:0" }
-      }
-    }
-  )pb"), conds[0]));
+                              context_name: "cond/cond_text"
+                              pred_name: "cond/pred_id:0"
+                              pivot_name: "cond/switch_t:0"
+                              branch: 1
+                              values_def {
+                                values: "cond/pred_id:0"
+                                values: "cond/switch_t:0"
+                                values: "a:0"
+                                external_values { key: "a:0" value: "cond/Switch_1:1" }
+                              }
+                              nested_contexts {
+                                while_ctxt {
+                                  context_name: "cond/while/while_context"
+                                  parallel_iterations: 10
+                                  pivot_name: "cond/while/LoopCond:0"
+                                  pivot_for_pred_name: "cond/while/Merge:0"
+                                  pivot_for_body_name: "cond/while/Identity:0"
+                                  loop_exit_names: "cond/while/Exit:0"
+                                  loop_enter_names: "cond/while/Enter:0"
+                                  values_def { values: "cond/while/Identity:0" }
+                                }
+                              }
+                            )pb"),
+                            conds[0]));
 }
 
 // WhileContext.to_proto(export_scope), with a nested cond context.
 TEST(CollectionsTest, WhileContextsAndNestedContextsAreScoped) {
   auto in = Text<tensorflow::WhileContextDef>(R"pb(
-    context_name: "export/while/while_context" parallel_iterations: 32 back_prop: true swap_memory: true
+    context_name: "export/while/while_context"
+    parallel_iterations: 32
+    back_prop: true
+    swap_memory: true
     pivot_name: "export/while/LoopCond:0"
-    pivot_for_pred_name: "export/while/Merge:0" pivot_for_body_name: "export/while/Identity:0"
-    loop_exit_names: "export/while/Exit:0" loop_exit_names: "export/while/Exit_1:0"
-    loop_enter_names: "export/while/Enter:0" loop_enter_names: "export/while/Enter_1:0"
+    pivot_for_pred_name: "export/while/Merge:0"
+    pivot_for_body_name: "export/while/Identity:0"
+    loop_exit_names: "export/while/Exit:0"
+    loop_exit_names: "export/while/Exit_1:0"
+    loop_enter_names: "export/while/Enter:0"
+    loop_enter_names: "export/while/Enter_1:0"
     maximum_iterations_name: "export/while/maximum_iterations:0"
-    values_def { values: "export/while/Identity:0" external_values { key: "export/x:0" value: "export/while/Enter_1:0" } }
-    nested_contexts { cond_ctxt { context_name: "export/while/cond/cond_text" pred_name: "export/while/cond/pred_id:0" pivot_name: "export/while/cond/switch_t:0" } }
+    values_def {
+      values: "export/while/Identity:0"
+      external_values { key: "export/x:0" value: "export/while/Enter_1:0" }
+    }
+    nested_contexts {
+      cond_ctxt {
+        context_name: "export/while/cond/cond_text"
+        pred_name: "export/while/cond/pred_id:0"
+        pivot_name: "export/while/cond/switch_t:0"
+      }
+    }
   )pb");
-  auto no_max = Text<tensorflow::WhileContextDef>(R"pb(context_name: "export/while_1/while_context" pivot_name: "export/while_1/LoopCond:0")pb");
-  Exported e = ExportOne("while_context", BytesList({in.SerializeAsString(), no_max.SerializeAsString()}), "export");
+  auto no_max =
+      Text<tensorflow::WhileContextDef>(R"pb(context_name: "export/while_1/while_context"
+                                             pivot_name: "export/while_1/LoopCond:0")pb");
+  Exported e = ExportOne("while_context",
+                         BytesList({in.SerializeAsString(), no_max.SerializeAsString()}), "export");
   ASSERT_TRUE(e.written);
   std::vector<tensorflow::WhileContextDef> loops = Decode<tensorflow::WhileContextDef>(e.def);
   ASSERT_EQ(loops.size(), 2u);
   EXPECT_TRUE(MessagesEqual(Text<tensorflow::WhileContextDef>(R"pb(
-    context_name: "while/while_context" parallel_iterations: 32 back_prop: true swap_memory: true
-    pivot_name: "while/LoopCond:0"
-    pivot_for_pred_name: "while/Merge:0" pivot_for_body_name: "while/Identity:0"
-    loop_exit_names: "while/Exit:0" loop_exit_names: "while/Exit_1:0"
-    loop_enter_names: "while/Enter:0" loop_enter_names: "while/Enter_1:0"
-    maximum_iterations_name: "while/maximum_iterations:0"
-    values_def { values: "while/Identity:0" external_values { key: "x:0" value: "while/Enter_1:0" } }
-    nested_contexts { cond_ctxt { context_name: "while/cond/cond_text" pred_name: "while/cond/pred_id:0" pivot_name: "while/cond/switch_t:0" } }
-  )pb"), loops[0]));
+                              context_name: "while/while_context"
+                              parallel_iterations: 32
+                              back_prop: true
+                              swap_memory: true
+                              pivot_name: "while/LoopCond:0"
+                              pivot_for_pred_name: "while/Merge:0"
+                              pivot_for_body_name: "while/Identity:0"
+                              loop_exit_names: "while/Exit:0"
+                              loop_exit_names: "while/Exit_1:0"
+                              loop_enter_names: "while/Enter:0"
+                              loop_enter_names: "while/Enter_1:0"
+                              maximum_iterations_name: "while/maximum_iterations:0"
+                              values_def {
+                                values: "while/Identity:0"
+                                external_values { key: "x:0" value: "while/Enter_1:0" }
+                              }
+                              nested_contexts {
+                                cond_ctxt {
+                                  context_name: "while/cond/cond_text"
+                                  pred_name: "while/cond/pred_id:0"
+                                  pivot_name: "while/cond/switch_t:0"
+                                }
+                              }
+                            )pb"),
+                            loops[0]));
   // No maximum_iterations: the name stays unset.
-  EXPECT_TRUE(MessagesEqual(Text<tensorflow::WhileContextDef>(
-                                R"pb(context_name: "while_1/while_context" pivot_name: "while_1/LoopCond:0")pb"),
-                            loops[1]));
+  EXPECT_TRUE(
+      MessagesEqual(Text<tensorflow::WhileContextDef>(R"pb(context_name: "while_1/while_context"
+                                                           pivot_name: "while_1/LoopCond:0")pb"),
+                    loops[1]));
   EXPECT_FALSE(ExportOne("while_context", BytesList({in.SerializeAsString()}), "other").written);
 }
 
@@ -305,7 +380,9 @@ TEST(CollectionsTest, Int64FloatAndAnyListsPassThrough) {
   auto ints = Text<tensorflow::CollectionDef>("int64_list { value: 1 value: -2 }");
   auto floats = Text<tensorflow::CollectionDef>("float_list { value: 0.5 value: -0.0 }");
   auto anys = Text<tensorflow::CollectionDef>(
-      R"pb(any_list { value { type_url: "type.googleapis.com/tensorflow.AssetFileDef" value: "\n\003t/x" } })pb");
+      R"pb(any_list {
+             value { type_url: "type.googleapis.com/tensorflow.AssetFileDef" value: "\n\003t/x" }
+           })pb");
   for (const auto* in : {&ints, &floats, &anys}) {
     Exported e = ExportOne("k", *in, "s", {"t/x"});
     ASSERT_TRUE(e.written);
@@ -316,7 +393,9 @@ TEST(CollectionsTest, Int64FloatAndAnyListsPassThrough) {
 TEST(CollectionsTest, EmptyResultsAreNotWritten) {
   EXPECT_FALSE(ExportOne("k", NodeList({"t/a"}), "s").written);
   EXPECT_FALSE(ExportOne("k", BytesList({"t/a"}), "s").written);
-  EXPECT_FALSE(ExportOne("savers", BytesList({Saver("t/c:0", "t/s:0", "t/r").SerializeAsString()}), "s").written);
+  EXPECT_FALSE(
+      ExportOne("savers", BytesList({Saver("t/c:0", "t/s:0", "t/r").SerializeAsString()}), "s")
+          .written);
   EXPECT_FALSE(ExportOne("k", tensorflow::CollectionDef(), "s").written) << "no kind at all";
   EXPECT_FALSE(ExportOne("k", NodeList({"save_1/x"}), "", {"save_1/x"}).written);
 }

@@ -53,12 +53,16 @@ constexpr std::string_view kUnbound = "$unbound_inputs_";
 // attr followed. Written from the notes, not from src/.
 namespace ref {
 
-bool StartsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
 
 // Node name of a node, tensor, control-input or colocation name.
 std::string_view BareName(std::string_view name) {
-  if (StartsWith(name, "^")) name.remove_prefix(1);
-  else if (StartsWith(name, "loc:@")) name.remove_prefix(5);
+  if (StartsWith(name, "^"))
+    name.remove_prefix(1);
+  else if (StartsWith(name, "loc:@"))
+    name.remove_prefix(5);
   size_t colon = name.find(':');
   return colon == std::string_view::npos ? name : name.substr(0, colon);
 }
@@ -91,10 +95,11 @@ std::string ScopeOf(std::string_view name) {
 }
 
 // _find_extraneous_saver_nodes (with SaveSlices for SaveSlice).
-std::set<std::string> ExtraneousSaverNodes(const tensorflow::GraphDef& g, const tensorflow::SaverDef* saver) {
-  static const std::set<std::string> kOps = {"SaveV2", "Save", "SaveSlices", "LegacySave", "LegacySaveSlice",
-                                             "RestoreV2", "Restore", "RestoreSlice", "LegacyRestore",
-                                             "LegacyRestoreSlice"};
+std::set<std::string> ExtraneousSaverNodes(const tensorflow::GraphDef& g,
+                                           const tensorflow::SaverDef* saver) {
+  static const std::set<std::string> kOps = {
+      "SaveV2",    "Save",    "SaveSlices",   "LegacySave",    "LegacySaveSlice",
+      "RestoreV2", "Restore", "RestoreSlice", "LegacyRestore", "LegacyRestoreSlice"};
   std::set<std::string> saver_ops, scopes;
   for (const auto& n : g.node()) {
     if (kOps.count(n.op())) saver_ops.insert(n.name());
@@ -117,15 +122,16 @@ std::set<std::string> ExtraneousSaverNodes(const tensorflow::GraphDef& g, const 
 }
 
 // _node_def.
-tensorflow::NodeDef RewriteNode(const tensorflow::NodeDef& in, const std::string& scope, bool clear_devices,
-                                Strings* unbound) {
+tensorflow::NodeDef RewriteNode(const tensorflow::NodeDef& in, const std::string& scope,
+                                bool clear_devices, Strings* unbound) {
   tensorflow::NodeDef out = in;
   out.set_name(Strip(in.name(), scope));
   out.clear_input();
   for (const auto& input : in.input()) {
     if (!scope.empty() && !InScope(input, scope)) {
       bool control = StartsWith(input, "^");
-      std::string renamed = (control ? "^" : "") + std::string(kUnbound) + input.substr(control ? 1 : 0);
+      std::string renamed =
+          (control ? "^" : "") + std::string(kUnbound) + input.substr(control ? 1 : 0);
       unbound->push_back(renamed);
       out.add_input(renamed);
     } else {
@@ -137,11 +143,13 @@ tensorflow::NodeDef RewriteNode(const tensorflow::NodeDef& in, const std::string
     cls.mutable_list();
     for (const auto& s : in.attr().at("_class").list().s()) {
       size_t at = s.find('@');
-      if (InScope(at == std::string::npos ? s : s.substr(at + 1), scope)) cls.mutable_list()->add_s(Strip(s, scope));
+      if (InScope(at == std::string::npos ? s : s.substr(at + 1), scope))
+        cls.mutable_list()->add_s(Strip(s, scope));
     }
     (*out.mutable_attr())["_class"] = cls;
   }
-  if (!scope.empty() && (in.op() == "Enter" || in.op() == "RefEnter") && in.attr().count("frame_name")) {
+  if (!scope.empty() && (in.op() == "Enter" || in.op() == "RefEnter") &&
+      in.attr().count("frame_name")) {
     const std::string& frame = in.attr().at("frame_name").s();
     if (InScope(frame, scope)) (*out.mutable_attr())["frame_name"].set_s(Strip(frame, scope));
   }
@@ -160,7 +168,8 @@ std::string Bytes(const google::protobuf::Message& m) {
   return out;
 }
 
-const tensorflow::OpDef* FindOp(const std::vector<const tensorflow::OpList*>& layers, const std::string& name) {
+const tensorflow::OpDef* FindOp(const std::vector<const tensorflow::OpList*>& layers,
+                                const std::string& name) {
   for (const auto* layer : layers) {
     if (const auto* op = mgtest::FindOp(*layer, name)) return op;
   }
@@ -183,7 +192,8 @@ void StripDefaults(tensorflow::GraphDef* g, const std::vector<const tensorflow::
     Strings doomed;
     for (const auto& [key, value] : node->attr()) {
       const auto* def = mgtest::FindAttr(*op, key);
-      if (key[0] != '_' && def && def->has_default_value() && Bytes(value) == Bytes(def->default_value())) {
+      if (key[0] != '_' && def && def->has_default_value() &&
+          Bytes(value) == Bytes(def->default_value())) {
         doomed.push_back(key);
       }
     }
@@ -215,8 +225,10 @@ std::set<std::string> OpsUsed(const tensorflow::GraphDef& g) {
   std::vector<const tensorflow::FunctionDef*> todo;
   auto visit = [&](const tensorflow::NodeDef& n) {
     Strings refs;
-    if (functions.count(n.op())) refs.push_back(n.op());
-    else ops.insert(n.op());
+    if (functions.count(n.op()))
+      refs.push_back(n.op());
+    else
+      ops.insert(n.op());
     for (const auto& [k, v] : n.attr()) FunctionRefs(v, &refs);
     for (const auto& r : refs) {
       if (functions.count(r) && seen.insert(r).second) todo.push_back(functions[r]);
@@ -231,10 +243,12 @@ std::set<std::string> OpsUsed(const tensorflow::GraphDef& g) {
   return ops;
 }
 
-tensorflow::OpList StrippedOpList(const tensorflow::GraphDef& g, const std::vector<const tensorflow::OpList*>& layers) {
+tensorflow::OpList StrippedOpList(const tensorflow::GraphDef& g,
+                                  const std::vector<const tensorflow::OpList*>& layers) {
   tensorflow::OpList out;
   for (const auto& name : OpsUsed(g)) {  // std::set: sorted by code point
-    if (name == "_Arg" || name == "_Retval" || name == "_ListToArray" || name == "_ArrayToList") continue;
+    if (name == "_Arg" || name == "_Retval" || name == "_ListToArray" || name == "_ArrayToList")
+      continue;
     if (const auto* op = FindOp(layers, name)) {
       tensorflow::OpDef* copy = out.add_op();
       *copy = *op;
@@ -297,8 +311,8 @@ bool ScopeWhile(tensorflow::WhileContextDef* c, const std::string& scope) {
 
 // Decodes, scopes and re-encodes one proto-typed entry; unreadable entries stay as they are.
 template <typename Proto>
-void AddScoped(const std::string& bytes, const std::string& scope, bool (*scope_fn)(Proto*, const std::string&),
-               tensorflow::CollectionDef* out) {
+void AddScoped(const std::string& bytes, const std::string& scope,
+               bool (*scope_fn)(Proto*, const std::string&), tensorflow::CollectionDef* out) {
   Proto p;
   if (!p.ParseFromString(bytes) || scope.empty()) {
     out->mutable_bytes_list()->add_value(bytes);
@@ -308,13 +322,15 @@ void AddScoped(const std::string& bytes, const std::string& scope, bool (*scope_
 }
 
 bool IsVariableKey(const std::string& key) {
-  static const std::set<std::string> kKeys = {"variables", "trainable_variables", "local_variables",
-                                              "model_variables", "moving_average_variables", "metric_variables"};
+  static const std::set<std::string> kKeys = {
+      "variables",       "trainable_variables",      "local_variables",
+      "model_variables", "moving_average_variables", "metric_variables"};
   return kKeys.count(key) > 0;
 }
 
 // Saver.to_proto(export_scope).
-std::optional<tensorflow::SaverDef> ScopedSaver(const tensorflow::SaverDef& s, const std::string& scope) {
+std::optional<tensorflow::SaverDef> ScopedSaver(const tensorflow::SaverDef& s,
+                                                const std::string& scope) {
   if (!InScope(s.filename_tensor_name(), scope) || !InScope(s.save_tensor_name(), scope) ||
       !InScope(s.restore_op_name(), scope)) {
     return std::nullopt;
@@ -327,14 +343,17 @@ std::optional<tensorflow::SaverDef> ScopedSaver(const tensorflow::SaverDef& s, c
 }
 
 // add_collection_def over an already-encoded collection.
-std::optional<tensorflow::CollectionDef> Collection(const std::string& key, const tensorflow::CollectionDef& in,
-                                                    const std::string& scope, const std::set<std::string>& excluded) {
+std::optional<tensorflow::CollectionDef> Collection(const std::string& key,
+                                                    const tensorflow::CollectionDef& in,
+                                                    const std::string& scope,
+                                                    const std::set<std::string>& excluded) {
   if (scope.empty() && excluded.empty()) return in;
   tensorflow::CollectionDef out;
   switch (in.kind_case()) {
     case tensorflow::CollectionDef::kNodeList:
       for (const auto& v : in.node_list().value()) {
-        if (!excluded.count(v) && NameKept(v, scope)) out.mutable_node_list()->add_value(Strip(v, scope));
+        if (!excluded.count(v) && NameKept(v, scope))
+          out.mutable_node_list()->add_value(Strip(v, scope));
       }
       if (out.node_list().value_size() == 0) return std::nullopt;
       return out;
@@ -352,7 +371,8 @@ std::optional<tensorflow::CollectionDef> Collection(const std::string& key, cons
           var.set_initializer_name(Strip(var.initializer_name(), scope));
           var.set_snapshot_name(Strip(var.snapshot_name(), scope));
           if (var.has_save_slice_info_def()) {
-            var.mutable_save_slice_info_def()->set_full_name(Strip(var.save_slice_info_def().full_name(), scope));
+            var.mutable_save_slice_info_def()->set_full_name(
+                Strip(var.save_slice_info_def().full_name(), scope));
           }
           out.mutable_bytes_list()->add_value(var.SerializeAsString());
         } else if (key == "savers") {
@@ -367,7 +387,8 @@ std::optional<tensorflow::CollectionDef> Collection(const std::string& key, cons
         } else if (key == "while_context") {
           AddScoped<tensorflow::WhileContextDef>(v, scope, &ScopeWhile, &out);
         } else {
-          EXPECT_NE(key, "queue_runners") << "the reference model does not cover it; collections_test does";
+          EXPECT_NE(key, "queue_runners")
+              << "the reference model does not cover it; collections_test does";
           if (!excluded.count(v) && NameKept(v, scope)) out.mutable_bytes_list()->add_value(v);
         }
       }
@@ -427,7 +448,8 @@ Expected ExpectedExport(const tensorflow::MetaGraphDef& in, const Options& o) {
   }
   std::vector<const tensorflow::OpList*> complete;
   if (o.with_registry) complete.push_back(&mgtest::TfOps());
-  if (in.meta_info_def().stripped_op_list().op_size() > 0) complete.push_back(&in.meta_info_def().stripped_op_list());
+  if (in.meta_info_def().stripped_op_list().op_size() > 0)
+    complete.push_back(&in.meta_info_def().stripped_op_list());
   if (o.strip) {
     std::vector<const tensorflow::OpList*> layers = complete;
     layers.push_back(&BuiltinDefaultsOpList());
@@ -437,10 +459,13 @@ Expected ExpectedExport(const tensorflow::MetaGraphDef& in, const Options& o) {
 
   // stripped_op_list: TensorFlow computes it when absent; graphport also when the node set
   // changed (a kept list would name ops the graph no longer has).
-  if (!o.scope.empty() || !e.excluded.empty() || in.meta_info_def().stripped_op_list().op_size() == 0) {
+  if (!o.scope.empty() || !e.excluded.empty() ||
+      in.meta_info_def().stripped_op_list().op_size() == 0) {
     tensorflow::OpList ops = StrippedOpList(out.graph_def(), complete);
-    if (ops.op_size() > 0) *out.mutable_meta_info_def()->mutable_stripped_op_list() = ops;
-    else if (out.has_meta_info_def()) out.mutable_meta_info_def()->clear_stripped_op_list();
+    if (ops.op_size() > 0)
+      *out.mutable_meta_info_def()->mutable_stripped_op_list() = ops;
+    else if (out.has_meta_info_def())
+      out.mutable_meta_info_def()->clear_stripped_op_list();
   }
   if (o.strip) out.mutable_meta_info_def()->set_stripped_default_attrs(true);
 
@@ -455,8 +480,11 @@ Expected ExpectedExport(const tensorflow::MetaGraphDef& in, const Options& o) {
     if ((key == "unbound_inputs" && rewrite) || !in.collection_def().count(key)) continue;
     if (key == "savers" && o.clear_savers) {
       // The savers collection is replaced by the exported saver alone.
-      std::optional<tensorflow::SaverDef> scoped = saver ? ScopedSaver(*saver, o.scope) : std::nullopt;
-      if (scoped) (*out.mutable_collection_def())[key].mutable_bytes_list()->add_value(scoped->SerializeAsString());
+      std::optional<tensorflow::SaverDef> scoped =
+          saver ? ScopedSaver(*saver, o.scope) : std::nullopt;
+      if (scoped)
+        (*out.mutable_collection_def())[key].mutable_bytes_list()->add_value(
+            scoped->SerializeAsString());
       continue;
     }
     if (auto c = Collection(key, in.collection_def().at(key), o.scope, e.excluded)) {
@@ -476,7 +504,8 @@ Expected ExpectedExport(const tensorflow::MetaGraphDef& in, const Options& o) {
 }
 
 // GraphDebugInfo filtered to the exported top-level nodes ("name" or "name@" keys).
-tensorflow::GraphDebugInfo ExpectedDebugInfo(const tensorflow::GraphDebugInfo& in, const std::set<std::string>& names) {
+tensorflow::GraphDebugInfo ExpectedDebugInfo(const tensorflow::GraphDebugInfo& in,
+                                             const std::set<std::string>& names) {
   auto top_level = [&](const std::string& key) {
     size_t at = key.find('@');
     if (at != std::string::npos && at + 1 != key.size()) return false;
@@ -534,12 +563,13 @@ json JsonOptions(const ref::Options& o) {
   if (o.with_registry) j["opRegistry"] = BytesOption(OpsPbtxt());  // the text OpList as given
   if (o.collections) j["collectionList"] = *o.collections;
   if (o.saver_def) {
-    j["saverDef"] = {{"filenameTensorName", o.saver_def->filename_tensor_name()},
-                     {"saveTensorName", o.saver_def->save_tensor_name()},
-                     {"restoreOpName", o.saver_def->restore_op_name()},
-                     {"maxToKeep", o.saver_def->max_to_keep()},
-                     {"keepCheckpointEveryNHours", o.saver_def->keep_checkpoint_every_n_hours()},
-                     {"version", tensorflow::SaverDef::CheckpointFormatVersion_Name(o.saver_def->version())}};
+    j["saverDef"] = {
+        {"filenameTensorName", o.saver_def->filename_tensor_name()},
+        {"saveTensorName", o.saver_def->save_tensor_name()},
+        {"restoreOpName", o.saver_def->restore_op_name()},
+        {"maxToKeep", o.saver_def->max_to_keep()},
+        {"keepCheckpointEveryNHours", o.saver_def->keep_checkpoint_every_n_hours()},
+        {"version", tensorflow::SaverDef::CheckpointFormatVersion_Name(o.saver_def->version())}};
   }
   return j;
 }
@@ -585,8 +615,9 @@ Output RunExport(TfModel* model, const TfExportOptions& options) {
   o.files = out.files();
   EXPECT_TRUE(MessagesEqual(*before, model->root())) << "the export changed the loaded model";
   if (!o.files.empty()) {
-    o.parsed = options.as_text ? google::protobuf::TextFormat::ParseFromString(o.files[0].bytes, &o.meta_graph)
-                               : o.meta_graph.ParseFromString(o.files[0].bytes);
+    o.parsed = options.as_text
+                   ? google::protobuf::TextFormat::ParseFromString(o.files[0].bytes, &o.meta_graph)
+                   : o.meta_graph.ParseFromString(o.files[0].bytes);
   }
   return o;
 }
@@ -626,7 +657,8 @@ void ExpectMetaGraph(const ref::Expected& expected, const Output& out) {
   EXPECT_TRUE(MessagesEqual(expected.meta_graph, out.meta_graph));
   EXPECT_EQ(out.info["nodeCount"], want.node_size());
   EXPECT_EQ(out.info["unboundInputs"].get<Strings>(), expected.unbound);
-  EXPECT_EQ(out.info["excludedNodes"].get<Strings>(), Strings(expected.excluded.begin(), expected.excluded.end()));
+  EXPECT_EQ(out.info["excludedNodes"].get<Strings>(),
+            Strings(expected.excluded.begin(), expected.excluded.end()));
 }
 
 // Attrs of every node, top-level and in functions.
@@ -676,7 +708,8 @@ class CorpusExportTest : public ::testing::TestWithParam<mgtest::CorpusFile> {
       EXPECT_EQ(out.files[1].name, "model_debug.meta");
       tensorflow::GraphDebugInfo debug;
       EXPECT_TRUE(debug.ParseFromString(out.files[1].bytes));
-      EXPECT_TRUE(MessagesEqual(ref::ExpectedDebugInfo(input_.graph_def().debug_info(), expected.exported), debug));
+      EXPECT_TRUE(MessagesEqual(
+          ref::ExpectedDebugInfo(input_.graph_def().debug_info(), expected.exported), debug));
       EXPECT_EQ(out.info["debugInfoNodes"], debug.traces_size() + debug.name_to_trace_id_size());
     }
 
@@ -696,11 +729,13 @@ class CorpusExportTest : public ::testing::TestWithParam<mgtest::CorpusFile> {
     again.scope.clear();
     if (again.collections) {
       again.collections->clear();
-      for (const auto& [key, value] : out.meta_graph.collection_def()) again.collections->push_back(key);
+      for (const auto& [key, value] : out.meta_graph.collection_def())
+        again.collections->push_back(key);
     }
     std::unique_ptr<Loaded> reloaded = LoadBytes(out.files[0].bytes, "meta-graph-binary");
     Output second = RunExport(reloaded->model.get(), StructOptions(again));
-    EXPECT_TRUE(second.files.at(0).bytes == out.files[0].bytes) << "re-export is not byte-identical";
+    EXPECT_TRUE(second.files.at(0).bytes == out.files[0].bytes)
+        << "re-export is not byte-identical";
     return out;
   }
 
@@ -723,7 +758,8 @@ TEST_P(CorpusExportTest, NoOptions) {
   // Nothing asked to change the graph: it is the input's, byte for byte, and so is every
   // collection; tensorflow_version is the producer's (graphport does not overwrite it).
   EXPECT_TRUE(MessagesEqual(input_, out.meta_graph));
-  EXPECT_EQ(out.meta_graph.meta_info_def().tensorflow_version(), input_.meta_info_def().tensorflow_version());
+  EXPECT_EQ(out.meta_graph.meta_info_def().tensorflow_version(),
+            input_.meta_info_def().tensorflow_version());
 }
 
 TEST_P(CorpusExportTest, ExportScope) {
@@ -740,7 +776,8 @@ TEST_P(CorpusExportTest, ExportScope) {
   for (const auto& node : in.node()) {
     bool inside = node.name() == scope_ || node.name().rfind(scope_ + "/", 0) == 0;
     if (!inside) continue;
-    expected_names.push_back(node.name() == scope_ ? node.name() : node.name().substr(scope_.size() + 1));
+    expected_names.push_back(node.name() == scope_ ? node.name()
+                                                   : node.name().substr(scope_.size() + 1));
     for (const auto& input : node.input()) {
       std::string bare = input[0] == '^' ? input.substr(1) : input;
       std::string node_name = bare.substr(0, bare.find(':'));
@@ -766,7 +803,8 @@ TEST_P(CorpusExportTest, ExportScope) {
     EXPECT_EQ(out.meta_graph.collection_def().count("unbound_inputs"), 0u);
   } else {
     ASSERT_EQ(out.meta_graph.collection_def().count("unbound_inputs"), 1u);
-    Strings values = ToVector(out.meta_graph.collection_def().at("unbound_inputs").bytes_list().value());
+    Strings values =
+        ToVector(out.meta_graph.collection_def().at("unbound_inputs").bytes_list().value());
     EXPECT_EQ(std::set<std::string>(values.begin(), values.end()), outside_inputs);
     EXPECT_EQ(values.size(), outside_inputs.size()) << "an unbound input is listed twice";
   }
@@ -812,7 +850,8 @@ TEST_P(CorpusExportTest, ClearExtraneousSavers) {
 TEST_P(CorpusExportTest, ClearExtraneousSaversRemovesAnAddedSaver) {
   tensorflow::MetaGraphDef with_extra = input_;
   const std::string variable = input_.graph_def().node(0).name();
-  tensorflow::SaverDef extra = mgtest::AddV2Saver(with_extra.mutable_graph_def(), "graphport_extra_saver", variable, "k");
+  tensorflow::SaverDef extra =
+      mgtest::AddV2Saver(with_extra.mutable_graph_def(), "graphport_extra_saver", variable, "k");
   std::unique_ptr<Loaded> loaded = LoadMeta(with_extra);
 
   // The file's own saver (if any) stays, the added one goes.
@@ -838,7 +877,8 @@ TEST_P(CorpusExportTest, ClearExtraneousSaversRemovesAnAddedSaver) {
   keep_extra.saver_def = extra;
   ref::Expected expected_extra = ref::ExpectedExport(with_extra, keep_extra);
   ASSERT_TRUE(loaded->source->Rewind());
-  std::unique_ptr<Model> model = Model::Load(loaded->source.get(), LoadOptions{"meta-graph-binary", {}, "extra.meta"});
+  std::unique_ptr<Model> model =
+      Model::Load(loaded->source.get(), LoadOptions{"meta-graph-binary", {}, "extra.meta"});
   MemoryOutputSet files;
   json info = json::parse(model->ExportJson(JsonOptions(keep_extra).dump(), &files));
   ASSERT_EQ(files.files().size(), 1u);
@@ -851,7 +891,8 @@ TEST_P(CorpusExportTest, ClearExtraneousSaversRemovesAnAddedSaver) {
   for (const auto& name : expected_extra.excluded) {
     EXPECT_NE(name.rfind("graphport_extra_saver/", 0), 0u) << name;
   }
-  for (const auto& name : extra_nodes) EXPECT_NE(mgtest::FindNode(via_json.meta_graph.graph_def(), name), nullptr);
+  for (const auto& name : extra_nodes)
+    EXPECT_NE(mgtest::FindNode(via_json.meta_graph.graph_def(), name), nullptr);
 }
 
 TEST_P(CorpusExportTest, StripDefaultAttrs) {
@@ -865,7 +906,8 @@ TEST_P(CorpusExportTest, StripDefaultAttrs) {
   ASSERT_EQ(got.node_size(), in.node_size());
   for (int i = 0; i < in.node_size(); ++i) {
     for (const auto& [key, value] : got.node(i).attr()) {
-      EXPECT_TRUE(MessagesEqual(in.node(i).attr().at(key), value)) << in.node(i).name() << "." << key;
+      EXPECT_TRUE(MessagesEqual(in.node(i).attr().at(key), value))
+          << in.node(i).name() << "." << key;
     }
   }
   EXPECT_EQ(out.info["strippedDefaultAttrs"], AttrCount(in) - AttrCount(got));
@@ -878,7 +920,8 @@ TEST_P(CorpusExportTest, StripDefaultAttrsWithTensorFlowsRegistry) {
   o.with_registry = true;
   Output out = CheckExport(o);
   EXPECT_TRUE(out.meta_graph.meta_info_def().stripped_default_attrs());
-  EXPECT_EQ(out.info["strippedDefaultAttrs"], AttrCount(input_.graph_def()) - AttrCount(out.meta_graph.graph_def()));
+  EXPECT_EQ(out.info["strippedDefaultAttrs"],
+            AttrCount(input_.graph_def()) - AttrCount(out.meta_graph.graph_def()));
   // Every op of the corpus is registered in TensorFlow: nothing is left unknown.
   EXPECT_TRUE(out.info["unknownDefaultOps"].empty()) << out.info["unknownDefaultOps"].dump();
 }
@@ -902,7 +945,8 @@ TEST_P(CorpusExportTest, CollectionListSubset) {
   EXPECT_EQ(out.meta_graph.collection_def_size(), static_cast<int>(o.collections->size()));
   for (const auto& key : *o.collections) {
     ASSERT_EQ(out.meta_graph.collection_def().count(key), 1u) << key;
-    EXPECT_TRUE(MessagesEqual(input_.collection_def().at(key), out.meta_graph.collection_def().at(key)));
+    EXPECT_TRUE(
+        MessagesEqual(input_.collection_def().at(key), out.meta_graph.collection_def().at(key)));
   }
   ref::Options none;
   none.collections = Strings{};
@@ -926,7 +970,8 @@ ref::Options CorpusExportTest::AllOptions() const {
 TEST_P(CorpusExportTest, AllOptionsTogether) {
   ref::Options o = AllOptions();
   Output out = CheckExport(o);
-  for (const auto& node : out.meta_graph.graph_def().node()) EXPECT_EQ(node.device(), "") << node.name();
+  for (const auto& node : out.meta_graph.graph_def().node())
+    EXPECT_EQ(node.device(), "") << node.name();
   EXPECT_TRUE(out.meta_graph.meta_info_def().stripped_default_attrs());
 }
 
@@ -961,10 +1006,18 @@ TEST_P(CorpusExportTest, BadOptionsThroughTheFacade) {
   const std::vector<Case> cases = {
       {{{"collectionList", json::array({"no_such_key"})}}, ErrorCode::kNotFound, {"no_such_key"}},
       {{{"exportScope", "no_such_scope"}}, ErrorCode::kNotFound, {"no_such_scope"}},
-      {{{"saverDef", {{"saveTensorName", 5}}}}, ErrorCode::kInvalidOption, {"saverDef", "save_tensor_name"}},
-      {{{"saverDef", {{"bogusField", "x"}}}}, ErrorCode::kInvalidOption, {"saverDef", "bogusField"}},
-      {{{"metaInfoDef", {{"tensorflowVersion", "mylib-0.1"}}}}, ErrorCode::kInvalidOption, {"mylib-0.1"}},
-      {{{"metaInfoDef", {{"tensorflowVersion", "0.12.head"}}}}, ErrorCode::kInvalidOption, {"0.12.head"}},
+      {{{"saverDef", {{"saveTensorName", 5}}}},
+       ErrorCode::kInvalidOption,
+       {"saverDef", "save_tensor_name"}},
+      {{{"saverDef", {{"bogusField", "x"}}}},
+       ErrorCode::kInvalidOption,
+       {"saverDef", "bogusField"}},
+      {{{"metaInfoDef", {{"tensorflowVersion", "mylib-0.1"}}}},
+       ErrorCode::kInvalidOption,
+       {"mylib-0.1"}},
+      {{{"metaInfoDef", {{"tensorflowVersion", "0.12.head"}}}},
+       ErrorCode::kInvalidOption,
+       {"0.12.head"}},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.options.dump());
@@ -974,7 +1027,8 @@ TEST_P(CorpusExportTest, BadOptionsThroughTheFacade) {
       ADD_FAILURE() << "no error";
     } catch (const Error& e) {
       EXPECT_EQ(e.code(), c.code) << ErrorCodeName(e.code()) << ": " << e.what();
-      for (const auto& m : c.mentions) EXPECT_NE(std::string(e.what()).find(m), std::string::npos) << e.what();
+      for (const auto& m : c.mentions)
+        EXPECT_NE(std::string(e.what()).find(m), std::string::npos) << e.what();
     }
     MemoryOutputSet after;
     model->ExportJson("{}", &after);
@@ -1007,12 +1061,14 @@ TEST_P(CorpusExportTest, SavedModelWrapsTheExport) {
     EXPECT_EQ(sm.saved_model_schema_version(), in.saved_model_schema_version());
   } else {
     // A MetaGraphDef without tags gets the serving tag so a SavedModel loader can select it.
-    if (expected.meta_info_def().tags_size() == 0) expected.mutable_meta_info_def()->add_tags("serve");
+    if (expected.meta_info_def().tags_size() == 0)
+      expected.mutable_meta_info_def()->add_tags("serve");
     EXPECT_TRUE(MessagesEqual(expected, sm.meta_graphs(0)));
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Corpus, CorpusExportTest, ::testing::ValuesIn(mgtest::CorpusMetaGraphFiles()),
+INSTANTIATE_TEST_SUITE_P(Corpus, CorpusExportTest,
+                         ::testing::ValuesIn(mgtest::CorpusMetaGraphFiles()),
                          mgtest::CorpusFileTestName);
 
 TEST(CorpusListTest, HoldsEveryMetaGraphAndSavedModelOfTheCorpus) {
@@ -1063,15 +1119,19 @@ TEST(TfScopedExportTest, Hidden1) {
   ASSERT_NE(matmul, nullptr);
   EXPECT_EQ(ToVector(matmul->input()), (Strings{"$unbound_inputs_images", "weights/read"}));
   // Import needs input_map {"$unbound_inputs_images": ...} and nothing else.
-  EXPECT_EQ(CollectionValues(out.meta_graph, "unbound_inputs"), (Strings{"$unbound_inputs_images"}));
+  EXPECT_EQ(CollectionValues(out.meta_graph, "unbound_inputs"),
+            (Strings{"$unbound_inputs_images"}));
   // var_list keys ["biases:0", "weights:0"].
   EXPECT_EQ(VariableNames(out.meta_graph), (Strings{"biases:0", "weights:0"}));
-  EXPECT_EQ(VariableNames(out.meta_graph, "trainable_variables"), (Strings{"biases:0", "weights:0"}));
-  // The weights were colocated with "constraint", outside the scope: the entry goes, the attr stays.
+  EXPECT_EQ(VariableNames(out.meta_graph, "trainable_variables"),
+            (Strings{"biases:0", "weights:0"}));
+  // The weights were colocated with "constraint", outside the scope: the entry goes, the attr
+  // stays.
   const tensorflow::NodeDef* weights = mgtest::FindNode(g, "weights");
   ASSERT_NE(weights, nullptr);
   EXPECT_EQ(weights->attr().at("_class").list().s_size(), 0);
-  EXPECT_EQ(ToVector(mgtest::FindNode(g, "biases/read")->attr().at("_class").list().s()), (Strings{"loc:@biases"}));
+  EXPECT_EQ(ToVector(mgtest::FindNode(g, "biases/read")->attr().at("_class").list().s()),
+            (Strings{"loc:@biases"}));
   // The cond contexts are scoped; the while context, logits and the string and bytes user
   // collections (filtered as node names) are not in hidden1; the Any one passes.
   std::vector<std::string> contexts;
@@ -1082,7 +1142,8 @@ TEST(TfScopedExportTest, Hidden1) {
   }
   EXPECT_EQ(contexts, (Strings{"cond/cond_text cond/pred_id:0 cond/switch_t:0",
                                "cond/cond_text_1 cond/pred_id:0 cond/switch_f:0"}));
-  for (const char* gone : {"while_context", "logits", "user_defined_string_collection", "user_defined_bytes_collection"}) {
+  for (const char* gone : {"while_context", "logits", "user_defined_string_collection",
+                           "user_defined_bytes_collection"}) {
     EXPECT_EQ(out.meta_graph.collection_def().count(gone), 0u) << gone;
   }
   EXPECT_TRUE(MessagesEqual(mg.collection_def().at("user_defined_any_collection"),
@@ -1096,8 +1157,10 @@ TEST(TfScopedExportTest, Hidden2) {
   o.scope = "hidden2";
   Output out = ExportBuilt(mg, o);
   const tensorflow::GraphDef& g = out.meta_graph.graph_def();
-  EXPECT_EQ(CollectionValues(out.meta_graph, "unbound_inputs"), (Strings{"$unbound_inputs_hidden1/Relu"}));
-  EXPECT_EQ(ToVector(mgtest::FindNode(g, "MatMul")->input()), (Strings{"$unbound_inputs_hidden1/Relu", "weights/read"}));
+  EXPECT_EQ(CollectionValues(out.meta_graph, "unbound_inputs"),
+            (Strings{"$unbound_inputs_hidden1/Relu"}));
+  EXPECT_EQ(ToVector(mgtest::FindNode(g, "MatMul")->input()),
+            (Strings{"$unbound_inputs_hidden1/Relu", "weights/read"}));
   EXPECT_EQ(VariableNames(out.meta_graph), (Strings{"biases:0", "weights:0"}));
   for (const char* enter : {"while/Enter", "while/Enter_1"}) {
     const tensorflow::NodeDef* n = mgtest::FindNode(g, enter);
@@ -1121,7 +1184,8 @@ TEST(TfScopedExportTest, SoftmaxLinear) {
   o.scope = "softmax_linear";
   Output out = ExportBuilt(mg, o);
   EXPECT_EQ(CollectionValues(out.meta_graph, "logits"), (Strings{"add:0"}));
-  EXPECT_EQ(CollectionValues(out.meta_graph, "unbound_inputs"), (Strings{"$unbound_inputs_hidden2/Relu"}));
+  EXPECT_EQ(CollectionValues(out.meta_graph, "unbound_inputs"),
+            (Strings{"$unbound_inputs_hidden2/Relu"}));
   EXPECT_EQ(VariableNames(out.meta_graph), (Strings{"biases:0", "weights:0"}));
 }
 
@@ -1138,7 +1202,8 @@ TEST(TfScopedExportTest, AnUnboundInputUsedTwiceIsListedOnce) {
   EXPECT_EQ(ToVector(mgtest::FindNode(out.meta_graph.graph_def(), "b")->input()),
             (Strings{"$unbound_inputs_x", "$unbound_inputs_x:0", "^$unbound_inputs_x"}));
   // The control form drops out (TensorFlow's collection filter); "x" and "x:0" are two names.
-  EXPECT_EQ(CollectionValues(out.meta_graph, "unbound_inputs"), (Strings{"$unbound_inputs_x", "$unbound_inputs_x:0"}));
+  EXPECT_EQ(CollectionValues(out.meta_graph, "unbound_inputs"),
+            (Strings{"$unbound_inputs_x", "$unbound_inputs_x:0"}));
 }
 
 // meta_graph_test.py testExportNestedNames.
@@ -1167,7 +1232,8 @@ TEST(TfScopedExportTest, PotentialCycle) {
   EXPECT_EQ(mgtest::NodeNames(g), (Strings{"Relu", "Const", "MatMul"}));
   EXPECT_EQ(ToVector(mgtest::FindNode(g, "Relu")->input()), (Strings{"$unbound_inputs_MatMul"}));
   EXPECT_EQ(ToVector(mgtest::FindNode(g, "MatMul")->input()), (Strings{"Relu", "Const"}));
-  EXPECT_EQ(CollectionValues(out.meta_graph, "unbound_inputs"), (Strings{"$unbound_inputs_MatMul"}));
+  EXPECT_EQ(CollectionValues(out.meta_graph, "unbound_inputs"),
+            (Strings{"$unbound_inputs_MatMul"}));
 }
 
 // An export's unbound inputs are still unbound when that export is exported again with a node
@@ -1183,8 +1249,10 @@ TEST(TfScopedExportTest, ReexportKeepsTheUnboundInputs) {
     again.clear_devices = !clear_savers;
     again.clear_extraneous_savers = clear_savers;
     Output second = RunExport(reloaded->model.get(), again);
-    EXPECT_EQ(CollectionValues(second.meta_graph, "unbound_inputs"), (Strings{"$unbound_inputs_hidden1/Relu"}));
-    EXPECT_EQ(second.info["unboundInputs"].get<Strings>(), (Strings{"$unbound_inputs_hidden1/Relu"}));
+    EXPECT_EQ(CollectionValues(second.meta_graph, "unbound_inputs"),
+              (Strings{"$unbound_inputs_hidden1/Relu"}));
+    EXPECT_EQ(second.info["unboundInputs"].get<Strings>(),
+              (Strings{"$unbound_inputs_hidden1/Relu"}));
     EXPECT_TRUE(second.files[0].bytes == first.files[0].bytes);
   }
 }
@@ -1202,7 +1270,8 @@ TEST(TfClearDevicesTest, GraphAndGraphDefPaths) {
     EXPECT_NE(mg.graph_def().node(i).device(), "") << "the test graph pins every node";
   }
   // _class is untouched without a scope; function bodies keep their devices.
-  EXPECT_TRUE(MessagesEqual(mg.graph_def().node(2).attr().at("_class"), g.node(2).attr().at("_class")));
+  EXPECT_TRUE(
+      MessagesEqual(mg.graph_def().node(2).attr().at("_class"), g.node(2).attr().at("_class")));
   EXPECT_EQ(g.library().function(0).node_def(0).device(), "/device:GPU:0");
 
   // graph_def given as an option, to a model loaded from a different graph.
@@ -1230,16 +1299,21 @@ TEST(TfClearExtraneousSaversTest, TwoSavers) {
   saver1.clear_savers = true;
   Output cleared = ExportBuilt(two.meta_graph, saver1);
   EXPECT_EQ(cleared.meta_graph.graph_def().node_size(), 19);
-  for (const auto& name : two.saver0_nodes) EXPECT_EQ(mgtest::FindNode(cleared.meta_graph.graph_def(), name), nullptr);
-  for (const auto& name : two.saver1_nodes) EXPECT_NE(mgtest::FindNode(cleared.meta_graph.graph_def(), name), nullptr);
+  for (const auto& name : two.saver0_nodes)
+    EXPECT_EQ(mgtest::FindNode(cleared.meta_graph.graph_def(), name), nullptr);
+  for (const auto& name : two.saver1_nodes)
+    EXPECT_NE(mgtest::FindNode(cleared.meta_graph.graph_def(), name), nullptr);
   Strings savers = CollectionValues(cleared.meta_graph, "savers");
   ASSERT_EQ(savers.size(), 1u);
   tensorflow::SaverDef kept;
   ASSERT_TRUE(kept.ParseFromString(savers[0]));
   EXPECT_TRUE(MessagesEqual(two.saver1, kept));
   EXPECT_TRUE(MessagesEqual(two.saver1, cleared.meta_graph.saver_def()));
-  EXPECT_EQ(cleared.info["excludedNodes"].get<Strings>(),
-            [&] { Strings s = two.saver0_nodes; std::sort(s.begin(), s.end()); return s; }());
+  EXPECT_EQ(cleared.info["excludedNodes"].get<Strings>(), [&] {
+    Strings s = two.saver0_nodes;
+    std::sort(s.begin(), s.end());
+    return s;
+  }());
   // The variables collections hold tensor names, which never equal an excluded node name.
   EXPECT_TRUE(MessagesEqual(two.meta_graph.collection_def().at("variables"),
                             cleared.meta_graph.collection_def().at("variables")));
@@ -1284,10 +1358,12 @@ tensorflow::GraphDef ComplexGraph(const char* in_type, const char* out_type) {
 TEST(TfDefaultAttrStrippingTest, ComplexThroughTheFacade) {
   for (bool float64 : {false, true}) {
     SCOPED_TRACE(float64 ? "float64" : "float32");
-    tensorflow::GraphDef g = float64 ? ComplexGraph("DT_DOUBLE", "DT_COMPLEX128") : ComplexGraph("DT_FLOAT", "DT_COMPLEX64");
+    tensorflow::GraphDef g = float64 ? ComplexGraph("DT_DOUBLE", "DT_COMPLEX128")
+                                     : ComplexGraph("DT_FLOAT", "DT_COMPLEX64");
     std::string bytes = g.SerializeAsString();
     MemorySource source(bytes);
-    std::unique_ptr<Model> model = Model::Load(&source, LoadOptions{"graph-def-binary", {}, "complex.pb"});
+    std::unique_ptr<Model> model =
+        Model::Load(&source, LoadOptions{"graph-def-binary", {}, "complex.pb"});
     for (bool strip : {true, false}) {
       SCOPED_TRACE(strip ? "strip" : "no strip");
       json options = {{"stripDefaultAttrs", strip}, {"opRegistry", BytesOption(OpsPbtxt())}};
@@ -1305,7 +1381,8 @@ TEST(TfDefaultAttrStrippingTest, ComplexThroughTheFacade) {
       // A GraphDef has no op list of its own; the registry given supplies it.
       EXPECT_EQ(info["strippedOpList"], json::array({"Complex", "Const"}));
       ASSERT_EQ(mg.meta_info_def().stripped_op_list().op_size(), 2);
-      EXPECT_TRUE(MessagesEqual(*mgtest::FindOp(mgtest::TfOps(), "Complex"), mg.meta_info_def().stripped_op_list().op(0)));
+      EXPECT_TRUE(MessagesEqual(*mgtest::FindOp(mgtest::TfOps(), "Complex"),
+                                mg.meta_info_def().stripped_op_list().op(0)));
       if (strip) {
         EXPECT_EQ(info["strippedDefaultAttrs"], removed ? 2 : 0);
       }
@@ -1315,11 +1392,18 @@ TEST(TfDefaultAttrStrippingTest, ComplexThroughTheFacade) {
 
 // testDefaultAttrStrippingUnregisteredOps: graph_def and a pre-filled stripped_op_list given.
 TEST(TfDefaultAttrStrippingTest, UnregisteredOpsThroughTheFacade) {
-  tensorflow::GraphDef g = Text<tensorflow::GraphDef>(
-      R"pb(node { name: "node_with_unreg_op" op: "unreg_op" attr { key: "attr_1" value { i: 1 } } })pb");
+  tensorflow::GraphDef g = Text<tensorflow::GraphDef>(R"pb(node {
+                                                             name: "node_with_unreg_op"
+                                                             op: "unreg_op"
+                                                             attr {
+                                                               key: "attr_1"
+                                                               value { i: 1 }
+                                                             }
+                                                           })pb");
   std::string bytes = mgtest::MakePotentialCycleGraph().SerializeAsString();
   MemorySource source(bytes);
-  std::unique_ptr<Model> model = Model::Load(&source, LoadOptions{"meta-graph-binary", {}, "m.meta"});
+  std::unique_ptr<Model> model =
+      Model::Load(&source, LoadOptions{"meta-graph-binary", {}, "m.meta"});
   json options = {{"graphDef", BytesOption(g.SerializeAsString())},
                   {"metaInfoDef", {{"strippedOpList", {{"op", json::array({json::object()})}}}}},
                   {"stripDefaultAttrs", true}};
@@ -1341,7 +1425,8 @@ TEST(TfGraphDefWithScopeTest, Accepted) {
   tensorflow::MetaGraphDef nested = mgtest::MakeNestedNamesGraph();
   std::string bytes = mgtest::MakePotentialCycleGraph().SerializeAsString();
   MemorySource source(bytes);
-  std::unique_ptr<Model> model = Model::Load(&source, LoadOptions{"meta-graph-binary", {}, "m.meta"});
+  std::unique_ptr<Model> model =
+      Model::Load(&source, LoadOptions{"meta-graph-binary", {}, "m.meta"});
   json options = {{"graphDef", BytesOption(nested.graph_def().SerializeAsString())},
                   {"exportScope", "hidden1/hidden2/hidden3"}};
   MemoryOutputSet out;
@@ -1372,10 +1457,22 @@ TEST(TfDebugInfoTest, ScopedExportKeepsTheExportedNodesTraces) {
   tensorflow::MetaGraphDef mg = mgtest::MakePotentialCycleGraph();
   *mg.mutable_graph_def()->mutable_debug_info() = Text<tensorflow::GraphDebugInfo>(R"pb(
     files: "model.py"
-    traces { key: "MatMul@" value { file_line_cols { file_index: 0 line: 3 } } }
-    traces { key: "hidden1/Relu@" value { file_line_cols { file_index: 0 line: 5 } } }
-    traces { key: "hidden1/MatMul@" value { file_line_cols { file_index: 0 line: 7 } } }
-    traces { key: "hidden1/MatMul@some_function" value { file_line_cols { file_index: 0 line: 9 } } }
+    traces {
+      key: "MatMul@"
+      value { file_line_cols { file_index: 0 line: 3 } }
+    }
+    traces {
+      key: "hidden1/Relu@"
+      value { file_line_cols { file_index: 0 line: 5 } }
+    }
+    traces {
+      key: "hidden1/MatMul@"
+      value { file_line_cols { file_index: 0 line: 7 } }
+    }
+    traces {
+      key: "hidden1/MatMul@some_function"
+      value { file_line_cols { file_index: 0 line: 9 } }
+    }
   )pb");
   std::unique_ptr<Loaded> loaded = LoadMeta(mg);
   for (bool as_text : {false, true}) {
@@ -1393,10 +1490,17 @@ TEST(TfDebugInfoTest, ScopedExportKeepsTheExportedNodesTraces) {
     ASSERT_TRUE(as_text ? google::protobuf::TextFormat::ParseFromString(out.files[1].bytes, &debug)
                         : debug.ParseFromString(out.files[1].bytes));
     EXPECT_TRUE(MessagesEqual(Text<tensorflow::GraphDebugInfo>(R"pb(
-      files: "model.py"
-      traces { key: "hidden1/Relu@" value { file_line_cols { file_index: 0 line: 5 } } }
-      traces { key: "hidden1/MatMul@" value { file_line_cols { file_index: 0 line: 7 } } }
-    )pb"), debug));
+                                files: "model.py"
+                                traces {
+                                  key: "hidden1/Relu@"
+                                  value { file_line_cols { file_index: 0 line: 5 } }
+                                }
+                                traces {
+                                  key: "hidden1/MatMul@"
+                                  value { file_line_cols { file_index: 0 line: 7 } }
+                                }
+                              )pb"),
+                              debug));
     EXPECT_EQ(out.info["debugInfoNodes"], 2);
     EXPECT_FALSE(out.meta_graph.graph_def().has_debug_info());
   }
@@ -1443,7 +1547,8 @@ TEST(TfGraphSizeTest, RebuiltGraphOverTheLimitIsTooLarge) {
       ADD_FAILURE() << "no error";
     } catch (const Error& e) {
       EXPECT_EQ(e.code(), ErrorCode::kTooLarge);
-      EXPECT_NE(std::string(e.what()).find("GraphDef cannot be larger than 2GB"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("GraphDef cannot be larger than 2GB"), std::string::npos)
+          << e.what();
     }
     EXPECT_TRUE(out.files().empty()) << "nothing is written when the graph is too large";
     EXPECT_TRUE(MessagesEqual(*before, loaded->model->root()));
@@ -1465,9 +1570,13 @@ TEST(TfMetaInfoDefTest, MergedIntoTheLoadedOne) {
   mg.mutable_meta_info_def()->add_tags("serve");
   std::string bytes = mg.SerializeAsString();
   MemorySource source(bytes);
-  std::unique_ptr<Model> model = Model::Load(&source, LoadOptions{"meta-graph-binary", {}, "m.meta"});
+  std::unique_ptr<Model> model =
+      Model::Load(&source, LoadOptions{"meta-graph-binary", {}, "m.meta"});
   MemoryOutputSet out;
-  model->ExportJson(json({{"metaInfoDef", {{"tags", json::array({"train"})}, {"tensorflowVersion", "2.14.0"}}}}).dump(), &out);
+  model->ExportJson(
+      json({{"metaInfoDef", {{"tags", json::array({"train"})}, {"tensorflowVersion", "2.14.0"}}}})
+          .dump(),
+      &out);
   tensorflow::MetaGraphDef got;
   ASSERT_TRUE(got.ParseFromString(out.files().at(0).bytes));
   EXPECT_EQ(got.meta_info_def().tensorflow_version(), "2.14.0");

@@ -103,14 +103,16 @@ TEST(ExtraneousSaversTest, NestedSaverScopesAndNamePrefixes) {
 // Every op of TensorFlow's SAVE_AND_RESTORE_OPS list marks a saver scope; graphport reads its
 // "SaveSlice" as the real V1 op "SaveSlices" (README: differences from TensorFlow).
 TEST(ExtraneousSaversTest, EverySaveAndRestoreOpMarksASaverScope) {
-  for (const char* op : {"SaveV2", "Save", "SaveSlices", "LegacySave", "LegacySaveSlice", "RestoreV2",
-                         "Restore", "RestoreSlice", "LegacyRestore", "LegacyRestoreSlice"}) {
+  for (const char* op :
+       {"SaveV2", "Save", "SaveSlices", "LegacySave", "LegacySaveSlice", "RestoreV2", "Restore",
+        "RestoreSlice", "LegacyRestore", "LegacyRestoreSlice"}) {
     SCOPED_TRACE(op);
     tensorflow::GraphDef graph;
     AddNode(&graph, "save/op", op);
     AddNode(&graph, "save/Const", "Const");
     AddNode(&graph, "other/Const", "Const");
-    EXPECT_EQ(FindExtraneousSaverNodes(graph, nullptr), (std::set<std::string>{"save/op", "save/Const"}));
+    EXPECT_EQ(FindExtraneousSaverNodes(graph, nullptr),
+              (std::set<std::string>{"save/op", "save/Const"}));
   }
   for (const char* op : {"SaveSlice", "Const", "MergeV2Checkpoints", "ShardedFilename"}) {
     SCOPED_TRACE(op);
@@ -130,7 +132,8 @@ TEST(ExtraneousSaversTest, V1SliceSaverIsRecognised) {
   AddNode(&graph, "save_1/SaveSlices/tensor_names", "Const");
   AddNode(&graph, "save_1/SaveSlices/shapes_and_slices", "Const");
   AddNode(&graph, "save_1/SaveSlices", "SaveSlices",
-          {"save_1/Const", "save_1/SaveSlices/tensor_names", "save_1/SaveSlices/shapes_and_slices", "v"});
+          {"save_1/Const", "save_1/SaveSlices/tensor_names", "save_1/SaveSlices/shapes_and_slices",
+           "v"});
   AddNode(&graph, "save_1/control_dependency", "Identity", {"save_1/Const", "^save_1/SaveSlices"});
   EXPECT_EQ(FindExtraneousSaverNodes(graph, &v2),
             (std::set<std::string>{"save_1/Const", "save_1/SaveSlices/tensor_names",

@@ -80,7 +80,8 @@ inline const tensorflow::OpDef* FindOp(const tensorflow::OpList& ops, const std:
   return nullptr;
 }
 
-inline const tensorflow::OpDef::AttrDef* FindAttr(const tensorflow::OpDef& op, const std::string& name) {
+inline const tensorflow::OpDef::AttrDef* FindAttr(const tensorflow::OpDef& op,
+                                                  const std::string& name) {
   for (const auto& attr : op.attr()) {
     if (attr.name() == name) return &attr;
   }
@@ -93,7 +94,8 @@ inline std::vector<std::string> NodeNames(const tensorflow::GraphDef& graph) {
   return names;
 }
 
-inline const tensorflow::NodeDef* FindNode(const tensorflow::GraphDef& graph, const std::string& name) {
+inline const tensorflow::NodeDef* FindNode(const tensorflow::GraphDef& graph,
+                                           const std::string& name) {
   for (const auto& node : graph.node()) {
     if (node.name() == name) return &node;
   }

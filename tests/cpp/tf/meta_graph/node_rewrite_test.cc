@@ -28,19 +28,34 @@ struct Rewritten {
 
 TEST(NodeRewriteTest, NamesAndInputsAreStrippedAndOutsideInputsBecomeUnbound) {
   Rewritten r(Text<tensorflow::NodeDef>(R"pb(
-    name: "s/a" op: "AddN" device: "/device:CPU:0"
-    input: "s/b" input: "s/c:1" input: "^s/d" input: "t/x" input: "t/y:2" input: "^t/z"
-    input: "sa/w" input: "s///e"
-    attr { key: "N" value { i: 6 } }
-    attr { key: "T" value { type: DT_FLOAT } }
+    name: "s/a"
+    op: "AddN"
+    device: "/device:CPU:0"
+    input: "s/b"
+    input: "s/c:1"
+    input: "^s/d"
+    input: "t/x"
+    input: "t/y:2"
+    input: "^t/z"
+    input: "sa/w"
+    input: "s///e"
+    attr {
+      key: "N"
+      value { i: 6 }
+    }
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
   )pb"));
   RewriteNode(r.in, Scope("s"), /*clear_devices=*/false, r.out, &r.unbound);
   EXPECT_EQ(r.out->name(), "a");
   EXPECT_EQ(r.out->op(), "AddN");
   EXPECT_EQ(r.out->device(), "/device:CPU:0");
-  EXPECT_EQ(ToVector(r.out->input()),
-            (std::vector<std::string>{"b", "c:1", "^d", "$unbound_inputs_t/x", "$unbound_inputs_t/y:2",
-                                      "^$unbound_inputs_t/z", "$unbound_inputs_sa/w", "e"}));
+  EXPECT_EQ(
+      ToVector(r.out->input()),
+      (std::vector<std::string>{"b", "c:1", "^d", "$unbound_inputs_t/x", "$unbound_inputs_t/y:2",
+                                "^$unbound_inputs_t/z", "$unbound_inputs_sa/w", "e"}));
   // Every use, in input order, control form included: the caller decides what to list.
   EXPECT_EQ(r.unbound, (std::vector<std::string>{"$unbound_inputs_t/x", "$unbound_inputs_t/y:2",
                                                  "^$unbound_inputs_t/z", "$unbound_inputs_sa/w"}));
@@ -51,19 +66,29 @@ TEST(NodeRewriteTest, NamesAndInputsAreStrippedAndOutsideInputsBecomeUnbound) {
 }
 
 TEST(NodeRewriteTest, UnboundListAccumulatesAcrossNodes) {
-  Rewritten r(Text<tensorflow::NodeDef>(R"pb(name: "s/m" op: "MatMul" input: "images" input: "images")pb"));
+  Rewritten r(
+      Text<tensorflow::NodeDef>(R"pb(name: "s/m" op: "MatMul" input: "images" input: "images")pb"));
   r.unbound.push_back("$unbound_inputs_earlier");
   RewriteNode(r.in, Scope("s"), false, r.out, &r.unbound);
-  EXPECT_EQ(r.unbound, (std::vector<std::string>{"$unbound_inputs_earlier", "$unbound_inputs_images",
-                                                 "$unbound_inputs_images"}));
+  EXPECT_EQ(r.unbound,
+            (std::vector<std::string>{"$unbound_inputs_earlier", "$unbound_inputs_images",
+                                      "$unbound_inputs_images"}));
 }
 
 TEST(NodeRewriteTest, ClearDevicesBlanksTheDeviceOnly) {
   Rewritten r(Text<tensorflow::NodeDef>(R"pb(
-    name: "s/v" op: "VariableV2" device: "/job:ps/replica:0/task:0/device:GPU:0"
+    name: "s/v"
+    op: "VariableV2"
+    device: "/job:ps/replica:0/task:0/device:GPU:0"
     input: "^s/init"
-    attr { key: "_class" value { list { s: "loc:@s/v" } } }
-    attr { key: "shape" value { shape { dim { size: 2 } } } }
+    attr {
+      key: "_class"
+      value { list { s: "loc:@s/v" } }
+    }
+    attr {
+      key: "shape"
+      value { shape { dim { size: 2 } } }
+    }
     experimental_debug_info { original_node_names: "s/orig" original_func_names: "f" }
   )pb"));
   RewriteNode(r.in, Scope(""), /*clear_devices=*/true, r.out, &r.unbound);
@@ -79,7 +104,10 @@ TEST(NodeRewriteTest, ClearDevicesBlanksTheDeviceOnly) {
 
 TEST(NodeRewriteTest, ScopeKeepsTheDeviceAndDebugInfoAsTheyAre) {
   Rewritten r(Text<tensorflow::NodeDef>(R"pb(
-    name: "s/v" op: "Identity" device: "/device:GPU:0" input: "s/x"
+    name: "s/v"
+    op: "Identity"
+    device: "/device:GPU:0"
+    input: "s/x"
     experimental_debug_info { original_node_names: "s/orig" }
   )pb"));
   RewriteNode(r.in, Scope("s"), /*clear_devices=*/false, r.out, &r.unbound);
@@ -90,8 +118,13 @@ TEST(NodeRewriteTest, ScopeKeepsTheDeviceAndDebugInfoAsTheyAre) {
 
 TEST(NodeRewriteTest, ColocationEntriesAreFilteredAndStripped) {
   Rewritten r(Text<tensorflow::NodeDef>(R"pb(
-    name: "s/a" op: "Identity" input: "s/v"
-    attr { key: "_class" value { list { s: "loc:@s/v" s: "loc:@t/w" s: "loc:@s/u/x" s: "loc:@sv/y" } } }
+    name: "s/a"
+    op: "Identity"
+    input: "s/v"
+    attr {
+      key: "_class"
+      value { list { s: "loc:@s/v" s: "loc:@t/w" s: "loc:@s/u/x" s: "loc:@sv/y" } }
+    }
   )pb"));
   RewriteNode(r.in, Scope("s"), false, r.out, &r.unbound);
   const tensorflow::AttrValue& cls = r.out->attr().at("_class");
@@ -103,8 +136,12 @@ TEST(NodeRewriteTest, ColocationEntriesAreFilteredAndStripped) {
 
 TEST(NodeRewriteTest, ColocationAttrStaysAsAnEmptyListWhenEveryEntryIsDropped) {
   Rewritten r(Text<tensorflow::NodeDef>(R"pb(
-    name: "hidden1/weights" op: "VariableV2"
-    attr { key: "_class" value { list { s: "loc:@constraint" } } }
+    name: "hidden1/weights"
+    op: "VariableV2"
+    attr {
+      key: "_class"
+      value { list { s: "loc:@constraint" } }
+    }
   )pb"));
   RewriteNode(r.in, Scope("hidden1"), false, r.out, &r.unbound);
   ASSERT_EQ(r.out->attr().count("_class"), 1u);
@@ -117,8 +154,12 @@ TEST(NodeRewriteTest, ColocationAttrStaysAsAnEmptyListWhenEveryEntryIsDropped) {
 // TensorFlow rewrites _class as a fresh list of strings: other list fields are lost.
 TEST(NodeRewriteTest, ColocationAttrIsRewrittenAsAStringList) {
   Rewritten r(Text<tensorflow::NodeDef>(R"pb(
-    name: "s/a" op: "NoOp"
-    attr { key: "_class" value { list { s: "loc:@s/v" i: 7 } } }
+    name: "s/a"
+    op: "NoOp"
+    attr {
+      key: "_class"
+      value { list { s: "loc:@s/v" i: 7 } }
+    }
   )pb"));
   RewriteNode(r.in, Scope("s"), false, r.out, &r.unbound);
   EXPECT_TRUE(MessagesEqual(Text<tensorflow::AttrValue>(R"pb(list { s: "loc:@v" })pb"),
@@ -127,8 +168,13 @@ TEST(NodeRewriteTest, ColocationAttrIsRewrittenAsAStringList) {
 
 TEST(NodeRewriteTest, ColocationAttrIsUntouchedWithoutAScope) {
   Rewritten r(Text<tensorflow::NodeDef>(R"pb(
-    name: "s/a" op: "NoOp" device: "/cpu:0"
-    attr { key: "_class" value { list { s: "loc:@t/w" i: 7 } } }
+    name: "s/a"
+    op: "NoOp"
+    device: "/cpu:0"
+    attr {
+      key: "_class"
+      value { list { s: "loc:@t/w" i: 7 } }
+    }
   )pb"));
   RewriteNode(r.in, Scope(""), /*clear_devices=*/true, r.out, &r.unbound);
   EXPECT_TRUE(MessagesEqual(r.in.attr().at("_class"), r.out->attr().at("_class")));
@@ -138,10 +184,20 @@ TEST(NodeRewriteTest, EnterFrameNameIsStrippedInsideTheScope) {
   for (const char* op : {"Enter", "RefEnter"}) {
     SCOPED_TRACE(op);
     tensorflow::NodeDef node = Text<tensorflow::NodeDef>(R"pb(
-      name: "hidden2/while/Enter" input: "hidden2/Const"
-      attr { key: "frame_name" value { s: "hidden2/while/while_context" } }
-      attr { key: "is_constant" value { b: false } }
-      attr { key: "parallel_iterations" value { i: 10 } }
+      name: "hidden2/while/Enter"
+      input: "hidden2/Const"
+      attr {
+        key: "frame_name"
+        value { s: "hidden2/while/while_context" }
+      }
+      attr {
+        key: "is_constant"
+        value { b: false }
+      }
+      attr {
+        key: "parallel_iterations"
+        value { i: 10 }
+      }
     )pb");
     node.set_op(op);
     Rewritten r(node);
@@ -156,8 +212,13 @@ TEST(NodeRewriteTest, EnterFrameNameIsStrippedInsideTheScope) {
 // TensorFlow fails on an unset variable here; graphport keeps the name (README).
 TEST(NodeRewriteTest, EnterFrameNameOutsideTheScopeIsKept) {
   Rewritten r(Text<tensorflow::NodeDef>(R"pb(
-    name: "s/Enter" op: "Enter" input: "s/x"
-    attr { key: "frame_name" value { s: "outer/while/while_context" } }
+    name: "s/Enter"
+    op: "Enter"
+    input: "s/x"
+    attr {
+      key: "frame_name"
+      value { s: "outer/while/while_context" }
+    }
   )pb"));
   RewriteNode(r.in, Scope("s"), false, r.out, &r.unbound);
   EXPECT_EQ(r.out->attr().at("frame_name").s(), "outer/while/while_context");
@@ -165,8 +226,13 @@ TEST(NodeRewriteTest, EnterFrameNameOutsideTheScopeIsKept) {
 
 TEST(NodeRewriteTest, FrameNameOfOtherOpsIsNotTouched) {
   Rewritten r(Text<tensorflow::NodeDef>(R"pb(
-    name: "s/Exit" op: "Exit" input: "s/x"
-    attr { key: "frame_name" value { s: "s/while/while_context" } }
+    name: "s/Exit"
+    op: "Exit"
+    input: "s/x"
+    attr {
+      key: "frame_name"
+      value { s: "s/while/while_context" }
+    }
   )pb"));
   RewriteNode(r.in, Scope("s"), false, r.out, &r.unbound);
   EXPECT_EQ(r.out->attr().at("frame_name").s(), "s/while/while_context");
@@ -174,18 +240,36 @@ TEST(NodeRewriteTest, FrameNameOfOtherOpsIsNotTouched) {
 
 TEST(NodeRewriteTest, EnterFrameNameIsUntouchedWithoutAScope) {
   Rewritten r(Text<tensorflow::NodeDef>(R"pb(
-    name: "s/Enter" op: "Enter" device: "/cpu:0"
-    attr { key: "frame_name" value { s: "s/while/while_context" } }
+    name: "s/Enter"
+    op: "Enter"
+    device: "/cpu:0"
+    attr {
+      key: "frame_name"
+      value { s: "s/while/while_context" }
+    }
   )pb"));
   RewriteNode(r.in, Scope(""), true, r.out, &r.unbound);
   EXPECT_EQ(r.out->attr().at("frame_name").s(), "s/while/while_context");
 }
 
 constexpr char kConstNode[] = R"pb(
-  name: "s/w" op: "Const" device: "/cpu:0"
-  attr { key: "dtype" value { type: DT_FLOAT } }
-  attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 } }
-                                       tensor_content: "\000\000\200?\000\000\000@" } } }
+  name: "s/w"
+  op: "Const"
+  device: "/cpu:0"
+  attr {
+    key: "dtype"
+    value { type: DT_FLOAT }
+  }
+  attr {
+    key: "value"
+    value {
+      tensor {
+        dtype: DT_FLOAT
+        tensor_shape { dim { size: 2 } }
+        tensor_content: "\000\000\200?\000\000\000@"
+      }
+    }
+  }
 )pb";
 
 // Weights stay where they are: the rewritten node points at the input's TensorProto.

@@ -13,8 +13,10 @@ namespace {
 using mgtest::Text;
 
 TEST(OpRegistryTest, LayersAreSearchedInOrder) {
-  auto first = Text<tensorflow::OpList>(R"pb(op { name: "A" summary: "first" } op { name: "B" summary: "first" })pb");
-  auto second = Text<tensorflow::OpList>(R"pb(op { name: "B" summary: "second" } op { name: "C" summary: "second" })pb");
+  auto first = Text<tensorflow::OpList>(R"pb(op { name: "A" summary: "first" }
+                                             op { name: "B" summary: "first" })pb");
+  auto second = Text<tensorflow::OpList>(R"pb(op { name: "B" summary: "second" }
+                                              op { name: "C" summary: "second" })pb");
   OpRegistry registry;
   registry.AddLayer(&first, "first", true);
   registry.AddLayer(&second, "second", false);

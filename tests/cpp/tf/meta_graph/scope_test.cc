@@ -19,8 +19,8 @@ TEST(ScopeTest, ContainsTheScopeItselfAndNamesUnderIt) {
   Scope scope("s");
   EXPECT_FALSE(scope.empty());
   EXPECT_EQ(scope.name(), "s");
-  for (const char* name : {"s", "s/a", "s/a/b", "s///a", "^s/a", "^s", "loc:@s/a", "s/a:1", "s:0",
-                           "^s/a/b"}) {
+  for (const char* name :
+       {"s", "s/a", "s/a/b", "s///a", "^s/a", "^s", "loc:@s/a", "s/a:1", "s:0", "^s/a/b"}) {
     EXPECT_TRUE(scope.Contains(name)) << name;
   }
   for (const char* name : {"t", "t/s/a", "^t/a", "loc:@t/a", "t/a:1", "", "^", "loc:@", "/s/a",

@@ -30,7 +30,8 @@ tensorflow::GraphDef ComplexGraph(const char* input_type, const char* output_typ
     mgtest::SetAttr(v, "dtype", std::string("type: ") + input_type);
     mgtest::SetAttr(v, "shape", "shape {}");
   }
-  tensorflow::NodeDef* c = mgtest::AddNode(&graph, "complex", "Complex", {"real/read", "imag/read"});
+  tensorflow::NodeDef* c =
+      mgtest::AddNode(&graph, "complex", "Complex", {"real/read", "imag/read"});
   mgtest::SetAttr(c, "T", std::string("type: ") + input_type);
   mgtest::SetAttr(c, "Tout", std::string("type: ") + output_type);
   return graph;
@@ -64,21 +65,61 @@ TEST(StripDefaultAttrsTest, ComplexWithFloat64InputsKeepsTAndTout) {
 // testDefaultAttrStrippingNestedFunctions: f1 calls f0, whose Complex node is stripped.
 TEST(StripDefaultAttrsTest, ComplexInsideADoublyNestedFunctionIsStripped) {
   auto graph = Text<tensorflow::GraphDef>(R"pb(
-    node { name: "Const" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } }
-    node { name: "Const_1" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } }
+    node {
+      name: "Const"
+      op: "Const"
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: "Const_1"
+      op: "Const"
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
+    }
     node { name: "f1" op: "f1" input: "Const" input: "Const_1" }
     library {
       function {
-        signature { name: "f0" input_arg { name: "i" type: DT_FLOAT } input_arg { name: "j" type: DT_FLOAT } }
+        signature {
+          name: "f0"
+          input_arg { name: "i" type: DT_FLOAT }
+          input_arg { name: "j" type: DT_FLOAT }
+        }
         node_def {
-          name: "double_nested_complex" op: "Complex" input: "i" input: "j"
-          attr { key: "T" value { type: DT_FLOAT } }
-          attr { key: "Tout" value { type: DT_COMPLEX64 } }
+          name: "double_nested_complex"
+          op: "Complex"
+          input: "i"
+          input: "j"
+          attr {
+            key: "T"
+            value { type: DT_FLOAT }
+          }
+          attr {
+            key: "Tout"
+            value { type: DT_COMPLEX64 }
+          }
         }
       }
       function {
-        signature { name: "f1" input_arg { name: "i" type: DT_FLOAT } input_arg { name: "j" type: DT_FLOAT } }
-        node_def { name: "f0" op: "f0" input: "i" input: "j" attr { key: "T" value { type: DT_FLOAT } } }
+        signature {
+          name: "f1"
+          input_arg { name: "i" type: DT_FLOAT }
+          input_arg { name: "j" type: DT_FLOAT }
+        }
+        node_def {
+          name: "f0"
+          op: "f0"
+          input: "i"
+          input: "j"
+          attr {
+            key: "T"
+            value { type: DT_FLOAT }
+          }
+        }
       }
     }
   )pb");
@@ -97,7 +138,14 @@ TEST(StripDefaultAttrsTest, ComplexInsideADoublyNestedFunctionIsStripped) {
 // A library function shadowing a registered op's name is still a function call.
 TEST(StripDefaultAttrsTest, NodesCallingAFunctionAreSkippedEvenIfAnOpHasTheName) {
   auto graph = Text<tensorflow::GraphDef>(R"pb(
-    node { name: "c" op: "Cast" attr { key: "Truncate" value { b: false } } }
+    node {
+      name: "c"
+      op: "Cast"
+      attr {
+        key: "Truncate"
+        value { b: false }
+      }
+    }
     library { function { signature { name: "Cast" } } }
   )pb");
   tensorflow::GraphDef before = graph;
@@ -109,8 +157,20 @@ TEST(StripDefaultAttrsTest, NodesCallingAFunctionAreSkippedEvenIfAnOpHasTheName)
 // testDefaultAttrStrippingUnregisteredOps: the unknown op keeps attr_1=1 and is reported.
 TEST(StripDefaultAttrsTest, UnregisteredOpsKeepTheirAttrsAndAreReported) {
   auto graph = Text<tensorflow::GraphDef>(R"pb(
-    node { name: "node_with_unreg_op" op: "unreg_op" attr { key: "attr_1" value { i: 1 } } }
-    library { function { signature { name: "fn" } node_def { name: "x" op: "other_unreg_op" } } }
+    node {
+      name: "node_with_unreg_op"
+      op: "unreg_op"
+      attr {
+        key: "attr_1"
+        value { i: 1 }
+      }
+    }
+    library {
+      function {
+        signature { name: "fn" }
+        node_def { name: "x" op: "other_unreg_op" }
+      }
+    }
   )pb");
   StripDefaultAttrsResult result;
   StripDefaultAttrs(&graph, TfRegistry(), &result);
@@ -123,28 +183,59 @@ TEST(StripDefaultAttrsTest, UnregisteredOpsKeepTheirAttrsAndAreReported) {
 // TensorFlow never strips them. That holds whatever registry the caller supplies.
 TEST(StripDefaultAttrsTest, UnderscoreAttrsAreNeverStripped) {
   for (const auto& op : mgtest::TfOps().op()) {
-    for (const auto& attr : op.attr()) EXPECT_NE(attr.name()[0], '_') << op.name() << "." << attr.name();
+    for (const auto& attr : op.attr())
+      EXPECT_NE(attr.name()[0], '_') << op.name() << "." << attr.name();
   }
   auto graph = Text<tensorflow::GraphDef>(R"pb(
     node {
-      name: "m" op: "MatMul"
-      attr { key: "transpose_a" value { b: false } }
-      attr { key: "_class" value { list {} } }
-      attr { key: "_output_shapes" value { list {} } }
-      attr { key: "_user_specified_name" value { s: "" } }
+      name: "m"
+      op: "MatMul"
+      attr {
+        key: "transpose_a"
+        value { b: false }
+      }
+      attr {
+        key: "_class"
+        value { list {} }
+      }
+      attr {
+        key: "_output_shapes"
+        value { list {} }
+      }
+      attr {
+        key: "_user_specified_name"
+        value { s: "" }
+      }
     }
   )pb");
   // A caller's registry that (wrongly) declares defaults for "_" attrs.
   tensorflow::OpList odd = Text<tensorflow::OpList>(R"pb(
     op {
       name: "MatMul"
-      attr { name: "transpose_a" type: "bool" default_value { b: false } }
-      attr { name: "_class" type: "list(string)" default_value { list {} } }
-      attr { name: "_output_shapes" type: "list(shape)" default_value { list {} } }
-      attr { name: "_user_specified_name" type: "string" default_value { s: "" } }
+      attr {
+        name: "transpose_a"
+        type: "bool"
+        default_value { b: false }
+      }
+      attr {
+        name: "_class"
+        type: "list(string)"
+        default_value { list {} }
+      }
+      attr {
+        name: "_output_shapes"
+        type: "list(shape)"
+        default_value { list {} }
+      }
+      attr {
+        name: "_user_specified_name"
+        type: "string"
+        default_value { s: "" }
+      }
     }
   )pb");
-  for (const tensorflow::OpList* ops : std::vector<const tensorflow::OpList*>{&mgtest::TfOps(), &odd}) {
+  for (const tensorflow::OpList* ops :
+       std::vector<const tensorflow::OpList*>{&mgtest::TfOps(), &odd}) {
     OpRegistry registry;
     registry.AddLayer(ops, "registry", true);
     tensorflow::GraphDef stripped = graph;
@@ -162,17 +253,61 @@ TEST(StripDefaultAttrsTest, UnderscoreAttrsAreNeverStripped) {
 TEST(StripDefaultAttrsTest, OnlyValuesEqualToTheDefaultAreRemoved) {
   auto graph = Text<tensorflow::GraphDef>(R"pb(
     node {
-      name: "conv" op: "Conv2D"
-      attr { key: "T" value { type: DT_FLOAT } }
-      attr { key: "strides" value { list { i: 1 i: 1 i: 1 i: 1 } } }
-      attr { key: "padding" value { s: "SAME" } }
-      attr { key: "use_cudnn_on_gpu" value { b: true } }
-      attr { key: "data_format" value { s: "NCHW" } }
-      attr { key: "dilations" value { list { i: 1 i: 1 i: 1 i: 1 } } }
-      attr { key: "explicit_paddings" value { list {} } }
+      name: "conv"
+      op: "Conv2D"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+      attr {
+        key: "strides"
+        value { list { i: 1 i: 1 i: 1 i: 1 } }
+      }
+      attr {
+        key: "padding"
+        value { s: "SAME" }
+      }
+      attr {
+        key: "use_cudnn_on_gpu"
+        value { b: true }
+      }
+      attr {
+        key: "data_format"
+        value { s: "NCHW" }
+      }
+      attr {
+        key: "dilations"
+        value { list { i: 1 i: 1 i: 1 i: 1 } }
+      }
+      attr {
+        key: "explicit_paddings"
+        value { list {} }
+      }
     }
-    node { name: "p" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape { unknown_rank: true } } } }
-    node { name: "p2" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape { dim { size: -1 } } } } }
+    node {
+      name: "p"
+      op: "Placeholder"
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
+      attr {
+        key: "shape"
+        value { shape { unknown_rank: true } }
+      }
+    }
+    node {
+      name: "p2"
+      op: "Placeholder"
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
+      attr {
+        key: "shape"
+        value { shape { dim { size: -1 } } }
+      }
+    }
   )pb");
   StripDefaultAttrsResult result;
   StripDefaultAttrs(&graph, TfRegistry(), &result);
@@ -190,10 +325,25 @@ TEST(StripDefaultAttrsTest, OnlyValuesEqualToTheDefaultAreRemoved) {
 // (shape {}) differs from later TensorFlow's (unknown_rank).
 TEST(StripDefaultAttrsTest, TheFirstRegistryLayerKnowingTheOpDecides) {
   tensorflow::OpList producer = Text<tensorflow::OpList>(R"pb(
-    op { name: "Placeholder" attr { name: "dtype" type: "type" } attr { name: "shape" type: "shape" default_value { shape {} } } }
+    op {
+      name: "Placeholder"
+      attr { name: "dtype" type: "type" }
+      attr {
+        name: "shape"
+        type: "shape"
+        default_value { shape {} }
+      }
+    }
   )pb");
   auto graph = Text<tensorflow::GraphDef>(R"pb(
-    node { name: "x" op: "Placeholder" attr { key: "shape" value { shape {} } } }
+    node {
+      name: "x"
+      op: "Placeholder"
+      attr {
+        key: "shape"
+        value { shape {} }
+      }
+    }
   )pb");
   {
     OpRegistry registry;
@@ -219,12 +369,29 @@ TEST(StripDefaultAttrsTest, TheFirstRegistryLayerKnowingTheOpDecides) {
 TEST(StripDefaultAttrsTest, BuiltinDefaultsWorkWithoutARegistry) {
   auto graph = Text<tensorflow::GraphDef>(R"pb(
     node {
-      name: "m" op: "MatMul"
-      attr { key: "T" value { type: DT_FLOAT } }
-      attr { key: "transpose_a" value { b: false } }
-      attr { key: "transpose_b" value { b: true } }
+      name: "m"
+      op: "MatMul"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+      attr {
+        key: "transpose_a"
+        value { b: false }
+      }
+      attr {
+        key: "transpose_b"
+        value { b: true }
+      }
     }
-    node { name: "u" op: "Unlisted" attr { key: "x" value { i: 0 } } }
+    node {
+      name: "u"
+      op: "Unlisted"
+      attr {
+        key: "x"
+        value { i: 0 }
+      }
+    }
   )pb");
   OpRegistry registry;
   registry.AddLayer(&BuiltinDefaultsOpList(), "built-in defaults", false);
@@ -241,12 +408,48 @@ TEST(StripDefaultAttrsTest, TensorDefaultsCompareByValue) {
   tensorflow::OpList ops = Text<tensorflow::OpList>(R"pb(
     op {
       name: "WithTensorDefault"
-      attr { name: "t" type: "tensor" default_value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 } } float_val: 0.5 } } }
+      attr {
+        name: "t"
+        type: "tensor"
+        default_value {
+          tensor {
+            dtype: DT_FLOAT
+            tensor_shape { dim { size: 2 } }
+            float_val: 0.5
+          }
+        }
+      }
     }
   )pb");
   auto graph = Text<tensorflow::GraphDef>(R"pb(
-    node { name: "a" op: "WithTensorDefault" attr { key: "t" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 } } tensor_content: "\000\000\000?\000\000\000?" } } } }
-    node { name: "b" op: "WithTensorDefault" attr { key: "t" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 } } tensor_content: "\000\000\000?\000\000\200?" } } } }
+    node {
+      name: "a"
+      op: "WithTensorDefault"
+      attr {
+        key: "t"
+        value {
+          tensor {
+            dtype: DT_FLOAT
+            tensor_shape { dim { size: 2 } }
+            tensor_content: "\000\000\000?\000\000\000?"
+          }
+        }
+      }
+    }
+    node {
+      name: "b"
+      op: "WithTensorDefault"
+      attr {
+        key: "t"
+        value {
+          tensor {
+            dtype: DT_FLOAT
+            tensor_shape { dim { size: 2 } }
+            tensor_content: "\000\000\000?\000\000\200?"
+          }
+        }
+      }
+    }
   )pb");
   OpRegistry registry;
   registry.AddLayer(&ops, "test", true);

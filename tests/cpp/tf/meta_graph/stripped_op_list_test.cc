@@ -42,12 +42,28 @@ Built BuildWithTfRegistry(const tensorflow::GraphDef& graph) {
 constexpr char kNestedFunctions[] = R"pb(
   library {
     function {
-      signature { name: "f0" input_arg { name: "x" type: DT_INT32 } output_arg { name: "y" type: DT_INT32 } }
-      node_def { name: "Square" op: "Square" input: "x" attr { key: "T" value { type: DT_INT32 } } }
+      signature {
+        name: "f0"
+        input_arg { name: "x" type: DT_INT32 }
+        output_arg { name: "y" type: DT_INT32 }
+      }
+      node_def {
+        name: "Square"
+        op: "Square"
+        input: "x"
+        attr {
+          key: "T"
+          value { type: DT_INT32 }
+        }
+      }
       ret { key: "y" value: "Square:y:0" }
     }
     function {
-      signature { name: "f1" input_arg { name: "x" type: DT_INT32 } output_arg { name: "y" type: DT_INT32 } }
+      signature {
+        name: "f1"
+        input_arg { name: "x" type: DT_INT32 }
+        output_arg { name: "y" type: DT_INT32 }
+      }
       node_def { name: "f0" op: "f0" input: "x" }
       ret { key: "y" value: "f0:y:0" }
     }
@@ -79,8 +95,15 @@ TEST(StrippedOpListTest, RecursiveFunctionsTerminate) {
   auto graph = Text<tensorflow::GraphDef>(R"pb(
     node { op: "A" }
     library {
-      function { signature { name: "A" } node_def { op: "B" } }
-      function { signature { name: "B" } node_def { op: "Const" } node_def { op: "A" } }
+      function {
+        signature { name: "A" }
+        node_def { op: "B" }
+      }
+      function {
+        signature { name: "B" }
+        node_def { op: "Const" }
+        node_def { op: "A" }
+      }
     }
   )pb");
   EXPECT_EQ(OpsUsedByGraph(graph), (Names{"Const"}));
@@ -92,11 +115,28 @@ TEST(StrippedOpListTest, PartitionedCallFunctionAttrIsDescended) {
     SCOPED_TRACE(op);
     auto graph = Text<tensorflow::GraphDef>(R"pb(
       node { name: "x" op: "Placeholder" }
-      node { name: "call" input: "x" attr { key: "f" value { func { name: "g" } } } }
+      node {
+        name: "call"
+        input: "x"
+        attr {
+          key: "f"
+          value { func { name: "g" } }
+        }
+      }
       library {
-        function { signature { name: "g" } node_def { name: "s" op: "Sin" } node_def { name: "h" op: "h" } }
-        function { signature { name: "h" } node_def { name: "e" op: "Exp" } }
-        function { signature { name: "unused" } node_def { name: "c" op: "Cos" } }
+        function {
+          signature { name: "g" }
+          node_def { name: "s" op: "Sin" }
+          node_def { name: "h" op: "h" }
+        }
+        function {
+          signature { name: "h" }
+          node_def { name: "e" op: "Exp" }
+        }
+        function {
+          signature { name: "unused" }
+          node_def { name: "c" op: "Cos" }
+        }
       }
     )pb");
     graph.mutable_node(1)->set_op(op);
@@ -114,35 +154,90 @@ TEST(StrippedOpListTest, WhileBodyAndCondFunctionsAreDescended) {
   auto graph = Text<tensorflow::GraphDef>(R"pb(
     node { name: "i" op: "Const" }
     node {
-      name: "while" op: "While" input: "i"
-      attr { key: "cond" value { func { name: "cond_fn" } } }
-      attr { key: "body" value { func { name: "body_fn" } } }
+      name: "while"
+      op: "While"
+      input: "i"
+      attr {
+        key: "cond"
+        value { func { name: "cond_fn" } }
+      }
+      attr {
+        key: "body"
+        value { func { name: "body_fn" } }
+      }
     }
     node {
-      name: "case" op: "Case" input: "i"
-      attr { key: "branches" value { list { func { name: "branch0" } func { name: "branch1" } } } }
+      name: "case"
+      op: "Case"
+      input: "i"
+      attr {
+        key: "branches"
+        value {
+          list {
+            func { name: "branch0" }
+            func { name: "branch1" }
+          }
+        }
+      }
     }
     node {
-      name: "nested" op: "StatelessIf" input: "i"
-      attr { key: "then_branch" value { func { name: "outer" attr { key: "inner" value { func { name: "inner_fn" } } } } } }
+      name: "nested"
+      op: "StatelessIf"
+      input: "i"
+      attr {
+        key: "then_branch"
+        value {
+          func {
+            name: "outer"
+            attr {
+              key: "inner"
+              value { func { name: "inner_fn" } }
+            }
+          }
+        }
+      }
     }
     library {
-      function { signature { name: "cond_fn" } node_def { name: "l" op: "Less" } }
-      function { signature { name: "body_fn" } node_def { name: "a" op: "AddV2" } }
-      function { signature { name: "branch0" } node_def { name: "n" op: "Neg" } }
-      function { signature { name: "branch1" } node_def { name: "b" op: "Abs" } }
-      function { signature { name: "outer" } node_def { name: "o" op: "Identity" } }
-      function { signature { name: "inner_fn" } node_def { name: "t" op: "Tanh" } }
+      function {
+        signature { name: "cond_fn" }
+        node_def { name: "l" op: "Less" }
+      }
+      function {
+        signature { name: "body_fn" }
+        node_def { name: "a" op: "AddV2" }
+      }
+      function {
+        signature { name: "branch0" }
+        node_def { name: "n" op: "Neg" }
+      }
+      function {
+        signature { name: "branch1" }
+        node_def { name: "b" op: "Abs" }
+      }
+      function {
+        signature { name: "outer" }
+        node_def { name: "o" op: "Identity" }
+      }
+      function {
+        signature { name: "inner_fn" }
+        node_def { name: "t" op: "Tanh" }
+      }
     }
   )pb");
-  Names expected = {"Abs", "AddV2", "Case", "Const", "Identity", "Less", "Neg", "StatelessIf", "Tanh", "While"};
+  Names expected = {"Abs",  "AddV2", "Case",        "Const", "Identity",
+                    "Less", "Neg",   "StatelessIf", "Tanh",  "While"};
   EXPECT_EQ(OpsUsedByGraph(graph), expected);
   EXPECT_EQ(OpNames(BuildWithTfRegistry(graph).ops), expected);
 }
 
 TEST(StrippedOpListTest, SortedByCodePoint) {
   auto graph = Text<tensorflow::GraphDef>(R"pb(
-    node { op: "b" } node { op: "_x" } node { op: "B" } node { op: "A" } node { op: "a" } node { op: "B" }
+    node { op: "b" }
+    node { op: "_x" }
+    node { op: "B" }
+    node { op: "A" }
+    node { op: "a" }
+    node { op: "B" }
   )pb");
   // Python's sort: uppercase < "_" < lowercase.
   EXPECT_EQ(OpsUsedByGraph(graph), (Names{"A", "B", "_x", "a", "b"}));
@@ -154,8 +249,14 @@ TEST(StrippedOpListTest, DescriptionsAreRemoved) {
       name: "Documented"
       input_arg { name: "x" description: "the input" type: DT_FLOAT }
       output_arg { name: "y" description: "the output" type: DT_FLOAT }
-      attr { name: "k" type: "int" default_value { i: 1 } description: "an attr" }
-      summary: "A summary." description: "A description."
+      attr {
+        name: "k"
+        type: "int"
+        default_value { i: 1 }
+        description: "an attr"
+      }
+      summary: "A summary."
+      description: "A description."
       is_stateful: true
     }
   )pb");
@@ -163,22 +264,36 @@ TEST(StrippedOpListTest, DescriptionsAreRemoved) {
   registry.AddLayer(&registry_ops, "test", true);
   tensorflow::OpList out;
   Names unregistered;
-  BuildStrippedOpList(Text<tensorflow::GraphDef>(R"pb(node { op: "Documented" })pb"), registry, &out,
-                      &unregistered);
+  BuildStrippedOpList(Text<tensorflow::GraphDef>(R"pb(node { op: "Documented" })pb"), registry,
+                      &out, &unregistered);
   ASSERT_EQ(out.op_size(), 1);
   EXPECT_TRUE(MessagesEqual(Text<tensorflow::OpDef>(R"pb(
-    name: "Documented"
-    input_arg { name: "x" type: DT_FLOAT }
-    output_arg { name: "y" type: DT_FLOAT }
-    attr { name: "k" type: "int" default_value { i: 1 } }
-    is_stateful: true
-  )pb"), out.op(0)));
+                              name: "Documented"
+                              input_arg { name: "x" type: DT_FLOAT }
+                              output_arg { name: "y" type: DT_FLOAT }
+                              attr {
+                                name: "k"
+                                type: "int"
+                                default_value { i: 1 }
+                              }
+                              is_stateful: true
+                            )pb"),
+                            out.op(0)));
 }
 
 TEST(StrippedOpListTest, UnregisteredOpsAreLeftOutAndReported) {
   auto graph = Text<tensorflow::GraphDef>(R"pb(
-    node { op: "Const" } node { op: "MyCustomOp" } node { op: "MyCustomOp" } node { op: "call" }
-    library { function { signature { name: "call" } node_def { op: "AnotherCustomOp" } node_def { op: "Add" } } }
+    node { op: "Const" }
+    node { op: "MyCustomOp" }
+    node { op: "MyCustomOp" }
+    node { op: "call" }
+    library {
+      function {
+        signature { name: "call" }
+        node_def { op: "AnotherCustomOp" }
+        node_def { op: "Add" }
+      }
+    }
   )pb");
   Built b = BuildWithTfRegistry(graph);
   EXPECT_EQ(OpNames(b.ops), (Names{"Add", "Const"}));
@@ -189,12 +304,16 @@ TEST(StrippedOpListTest, UnregisteredOpsAreLeftOutAndReported) {
 // exempts them.
 TEST(StrippedOpListTest, InternalFunctionOpsAreNeitherListedNorReported) {
   auto graph = Text<tensorflow::GraphDef>(R"pb(
-    node { op: "fn" } node { op: "_Arg" }
+    node { op: "fn" }
+    node { op: "_Arg" }
     library {
       function {
         signature { name: "fn" }
-        node_def { op: "_Arg" } node_def { op: "_Retval" } node_def { op: "_ListToArray" }
-        node_def { op: "_ArrayToList" } node_def { op: "Relu" }
+        node_def { op: "_Arg" }
+        node_def { op: "_Retval" }
+        node_def { op: "_ListToArray" }
+        node_def { op: "_ArrayToList" }
+        node_def { op: "Relu" }
       }
     }
   )pb");
@@ -209,27 +328,31 @@ TEST(StrippedOpListTest, OnlyCompleteRegistryLayersFeedTheList) {
   registry.AddLayer(&BuiltinDefaultsOpList(), "built-in", false);
   tensorflow::OpList out;
   Names unregistered;
-  BuildStrippedOpList(Text<tensorflow::GraphDef>(R"pb(node { op: "MatMul" })pb"), registry, &out, &unregistered);
+  BuildStrippedOpList(Text<tensorflow::GraphDef>(R"pb(node { op: "MatMul" })pb"), registry, &out,
+                      &unregistered);
   EXPECT_EQ(out.op_size(), 0);
   EXPECT_EQ(unregistered, (Names{"MatMul"}));
 }
 
 TEST(StrippedOpListTest, TheFirstCompleteLayerThatKnowsAnOpWins) {
-  tensorflow::OpList first = Text<tensorflow::OpList>(R"pb(op { name: "Relu" is_stateful: true })pb");
+  tensorflow::OpList first =
+      Text<tensorflow::OpList>(R"pb(op { name: "Relu" is_stateful: true })pb");
   OpRegistry registry;
   registry.AddLayer(&first, "first", true);
   registry.AddLayer(&mgtest::TfOps(), "ops.pbtxt", true);
   tensorflow::OpList out;
   Names unregistered;
-  BuildStrippedOpList(Text<tensorflow::GraphDef>(R"pb(node { op: "Relu" } node { op: "Tanh" })pb"), registry,
-                      &out, &unregistered);
+  BuildStrippedOpList(Text<tensorflow::GraphDef>(R"pb(node { op: "Relu" }
+                                                      node { op: "Tanh" })pb"),
+                      registry, &out, &unregistered);
   ASSERT_EQ(OpNames(out), (Names{"Relu", "Tanh"}));
   EXPECT_TRUE(MessagesEqual(first.op(0), out.op(0)));
   EXPECT_TRUE(MessagesEqual(*mgtest::FindOp(mgtest::TfOps(), "Tanh"), out.op(1)));
 }
 
 TEST(StrippedOpListTest, FunctionNames) {
-  EXPECT_EQ(FunctionNames(Text<tensorflow::GraphDef>(kNestedFunctions)), (std::set<std::string>{"f0", "f1"}));
+  EXPECT_EQ(FunctionNames(Text<tensorflow::GraphDef>(kNestedFunctions)),
+            (std::set<std::string>{"f0", "f1"}));
   EXPECT_TRUE(FunctionNames(tensorflow::GraphDef()).empty());
 }
 
@@ -253,8 +376,8 @@ TEST(StrippedOpListTest, SaverTestStrippedOpListDef) {
   mgtest::AddV2Saver(g, "save", "Variable", "v0");
   AddNode(g, "init", "NoOp", {"^Variable/Assign", "^Variable_1/Assign"});
   Built b = BuildWithTfRegistry(*g);
-  EXPECT_EQ(OpNames(b.ops), (Names{"Add", "Assign", "Const", "Identity", "NoOp", "RestoreV2", "SaveV2", "Sub",
-                                   "VariableV2"}));
+  EXPECT_EQ(OpNames(b.ops), (Names{"Add", "Assign", "Const", "Identity", "NoOp", "RestoreV2",
+                                   "SaveV2", "Sub", "VariableV2"}));
   EXPECT_TRUE(b.unregistered.empty());
   for (const auto& op : b.ops.op()) {
     EXPECT_EQ(op.summary(), "");

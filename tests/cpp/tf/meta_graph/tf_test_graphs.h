@@ -19,7 +19,8 @@
 namespace graphport::tf::mgtest {
 
 inline tensorflow::NodeDef* AddNode(tensorflow::GraphDef* graph, const std::string& name,
-                                    const std::string& op, const std::vector<std::string>& inputs = {},
+                                    const std::string& op,
+                                    const std::vector<std::string>& inputs = {},
                                     const std::string& device = "") {
   tensorflow::NodeDef* node = graph->add_node();
   node->set_name(name);
@@ -34,11 +35,12 @@ inline void SetAttr(tensorflow::NodeDef* node, const std::string& key, const std
   (*node->mutable_attr())[key] = Text<tensorflow::AttrValue>(text);
 }
 
-inline tensorflow::NodeDef* AddConst(tensorflow::GraphDef* graph, const std::string& name, float value,
-                                     const std::vector<std::string>& inputs = {}) {
+inline tensorflow::NodeDef* AddConst(tensorflow::GraphDef* graph, const std::string& name,
+                                     float value, const std::vector<std::string>& inputs = {}) {
   tensorflow::NodeDef* node = AddNode(graph, name, "Const", inputs);
   SetAttr(node, "dtype", "type: DT_FLOAT");
-  SetAttr(node, "value", "tensor { dtype: DT_FLOAT tensor_shape {} float_val: " + std::to_string(value) + " }");
+  SetAttr(node, "value",
+          "tensor { dtype: DT_FLOAT tensor_shape {} float_val: " + std::to_string(value) + " }");
   return node;
 }
 
@@ -46,8 +48,9 @@ inline tensorflow::NodeDef* AddStringConst(tensorflow::GraphDef* graph, const st
                                            const std::string& value) {
   tensorflow::NodeDef* node = AddNode(graph, name, "Const");
   SetAttr(node, "dtype", "type: DT_STRING");
-  SetAttr(node, "value", "tensor { dtype: DT_STRING tensor_shape { dim { size: 1 } } string_val: \"" +
-                             value + "\" }");
+  SetAttr(
+      node, "value",
+      "tensor { dtype: DT_STRING tensor_shape { dim { size: 1 } } string_val: \"" + value + "\" }");
   return node;
 }
 
@@ -75,7 +78,8 @@ inline tensorflow::VariableDef AddVariable(tensorflow::MetaGraphDef* mg, const s
   SetAttr(var, "container", "s: \"\"");
   SetAttr(var, "shared_name", "s: \"\"");
   if (!colocate_with.empty()) SetAttr(var, "_class", "list { s: \"" + group + "\" }");
-  tensorflow::NodeDef* assign = AddNode(graph, name + "/Assign", "Assign", {name, initial_value}, device);
+  tensorflow::NodeDef* assign =
+      AddNode(graph, name + "/Assign", "Assign", {name, initial_value}, device);
   SetAttr(assign, "T", "type: DT_FLOAT");
   SetAttr(assign, "use_locking", "b: true");
   SetAttr(assign, "validate_shape", "b: true");
@@ -102,10 +106,12 @@ inline tensorflow::SaverDef AddV2Saver(tensorflow::GraphDef* graph, const std::s
   AddStringConst(graph, s + "Const", "model");
   AddStringConst(graph, s + "SaveV2/tensor_names", key);
   AddStringConst(graph, s + "SaveV2/shape_and_slices", "");
-  SetAttr(AddNode(graph, s + "SaveV2", "SaveV2",
-                  {s + "Const", s + "SaveV2/tensor_names", s + "SaveV2/shape_and_slices", variable}),
-          "dtypes", "list { type: DT_FLOAT }");
-  tensorflow::NodeDef* dep = AddNode(graph, s + "control_dependency", "Identity", {s + "Const", "^" + s + "SaveV2"});
+  SetAttr(
+      AddNode(graph, s + "SaveV2", "SaveV2",
+              {s + "Const", s + "SaveV2/tensor_names", s + "SaveV2/shape_and_slices", variable}),
+      "dtypes", "list { type: DT_FLOAT }");
+  tensorflow::NodeDef* dep =
+      AddNode(graph, s + "control_dependency", "Identity", {s + "Const", "^" + s + "SaveV2"});
   SetAttr(dep, "T", "type: DT_STRING");
   SetAttr(dep, "_class", "list { s: \"loc:@" + s + "Const\" }");
   AddStringConst(graph, s + "RestoreV2/tensor_names", key);
@@ -174,9 +180,11 @@ inline tensorflow::MetaGraphDef MakeHiddenLayersGraph() {
 
   // hidden1
   AddNode(g, "hidden1/truncated_normal/shape", "Const");
-  SetAttr(AddNode(g, "hidden1/truncated_normal", "TruncatedNormal", {"hidden1/truncated_normal/shape"}),
-          "dtype", "type: DT_FLOAT");
-  AddVariable(&mg, "hidden1/weights", "hidden1/truncated_normal", "", /*colocate_with=*/"constraint");
+  SetAttr(
+      AddNode(g, "hidden1/truncated_normal", "TruncatedNormal", {"hidden1/truncated_normal/shape"}),
+      "dtype", "type: DT_FLOAT");
+  AddVariable(&mg, "hidden1/weights", "hidden1/truncated_normal", "",
+              /*colocate_with=*/"constraint");
   AddConst(g, "hidden1/Less/x", 0.3f);
   AddConst(g, "hidden1/Less/y", 0.5f);
   AddNode(g, "hidden1/Less", "Less", {"hidden1/Less/x", "hidden1/Less/y"});
@@ -224,7 +232,8 @@ inline tensorflow::MetaGraphDef MakeHiddenLayersGraph() {
   AddNode(g, "hidden2/while/LoopCond", "LoopCond", {"hidden2/while/Less"});
   for (const char* suffix : {"", "_1"}) {
     std::string s(suffix);
-    AddNode(g, "hidden2/while/Switch" + s, "Switch", {"hidden2/while/Merge" + s, "hidden2/while/LoopCond"});
+    AddNode(g, "hidden2/while/Switch" + s, "Switch",
+            {"hidden2/while/Merge" + s, "hidden2/while/LoopCond"});
     AddNode(g, "hidden2/while/Identity" + s, "Identity", {"hidden2/while/Switch" + s + ":1"});
   }
   AddConst(g, "hidden2/while/add/y", 1.0f, {"^hidden2/while/Identity"});
@@ -239,23 +248,30 @@ inline tensorflow::MetaGraphDef MakeHiddenLayersGraph() {
   AddNode(g, "hidden2/MatMul", "MatMul", {"hidden1/Relu", "hidden2/weights/read"});
   AddNode(g, "hidden2/add", "Add", {"hidden2/MatMul", "hidden2/biases/read"});
   AddNode(g, "hidden2/Relu", "Relu", {"hidden2/add"});
-  AddCollectionBytes(&mg, "while_context", Text<tensorflow::WhileContextDef>(R"pb(
-    context_name: "hidden2/while/while_context"
-    parallel_iterations: 10 back_prop: true
-    pivot_name: "hidden2/while/LoopCond:0"
-    pivot_for_pred_name: "hidden2/while/Merge:0"
-    pivot_for_body_name: "hidden2/while/Identity:0"
-    loop_exit_names: "hidden2/while/Exit:0" loop_exit_names: "hidden2/while/Exit_1:0"
-    loop_enter_names: "hidden2/while/Enter:0" loop_enter_names: "hidden2/while/Enter_1:0"
-    values_def {
-      values: "hidden2/while/Identity:0" values: "hidden2/while/Const:0"
-      external_values { key: "hidden2/zeros:0" value: "hidden2/while/Enter_1:0" }
-    }
-  )pb").SerializeAsString());
+  AddCollectionBytes(&mg, "while_context",
+                     Text<tensorflow::WhileContextDef>(R"pb(
+                       context_name: "hidden2/while/while_context"
+                       parallel_iterations: 10
+                       back_prop: true
+                       pivot_name: "hidden2/while/LoopCond:0"
+                       pivot_for_pred_name: "hidden2/while/Merge:0"
+                       pivot_for_body_name: "hidden2/while/Identity:0"
+                       loop_exit_names: "hidden2/while/Exit:0"
+                       loop_exit_names: "hidden2/while/Exit_1:0"
+                       loop_enter_names: "hidden2/while/Enter:0"
+                       loop_enter_names: "hidden2/while/Enter_1:0"
+                       values_def {
+                         values: "hidden2/while/Identity:0"
+                         values: "hidden2/while/Const:0"
+                         external_values { key: "hidden2/zeros:0" value: "hidden2/while/Enter_1:0" }
+                       }
+                     )pb")
+                         .SerializeAsString());
 
   // softmax_linear
   AddNode(g, "softmax_linear/truncated_normal/shape", "Const");
-  AddNode(g, "softmax_linear/truncated_normal", "TruncatedNormal", {"softmax_linear/truncated_normal/shape"});
+  AddNode(g, "softmax_linear/truncated_normal", "TruncatedNormal",
+          {"softmax_linear/truncated_normal/shape"});
   AddVariable(&mg, "softmax_linear/weights", "softmax_linear/truncated_normal");
   AddConst(g, "softmax_linear/zeros", 0.0f);
   AddVariable(&mg, "softmax_linear/biases", "softmax_linear/zeros");
@@ -268,8 +284,10 @@ inline tensorflow::MetaGraphDef MakeHiddenLayersGraph() {
   queue_runner.set_queue_name("test_queue");
   AddCollectionBytes(&mg, "user_defined_string_collection", "queue_name: \"test_queue\"\n");
   AddCollectionBytes(&mg, "user_defined_bytes_collection", queue_runner.SerializeAsString());
-  (*mg.mutable_collection_def())["user_defined_any_collection"].mutable_any_list()->add_value()->PackFrom(
-      queue_runner);
+  (*mg.mutable_collection_def())["user_defined_any_collection"]
+      .mutable_any_list()
+      ->add_value()
+      ->PackFrom(queue_runner);
   return mg;
 }
 
@@ -315,8 +333,21 @@ inline tensorflow::MetaGraphDef MakeClearDevicesGraph() {
   AddNode(g, "Add", "Add", {"a/read", "b/read"}, "/job:localhost/replica:0/task:0/cpu:0");
   AddNode(g, "call", "f", {"Add"}, "/device:GPU:0");
   *g->mutable_library()->add_function() = Text<tensorflow::FunctionDef>(R"pb(
-    signature { name: "f" input_arg { name: "x" type: DT_FLOAT } output_arg { name: "y" type: DT_FLOAT } }
-    node_def { name: "sq" op: "Square" input: "x" device: "/device:GPU:0" attr { key: "T" value { type: DT_FLOAT } } }
+    signature {
+      name: "f"
+      input_arg { name: "x" type: DT_FLOAT }
+      output_arg { name: "y" type: DT_FLOAT }
+    }
+    node_def {
+      name: "sq"
+      op: "Square"
+      input: "x"
+      device: "/device:GPU:0"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
     ret { key: "y" value: "sq:y:0" }
   )pb");
   return mg;
