@@ -24,6 +24,7 @@ packages=(
   emscripten node-acorn
   libxxhash-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev
+  clang-format        # tests/style: the C++ files follow .clang-format
   dpkg-dev            # dpkg-source, needed by `apt-get source` in build-protobuf-wasm.sh
   chromium            # browser tests (driven by playwright-core; never a downloaded browser)
   zip gzip
