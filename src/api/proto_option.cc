@@ -42,8 +42,4 @@ void ParseProtoOption(const std::string& option, const nlohmann::json& value,
                     ErrorCode::kInvalidOption);
 }
 
-nlohmann::json BytesOption(const std::string& bytes) {
-  return nlohmann::json{{"$bytes", Base64Encode(bytes)}};
-}
-
 }  // namespace graphport

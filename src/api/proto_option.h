@@ -9,15 +9,14 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "core/option_schema.h"
+
 namespace graphport {
 
 // Fills `message` from `value`; throws Error(kInvalidOption) naming `option` and, for JSON,
 // the offending field.
 void ParseProtoOption(const std::string& option, const nlohmann::json& value,
                       google::protobuf::Message* message);
-
-// The wrapper the JS layer and the CLI use for bytes.
-nlohmann::json BytesOption(const std::string& bytes);
 
 }  // namespace graphport
 

@@ -2,6 +2,7 @@
 #ifndef GRAPHPORT_CORE_ERROR_H_
 #define GRAPHPORT_CORE_ERROR_H_
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -24,13 +25,32 @@ enum class ErrorCode {
 // "EMPTY_INPUT", "UNKNOWN_FORMAT", ...
 const char* ErrorCodeName(ErrorCode code);
 
+// Where the input went wrong, as fields a program can use (the page highlights them, the JS
+// GraphportError carries them). The message names the same place for people.
+struct ErrorLocation {
+  std::string file;     // the input's name, as the caller gave it
+  int64_t offset = -1;  // byte offset in `file`, or -1
+  int line = 0;         // 1-based line and column in a text input, or 0
+  int column = 0;
+  std::string node;    // a TensorFlow node or function name
+  std::string opr;     // a MegEngine operator: its name, or "#index"
+  std::string option;  // the option that was wrong
+  bool empty() const {
+    return file.empty() && offset < 0 && line == 0 && node.empty() && opr.empty() && option.empty();
+  }
+};
+
 class Error : public std::runtime_error {
  public:
   Error(ErrorCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  Error(ErrorCode code, const std::string& message, ErrorLocation where)
+      : std::runtime_error(message), code_(code), where_(std::move(where)) {}
   ErrorCode code() const { return code_; }
+  const ErrorLocation& where() const { return where_; }
 
  private:
   ErrorCode code_;
+  ErrorLocation where_;
 };
 
 }  // namespace graphport

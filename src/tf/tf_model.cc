@@ -127,6 +127,19 @@ std::unique_ptr<TfModel> TfModel::Load(ByteSource* raw_source, const TfLoadOptio
   return model;
 }
 
+std::unique_ptr<TfModel> TfModel::Build(
+    TfFormat format, std::string reason, uint64_t input_bytes,
+    const std::function<void(Arena*, tensorflow::MetaGraphDef*)>& build) {
+  std::unique_ptr<TfModel> model(new TfModel());
+  model->format_ = format;
+  model->format_.kind = TfKind::kMetaGraphDef;
+  model->detection_reason_ = std::move(reason);
+  model->input_bytes_ = input_bytes;
+  model->meta_graph_ = Arena::CreateMessage<tensorflow::MetaGraphDef>(&model->arena_);
+  build(&model->arena_, model->meta_graph_);
+  return model;
+}
+
 void TfModel::Select(const TfLoadOptions& options) {
   if (saved_model_ != nullptr) {
     if (saved_model_->meta_graphs_size() == 0) {

@@ -6,6 +6,7 @@
 #include <google/protobuf/arena.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,6 +35,12 @@ struct TfLoadOptions {
 class TfModel {
  public:
   static std::unique_ptr<TfModel> Load(ByteSource* source, const TfLoadOptions& options);
+  // A model that another reader builds in memory (TensorFlow.js model.json + shards): `build`
+  // fills the MetaGraphDef, which lives on the model's arena. `format` says how it is exported
+  // by default; `reason` and `input_bytes` are what inspect() reports.
+  static std::unique_ptr<TfModel> Build(
+      TfFormat format, std::string reason, uint64_t input_bytes,
+      const std::function<void(google::protobuf::Arena*, tensorflow::MetaGraphDef*)>& build);
 
   TfFormat format() const { return format_; }
   const std::string& detection_reason() const { return detection_reason_; }

@@ -1,0 +1,217 @@
+#include "core/option_schema.h"
+
+#include <algorithm>
+
+#include "core/base64.h"
+#include "core/error.h"
+
+namespace graphport {
+namespace {
+
+using nlohmann::json;
+
+// What an option error quotes of a value: enough to recognise it, never megabytes.
+constexpr size_t kQuotedValueChars = 80;
+
+std::string Quote(const json& value) {
+  std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
+  if (text.size() <= kQuotedValueChars) return text;
+  return text.substr(0, kQuotedValueChars) + "... (" + std::to_string(text.size()) + " characters)";
+}
+
+std::string ChoiceList(const OptionSpec& spec) {
+  std::string out;
+  for (size_t i = 0; i < spec.choices.size(); ++i) {
+    out +=
+        (i == 0                         ? ""
+         : i + 1 == spec.choices.size() ? " or "
+                                        : ", ") +
+        (spec.choices[i].is_string() ? spec.choices[i].get<std::string>() : spec.choices[i].dump());
+  }
+  return out;
+}
+
+[[noreturn]] void Fail(const std::string& what, const OptionSpec& spec, const std::string& expected,
+                       const json& got) {
+  throw Error(ErrorCode::kInvalidOption,
+              what + " option '" + spec.name + "' must be " + expected + ", got " + Quote(got));
+}
+
+void Check(const std::string& what, const OptionSpec& spec, const json& value) {
+  switch (spec.type) {
+    case OptionType::kBool:
+      if (!value.is_boolean()) Fail(what, spec, "true or false", value);
+      return;
+    case OptionType::kInt:
+      if (!value.is_number_integer()) Fail(what, spec, "an integer", value);
+      break;
+    case OptionType::kString:
+      if (!value.is_string()) Fail(what, spec, "a string", value);
+      return;
+    case OptionType::kChoice:
+      if (!value.is_string()) Fail(what, spec, ChoiceList(spec), value);
+      break;
+    case OptionType::kStringList:
+      if (!value.is_array()) Fail(what, spec, "a list of strings", value);
+      for (const auto& item : value) {
+        if (!item.is_string()) Fail(what, spec, "a list of strings", value);
+      }
+      return;
+    case OptionType::kMessage:
+      // A protobuf-JSON object or {"$bytes": ...}; the family parses it and names the field.
+      if (!value.is_object()) {
+        Fail(what, spec, "a protobuf-JSON object or the message's bytes", value);
+      }
+      return;
+    case OptionType::kBytes: {
+      std::string bytes;
+      if (!value.is_string() && !IsBytesOption(value, &bytes)) {
+        Fail(what, spec, "bytes or a string", value);
+      }
+      return;
+    }
+  }
+  if (!spec.choices.empty() &&
+      std::find(spec.choices.begin(), spec.choices.end(), value) == spec.choices.end()) {
+    Fail(what, spec, ChoiceList(spec), value);
+  }
+}
+
+}  // namespace
+
+const OptionSpec* OptionSchema::Find(const std::string& name) const {
+  for (const auto& spec : options) {
+    if (spec.name == name) return &spec;
+  }
+  return nullptr;
+}
+
+const char* OptionTypeName(OptionType type) {
+  switch (type) {
+    case OptionType::kBool:
+      return "bool";
+    case OptionType::kInt:
+      return "int";
+    case OptionType::kString:
+      return "string";
+    case OptionType::kChoice:
+      return "choice";
+    case OptionType::kStringList:
+      return "string-list";
+    case OptionType::kMessage:
+      return "message";
+    case OptionType::kBytes:
+      return "bytes";
+  }
+  return "string";
+}
+
+json OptionSchema::ToJson() const {
+  json out = {{"family", family}, {"title", title}, {"api", api}};
+  json group_list = json::array();
+  for (const auto& g : groups) group_list.push_back({{"id", g.id}, {"title", g.title}});
+  out["groups"] = group_list;
+  json option_list = json::array();
+  for (const auto& spec : options) {
+    option_list.push_back({{"name", spec.name},
+                           {"cli", spec.cli},
+                           {"seed", spec.seed},
+                           {"type", OptionTypeName(spec.type)},
+                           {"default", spec.default_value},
+                           {"group", spec.group},
+                           {"label", spec.label},
+                           {"help", spec.help},
+                           {"choices", spec.choices},
+                           {"metavar", spec.metavar},
+                           {"cliValue", spec.cli_value == CliValue::kFile ? "file" : "inline"}});
+  }
+  out["options"] = option_list;
+  return out;
+}
+
+OptionValues OptionValues::Read(const OptionSchema& schema, const json& given,
+                                const std::string& what) {
+  OptionValues values;
+  values.schema_ = &schema;
+  if (given.is_null()) return values;
+  if (!given.is_object()) {
+    throw Error(ErrorCode::kInvalidOption, what + " options must be an object");
+  }
+  for (const auto& [key, value] : given.items()) {
+    const OptionSpec* spec = schema.Find(key);
+    if (spec == nullptr) {
+      std::string message =
+          "unknown " + what + " option '" + key.substr(0, kQuotedValueChars) + "'";
+      if (!schema.title.empty()) message += " for a " + schema.title + " model";
+      throw Error(ErrorCode::kInvalidOption, message);
+    }
+    if (value.is_null()) continue;  // null means "not set", as in the JS API
+    Check(what, *spec, value);
+    values.given_[key] = value;
+  }
+  return values;
+}
+
+const OptionSpec& OptionValues::Spec(const std::string& name) const {
+  const OptionSpec* spec = schema_ == nullptr ? nullptr : schema_->Find(name);
+  if (spec == nullptr) {
+    throw Error(ErrorCode::kInternal, "option '" + name + "' is not in the schema");
+  }
+  return *spec;
+}
+
+const json& OptionValues::Raw(const std::string& name) const {
+  auto it = given_.find(name);
+  return it != given_.end() ? it->second : Spec(name).default_value;
+}
+
+bool OptionValues::Bool(const std::string& name) const {
+  const json& v = Raw(name);
+  return v.is_boolean() && v.get<bool>();
+}
+
+int64_t OptionValues::Int(const std::string& name) const {
+  const json& v = Raw(name);
+  return v.is_number_integer() ? v.get<int64_t>() : 0;
+}
+
+std::string OptionValues::String(const std::string& name) const {
+  const json& v = Raw(name);
+  return v.is_string() ? v.get<std::string>() : std::string();
+}
+
+std::vector<std::string> OptionValues::StringList(const std::string& name) const {
+  std::vector<std::string> out;
+  const json& v = Raw(name);
+  if (v.is_array()) {
+    for (const auto& item : v) out.push_back(item.get<std::string>());
+  }
+  return out;
+}
+
+std::string OptionValues::Bytes(const std::string& name) const {
+  const json& v = Raw(name);
+  std::string bytes;
+  if (v.is_string()) return v.get<std::string>();
+  IsBytesOption(v, &bytes);
+  return bytes;
+}
+
+std::vector<std::string> OptionValues::GivenNames() const {
+  std::vector<std::string> out;
+  if (schema_ == nullptr) return out;
+  for (const auto& spec : schema_->options) {
+    if (Has(spec.name)) out.push_back(spec.name);
+  }
+  return out;
+}
+
+json BytesOption(const std::string& bytes) { return json{{"$bytes", Base64Encode(bytes)}}; }
+
+bool IsBytesOption(const json& value, std::string* bytes) {
+  if (!value.is_object() || value.size() != 1 || !value.contains("$bytes")) return false;
+  const json& text = value["$bytes"];
+  return text.is_string() && Base64Decode(text.get<std::string>(), bytes);
+}
+
+}  // namespace graphport

@@ -1,0 +1,104 @@
+// The options a family takes, described once. Everything that names an option is made from
+// this description: reading options from JSON (OptionValues), the native and Node CLIs'
+// flags and --help (api/command_line), the page's form (gp.optionSchema()) and the option
+// types of index.d.ts (scripts/gen-types.mjs).
+#ifndef GRAPHPORT_CORE_OPTION_SCHEMA_H_
+#define GRAPHPORT_CORE_OPTION_SCHEMA_H_
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace graphport {
+
+enum class OptionType {
+  kBool,        // true or false; CLI: --name, --no-name
+  kInt,         // an integer, optionally one of `choices`; CLI: --name N
+  kString,      // free text; CLI: --name TEXT
+  kChoice,      // one of `choices` (strings); CLI: --name VALUE
+  kStringList,  // a list of strings; CLI: --name A,B ("" for none)
+  kMessage,     // a protobuf message: a protobuf-JSON object, or its bytes (binary or text)
+  kBytes,       // bytes, or a string taken as its UTF-8 bytes
+};
+
+// How the CLI takes the value of a kMessage or kBytes option.
+enum class CliValue {
+  kInline,  // the argument is the value
+  kFile,    // the argument is a path; the file's bytes are the value
+};
+
+struct OptionSpec {
+  std::string name;  // JS and JSON name, camelCase: "clearDevices"
+  std::string cli;   // CLI flag without dashes, kebab-case: "clear-devices"; "" for none
+  std::string seed;  // the argument of the original API ("clear_devices"); "" for our own
+  OptionType type = OptionType::kBool;
+  nlohmann::json default_value;         // null when the option has no default (absent)
+  std::string group;                    // an OptionGroup id
+  std::string label;                    // a few words, for the page's form
+  std::string help;                     // a sentence or two, for --help and the page
+  std::vector<nlohmann::json> choices;  // allowed values (kChoice, optionally kInt)
+  std::string metavar;                  // the CLI's name for the value: "S", "FILE", "N"
+  CliValue cli_value = CliValue::kInline;
+};
+
+struct OptionGroup {
+  std::string id;
+  std::string title;
+};
+
+struct OptionSchema {
+  std::string family;  // "tensorflow"; "" for the options every family takes
+  std::string title;   // "TensorFlow"
+  std::string api;     // the original API the options follow: "tf.train.export_meta_graph"
+  std::vector<OptionGroup> groups;
+  std::vector<OptionSpec> options;
+
+  const OptionSpec* Find(const std::string& name) const;
+  // {family, title, api, groups: [{id, title}], options: [{name, cli, seed, type, default,
+  // group, label, help, choices, metavar, cliValue}]}: what gp.optionSchema() returns.
+  nlohmann::json ToJson() const;
+};
+
+// "bool", "int", "string", "choice", "string-list", "message", "bytes".
+const char* OptionTypeName(OptionType type);
+
+// Options read against a schema: every key known, every value of its type and among its
+// choices. Unset options answer their default.
+class OptionValues {
+ public:
+  OptionValues() = default;
+  // `given` must be a JSON object (null reads as {}). `what` names the options in errors
+  // ("export", "load"). Throws Error(kInvalidOption) naming the key and what it expected.
+  static OptionValues Read(const OptionSchema& schema, const nlohmann::json& given,
+                           const std::string& what);
+
+  // True when the caller set the option (to any value, even its default).
+  bool Has(const std::string& name) const { return given_.count(name) != 0; }
+  bool Bool(const std::string& name) const;
+  int64_t Int(const std::string& name) const;
+  std::string String(const std::string& name) const;  // kString and kChoice
+  std::vector<std::string> StringList(const std::string& name) const;
+  // kBytes, decoded; a string value gives its UTF-8 bytes.
+  std::string Bytes(const std::string& name) const;
+  // The value as given, or the default: for kMessage, which its family parses.
+  const nlohmann::json& Raw(const std::string& name) const;
+  // The names the caller set, in schema order.
+  std::vector<std::string> GivenNames() const;
+  const OptionSchema* schema() const { return schema_; }
+
+ private:
+  const OptionSpec& Spec(const std::string& name) const;
+  const OptionSchema* schema_ = nullptr;
+  std::map<std::string, nlohmann::json> given_;
+};
+
+// Bytes as they travel inside JSON options: {"$bytes": "<base64>"}.
+nlohmann::json BytesOption(const std::string& bytes);
+// True and the bytes when `value` is such an object.
+bool IsBytesOption(const nlohmann::json& value, std::string* bytes);
+
+}  // namespace graphport
+
+#endif  // GRAPHPORT_CORE_OPTION_SCHEMA_H_
