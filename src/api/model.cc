@@ -1,91 +1,136 @@
 #include "api/model.h"
 
-#include <nlohmann/json.hpp>
-
-#include "api/options.h"
-#include "api/proto_option.h"
+#include "api/families.h"
+#include "api/load_options.h"
 #include "core/error.h"
-#include "tf/export.h"
-#include "tf/inspect.h"
-#include "tf/tf_model.h"
 
 namespace graphport {
+namespace {
 
 using nlohmann::json;
 
-Model::Model() = default;
-Model::~Model() = default;
+// What a message quotes of one family's reason for refusing the input.
+constexpr size_t kReasonChars = 400;
 
-LoadOptions ParseLoadOptions(const std::string& json_text) {
-  LoadOptions options;
-  OptionReader reader(json_text, "load");
-  reader.String("format", &options.format);
-  reader.StringList("tags", &options.tags);
-  reader.String("name", &options.name);
-  reader.RejectUnknown();
-  return options;
+std::string Cap(const std::string& text, size_t max) {
+  if (text.size() <= max) return text;
+  return text.substr(0, max) + "... (" + std::to_string(text.size() - max) + " more characters)";
 }
 
-std::unique_ptr<Model> Model::Load(ByteSource* source, const LoadOptions& options) {
-  std::unique_ptr<Model> model(new Model());
-  tf::TfLoadOptions tf_options;
-  tf_options.format = options.format;
-  tf_options.name = options.name.empty() ? "input" : options.name;
-  if (!options.tags.empty()) {
-    tf_options.tags = options.tags;
-    tf_options.tags_explicit = true;
+const Family* OwnerOfFormat(const std::string& format) {
+  for (const Family* family : Families()) {
+    for (const auto& f : family->formats()) {
+      if (f == format) return family;
+    }
   }
-  model->tf_ = tf::TfModel::Load(source, tf_options);
+  return nullptr;
+}
+
+// The error keeps its code and text; the file it happened in is added when it lacks one.
+[[noreturn]] void RethrowWithFile(const Error& e, const std::string& file) {
+  if (!e.where().file.empty() || file.empty()) throw e;
+  ErrorLocation where = e.where();
+  where.file = file;
+  throw Error(e.code(), e.what(), where);
+}
+
+}  // namespace
+
+json LoadOptions::ToJson() const {
+  json out = {{"format", format}, {"name", name}};
+  if (!tags.empty()) out["tags"] = tags;
+  return out;
+}
+
+Model::~Model() = default;
+
+std::unique_ptr<Model> Model::Load(ByteSource* source, const LoadOptions& options) {
+  std::string name = options.name.empty() ? "input" : options.name;
+  size_t slash = name.find_last_of('/');
+  std::string base = slash == std::string::npos ? name : name.substr(slash + 1);
+  auto inputs = std::make_unique<SingleInputSet>(source, base.empty() ? name : base, name);
+  return Load(std::move(inputs), options.ToJson());
+}
+
+std::unique_ptr<Model> Model::Load(std::unique_ptr<InputSet> inputs, const json& options) {
+  SplitLoadOptions split = SplitLoad(options);
+  std::string format = split.common.String("format");
+  const std::string& label = inputs->label();
+
+  std::unique_ptr<Model> model(new Model());
+  model->inputs_ = std::move(inputs);
+  InputSet* set = model->inputs_.get();
+  Probe probe(set);
+  const auto& names = probe.names();
+  if (names.empty()) throw Error(ErrorCode::kEmptyInput, label + ": no input was given");
+  if (names.size() == 1 && probe.Prefix(names[0]).empty()) {
+    throw Error(ErrorCode::kEmptyInput, set->DisplayName(names[0]) + ": the input is empty",
+                ErrorLocation::InFile(set->DisplayName(names[0])));
+  }
+
+  Detection best;
+  const Family* chosen = nullptr;
+  if (format != "auto") {
+    chosen = OwnerOfFormat(format);
+    if (chosen == nullptr) {
+      throw Error(ErrorCode::kInvalidOption, "unknown format '" + Cap(format, 80) + "'");
+    }
+    best = chosen->Detect(&probe, format);
+    if (best.score <= 0) {
+      throw Error(ErrorCode::kUnknownFormat,
+                  label + ": cannot read it as " + format + ": " + Cap(best.reason, kReasonChars),
+                  ErrorLocation::InFile(label));
+    }
+  } else {
+    std::string refusals;
+    for (const Family* family : Families()) {
+      Detection d = family->Detect(&probe, "");
+      if (d.score > best.score) {
+        best = d;
+        chosen = family;
+      } else if (d.score <= 0) {
+        refusals +=
+            (refusals.empty() ? "" : "; ") + family->title() + ": " + Cap(d.reason, kReasonChars);
+      }
+    }
+    if (chosen == nullptr) {
+      throw Error(ErrorCode::kUnknownFormat,
+                  label + ": not a model that graphport reads (" + refusals + ")",
+                  ErrorLocation::InFile(label));
+    }
+  }
+
+  OptionValues family_options = FamilyLoadValues(*chosen, split.per_family);
+  model->family_ = chosen;
+  try {
+    model->model_ = chosen->Read(&probe, best, family_options);
+  } catch (const Error& e) {
+    RethrowWithFile(e, best.primary.empty() ? label : set->DisplayName(best.primary));
+  }
   return model;
 }
 
-std::string Model::InspectJson() const { return tf::Inspect(*tf_).dump(); }
+std::string Model::InspectJson() const {
+  json summary = model_->Inspect();
+  return summary.dump(-1, ' ', false, json::error_handler_t::replace);
+}
 
 std::string Model::ExportJson(const std::string& options_json, OutputSet* out) {
-  OptionReader reader(options_json, "export");
-  tf::TfExportOptions options;
-  std::string to = tf::KindName(options.to);
-  reader.String("to", &to);
-  if (!tf::ParseKindName(to, &options.to)) {
-    throw Error(ErrorCode::kInvalidOption,
-                "export option 'to' is '" + to + "'; use meta-graph, graph-def or saved-model");
+  json given = options_json.empty()
+                   ? json::object()
+                   : json::parse(options_json, nullptr, /*allow_exceptions=*/false);
+  if (given.is_discarded()) {
+    throw Error(ErrorCode::kInvalidOption, "export options must be a JSON object");
   }
-  reader.Bool("asText", &options.as_text);
-  reader.String("filename", &options.filename);
-  reader.String("exportScope", &options.export_scope);
-  reader.Bool("clearDevices", &options.clear_devices);
-  reader.Bool("clearExtraneousSavers", &options.clear_extraneous_savers);
-  reader.Bool("stripDefaultAttrs", &options.strip_default_attrs);
-  reader.Bool("saveDebugInfo", &options.save_debug_info);
-  if (reader.Raw("collectionList") != nullptr) {
-    std::vector<std::string> keys;
-    reader.StringList("collectionList", &keys);
-    options.collection_list = std::move(keys);
-  }
-  // Messages given as options live until the export returns.
-  tensorflow::MetaGraphDef::MetaInfoDef meta_info_def;
-  tensorflow::GraphDef graph_def;
-  tensorflow::SaverDef saver_def;
-  tensorflow::OpList op_registry;
-  if (const auto* v = reader.Raw("metaInfoDef")) {
-    ParseProtoOption("metaInfoDef", *v, &meta_info_def);
-    options.meta_info_def = &meta_info_def;
-  }
-  if (const auto* v = reader.Raw("graphDef")) {
-    ParseProtoOption("graphDef", *v, &graph_def);
-    options.graph_def = &graph_def;
-  }
-  if (const auto* v = reader.Raw("saverDef")) {
-    ParseProtoOption("saverDef", *v, &saver_def);
-    options.saver_def = &saver_def;
-  }
-  if (const auto* v = reader.Raw("opRegistry")) {
-    ParseProtoOption("opRegistry", *v, &op_registry);
-    options.op_registry = &op_registry;
-  }
-  reader.RejectUnknown();
-  json info = tf::Export(tf_.get(), options, out);
-  return info.dump();
+  OptionValues values = OptionValues::Read(family_->export_options(), given, "export");
+  json info = model_->Export(values, out);
+  return info.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+bool Model::ExportWritesFolder(const std::string& options_json) const {
+  json given = json::parse(options_json, nullptr, /*allow_exceptions=*/false);
+  if (given.is_discarded()) return false;
+  return model_->WritesFolder(OptionValues::Read(family_->export_options(), given, "export"));
 }
 
 }  // namespace graphport

@@ -1,34 +1,31 @@
-// graphport's public C++ API: load a graph from bytes, inspect it, export it. The CLI, the
-// WebAssembly bindings and the tests all go through this facade and nothing below it.
+// graphport's public C++ API: load a model from an input set, inspect it, export it. The CLI,
+// the WebAssembly bindings and the tests all go through this facade, which asks the families
+// of api/families.h and names none of them.
 #ifndef GRAPHPORT_API_MODEL_H_
 #define GRAPHPORT_API_MODEL_H_
 
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "core/byte_stream.h"
+#include "core/family.h"
+#include "core/input_set.h"
 #include "core/output_set.h"
 
 namespace graphport {
 
-namespace tf {
-class TfModel;
-}
-
+// The load options every family takes; each family adds its own (api/load_options.h).
 struct LoadOptions {
-  // "auto" (detect), or "graph-def", "meta-graph", "saved-model", each optionally with
-  // "-text" or "-binary".
+  // "auto" (detect), or one of a family's formats ("graph-def-text", ...).
   std::string format = "auto";
   // The tag set selecting a SavedModel's MetaGraphDef; empty means TensorFlow's "serve".
   std::vector<std::string> tags;
   // The input's name (usually its file name) for error messages.
   std::string name = "input";
+  nlohmann::json ToJson() const;
 };
-
-// Reads LoadOptions from the JSON the JS layer sends ({"format": ..., "tags": [...],
-// "name": ...}); unknown keys are an INVALID_OPTION error.
-LoadOptions ParseLoadOptions(const std::string& json_text);
 
 class Model {
  public:
@@ -36,20 +33,31 @@ class Model {
   Model(const Model&) = delete;
   Model& operator=(const Model&) = delete;
 
-  // Throws graphport::Error.
+  // Detects the family and format of `inputs` and reads them. `options` is a JSON object of
+  // load options (api/load_options.h). The model keeps `inputs`: a SavedModel export reads its
+  // variables from there. Throws graphport::Error.
+  static std::unique_ptr<Model> Load(std::unique_ptr<InputSet> inputs,
+                                     const nlohmann::json& options);
+  // One byte source, read during Load only; `options.name` names it.
   static std::unique_ptr<Model> Load(ByteSource* source, const LoadOptions& options);
 
-  // The summary as JSON text (see tf::Inspect for the fields).
+  const Family& family() const { return *family_; }
+
+  // The summary as JSON text (FamilyModel::Inspect).
   std::string InspectJson() const;
 
-  // Exports with the options given as JSON (camelCase names, as in the JS API) into `out`,
-  // and returns the info record as JSON text. Throws graphport::Error; on a throw, the file
-  // being written was opened but not closed.
+  // Exports with the options given as JSON (the family's export schema, camelCase names as in
+  // the JS API) into `out`, and returns the info record as JSON text. Throws graphport::Error;
+  // on a throw, the file being written was opened but not closed.
   std::string ExportJson(const std::string& options_json, OutputSet* out);
+  // True when these export options write a folder (the CLI's -o then names the folder).
+  bool ExportWritesFolder(const std::string& options_json) const;
 
  private:
-  Model();
-  std::unique_ptr<tf::TfModel> tf_;
+  Model() = default;
+  std::unique_ptr<InputSet> inputs_;
+  const Family* family_ = nullptr;
+  std::unique_ptr<FamilyModel> model_;
 };
 
 }  // namespace graphport

@@ -1,7 +1,10 @@
 #include "cli/file_io.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
+#include <system_error>
 
 #include "core/error.h"
 
@@ -41,6 +44,50 @@ bool FileSource::SizeHint(uint64_t* size) const {
 
 bool FileSource::Rewind() { return std::fseek(file_, 0, SEEK_SET) == 0; }
 
+namespace fs = std::filesystem;
+
+bool IsDirectory(const std::string& path) {
+  std::error_code ec;
+  return fs::is_directory(path, ec);
+}
+
+DirectoryInputSet::DirectoryInputSet(const std::string& directory) : directory_(directory) {
+  while (directory_.size() > 1 && directory_.back() == '/') directory_.pop_back();
+  std::error_code ec;
+  fs::recursive_directory_iterator it(directory_, ec), end;
+  if (ec) throw Error(ErrorCode::kIo, directory_ + ": cannot read the folder: " + ec.message());
+  for (; it != end; it.increment(ec)) {
+    if (ec) throw Error(ErrorCode::kIo, directory_ + ": cannot read the folder: " + ec.message());
+    std::string base = it->path().filename().string();
+    if (!base.empty() && base[0] == '.') {
+      if (it->is_directory(ec)) it.disable_recursion_pending();
+      continue;
+    }
+    if (!it->is_regular_file(ec)) continue;
+    std::string relative = fs::relative(it->path(), directory_, ec).generic_string();
+    if (ec || !IsSafeInputName(relative)) continue;
+    names_.push_back(relative);
+    sizes_[relative] = it->file_size(ec);
+  }
+  std::sort(names_.begin(), names_.end());
+}
+
+ByteSource* DirectoryInputSet::Open(const std::string& name) {
+  if (sizes_.count(name) == 0) {
+    throw Error(ErrorCode::kNotFound, directory_ + ": there is no file named '" + name + "'");
+  }
+  auto& source = open_[name];
+  source = std::make_unique<FileSource>(directory_ + "/" + name);
+  return source.get();
+}
+
+bool DirectoryInputSet::Size(const std::string& name, uint64_t* size) const {
+  auto it = sizes_.find(name);
+  if (it == sizes_.end()) return false;
+  *size = it->second;
+  return true;
+}
+
 void FileSink::Write(const uint8_t* data, size_t size) {
   if (std::fwrite(data, 1, size, file_) != size) IoFail("write failed", path_);
 }
@@ -54,7 +101,21 @@ DirectoryOutputSet::~DirectoryOutputSet() {
 }
 
 ByteSink* DirectoryOutputSet::Open(const std::string& name) {
+  if (!IsSafeInputName(name)) {
+    throw Error(ErrorCode::kInvalidOption,
+                "'" + name + "' is not a file name inside the output folder");
+  }
   current_.final_path = directory_.empty() ? name : directory_ + "/" + name;
+  // Folders inside the output ("variables/") are made; the output folder itself must exist.
+  std::string inner = InputDirName(name);
+  if (!inner.empty()) {
+    std::error_code ec;
+    fs::path parent = fs::path(directory_.empty() ? "." : directory_) / inner;
+    fs::create_directories(parent, ec);
+    if (ec) {
+      throw Error(ErrorCode::kIo, parent.string() + ": cannot create the folder: " + ec.message());
+    }
+  }
   current_.temp_path = current_.final_path + ".graphport-partial";
   file_ = std::fopen(current_.temp_path.c_str(), "wb");
   if (file_ == nullptr) IoFail("cannot create", current_.temp_path);

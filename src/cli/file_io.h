@@ -4,11 +4,13 @@
 #define GRAPHPORT_CLI_FILE_IO_H_
 
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "core/byte_stream.h"
+#include "core/input_set.h"
 #include "core/output_set.h"
 
 namespace graphport::cli {
@@ -27,6 +29,26 @@ class FileSource : public ByteSource {
   uint64_t size_ = 0;
 };
 
+// A folder as an input set: every regular file under it (hidden ones left out), opened only
+// when a reader asks for it. Symbolic links are not followed out of the folder.
+class DirectoryInputSet : public InputSet {
+ public:
+  explicit DirectoryInputSet(const std::string& directory);  // throws Error(kIo)
+  const std::vector<std::string>& Names() const override { return names_; }
+  ByteSource* Open(const std::string& name) override;
+  bool Size(const std::string& name, uint64_t* size) const override;
+  const std::string& label() const override { return directory_; }
+
+ private:
+  std::string directory_;
+  std::vector<std::string> names_;
+  std::map<std::string, uint64_t> sizes_;
+  std::map<std::string, std::unique_ptr<FileSource>> open_;
+};
+
+// A path is a folder the CLI can read as an input set.
+bool IsDirectory(const std::string& path);
+
 class FileSink : public ByteSink {
  public:
   explicit FileSink(std::FILE* file, const std::string& path) : file_(file), path_(path) {}
@@ -37,6 +59,7 @@ class FileSink : public ByteSink {
   std::string path_;
 };
 
+// Names may hold folders ("variables/variables.index"); they are made as needed.
 class DirectoryOutputSet : public OutputSet {
  public:
   explicit DirectoryOutputSet(std::string directory) : directory_(std::move(directory)) {}

@@ -35,6 +35,17 @@ struct ErrorLocation {
   std::string node;    // a TensorFlow node or function name
   std::string opr;     // a MegEngine operator: its name, or "#index"
   std::string option;  // the option that was wrong
+  static ErrorLocation InFile(std::string file, int64_t offset = -1) {
+    ErrorLocation where;
+    where.file = std::move(file);
+    where.offset = offset;
+    return where;
+  }
+  static ErrorLocation OfOption(std::string option) {
+    ErrorLocation where;
+    where.option = std::move(option);
+    return where;
+  }
   bool empty() const {
     return file.empty() && offset < 0 && line == 0 && node.empty() && opr.empty() && option.empty();
   }

@@ -73,14 +73,17 @@ struct Detection {
 class FamilyModel {
  public:
   virtual ~FamilyModel() = default;
-  // A plain object. The common header: family, format, encoding, detection (the reason),
-  // inputBytes, inputs (the names read), producer (a line of text), counts ({label: number},
-  // shown in order); then the family's own fields.
+  // A plain object. The common header: family, familyTitle, format, encoding, detection (the
+  // reason), inputBytes, inputs (the names read), producerText (a line of text), counts (an
+  // array of [label, number], shown in order); then the family's own fields.
   virtual nlohmann::json Inspect() const = 0;
   // Writes the outputs into `out` and returns the info record. Never changes the model, so
   // exporting twice with different options gives two correct outputs. Throws Error; a file
   // that was opened and not closed is incomplete and must not be handed back.
   virtual nlohmann::json Export(const OptionValues& options, OutputSet* out) = 0;
+  // True when an export with these options writes a folder (a SavedModel with its variables,
+  // a TensorFlow.js model): then the CLI's -o names that folder, not the main file.
+  virtual bool WritesFolder(const OptionValues& /*options*/) const { return false; }
 };
 
 class Family {
@@ -98,6 +101,9 @@ class Family {
   virtual Detection Detect(Probe* probe, const std::string& format) const = 0;
   virtual std::unique_ptr<FamilyModel> Read(Probe* probe, const Detection& detection,
                                             const OptionValues& load_options) const = 0;
+  // The lines of the CLI's text summary after the common header (api/summary_text.cc prints
+  // the header), from the object Inspect() made.
+  virtual std::string SummaryText(const nlohmann::json& /*summary*/) const { return ""; }
 };
 
 }  // namespace graphport

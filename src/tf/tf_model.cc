@@ -97,7 +97,8 @@ std::unique_ptr<TfModel> TfModel::Load(ByteSource* raw_source, const TfLoadOptio
                       "-text or -binary");
     }
     model->format_ = encoding < 0 ? DetectEncoding(kind, prefix) : TfFormat{kind, encoding == 1};
-    model->detection_reason_ = "format given by the caller";
+    model->detection_reason_ =
+        options.detection_reason.empty() ? "format given by the caller" : options.detection_reason;
   }
 
   google::protobuf::Message* root;

@@ -30,6 +30,8 @@ struct TfLoadOptions {
   bool tags_explicit = false;
   // The input's name in error messages.
   std::string name = "input";
+  // Why `format` was chosen, when a detector outside chose it; empty: "given by the caller".
+  std::string detection_reason;
 };
 
 class TfModel {

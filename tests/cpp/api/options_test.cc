@@ -1,10 +1,9 @@
-#include "api/options.h"
-
 #include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
 
 #include <string>
 
+#include "api/load_options.h"
 #include "api/model.h"
 #include "core/error.h"
 #include "test_util.h"
@@ -24,97 +23,57 @@ void ExpectInvalidOption(F f, const std::string& needle) {
   }
 }
 
-TEST(OptionReaderTest, ReadsKnownKeys) {
-  OptionReader reader(R"({"s": "x", "b": true, "l": ["a", "b"]})", "test");
-  std::string s;
-  bool b = false;
-  std::vector<std::string> l;
-  reader.String("s", &s);
-  reader.Bool("b", &b);
-  reader.StringList("l", &l);
-  reader.RejectUnknown();
-  EXPECT_EQ(s, "x");
-  EXPECT_TRUE(b);
-  EXPECT_EQ(l, (std::vector<std::string>{"a", "b"}));
+TEST(LoadOptionsTest, CommonAndFamilyKeysAreToldApart) {
+  SplitLoadOptions split =
+      SplitLoad(nlohmann::json::parse(R"({"format": "saved-model-text", "tags": ["serve", "gpu"],
+                                          "name": "m.pbtxt"})"));
+  EXPECT_EQ(split.common.String("format"), "saved-model-text");
+  EXPECT_EQ(split.common.String("name"), "m.pbtxt");
+  EXPECT_EQ(split.per_family, nlohmann::json::parse(R"({"tags": ["serve", "gpu"]})"));
+  SplitLoadOptions defaults = SplitLoad(nlohmann::json::object());
+  EXPECT_EQ(defaults.common.String("format"), "auto");
+  EXPECT_EQ(defaults.common.String("name"), "input");
+  EXPECT_TRUE(defaults.per_family.empty());
 }
 
-TEST(OptionReaderTest, AbsentAndNullKeysKeepTheDefault) {
-  OptionReader reader(R"({"s": null})", "test");
-  std::string s = "default";
-  bool b = true;
-  reader.String("s", &s);
-  reader.Bool("b", &b);
-  reader.RejectUnknown();
-  EXPECT_EQ(s, "default");
-  EXPECT_TRUE(b);
+TEST(LoadOptionsTest, UnknownKeyIsInvalid) {
+  ExpectInvalidOption([] { SplitLoad(nlohmann::json::parse(R"({"fromat": "auto"})")); }, "fromat");
 }
 
-TEST(OptionReaderTest, EmptyTextIsNoOptions) {
-  OptionReader reader("", "test");
-  reader.RejectUnknown();  // nothing to reject
-  std::string s = "kept";
-  reader.String("s", &s);
-  EXPECT_EQ(s, "kept");
+TEST(LoadOptionsTest, UnknownFormatIsInvalid) {
+  ExpectInvalidOption([] { SplitLoad(nlohmann::json::parse(R"({"format": "onnx"})")); }, "onnx");
 }
 
-TEST(OptionReaderTest, UnknownKeyIsNamed) {
-  ExpectInvalidOption(
-      [] {
-        OptionReader reader(R"({"known": "a", "typo_key": 1})", "export");
-        std::string known;
-        reader.String("known", &known);
-        reader.RejectUnknown();
-      },
-      "typo_key");
-}
+TEST(LoadOptionsTest, AnotherFamilysOptionNamesItsFamily) {
+  SplitLoadOptions split = SplitLoad(nlohmann::json::parse(R"({"tags": ["serve"]})"));
+  class Toy : public Family {
+   public:
+    Toy() { schema_.title = "Toy"; }
+    const std::string& id() const override { return id_; }
+    const std::string& title() const override { return schema_.title; }
+    std::vector<std::string> formats() const override { return {}; }
+    const OptionSchema& load_options() const override { return schema_; }
+    const OptionSchema& export_options() const override { return schema_; }
+    Detection Detect(Probe*, const std::string&) const override { return {}; }
+    std::unique_ptr<FamilyModel> Read(Probe*, const Detection&,
+                                      const OptionValues&) const override {
+      return nullptr;
+    }
 
-TEST(OptionReaderTest, WrongTypesAreNamed) {
-  ExpectInvalidOption(
-      [] {
-        std::string s;
-        OptionReader(R"({"s": 3})", "t").String("s", &s);
-      },
-      "'s'");
-  ExpectInvalidOption(
-      [] {
-        bool b;
-        OptionReader(R"({"b": "yes"})", "t").Bool("b", &b);
-      },
-      "'b'");
-  ExpectInvalidOption(
-      [] {
-        std::vector<std::string> l;
-        OptionReader(R"({"l": "serve"})", "t").StringList("l", &l);
-      },
-      "'l'");
-  ExpectInvalidOption(
-      [] {
-        std::vector<std::string> l;
-        OptionReader(R"({"l": ["serve", 1]})", "t").StringList("l", &l);
-      },
-      "'l'");
-}
-
-TEST(OptionReaderTest, NotAnObjectIsInvalid) {
-  for (const char* text : {"[1, 2]", "\"to\"", "42", "{not json", "null", "{\"a\": }"}) {
-    ExpectInvalidOption([&] { OptionReader reader(text, "export"); }, "export options");
+   private:
+    std::string id_ = "toy";
+    OptionSchema schema_;
+  } toy;
+  try {
+    FamilyLoadValues(toy, split.per_family);
+    ADD_FAILURE() << "tags were accepted for a family without them";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kInvalidOption);
+    EXPECT_NE(std::string(e.what()).find("for TensorFlow models; this is a Toy model"),
+              std::string::npos)
+        << e.what();
+    EXPECT_EQ(e.where().option, "tags");
   }
-}
-
-TEST(ParseLoadOptionsTest, ReadsEveryField) {
-  LoadOptions o = ParseLoadOptions(R"({"format": "saved-model-text", "tags": ["serve", "gpu"],
-                                       "name": "m.pbtxt"})");
-  EXPECT_EQ(o.format, "saved-model-text");
-  EXPECT_EQ(o.tags, (std::vector<std::string>{"serve", "gpu"}));
-  EXPECT_EQ(o.name, "m.pbtxt");
-  LoadOptions defaults = ParseLoadOptions("{}");
-  EXPECT_EQ(defaults.format, "auto");
-  EXPECT_TRUE(defaults.tags.empty());
-  EXPECT_EQ(defaults.name, "input");
-}
-
-TEST(ParseLoadOptionsTest, UnknownKeyIsInvalid) {
-  ExpectInvalidOption([] { ParseLoadOptions(R"({"fromat": "auto"})"); }, "fromat");
 }
 
 class ExportOptionsTest : public ::testing::Test {

@@ -21,9 +21,9 @@
 #include <vector>
 
 #include "api/model.h"
-#include "api/proto_option.h"
 #include "core/byte_stream.h"
 #include "core/error.h"
+#include "core/option_schema.h"
 #include "core/output_set.h"
 #include "meta_graph_test_util.h"
 #include "tensorflow/control_flow.pb.h"

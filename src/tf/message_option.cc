@@ -1,31 +1,32 @@
-#include "api/proto_option.h"
+#include "tf/message_option.h"
 
 #include <google/protobuf/text_format.h>
 
 #include "core/base64.h"
 #include "core/byte_stream.h"
 #include "core/error.h"
+#include "core/option_schema.h"
 #include "tf/detect.h"
 #include "tf/proto_io.h"
 #include "tf/proto_json.h"
 
-namespace graphport {
+namespace graphport::tf {
 
 void ParseProtoOption(const std::string& option, const nlohmann::json& value,
                       google::protobuf::Message* message) {
   const std::string type = message->GetDescriptor()->name();
   if (value.is_object() && value.size() == 1 && value.contains("$bytes")) {
     std::string bytes;
-    if (!value["$bytes"].is_string() || !Base64Decode(value["$bytes"].get<std::string>(), &bytes)) {
+    if (!IsBytesOption(value, &bytes)) {
       throw Error(ErrorCode::kInvalidOption,
                   "export option '" + option + "': $bytes is not base64");
     }
     MemorySource source(bytes);
     try {
-      if (!bytes.empty() && tf::LooksLikeText(std::string_view(bytes).substr(0, 4096))) {
-        tf::ParseText(&source, message, "export option '" + option + "'");
+      if (!bytes.empty() && LooksLikeText(std::string_view(bytes).substr(0, 4096))) {
+        ParseText(&source, message, "export option '" + option + "'");
       } else {
-        tf::ParseBinary(&source, message, "export option '" + option + "'");
+        ParseBinary(&source, message, "export option '" + option + "'");
       }
     } catch (const Error& e) {
       throw Error(ErrorCode::kInvalidOption, e.what());
@@ -38,8 +39,8 @@ void ParseProtoOption(const std::string& option, const nlohmann::json& value,
                     " as a protobuf-JSON object, or its bytes (binary or text format)");
   }
   // Unknown fields are errors: a misspelt option field must not be dropped silently.
-  tf::JsonToMessage(value, message, "export option '" + option + "' is not a valid " + type,
-                    ErrorCode::kInvalidOption);
+  JsonToMessage(value, message, "export option '" + option + "' is not a valid " + type,
+                ErrorCode::kInvalidOption);
 }
 
-}  // namespace graphport
+}  // namespace graphport::tf

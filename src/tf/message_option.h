@@ -1,23 +1,21 @@
 // Export options that carry a protobuf message (metaInfoDef, saverDef, graphDef, opRegistry).
 // From JS they come as a protobuf-JSON object, or as bytes (binary or text format) that the JS
 // layer wraps as {"$bytes": "<base64>"}; the CLI reads a file the same way.
-#ifndef GRAPHPORT_API_PROTO_OPTION_H_
-#define GRAPHPORT_API_PROTO_OPTION_H_
+#ifndef GRAPHPORT_TF_MESSAGE_OPTION_H_
+#define GRAPHPORT_TF_MESSAGE_OPTION_H_
 
 #include <google/protobuf/message.h>
 
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "core/option_schema.h"
-
-namespace graphport {
+namespace graphport::tf {
 
 // Fills `message` from `value`; throws Error(kInvalidOption) naming `option` and, for JSON,
 // the offending field.
 void ParseProtoOption(const std::string& option, const nlohmann::json& value,
                       google::protobuf::Message* message);
 
-}  // namespace graphport
+}  // namespace graphport::tf
 
-#endif  // GRAPHPORT_API_PROTO_OPTION_H_
+#endif  // GRAPHPORT_TF_MESSAGE_OPTION_H_

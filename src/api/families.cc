@@ -1,0 +1,40 @@
+#include "api/families.h"
+
+#include "tf/family.h"
+#if GRAPHPORT_FAMILY_MGE
+#include "mge/family.h"
+#endif
+#if GRAPHPORT_FAMILY_TFJS
+#include "tfjs/family.h"
+#endif
+
+namespace graphport {
+namespace {
+
+std::vector<const Family*>* MutableFamilies() {
+  static auto* families = new std::vector<const Family*> {
+    &tf::TensorflowFamily(),
+#if GRAPHPORT_FAMILY_MGE
+        &mge::MegengineFamily(),
+#endif
+#if GRAPHPORT_FAMILY_TFJS
+        &tfjs::TfjsFamily(),
+#endif
+  };
+  return families;
+}
+
+}  // namespace
+
+const std::vector<const Family*>& Families() { return *MutableFamilies(); }
+
+const Family* FindFamily(const std::string& id) {
+  for (const Family* family : Families()) {
+    if (family->id() == id) return family;
+  }
+  return nullptr;
+}
+
+void RegisterFamilyForTesting(const Family* family) { MutableFamilies()->push_back(family); }
+
+}  // namespace graphport

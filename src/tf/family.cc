@@ -1,0 +1,250 @@
+#include "tf/family.h"
+
+#include <algorithm>
+
+#include "core/error.h"
+#include "core/limits.h"
+#include "tf/detect.h"
+#include "tf/export.h"
+#include "tf/inspect.h"
+#include "tf/options.h"
+#include "tf/summary_text.h"
+
+namespace graphport::tf {
+namespace {
+
+using nlohmann::json;
+
+// What a SavedModel folder holds besides its graph, all passed through by a SavedModel export.
+// fingerprint.pb is left out: it fingerprints the original saved_model.pb, which an export
+// rewrites, and TensorFlow loads a SavedModel without one.
+bool IsSavedModelPart(const std::string& relative) {
+  return relative.rfind("variables/", 0) == 0 || relative.rfind("assets/", 0) == 0 ||
+         relative.rfind("assets.extra/", 0) == 0;
+}
+
+bool EndsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+bool IsGraphLikeName(const std::string& name) {
+  std::string base = InputBaseName(name);
+  if (base == "fingerprint.pb" || base == "keras_metadata.pb") return false;
+  for (const char* ext : {".pb", ".pbtxt", ".meta", ".graphdef", ".prototxt"}) {
+    if (EndsWith(base, ext)) return true;
+  }
+  return false;
+}
+
+bool IsSavedModelName(const std::string& name) {
+  std::string base = InputBaseName(name);
+  return base == "saved_model.pb" || base == "saved_model.pbtxt";
+}
+
+size_t Depth(const std::string& name) { return std::count(name.begin(), name.end(), '/'); }
+
+// The input a TensorFlow reader starts from: the only one; else the shallowest
+// saved_model.pb(txt); else the only graph-like file. Empty, with `why`, when none fits.
+std::string ChoosePrimary(const std::vector<std::string>& names, std::string* why) {
+  if (names.size() == 1) return names[0];
+  std::vector<std::string> saved;
+  for (const auto& n : names) {
+    if (IsSavedModelName(n)) saved.push_back(n);
+  }
+  std::stable_sort(saved.begin(), saved.end(),
+                   [](const auto& a, const auto& b) { return Depth(a) < Depth(b); });
+  if (!saved.empty()) {
+    if (saved.size() > 1 && Depth(saved[0]) == Depth(saved[1])) {
+      *why =
+          "several SavedModels side by side (" + saved[0] + ", " + saved[1] + "): give one folder";
+      return "";
+    }
+    return saved[0];
+  }
+  std::vector<std::string> graphs;
+  for (const auto& n : names) {
+    if (IsGraphLikeName(n)) graphs.push_back(n);
+  }
+  if (graphs.size() == 1) return graphs[0];
+  *why = std::to_string(names.size()) + " files and " +
+         (graphs.empty()
+              ? std::string("no saved_model.pb or graph file (.pb, .pbtxt, .meta)")
+              : std::to_string(graphs.size()) + " graph files (" + graphs[0] + ", " + graphs[1] +
+                    (graphs.size() > 2 ? ", ..." : "") + "): give the one to read");
+  return "";
+}
+
+std::vector<std::string> AllFormats() {
+  std::vector<std::string> out;
+  for (const char* kind : {"graph-def", "meta-graph", "saved-model"}) {
+    for (const char* suffix : {"", "-text", "-binary"}) out.push_back(std::string(kind) + suffix);
+  }
+  return out;
+}
+
+class TensorflowFamilyImpl : public Family {
+ public:
+  const std::string& id() const override { return id_; }
+  const std::string& title() const override { return title_; }
+  std::vector<std::string> formats() const override { return AllFormats(); }
+  const OptionSchema& load_options() const override { return TfLoadSchema(); }
+  const OptionSchema& export_options() const override { return TfExportSchema(); }
+
+  Detection Detect(Probe* probe, const std::string& format) const override {
+    Detection d;
+    std::string why;
+    d.primary = ChoosePrimary(probe->names(), &why);
+    if (d.primary.empty()) {
+      d.reason = why;
+      return d;
+    }
+    if (!format.empty()) {
+      d.score = Detection::kByMagic;
+      d.format = format;
+      d.reason = "format given by the caller";
+      return d;
+    }
+    std::string_view prefix = probe->Prefix(d.primary);
+    TfDetection found = DetectTf(prefix, probe->Complete(d.primary));
+    d.reason = found.reason;
+    if (probe->names().size() > 1) d.reason += " (" + d.primary + ")";
+    if (!found.found) return d;
+    // A graph file picked among other files (a folder with a model.json and its frozen graph,
+    // say) is a weaker claim than the one file given or a SavedModel folder's saved_model.pb.
+    bool picked = probe->names().size() > 1 && !IsSavedModelName(d.primary);
+    d.score = picked ? Detection::kByStructure - 10 : Detection::kByStructure;
+    d.format = std::string(KindName(found.format.kind)) + (found.format.text ? "-text" : "-binary");
+    d.encoding = found.format.text ? "text" : "binary";
+    return d;
+  }
+
+  std::unique_ptr<FamilyModel> Read(Probe* probe, const Detection& detection,
+                                    const OptionValues& load_options) const override {
+    TfLoadOptions options;
+    ReadTfLoadOptions(load_options, &options);
+    options.format = detection.format;
+    options.name = probe->inputs().DisplayName(detection.primary);
+    options.detection_reason = detection.reason;
+    std::unique_ptr<TfModel> model = TfModel::Load(probe->Take(detection.primary), options);
+
+    std::string folder = InputDirName(detection.primary);
+    std::vector<std::string> passthrough;
+    bool fingerprint = false;
+    if (model->format().kind == TfKind::kSavedModel) {
+      std::string prefix = folder.empty() ? "" : folder + "/";
+      for (const auto& name : probe->names()) {
+        if (name.rfind(prefix, 0) != 0) continue;
+        std::string relative = name.substr(prefix.size());
+        if (IsSavedModelPart(relative)) passthrough.push_back(name);
+        if (relative == "fingerprint.pb") fingerprint = true;
+      }
+    }
+    auto loaded = std::make_unique<TfFamilyModel>(
+        std::move(model), &probe->inputs(), detection.primary, folder, std::move(passthrough));
+    loaded->set_had_fingerprint(fingerprint);
+    return loaded;
+  }
+
+  std::string SummaryText(const json& summary) const override { return TfSummaryText(summary); }
+
+ private:
+  std::string id_ = "tensorflow";
+  std::string title_ = "TensorFlow";
+};
+
+}  // namespace
+
+const Family& TensorflowFamily() {
+  static const Family* family = new TensorflowFamilyImpl();
+  return *family;
+}
+
+TfFamilyModel::TfFamilyModel(std::unique_ptr<TfModel> model, InputSet* inputs, std::string primary,
+                             std::string folder, std::vector<std::string> passthrough)
+    : model_(std::move(model)),
+      inputs_(inputs),
+      primary_(std::move(primary)),
+      folder_(std::move(folder)),
+      passthrough_(std::move(passthrough)) {}
+
+json TfFamilyModel::Inspect() const {
+  json summary = tf::Inspect(*model_);
+  summary["familyTitle"] = "TensorFlow";
+  json inputs = json::array({primary_});
+  json parts = json::array();
+  for (const auto& name : passthrough_) {
+    inputs.push_back(name);
+    uint64_t size = 0;
+    json part = {{"name", name.substr(folder_.empty() ? 0 : folder_.size() + 1)}};
+    part["bytes"] = inputs_->Size(name, &size) ? json(size) : json(nullptr);
+    parts.push_back(part);
+  }
+  summary["inputs"] = inputs;
+  // The files of a SavedModel folder that a SavedModel export passes through.
+  summary["savedModelFiles"] = parts;
+  const json& producer = summary["producer"];
+  std::string text = "graph producer " + std::to_string(producer["graphProducer"].get<int>());
+  if (producer.contains("tensorflowVersion") && producer["tensorflowVersion"].is_string() &&
+      !producer["tensorflowVersion"].get<std::string>().empty()) {
+    text = "TensorFlow " + producer["tensorflowVersion"].get<std::string>() + ", " + text;
+  }
+  summary["producerText"] = text;
+  summary["counts"] = json::array({json::array({"nodes", summary["nodeCount"]}),
+                                   json::array({"ops", summary["ops"].size()}),
+                                   json::array({"functions", summary["functions"].size()}),
+                                   json::array({"signatures", summary["signatures"].size()})});
+  return summary;
+}
+
+bool TfFamilyModel::WritesFolder(const OptionValues& options) const {
+  return options.String("to") == "saved-model";
+}
+
+json TfFamilyModel::Export(const OptionValues& values, OutputSet* out) {
+  TfMessageOptions messages;
+  TfExportOptions options = ReadTfExportOptions(values, &messages);
+  json info = tf::Export(model_.get(), options, out);
+  if (options.to == TfKind::kSavedModel) CopyPassthrough(out, &info);
+  return info;
+}
+
+void TfFamilyModel::CopyPassthrough(OutputSet* out, json* info) const {
+  json notes = json::array();
+  if (passthrough_.empty()) {
+    notes.push_back(model_->format().kind == TfKind::kSavedModel
+                        ? "only the SavedModel's graph was given: no variables/ or assets/ "
+                          "to pass through, so a model with variables will not restore them"
+                        : "a SavedModel made from a single graph: it has no variables/ or "
+                          "assets/ folder");
+  }
+  std::vector<uint8_t> buffer;
+  for (const auto& name : passthrough_) {
+    std::string relative = name.substr(folder_.empty() ? 0 : folder_.size() + 1);
+    ByteSource* source = inputs_->Open(name);
+    ByteSink* sink = out->Open(relative);
+    uint64_t size = 0;
+    if (inputs_->Size(name, &size)) sink->SizeHint(size);
+    buffer.resize(kStreamChunkBytes);
+    for (;;) {
+      size_t n = source->Read(buffer.data(), buffer.size());
+      if (n == 0) break;
+      sink->Write(buffer.data(), n);
+    }
+    out->Close();
+    (*info)["files"].push_back(relative);
+  }
+  if (!passthrough_.empty()) {
+    notes.push_back(
+        "the folder's variables/, assets/ and assets.extra/ files are passed through "
+        "byte for byte");
+  }
+  if (had_fingerprint_) {
+    notes.push_back(
+        "fingerprint.pb is left out: it fingerprints the original saved_model.pb, "
+        "and TensorFlow loads a SavedModel without one");
+  }
+  (*info)["notes"] = notes;
+}
+
+}  // namespace graphport::tf

@@ -1,0 +1,49 @@
+// The TensorFlow family: GraphDef, MetaGraphDef and SavedModel (one file or a whole SavedModel
+// folder), binary or text, exported as tf.train.export_meta_graph does.
+#ifndef GRAPHPORT_TF_FAMILY_H_
+#define GRAPHPORT_TF_FAMILY_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/family.h"
+#include "tf/tf_model.h"
+
+namespace graphport::tf {
+
+const Family& TensorflowFamily();
+
+// A loaded TensorFlow model as the seam sees it. Other readers that produce a TensorFlow graph
+// (TensorFlow.js) wrap one and add to its summary.
+class TfFamilyModel : public FamilyModel {
+ public:
+  // `inputs` stays owned by the caller and must outlive the model when `passthrough` names
+  // files of it: the files of a SavedModel folder besides saved_model.pb (variables/, assets/,
+  // assets.extra/, fingerprint.pb), copied byte for byte into a SavedModel export, under their
+  // names relative to the folder.
+  TfFamilyModel(std::unique_ptr<TfModel> model, InputSet* inputs, std::string primary,
+                std::string folder, std::vector<std::string> passthrough);
+
+  nlohmann::json Inspect() const override;
+  nlohmann::json Export(const OptionValues& options, OutputSet* out) override;
+  bool WritesFolder(const OptionValues& options) const override;
+
+  const TfModel& model() const { return *model_; }
+  TfModel* mutable_model() { return model_.get(); }
+  void set_had_fingerprint(bool had) { had_fingerprint_ = had; }
+
+ private:
+  void CopyPassthrough(OutputSet* out, nlohmann::json* info) const;
+
+  std::unique_ptr<TfModel> model_;
+  InputSet* inputs_;
+  std::string primary_;
+  std::string folder_;  // the SavedModel folder inside the input set ("" at its root)
+  std::vector<std::string> passthrough_;
+  bool had_fingerprint_ = false;  // the folder had a fingerprint.pb, which exports leave out
+};
+
+}  // namespace graphport::tf
+
+#endif  // GRAPHPORT_TF_FAMILY_H_

@@ -1,0 +1,208 @@
+#include "tf/options.h"
+
+#include "tf/message_option.h"
+
+namespace graphport::tf {
+namespace {
+
+using nlohmann::json;
+
+OptionSpec Bool(std::string name, std::string cli, std::string seed, std::string group,
+                std::string label, std::string help) {
+  OptionSpec spec;
+  spec.name = std::move(name);
+  spec.cli = std::move(cli);
+  spec.seed = std::move(seed);
+  spec.type = OptionType::kBool;
+  spec.default_value = false;
+  spec.group = std::move(group);
+  spec.label = std::move(label);
+  spec.help = std::move(help);
+  return spec;
+}
+
+OptionSpec Message(std::string name, std::string cli, std::string seed, std::string group,
+                   std::string label, std::string help) {
+  OptionSpec spec;
+  spec.name = std::move(name);
+  spec.cli = std::move(cli);
+  spec.seed = std::move(seed);
+  spec.type = OptionType::kMessage;
+  spec.group = std::move(group);
+  spec.label = std::move(label);
+  spec.help = std::move(help);
+  spec.metavar = "FILE";
+  spec.cli_value = CliValue::kFile;
+  return spec;
+}
+
+OptionSchema MakeExportSchema() {
+  OptionSchema s;
+  s.family = "tensorflow";
+  s.title = "TensorFlow";
+  s.api = "tf.train.export_meta_graph";
+  s.groups = {
+      {"output", "Output"}, {"graph", "Graph"}, {"content", "Content"}, {"debug", "Debug info"}};
+
+  OptionSpec to;
+  to.name = "to";
+  to.cli = "to";
+  to.type = OptionType::kChoice;
+  to.default_value = "meta-graph";
+  to.choices = {"meta-graph", "graph-def", "saved-model"};
+  to.group = "output";
+  to.label = "Write as";
+  to.metavar = "KIND";
+  to.help =
+      "The kind of file to write. export_meta_graph writes a MetaGraphDef; a GraphDef holds only "
+      "the graph; a SavedModel wraps the MetaGraphDef, with the variables and assets of a "
+      "SavedModel folder passed through.";
+  s.options.push_back(to);
+
+  s.options.push_back(Bool("asText", "as-text", "as_text", "output", "Text format",
+                           "Write protobuf text format (readable, larger) instead of binary."));
+
+  OptionSpec filename;
+  filename.name = "filename";
+  filename.seed = "filename";
+  filename.type = OptionType::kString;
+  filename.group = "output";
+  filename.label = "File name";
+  filename.help =
+      "Name of the main output file (on the CLI, -o sets it). Empty: model.meta / model.pbtxt, "
+      "graph.pb / graph.pbtxt, or saved_model.pb / saved_model.pbtxt.";
+  s.options.push_back(filename);
+
+  OptionSpec scope;
+  scope.name = "exportScope";
+  scope.cli = "export-scope";
+  scope.seed = "export_scope";
+  scope.type = OptionType::kString;
+  scope.group = "graph";
+  scope.label = "Export scope";
+  scope.metavar = "S";
+  scope.help =
+      "Export only the nodes under this name scope, with the scope removed from their names. "
+      "Inputs from outside become $unbound_inputs_... and are listed in the unbound_inputs "
+      "collection.";
+  s.options.push_back(scope);
+
+  s.options.push_back(Bool("clearDevices", "clear-devices", "clear_devices", "graph",
+                           "Clear devices",
+                           "Empty the device (e.g. /device:GPU:0) of every top-level node, so "
+                           "the graph can be placed anywhere when it is imported."));
+  s.options.push_back(Bool("clearExtraneousSavers", "clear-extraneous-savers",
+                           "clear_extraneous_savers", "graph", "Clear extraneous savers",
+                           "Drop the save/restore subgraphs of every saver other than the "
+                           "exported SaverDef's, and rewrite the savers collection."));
+  s.options.push_back(Bool("stripDefaultAttrs", "strip-default-attrs", "strip_default_attrs",
+                           "graph", "Strip default attrs",
+                           "Drop every attr whose value equals its op's default, in nodes and "
+                           "function bodies: smaller files that older TensorFlow versions can "
+                           "read."));
+  s.options.push_back(Message("opRegistry", "op-registry", "", "graph", "Op registry",
+                              "An OpList (TensorFlow's ops.pbtxt, say; text, binary or JSON) "
+                              "consulted first for op definitions and attr defaults, by "
+                              "strip_default_attrs and stripped_op_list."));
+
+  OptionSpec collections;
+  collections.name = "collectionList";
+  collections.cli = "collection-list";
+  collections.seed = "collection_list";
+  collections.type = OptionType::kStringList;
+  collections.group = "content";
+  collections.label = "Collections";
+  collections.metavar = "A,B";
+  collections.help =
+      "The collections to export: all of them by default; an empty list (\"\" on the CLI) "
+      "exports none.";
+  s.options.push_back(collections);
+
+  s.options.push_back(Message("metaInfoDef", "meta-info-def", "meta_info_def", "content",
+                              "MetaInfoDef",
+                              "A MetaInfoDef whose set fields replace the loaded ones (tags, "
+                              "tensorflow_version, ...); the fields it leaves unset keep their "
+                              "loaded values."));
+  s.options.push_back(Message("saverDef", "saver-def", "saver_def", "content", "SaverDef",
+                              "The SaverDef to export instead of the loaded one; "
+                              "clear_extraneous_savers keeps its saver."));
+  s.options.push_back(Message("graphDef", "graph-def", "graph_def", "content", "GraphDef",
+                              "A GraphDef to export instead of the loaded graph."));
+  s.options.push_back(Bool("saveDebugInfo", "save-debug-info", "save_debug_info", "debug",
+                           "Save debug info",
+                           "Also write the GraphDebugInfo (stack traces) of the exported nodes "
+                           "to a second file, named with _debug before the extension."));
+  return s;
+}
+
+OptionSchema MakeLoadSchema() {
+  OptionSchema s;
+  s.family = "tensorflow";
+  s.title = "TensorFlow";
+  s.api = "tf.saved_model.load";
+  s.groups = {{"input", "Input"}};
+  OptionSpec tags;
+  tags.name = "tags";
+  tags.cli = "tags";
+  tags.seed = "tags";
+  tags.type = OptionType::kStringList;
+  tags.group = "input";
+  tags.label = "SavedModel tags";
+  tags.metavar = "T1,T2";
+  tags.help =
+      "The tag set of the SavedModel MetaGraphDef to use. Default: serve; a SavedModel with a "
+      "single MetaGraphDef is used whatever its tags.";
+  s.options.push_back(tags);
+  return s;
+}
+
+}  // namespace
+
+const OptionSchema& TfLoadSchema() {
+  static const OptionSchema* schema = new OptionSchema(MakeLoadSchema());
+  return *schema;
+}
+
+const OptionSchema& TfExportSchema() {
+  static const OptionSchema* schema = new OptionSchema(MakeExportSchema());
+  return *schema;
+}
+
+void ReadTfLoadOptions(const OptionValues& values, TfLoadOptions* options) {
+  if (values.Has("tags")) {
+    options->tags = values.StringList("tags");
+    options->tags_explicit = true;
+  }
+}
+
+TfExportOptions ReadTfExportOptions(const OptionValues& values, TfMessageOptions* messages) {
+  TfExportOptions options;
+  ParseKindName(values.String("to"), &options.to);
+  options.as_text = values.Bool("asText");
+  options.filename = values.String("filename");
+  options.export_scope = values.String("exportScope");
+  options.clear_devices = values.Bool("clearDevices");
+  options.clear_extraneous_savers = values.Bool("clearExtraneousSavers");
+  options.strip_default_attrs = values.Bool("stripDefaultAttrs");
+  options.save_debug_info = values.Bool("saveDebugInfo");
+  if (values.Has("collectionList")) options.collection_list = values.StringList("collectionList");
+  if (values.Has("metaInfoDef")) {
+    ParseProtoOption("metaInfoDef", values.Raw("metaInfoDef"), &messages->meta_info_def);
+    options.meta_info_def = &messages->meta_info_def;
+  }
+  if (values.Has("graphDef")) {
+    ParseProtoOption("graphDef", values.Raw("graphDef"), &messages->graph_def);
+    options.graph_def = &messages->graph_def;
+  }
+  if (values.Has("saverDef")) {
+    ParseProtoOption("saverDef", values.Raw("saverDef"), &messages->saver_def);
+    options.saver_def = &messages->saver_def;
+  }
+  if (values.Has("opRegistry")) {
+    ParseProtoOption("opRegistry", values.Raw("opRegistry"), &messages->op_registry);
+    options.op_registry = &messages->op_registry;
+  }
+  return options;
+}
+
+}  // namespace graphport::tf

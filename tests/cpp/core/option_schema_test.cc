@@ -1,0 +1,149 @@
+#include "core/option_schema.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/error.h"
+
+namespace graphport {
+namespace {
+
+using nlohmann::json;
+
+OptionSchema TestSchema() {
+  OptionSchema s;
+  s.family = "test";
+  s.title = "Test";
+  OptionSpec b;
+  b.name = "flag";
+  b.type = OptionType::kBool;
+  b.default_value = true;
+  OptionSpec i;
+  i.name = "level";
+  i.type = OptionType::kInt;
+  i.default_value = 1;
+  i.choices = {0, 1, 2};
+  OptionSpec c;
+  c.name = "kind";
+  c.type = OptionType::kChoice;
+  c.default_value = "a";
+  c.choices = {"a", "b"};
+  OptionSpec l;
+  l.name = "list";
+  l.type = OptionType::kStringList;
+  OptionSpec t;
+  t.name = "text";
+  t.type = OptionType::kString;
+  OptionSpec bytes;
+  bytes.name = "blob";
+  bytes.type = OptionType::kBytes;
+  OptionSpec m;
+  m.name = "message";
+  m.type = OptionType::kMessage;
+  s.options = {b, i, c, l, t, bytes, m};
+  return s;
+}
+
+void ExpectInvalid(const OptionSchema& schema, const std::string& given,
+                   const std::string& needle) {
+  try {
+    OptionValues::Read(schema, json::parse(given), "export");
+    ADD_FAILURE() << given << " was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kInvalidOption) << e.what();
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
+}
+
+TEST(OptionValuesTest, UnsetOptionsAnswerTheirDefault) {
+  OptionSchema schema = TestSchema();
+  OptionValues v = OptionValues::Read(schema, json::object(), "export");
+  EXPECT_TRUE(v.Bool("flag"));
+  EXPECT_EQ(v.Int("level"), 1);
+  EXPECT_EQ(v.String("kind"), "a");
+  EXPECT_TRUE(v.StringList("list").empty());
+  EXPECT_FALSE(v.Has("flag"));
+  EXPECT_TRUE(v.GivenNames().empty());
+}
+
+TEST(OptionValuesTest, GivenValuesAreRead) {
+  OptionSchema schema = TestSchema();
+  OptionValues v = OptionValues::Read(
+      schema,
+      json::parse(R"({"flag": false, "level": 2, "kind": "b", "list": ["x", "y"], "text": "t",
+                      "blob": {"$bytes": "AAEC"}})"),
+      "export");
+  EXPECT_FALSE(v.Bool("flag"));
+  EXPECT_EQ(v.Int("level"), 2);
+  EXPECT_EQ(v.String("kind"), "b");
+  EXPECT_EQ(v.StringList("list"), (std::vector<std::string>{"x", "y"}));
+  EXPECT_EQ(v.String("text"), "t");
+  EXPECT_EQ(v.Bytes("blob"), std::string("\0\1\2", 3));
+  EXPECT_EQ(v.GivenNames(),
+            (std::vector<std::string>{"flag", "level", "kind", "list", "text", "blob"}));
+}
+
+TEST(OptionValuesTest, NullIsNotSet) {
+  OptionSchema schema = TestSchema();
+  OptionValues v = OptionValues::Read(schema, json::parse(R"({"flag": null})"), "export");
+  EXPECT_FALSE(v.Has("flag"));
+  EXPECT_TRUE(v.Bool("flag"));
+}
+
+TEST(OptionValuesTest, AStringIsBytesOfItsUtf8) {
+  OptionSchema schema = TestSchema();
+  OptionValues v = OptionValues::Read(schema, json::parse(R"({"blob": "héllo"})"), "export");
+  EXPECT_EQ(v.Bytes("blob"), "h\xc3\xa9llo");
+}
+
+TEST(OptionValuesTest, WrongTypesAndValuesAreNamed) {
+  OptionSchema schema = TestSchema();
+  ExpectInvalid(schema, R"({"flag": "yes"})", "'flag' must be true or false");
+  ExpectInvalid(schema, R"({"level": 1.5})", "'level' must be an integer");
+  ExpectInvalid(schema, R"({"level": 3})", "'level' must be 0, 1 or 2, got 3");
+  ExpectInvalid(schema, R"({"kind": "c"})", "'kind' must be a or b");
+  ExpectInvalid(schema, R"({"list": "x"})", "'list' must be a list of strings");
+  ExpectInvalid(schema, R"({"list": ["x", 1]})", "'list'");
+  ExpectInvalid(schema, R"({"text": 3})", "'text' must be a string");
+  ExpectInvalid(schema, R"({"blob": 3})", "'blob' must be bytes or a string");
+  ExpectInvalid(schema, R"({"blob": {"$bytes": "not base64!"}})", "'blob'");
+  ExpectInvalid(schema, R"({"message": "x"})", "'message'");
+  ExpectInvalid(schema, R"({"typo": 1})", "unknown export option 'typo' for a Test model");
+  ExpectInvalid(schema, R"([1])", "export options must be an object");
+}
+
+TEST(OptionValuesTest, MessagesQuoteAtMostAFewWordsOfAValue) {
+  OptionSchema schema = TestSchema();
+  std::string huge(100000, 'x');
+  try {
+    OptionValues::Read(schema, json{{"level", huge}}, "export");
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_LT(std::string(e.what()).size(), 300u) << e.what();
+    EXPECT_NE(std::string(e.what()).find("100002 characters"), std::string::npos) << e.what();
+  }
+}
+
+TEST(OptionSchemaTest, ToJsonListsEveryOption) {
+  OptionSchema schema = TestSchema();
+  json j = schema.ToJson();
+  EXPECT_EQ(j["family"], "test");
+  ASSERT_EQ(j["options"].size(), schema.options.size());
+  EXPECT_EQ(j["options"][1]["name"], "level");
+  EXPECT_EQ(j["options"][1]["type"], "int");
+  EXPECT_EQ(j["options"][1]["choices"], json::parse("[0, 1, 2]"));
+  EXPECT_EQ(j["options"][0]["default"], true);
+}
+
+TEST(BytesOptionTest, RoundTrips) {
+  std::string bytes("\0\xff\x10", 3);
+  std::string back;
+  ASSERT_TRUE(IsBytesOption(BytesOption(bytes), &back));
+  EXPECT_EQ(back, bytes);
+  EXPECT_FALSE(IsBytesOption(json::parse(R"({"$bytes": 1})"), &back));
+  EXPECT_FALSE(IsBytesOption(json::parse(R"({"$bytes": "AA==", "x": 1})"), &back));
+}
+
+}  // namespace
+}  // namespace graphport
