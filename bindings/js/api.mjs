@@ -1,17 +1,10 @@
 // The JS API over a WebAssembly instance, the same in Node and in browsers (no Node-only API
 // here; the Node entry adds file helpers on top).
 import { GraphportError, unwrap } from './errors.mjs';
+import { toInputSet } from './inputs.mjs';
 import { collectOutputs } from './outputs.mjs';
-import { toSource } from './sources.mjs';
 
 export { GraphportError };
-
-// Load options accepted from JS, mapped to the names the core reads. onProgress stays in JS.
-const LOAD_OPTIONS = new Set(['format', 'tags', 'name', 'onProgress']);
-
-// Export options that carry a protobuf message: a protobuf-JSON object, or bytes in binary
-// or text format, which travel to the core as {"$bytes": base64}.
-const MESSAGE_OPTIONS = new Set(['metaInfoDef', 'saverDef', 'graphDef', 'opRegistry']);
 
 function base64(bytes) {
   let binary = '';
@@ -21,13 +14,15 @@ function base64(bytes) {
   return btoa(binary);
 }
 
-function exportOptionsJson(options) {
+// Options as the core reads them: bytes (for message and bytes options) travel inside the JSON
+// as {"$bytes": base64}; onProgress stays in JS.
+function optionsJson(options) {
   const out = {};
   for (const [key, value] of Object.entries(options)) {
     if (key === 'onProgress') continue;
-    if (MESSAGE_OPTIONS.has(key) && value instanceof ArrayBuffer) {
+    if (value instanceof ArrayBuffer) {
       out[key] = { $bytes: base64(new Uint8Array(value)) };
-    } else if (MESSAGE_OPTIONS.has(key) && ArrayBuffer.isView(value)) {
+    } else if (ArrayBuffer.isView(value)) {
       out[key] = { $bytes: base64(new Uint8Array(value.buffer, value.byteOffset, value.byteLength)) };
     } else {
       out[key] = value;
@@ -71,14 +66,19 @@ function progressCaller(onProgress) {
 // would not run: the partial model and its buffers would leak, and libprotobuf is built
 // without exception support). The error is kept, the reader sees the end of the input, and
 // load() throws IO_ERROR once the reader is back. It also reports the bytes read to onProgress.
-function guardSource(source, name, onProgress) {
+function guardSource(source, name, onProgress, state) {
   const total = typeof source.size === 'number' ? source.size : null;
   let done = 0;
   const guarded = {
     size: source.size,
-    failure: null,
+    get failure() {
+      return state.failure;
+    },
+    set failure(e) {
+      state.failure ??= e;
+    },
     read(max) {
-      if (guarded.failure) return null;
+      if (state.failure) return null;
       try {
         if (done === 0) onProgress?.({ phase: 'read', file: name, done, total });
         const chunk = source.read(max);
@@ -93,7 +93,7 @@ function guardSource(source, name, onProgress) {
       }
     },
     rewind() {
-      if (guarded.failure) return false;
+      if (state.failure) return false;
       try {
         done = 0;
         return source.rewind() === true;
@@ -132,11 +132,16 @@ export function createApi(wasm) {
       return JSON.parse(this.#summary);
     }
 
+    // The family that read the model: 'tensorflow', 'megengine', 'tfjs'.
+    get family() {
+      return this.#live().family();
+    }
+
     // {files: [{name, bytes: Uint8Array}], info}. The model is left unchanged.
     export(options) {
       const opts = checkOptions(options, 'export');
       const outputs = collectOutputs(progressCaller(opts.onProgress));
-      const record = this.#live().export(exportOptionsJson(opts), outputs);
+      const record = this.#live().export(optionsJson(opts), outputs);
       if (outputs.failure) {
         // The collector only allocates and copies: a RangeError there is JS running out of memory.
         throw callbackFailure(outputs.failure, (e) => (e instanceof RangeError
@@ -144,6 +149,12 @@ export function createApi(wasm) {
           : new GraphportError('IO_ERROR', `export: the output could not be written: ${e.message}`)));
       }
       return { files: outputs.files, info: JSON.parse(unwrap(record).json) };
+    }
+
+    // True when an export with these options writes a folder (a SavedModel with its
+    // variables): its files' names then hold folders ("variables/variables.index").
+    writesFolder(options) {
+      return unwrap(this.#live().writesFolder(optionsJson(checkOptions(options, 'export')))).folder;
     }
 
     // Frees the WebAssembly memory of this model. Idempotent.
@@ -165,29 +176,81 @@ export function createApi(wasm) {
     }
   }
 
+  // `input`: bytes, a Blob/File (in a Worker), a chunk source, {files: {name: any of those}},
+  // or an array of Files (a dropped folder). The core checks the option names.
   function load(input, options) {
     const opts = checkOptions(options, 'load');
-    for (const key of Object.keys(opts)) {
-      if (!LOAD_OPTIONS.has(key)) {
-        throw new GraphportError('INVALID_OPTION', `unknown load option '${key}'`);
-      }
-    }
     const name = typeof opts.name === 'string' ? opts.name : 'input';
-    const source = guardSource(toSource(input), name, progressCaller(opts.onProgress));
-    const { onProgress, ...coreOptions } = opts;
-    const record = wasm.load(source, JSON.stringify(coreOptions));
-    if (source.failure) {
+    const state = { failure: null, failedName: name };
+    const onProgress = progressCaller(opts.onProgress);
+    const inputs = toInputSet(input, name, (source, file) => guardSource(source, file, onProgress, state));
+    // The core calls open() from inside WebAssembly: it must not throw there.
+    const guardedInputs = {
+      label: inputs.label,
+      names: inputs.names,
+      size: (file) => {
+        try {
+          return inputs.size(file);
+        } catch {
+          return undefined;
+        }
+      },
+      open: (file) => {
+        if (state.failure) return null;
+        try {
+          return inputs.open(file);
+        } catch (e) {
+          state.failure = e;
+          state.failedName = file;
+          return null;
+        }
+      },
+    };
+    const { onProgress: _, ...coreOptions } = opts;
+    const record = wasm.load(guardedInputs, optionsJson(coreOptions));
+    if (state.failure) {
       if (record.model) record.model.delete();
-      throw callbackFailure(source.failure,
-        (e) => new GraphportError('IO_ERROR', `${name}: read failed: ${e.message}`));
+      throw callbackFailure(state.failure,
+        (e) => new GraphportError('IO_ERROR', `${state.failedName}: read failed: ${e.message}`,
+          { file: state.failedName }));
     }
     return new Model(unwrap(record).model);
+  }
+
+  let schemas = null;
+  function allSchemas() {
+    schemas ??= JSON.parse(wasm.schemas());
+    return schemas;
   }
 
   return {
     load,
     Model,
     GraphportError,
+    // The option schemas of one family ({family, title, formats, load, export}), or of every
+    // family as an array: what the page's form, the CLIs and the TypeScript types are made of.
+    optionSchema(family) {
+      const all = allSchemas();
+      if (family === undefined) return structuredClone(all);
+      const found = all.find((f) => f.family === family);
+      if (!found) {
+        throw new GraphportError('INVALID_OPTION',
+          `unknown family '${family}'; graphport has ${all.map((f) => f.family).join(', ')}`);
+      }
+      return structuredClone(found);
+    },
+    // The CLI grammar (the core's, shared with the native CLI). `readFile(flag, path)` returns a
+    // Uint8Array, or null when the file cannot be read.
+    parseArgs(argv, readFile) {
+      const reader = (flag, path) => {
+        try {
+          return readFile(flag, path);
+        } catch {
+          return null;
+        }
+      };
+      return JSON.parse(unwrap(wasm.parseArgs(argv, reader)).json);
+    },
     // The CLI's readable summary of inspect()'s object.
     summaryText(summary) {
       return unwrap(wasm.summaryText(JSON.stringify(summary))).text;

@@ -1,5 +1,8 @@
 // Node entry (ESM): loads the WebAssembly build from the package and adds file helpers.
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import {
+  closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync,
+} from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -32,6 +35,62 @@ function fileSource(fd) {
   };
 }
 
+// Every regular file under `dir` (hidden ones left out), as '/'-separated relative names.
+// Symbolic links are not followed, so nothing outside the folder is read.
+function listFolder(dir) {
+  const names = [];
+  const walk = (path) => {
+    for (const entry of readdirSync(path, { withFileTypes: true })) {
+      if (entry.name.startsWith('.')) continue;
+      const full = join(path, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.isFile()) names.push(relative(dir, full).split(sep).join('/'));
+    }
+  };
+  walk(dir);
+  return names;
+}
+
+// A folder as lazily opened chunk sources: a file is opened when the reader first reads it and
+// closed at its end, or by release() once a load is over; a later read (a SavedModel export
+// passing variables/ through) opens it again.
+function folderFiles(dir) {
+  const open = new Map();
+  const close = (name) => {
+    const entry = open.get(name);
+    if (entry) closeSync(entry.fd);
+    open.delete(name);
+  };
+  const files = {};
+  for (const name of listFolder(dir)) {
+    const path = join(dir, ...name.split('/'));
+    files[name] = {
+      get size() {
+        return statSync(path).size;
+      },
+      read(max) {
+        let entry = open.get(name);
+        if (!entry) {
+          const fd = openSync(path, 'r');
+          entry = { fd, source: fileSource(fd) };
+          open.set(name, entry);
+        }
+        const chunk = entry.source.read(max);
+        if (chunk === null) close(name);
+        return chunk;
+      },
+      rewind() {
+        close(name);
+        return true;
+      },
+    };
+  }
+  const release = () => {
+    for (const name of [...open.keys()]) close(name);
+  };
+  return { files, release };
+}
+
 async function instantiate() {
   const factory = require('./wasm/graphport_node.cjs');
   // Emscripten 3.1.6 fetch()es its .wasm by path under Node 20, which fails: hand it the bytes.
@@ -41,6 +100,25 @@ async function instantiate() {
   const wasm = await factory({ wasmBinary: readFileSync(wasmPath) });
   const api = createApi(wasm);
   api.loadFile = (path, options = {}) => {
+    let stat;
+    try {
+      stat = statSync(path);
+    } catch (e) {
+      throw new GraphportError('IO_ERROR', `${path}: cannot open: ${e.message}`, { file: path });
+    }
+    if (stat.isDirectory()) {
+      let folder;
+      try {
+        folder = folderFiles(path);
+      } catch (e) {
+        throw new GraphportError('IO_ERROR', `${path}: cannot read the folder: ${e.message}`, { file: path });
+      }
+      try {
+        return api.load({ files: folder.files }, { name: path, ...options });
+      } finally {
+        folder.release();
+      }
+    }
     let fd;
     let source;
     try {

@@ -1,15 +1,19 @@
 // Embind registrations: the JS-visible surface of the core. No logic lives here; every
-// call converts graphport::Error into a {code, message} record that bindings/js turns into a
-// thrown GraphportError, so no C++ exception ever crosses into JavaScript.
+// call converts graphport::Error into a {code, message, file, offset, ...} record that
+// bindings/js turns into a thrown GraphportError, so no C++ exception ever crosses into
+// JavaScript.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
+#include "api/command_line.h"
+#include "api/families.h"
 #include "api/model.h"
 #include "api/summary_text.h"
-#include "cli/usage.h"
 #include "core/error.h"
 #include "js_streams.h"
 
@@ -18,10 +22,17 @@ namespace {
 
 using emscripten::val;
 
-val ErrorRecord(const char* code, const std::string& message) {
+val ErrorRecord(const char* code, const std::string& message, const ErrorLocation& where = {}) {
   val error = val::object();
   error.set("code", std::string(code));
   error.set("message", message);
+  if (!where.file.empty()) error.set("file", where.file);
+  if (where.offset >= 0) error.set("offset", static_cast<double>(where.offset));
+  if (where.line > 0) error.set("line", where.line);
+  if (where.column > 0) error.set("column", where.column);
+  if (!where.node.empty()) error.set("node", where.node);
+  if (!where.opr.empty()) error.set("operator", where.opr);
+  if (!where.option.empty()) error.set("option", where.option);
   val result = val::object();
   result.set("error", error);
   return result;
@@ -32,7 +43,7 @@ val Guard(Fn&& fn) {
   try {
     return fn();
   } catch (const Error& e) {
-    return ErrorRecord(ErrorCodeName(e.code()), e.what());
+    return ErrorRecord(ErrorCodeName(e.code()), e.what(), e.where());
   } catch (const std::bad_alloc&) {
     return ErrorRecord("TOO_LARGE",
                        "out of memory: the model does not fit in the WebAssembly heap");
@@ -41,36 +52,45 @@ val Guard(Fn&& fn) {
   }
 }
 
+val TextRecord(const char* key, const std::string& text) {
+  val result = val::object();
+  result.set(key, text);
+  return result;
+}
+
 // A loaded model as JS holds it; JS must call delete() (bindings/js does it in Model.delete).
 class LoadedModel {
  public:
   explicit LoadedModel(std::unique_ptr<Model> model) : model_(std::move(model)) {}
 
-  val Inspect() const {
-    return Guard([&] {
-      val result = val::object();
-      result.set("json", model_->InspectJson());
-      return result;
-    });
-  }
+  val Inspect() const { return Guard([&] { return TextRecord("json", model_->InspectJson()); }); }
 
   val Export(const std::string& options_json, val outputs) {
     return Guard([&] {
       JsOutputSet output_set(outputs);
+      return TextRecord("json", model_->ExportJson(options_json, &output_set));
+    });
+  }
+
+  val WritesFolder(const std::string& options_json) const {
+    return Guard([&] {
       val result = val::object();
-      result.set("json", model_->ExportJson(options_json, &output_set));
+      result.set("folder", model_->ExportWritesFolder(options_json));
       return result;
     });
   }
+
+  std::string Family() const { return model_->family().id(); }
 
  private:
   std::unique_ptr<Model> model_;
 };
 
-val Load(val source, const std::string& options_json) {
+val Load(val inputs, const std::string& options_json) {
   return Guard([&] {
-    JsSource js_source(source);
-    std::unique_ptr<Model> model = Model::Load(&js_source, ParseLoadOptions(options_json));
+    nlohmann::json options = nlohmann::json::parse(options_json, nullptr, false);
+    if (options.is_discarded()) throw Error(ErrorCode::kInvalidOption, "load options: bad JSON");
+    std::unique_ptr<Model> model = Model::Load(std::make_unique<JsInputSet>(inputs), options);
     val result = val::object();
     result.set("model", val(std::make_shared<LoadedModel>(std::move(model))));
     return result;
@@ -78,14 +98,53 @@ val Load(val source, const std::string& options_json) {
 }
 
 val Summary(const std::string& inspect_json) {
+  return Guard([&] { return TextRecord("text", SummaryText(inspect_json)); });
+}
+
+// Every family: id, title, formats, and its load and export option schemas.
+std::string Schemas() {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Family* family : Families()) {
+    out.push_back({{"family", family->id()},
+                   {"title", family->title()},
+                   {"formats", family->formats()},
+                   {"load", family->load_options().ToJson()},
+                   {"export", family->export_options().ToJson()}});
+  }
+  return out.dump();
+}
+
+// The Node CLI's files: `reader(flag, path)` returns a Uint8Array or null when unreadable.
+class JsFileReader : public OptionFileReader {
+ public:
+  explicit JsFileReader(val reader) : reader_(std::move(reader)) {}
+  std::string Read(const std::string& flag, const std::string& path) override {
+    val bytes = reader_(flag, path);
+    if (bytes.isNull() || bytes.isUndefined()) {
+      throw Error(ErrorCode::kInvalidOption, flag + ": cannot open " + path +
+                                                 " (see graphport --help)");
+    }
+    std::vector<uint8_t> data = emscripten::convertJSArrayToNumberVector<uint8_t>(bytes);
+    return std::string(data.begin(), data.end());
+  }
+
+ private:
+  val reader_;
+};
+
+val ParseArgs(val args, val reader) {
   return Guard([&] {
-    val result = val::object();
-    result.set("text", SummaryText(inspect_json));
-    return result;
+    std::vector<std::string> list = emscripten::vecFromJSArray<std::string>(args);
+    JsFileReader files(reader);
+    CommandLine cl = ParseCommandLine(list, &files);
+    nlohmann::json out = {{"command", cl.command}, {"input", cl.input}, {"output", cl.output},
+                          {"json", cl.json},       {"help", cl.help},   {"load", cl.load},
+                          {"export", cl.export_}};
+    return TextRecord("json", out.dump());
   });
 }
 
-std::string Usage() { return cli::kUsage; }
+std::string Usage() { return UsageText(); }
 
 }  // namespace
 }  // namespace graphport::wasm
@@ -97,8 +156,12 @@ EMSCRIPTEN_BINDINGS(graphport) {
   emscripten::class_<LoadedModel>("LoadedModel")
       .smart_ptr<std::shared_ptr<LoadedModel>>("LoadedModelHandle")
       .function("inspect", &LoadedModel::Inspect)
-      .function("export", &LoadedModel::Export);
+      .function("export", &LoadedModel::Export)
+      .function("writesFolder", &LoadedModel::WritesFolder)
+      .function("family", &LoadedModel::Family);
   emscripten::function("load", &Load);
   emscripten::function("summaryText", &Summary);
+  emscripten::function("schemas", &Schemas);
+  emscripten::function("parseArgs", &ParseArgs);
   emscripten::function("usage", &Usage);
 }

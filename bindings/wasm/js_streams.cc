@@ -28,6 +28,34 @@ bool JsSource::SizeHint(uint64_t* size) const {
 
 bool JsSource::Rewind() { return source_.call<bool>("rewind"); }
 
+JsInputSet::JsInputSet(val inputs) : inputs_(std::move(inputs)) {
+  label_ = inputs_["label"].as<std::string>();
+  val names = inputs_["names"];
+  size_t n = names["length"].as<size_t>();
+  for (size_t i = 0; i < n; ++i) names_.push_back(names[i].as<std::string>());
+}
+
+ByteSource* JsInputSet::Open(const std::string& name) {
+  if (!Has(name)) {
+    throw Error(ErrorCode::kNotFound, label_ + ": there is no input named '" + name + "'");
+  }
+  val source = inputs_.call<val>("open", name);
+  if (source.isNull() || source.isUndefined()) {
+    throw Error(ErrorCode::kIo, DisplayName(name) + ": cannot be opened");
+  }
+  auto& slot = open_[name];
+  slot = std::make_unique<JsSource>(source);
+  return slot.get();
+}
+
+bool JsInputSet::Size(const std::string& name, uint64_t* size) const {
+  if (!Has(name)) return false;
+  val s = inputs_.call<val>("size", name);
+  if (!s.isNumber()) return false;
+  *size = static_cast<uint64_t>(s.as<double>());
+  return true;
+}
+
 namespace {
 
 // The JS side answers false when it failed (and keeps the reason to throw once the export has

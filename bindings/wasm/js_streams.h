@@ -6,7 +6,13 @@
 
 #include <emscripten/val.h>
 
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
 #include "core/byte_stream.h"
+#include "core/input_set.h"
 #include "core/output_set.h"
 
 namespace graphport::wasm {
@@ -21,6 +27,23 @@ class JsSource : public ByteSource {
 
  private:
   emscripten::val source_;
+};
+
+// `inputs` is {label: string, names: string[] (sorted), size(name) -> number|undefined,
+// open(name) -> source}: each input opened only when a reader asks for it.
+class JsInputSet : public InputSet {
+ public:
+  explicit JsInputSet(emscripten::val inputs);
+  const std::vector<std::string>& Names() const override { return names_; }
+  ByteSource* Open(const std::string& name) override;
+  bool Size(const std::string& name, uint64_t* size) const override;
+  const std::string& label() const override { return label_; }
+
+ private:
+  emscripten::val inputs_;
+  std::vector<std::string> names_;
+  std::string label_;
+  std::map<std::string, std::unique_ptr<JsSource>> open_;
 };
 
 // `sink` is {write(Uint8Array), sizeHint?(bytes)}: the view points into the heap and is only

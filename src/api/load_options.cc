@@ -15,7 +15,9 @@ OptionSchema MakeCommonSchema() {
   OptionSpec format;
   format.name = "format";
   format.cli = "from";
-  format.type = OptionType::kChoice;
+  // A string, not a choice: Model::Load names an unknown format itself ("unknown format 'x'")
+  // instead of listing every family's formats; the choices are there for forms and --help.
+  format.type = OptionType::kString;
   format.default_value = "auto";
   format.choices.push_back("auto");
   std::string families;

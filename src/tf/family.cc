@@ -109,7 +109,10 @@ class TensorflowFamilyImpl : public Family {
     TfDetection found = DetectTf(prefix, probe->Complete(d.primary));
     d.reason = found.reason;
     if (probe->names().size() > 1) d.reason += " (" + d.primary + ")";
-    if (!found.found) return d;
+    if (!found.found) {
+      d.reason = "not a GraphDef, MetaGraphDef or SavedModel (" + d.reason + ")";
+      return d;
+    }
     // A graph file picked among other files (a folder with a model.json and its frozen graph,
     // say) is a weaker claim than the one file given or a SavedModel folder's saved_model.pb.
     bool picked = probe->names().size() > 1 && !IsSavedModelName(d.primary);
@@ -180,7 +183,8 @@ json TfFamilyModel::Inspect() const {
     part["bytes"] = inputs_->Size(name, &size) ? json(size) : json(nullptr);
     parts.push_back(part);
   }
-  summary["inputs"] = inputs;
+  // Which files were read matters for a set of several; one input given alone is just itself.
+  if (inputs_->Names().size() > 1) summary["inputs"] = inputs;
   // The files of a SavedModel folder that a SavedModel export passes through.
   summary["savedModelFiles"] = parts;
   const json& producer = summary["producer"];

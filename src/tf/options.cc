@@ -169,8 +169,10 @@ const OptionSchema& TfExportSchema() {
 }
 
 void ReadTfLoadOptions(const OptionValues& values, TfLoadOptions* options) {
-  if (values.Has("tags")) {
-    options->tags = values.StringList("tags");
+  // An empty list is no choice: TensorFlow's "serve", or the only MetaGraphDef there is.
+  std::vector<std::string> tags = values.StringList("tags");
+  if (!tags.empty()) {
+    options->tags = std::move(tags);
     options->tags_explicit = true;
   }
 }

@@ -29,7 +29,7 @@ test('--help and -h print the same text from both CLIs, which is usage()', () =>
     assert.equal(node.status, 0);
     assert.equal(node.stdout, native.stdout);
     assert.equal(native.stdout, gp.usage());
-    assert.match(native.stdout, /^graphport: export TensorFlow graphs/);
+    assert.match(native.stdout, /^graphport: inspect and export model graphs \(TensorFlow, /);
     assert.equal(native.stderr, '');
     assert.equal(node.stderr, '');
   }
@@ -46,7 +46,7 @@ test('usage errors: the same exit code and the same error line from both CLIs', 
     { args: ['help'], status: 0, stdout: true },
     { args: ['frobnicate', SAVED.path], status: 1, error: "INVALID_OPTION: unknown command 'frobnicate'" },
     { args: ['export', SAVED.path], status: 1, error: 'INVALID_OPTION: export needs -o OUT' },
-    { args: ['inspect'], status: 1, error: 'INVALID_OPTION: inspect needs an input FILE' },
+    { args: ['inspect'], status: 1, error: 'INVALID_OPTION: inspect needs an INPUT file or folder' },
     { args: ['export', SAVED.path, '-o'], status: 1, error: 'INVALID_OPTION: -o needs a value' },
     { args: ['inspect', SAVED.path, '--bogus'], status: 1, error: "INVALID_OPTION: unknown option '--bogus'" },
     { args: ['inspect', SAVED.path, 'extra'], status: 1, error: "INVALID_OPTION: unexpected argument 'extra'" },
@@ -100,7 +100,8 @@ test('input errors: a missing file, a directory, an empty file, a truncated file
   writeFileSync(truncated, readBytes(SAVED.path).subarray(0, 1000));
   const cases = [
     { args: ['inspect', missing], code: 'IO_ERROR', name: missing },
-    { args: ['inspect', dir], code: 'IO_ERROR', name: dir },
+    // A folder is read as a model's folder: this one holds two graph files, so neither is chosen.
+    { args: ['inspect', dir], code: 'UNKNOWN_FORMAT', name: dir },
     { args: ['inspect', empty], code: 'EMPTY_INPUT', name: empty },
     // Detection may call a cut-off file unknown, or see the kind and fail to parse it.
     { args: ['inspect', truncated], code: '(UNKNOWN_FORMAT|PARSE_ERROR)', name: truncated },
@@ -145,16 +146,19 @@ test('export: the Node CLI writes the bytes of the native CLI and of the API', a
       run(NATIVE_CLI, ['export', SAVED.path, '-o', nativeOut, ...flags], { cwd: REPO }),
       run(process.execPath, [NODE_CLI, 'export', SAVED.path, '-o', nodeOut, ...flags], { cwd: REPO }),
     ]);
-    // The CLI passes the output's base name as export_meta_graph's filename.
-    const expected = withModel(gp, readBytes(SAVED.path), {}, (m) => m.export({ to, asText, filename: name }));
-    assert.equal(expected.files[0].name, name);
-    assertSameBytes(readFileSync(nodeOut), readFileSync(nativeOut), `${name}: node vs native`);
-    assertSameBytes(readFileSync(nodeOut), expected.files[0].bytes, `${name}: node vs API`);
+    // The CLI passes the output's base name as export_meta_graph's filename, except for a
+    // SavedModel, which is a folder that -o names.
+    const folder = to === 'saved-model';
+    const expected = withModel(gp, readBytes(SAVED.path), {}, (m) => m.export(folder ? { to, asText } : { to, asText, filename: name }));
+    const inside = folder ? `/${expected.files[0].name}` : '';
+    if (!folder) assert.equal(expected.files[0].name, name);
+    assertSameBytes(readFileSync(nodeOut + inside), readFileSync(nativeOut + inside), `${name}: node vs native`);
+    assertSameBytes(readFileSync(nodeOut + inside), expected.files[0].bytes, `${name}: node vs API`);
     // --json prints the info record; stderr says which file was written.
     assert.deepEqual(JSON.parse(j.stdout), expected.info);
     assert.deepEqual(JSON.parse(n.stdout), expected.info);
-    assert.equal(j.stderr, `wrote ${nodeOut}\n`);
-    assert.equal(n.stderr, `wrote ${nativeOut}\n`);
+    assert.equal(j.stderr, `wrote ${nodeOut}${inside}\n`);
+    assert.equal(n.stderr, `wrote ${nativeOut}${inside}\n`);
   })));
   assert.equal(readdirSync(join(dir, 'native')).length, 6, 'no partial files left behind');
   assert.equal(readdirSync(join(dir, 'node')).length, 6, 'no partial files left behind');

@@ -26,7 +26,9 @@ for (const g of GRAPHS) {
         for (const asText of [false, true]) {
           const out = join(dir, `${to}-${asText ? 'text' : 'binary'}.out`);
           runNative(['export', g.path, '-o', out, '--to', to, ...(asText ? ['--as-text'] : [])]);
-          assertSameBytes(exportBytes(model, { to, asText }), readFileSync(out), `${to} ${asText ? 'text' : 'binary'}`);
+          // A SavedModel is a folder: -o names it, and the graph is saved_model.pb(txt) inside.
+          const written = to === 'saved-model' ? join(out, asText ? 'saved_model.pbtxt' : 'saved_model.pb') : out;
+          assertSameBytes(exportBytes(model, { to, asText }), readFileSync(written), `${to} ${asText ? 'text' : 'binary'}`);
         }
       }
       // No --to: the default kind on both sides.

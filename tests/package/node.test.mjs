@@ -79,7 +79,7 @@ test('require("graphport") resolves to the installed CommonJS entry and exports 
 test('npx graphport --help prints the usage and exits 0', () => {
   const r = runOk('npx', ['--offline', 'graphport', '--help'], { cwd: pkg.app, env: pkg.env });
   assert.match(r.stdout, /^usage:$/m);
-  assert.match(r.stdout, /graphport inspect FILE/);
+  assert.match(r.stdout, /graphport inspect INPUT/);
   assert.match(r.stdout, /graphport export FILE -o OUT/);
   assert.equal(r.stderr, '');
 });
