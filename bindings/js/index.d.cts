@@ -25,6 +25,15 @@ declare namespace createGraphport {
   type ChunkSource = Shared.ChunkSource;
   type BlobInput = Shared.BlobInput;
   type MessageOption = Shared.MessageOption;
+  type BytesOption = Shared.BytesOption;
+  type SingleInput = Shared.SingleInput;
+  type FilesInput = Shared.FilesInput;
+  type FamilyId = Shared.FamilyId;
+  type FamilyLoadOptions = Shared.FamilyLoadOptions;
+  type FamilyExportOptions = Shared.FamilyExportOptions;
+  type OptionSchema = Shared.OptionSchema;
+  type OptionDescription = Shared.OptionDescription;
+  type FamilySchema = Shared.FamilySchema;
   type ExportOptions = Shared.ExportOptions;
   type Progress = Shared.Progress;
   type ProgressCallback = Shared.ProgressCallback;

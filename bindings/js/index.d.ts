@@ -25,14 +25,23 @@ export type GraphportErrorCode =
 export declare class GraphportError extends Error {
   readonly name: 'GraphportError';
   readonly code: GraphportErrorCode;
+  /** Where the input went wrong, when known: the file (as the caller named it), ... */
+  readonly file?: string;
+  /** ... the byte offset in it, ... */
+  readonly offset?: number;
+  /** ... the 1-based line and column of a text input, ... */
+  readonly line?: number;
+  readonly column?: number;
+  /** ... a TensorFlow node or function, a MegEngine operator, or the option that was wrong. */
+  readonly node?: string;
+  readonly operator?: string;
+  readonly option?: string;
 }
 
-/** "auto" detects; the others force a kind, optionally with "-text" or "-binary". */
-export type InputFormat =
-  | 'auto'
-  | 'graph-def' | 'graph-def-text' | 'graph-def-binary'
-  | 'meta-graph' | 'meta-graph-text' | 'meta-graph-binary'
-  | 'saved-model' | 'saved-model-text' | 'saved-model-binary';
+export type {
+  FamilyExportOptions, FamilyId, FamilyLoadOptions, InputFormat,
+} from './options.js';
+import type { FamilyExportOptions, FamilyId, FamilyLoadOptions, InputFormat } from './options.js';
 
 /**
  * How far a load or an export is: bytes read from the input ('read'), or written to the output
@@ -51,14 +60,13 @@ export interface Progress {
  */
 export type ProgressCallback = (progress: Progress) => void;
 
-export interface LoadOptions {
+/** Options of every load, and of every family's (generated from the schemas: options.d.ts). */
+export type LoadOptions = FamilyLoadOptions & {
   format?: InputFormat;
-  /** Tag set of the SavedModel MetaGraphDef to select (default ["serve"]). */
-  tags?: string[];
-  /** The input's name in error messages, usually its file name. */
+  /** The input's name in error messages, usually its file name or folder. */
   name?: string;
   onProgress?: ProgressCallback;
-}
+};
 
 /** A synchronous chunk source, for inputs that are neither bytes nor a Blob. */
 export interface ChunkSource {
@@ -70,41 +78,33 @@ export interface ChunkSource {
 /** A Blob or File where the environment has them (DOM lib or @types/node), else nothing. */
 export type BlobInput = typeof globalThis extends { Blob: { prototype: infer B } } ? B : never;
 
-export type LoadInput = Uint8Array | ArrayBuffer | ArrayBufferView | BlobInput | ChunkSource;
+/** One input: bytes, a Blob or File (streamed inside a Worker), or a chunk source. */
+export type SingleInput = Uint8Array | ArrayBuffer | ArrayBufferView | BlobInput | ChunkSource;
+
+/**
+ * A model of several files (a SavedModel folder, model.json and its shards), by relative path
+ * with '/' ("variables/variables.index"); each is read only if the reader needs it.
+ */
+export interface FilesInput {
+  files: Record<string, SingleInput>;
+}
+
+/** One input, several named ones, or the Files of a dropped folder (in a Worker). */
+export type LoadInput = SingleInput | FilesInput | BlobInput[];
 
 /** A protobuf message option: a protobuf-JSON object, or its bytes (binary or text format). */
 export type MessageOption = Record<string, unknown> | Uint8Array | ArrayBuffer;
 
-/** The options of tf.train.export_meta_graph; the seed's name of each is in its comment. */
-export interface ExportOptions {
-  /** What to write (default "meta-graph"). */
-  to?: 'meta-graph' | 'graph-def' | 'saved-model';
-  /** as_text: protobuf text format instead of binary. */
-  asText?: boolean;
-  /** filename: the name of the main output file. */
-  filename?: string;
-  /** meta_info_def: a MetaInfoDef whose set fields replace the loaded ones. */
-  metaInfoDef?: MessageOption;
-  /** graph_def: a GraphDef exported instead of the loaded graph. */
-  graphDef?: MessageOption;
-  /** saver_def: the SaverDef to export. */
-  saverDef?: MessageOption;
-  /** collection_list: the collections to export (default all; [] for none). */
-  collectionList?: string[] | null;
-  /** export_scope: export only the subgraph under this name scope, names stripped of it. */
-  exportScope?: string;
-  /** clear_devices: empty the device of every top-level node. */
-  clearDevices?: boolean;
-  /** clear_extraneous_savers: drop the save/restore ops of savers other than saver_def's. */
-  clearExtraneousSavers?: boolean;
-  /** strip_default_attrs: drop attrs whose value is the op's default. */
-  stripDefaultAttrs?: boolean;
-  /** save_debug_info: also output the GraphDebugInfo of the exported nodes (name_debug.ext). */
-  saveDebugInfo?: boolean;
-  /** An OpList (e.g. TensorFlow's ops.pbtxt) consulted first for op definitions and defaults. */
-  opRegistry?: MessageOption;
+/** Bytes, or a string taken as its UTF-8 bytes. */
+export type BytesOption = Uint8Array | ArrayBuffer | string;
+
+/**
+ * The export options of the loaded model's family (generated from the schemas: options.d.ts;
+ * gp.optionSchema(family) describes them at run time).
+ */
+export type ExportOptions = FamilyExportOptions & {
   onProgress?: ProgressCallback;
-}
+};
 
 /**
  * Bytes over an ArrayBuffer of their own, never a SharedArrayBuffer: Uint8Array<ArrayBuffer> on
@@ -140,6 +140,8 @@ export interface ExportInfo {
   /** Ops whose defaults were unknown, so their attrs were kept. */
   unknownDefaultOps?: string[];
   debugInfoNodes?: number;
+  /** What a SavedModel export passed through or left out, for people. */
+  notes?: string[];
 }
 
 export interface TensorSummary {
@@ -149,8 +151,51 @@ export interface TensorSummary {
   sparse?: boolean;
 }
 
+/** One option as gp.optionSchema() describes it. */
+export interface OptionDescription {
+  /** The JS name (camelCase), the CLI flag without dashes, the original API's argument name. */
+  name: string;
+  cli: string;
+  seed: string;
+  type: 'bool' | 'int' | 'string' | 'choice' | 'string-list' | 'message' | 'bytes';
+  default: unknown;
+  group: string;
+  label: string;
+  help: string;
+  choices: (string | number)[];
+  metavar: string;
+  cliValue: 'inline' | 'file';
+}
+
+export interface OptionSchema {
+  family: string;
+  title: string;
+  /** The original API the options follow, e.g. "tf.train.export_meta_graph". */
+  api: string;
+  groups: { id: string; title: string }[];
+  options: OptionDescription[];
+}
+
+/** A family and its options: what the page's form and the CLIs are made from. */
+export interface FamilySchema {
+  family: FamilyId;
+  title: string;
+  formats: string[];
+  load: OptionSchema;
+  export: OptionSchema;
+}
+
 export interface Summary {
   family: 'tensorflow';
+  familyTitle: string;
+  /** Input names read, when a set of several was given (a SavedModel folder). */
+  inputs?: string[];
+  /** The producer in a line of text; `producer` has the details. */
+  producerText: string;
+  /** The headline counts, in order: [label, number]. */
+  counts: [string, number][];
+  /** The files of a SavedModel folder besides saved_model.pb that a SavedModel export passes through. */
+  savedModelFiles: { name: string; bytes: number | null }[];
   format: 'graph-def' | 'meta-graph' | 'saved-model';
   encoding: 'binary' | 'text';
   detection: string;
@@ -185,8 +230,12 @@ export interface Summary {
 }
 
 export interface Model {
+  /** The family that read the model. */
+  readonly family: FamilyId;
   inspect(): Summary;
   export(options?: ExportOptions): ExportResult;
+  /** True when an export with these options is a folder (a SavedModel with its variables). */
+  writesFolder(options?: ExportOptions): boolean;
   /** Frees the model's WebAssembly memory; call it (or use `using`) when done. Idempotent. */
   delete(): void;
   /** What `using model = gp.load(...)` calls at the end of the block: delete(). */
@@ -196,10 +245,13 @@ export interface Model {
 
 export interface Graphport {
   load(input: LoadInput, options?: LoadOptions): Model;
-  /** Node only (always there on the Node entries, see NodeGraphport): streams a file from disk. */
+  /** Node only (always there on the Node entries, see NodeGraphport): a file or a folder. */
   loadFile?(path: string, options?: LoadOptions): Model;
   summaryText(summary: Summary): string;
   usage(): string;
+  /** Every family with its load and export option schemas, or one family's. */
+  optionSchema(): FamilySchema[];
+  optionSchema(family: FamilyId): FamilySchema;
   /** Models loaded and not yet deleted. */
   liveModels(): number;
   /** Bytes of WebAssembly memory held now; the heap never shrinks, so also its peak. */
@@ -209,7 +261,7 @@ export interface Graphport {
 
 /** The instance the Node entries give: loadFile() is always there. */
 export interface NodeGraphport extends Graphport {
-  /** Streams a file from disk into the model, in chunks. */
+  /** Streams a file, or the files of a folder it needs, from disk into the model, in chunks. */
   loadFile(path: string, options?: LoadOptions): Model;
 }
 
