@@ -4,7 +4,8 @@
 #
 #   1. system packages from Debian (apt-get runs only when something is missing)
 #   2. libprotobuf for WebAssembly (scripts/build-protobuf-wasm.sh, cached outside the clone)
-#   3. npm dependencies, when package.json exists (only when node_modules is missing or stale)
+#   3. npm dependencies, when package.json exists (only when node_modules is missing or stale;
+#      GRAPHPORT_SETUP_NPM=0 leaves them, as npm pack's prepack needs)
 #
 # Afterwards: `. scripts/env.sh` for NODE_PATH, GRAPHPORT_CACHE and PROTOBUF_WASM_PREFIX.
 set -euo pipefail
@@ -59,7 +60,7 @@ log "libprotobuf (wasm): $prefix"
 
 # ---------------------------------------------------------------------------------------------
 # 3. npm dependencies
-if [ -f "$repo/package.json" ]; then
+if [ -f "$repo/package.json" ] && [ "${GRAPHPORT_SETUP_NPM:-1}" != 0 ]; then
   command -v npm >/dev/null 2>&1 || die "npm not found"
   npm_stamp="$repo/node_modules/.graphport-npm.stamp"
   npm_hash() {

@@ -2,8 +2,9 @@
 // the JS layer, the types, the CLI, the README) and nothing else (no sources, tests, builds or
 // dependencies).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { posix } from 'node:path';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, posix } from 'node:path';
 import { test } from 'node:test';
 
 import { PACKAGE, REPO, packRepo, tempDir } from './helpers.mjs';
@@ -15,6 +16,8 @@ const byPath = new Map(packed.files.map((f) => [f.path, f]));
 const REQUIRED = [
   'package.json',
   'README.md',
+  'LICENSE',
+  'bindings/js/options.d.ts',
   'bindings/js/node.mjs',
   'bindings/js/browser.mjs',
   'bindings/js/index.cjs',
@@ -95,4 +98,20 @@ test('the package is self-contained: no runtime dependencies, a Node engine, ESM
   assert.match(PACKAGE.engines.node, />=\s*\d+/);
   // Reported for the record (see the README for sizes): the tarball and what it unpacks to.
   t.diagnostic(`tarball ${packed.info.size} bytes, unpacked ${packed.info.unpackedSize} bytes, ${paths.length} files`);
+});
+
+test('packing a checkout without the WebAssembly module refuses, saying how to build it', (t) => {
+  // What a fresh clone is: the committed files only, so no bindings/js/wasm/.
+  const dir = tempDir('fresh-clone');
+  execFileSync('git', ['-C', REPO, 'archive', '--format=tar', '-o', join(dir, 'head.tar'), 'HEAD']);
+  const tree = join(dir, 'tree');
+  mkdirSync(tree);
+  execFileSync('tar', ['-xf', join(dir, 'head.tar'), '-C', tree]);
+  assert.ok(!existsSync(join(tree, 'bindings', 'js', 'wasm')), 'a clone has no built module');
+  const r = spawnSync('npm', ['pack', '--dry-run'], {
+    cwd: tree, encoding: 'utf8', env: { ...process.env, GRAPHPORT_PREPACK_BUILD: '0' },
+  });
+  assert.notEqual(r.status, 0, 'npm pack went on without the module');
+  assert.match(r.stderr, /bindings\/js\/wasm\/graphport_node\.cjs is missing: .*scripts\/build\.sh wasm/);
+  assert.ok(existsSync(join(tree, 'LICENSE')), 'the licence package.json names is committed');
 });

@@ -12,6 +12,7 @@
 #include "tf/meta_graph/node_rewrite.h"
 #include "tf/meta_graph/op_registry.h"
 #include "tf/meta_graph/scope.h"
+#include "tf/meta_graph/scoped_references.h"
 #include "tf/meta_graph/strip_default_attrs.h"
 #include "tf/meta_graph/stripped_op_list.h"
 #include "tf/meta_graph/version_string.h"
@@ -263,6 +264,10 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
     for (const auto& name : unbound_values) list->add_value(name);
   }
 
+  // --- Signatures and the saver: what names tensors must name the exported ones. ---
+  nlohmann::json dropped = json::array();
+  if (!scope.empty()) dropped = ScopeSignaturesAndSaver(scope, mg);
+
   // --- Debug info ---
   int traced = 0;
   if (options.save_debug_info) {
@@ -289,6 +294,7 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
         std::vector<std::string>(stripped.unknown_ops.begin(), stripped.unknown_ops.end());
   }
   if (options.save_debug_info) info["debugInfoNodes"] = traced;
+  if (!scope.empty()) info["droppedReferences"] = dropped;
   return result;
 }
 
