@@ -1,6 +1,7 @@
 #include "tf/family.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "core/error.h"
 #include "core/limits.h"
@@ -40,6 +41,25 @@ bool IsGraphLikeName(const std::string& name) {
 bool IsSavedModelName(const std::string& name) {
   std::string base = InputBaseName(name);
   return base == "saved_model.pb" || base == "saved_model.pbtxt";
+}
+
+// An OpList in text format (TensorFlow's ops.pbtxt) starts with an `op` field: it is no graph,
+// but it is what the opRegistry export option takes.
+bool LooksLikeTextOpList(std::string_view prefix) {
+  size_t i = 0;
+  while (i < prefix.size()) {
+    if (prefix[i] == '#') {
+      size_t end = prefix.find('\n', i);
+      i = end == std::string_view::npos ? prefix.size() : end + 1;
+    } else if (std::isspace(static_cast<unsigned char>(prefix[i]))) {
+      ++i;
+    } else {
+      break;
+    }
+  }
+  if (prefix.substr(i, 2) != "op" || i + 2 >= prefix.size()) return false;
+  char next = prefix[i + 2];
+  return next == '{' || next == ':' || std::isspace(static_cast<unsigned char>(next));
 }
 
 size_t Depth(const std::string& name) { return std::count(name.begin(), name.end(), '/'); }
@@ -111,6 +131,11 @@ class TensorflowFamilyImpl : public Family {
     if (probe->names().size() > 1) d.reason += " (" + d.primary + ")";
     if (!found.found) {
       d.reason = "not a GraphDef, MetaGraphDef or SavedModel (" + d.reason + ")";
+      if (LooksLikeText(prefix) && LooksLikeTextOpList(prefix)) {
+        d.reason +=
+            "; it looks like an OpList (ops.pbtxt), which is no graph: give it to an "
+            "export as the op registry (opRegistry, --op-registry)";
+      }
       return d;
     }
     // A graph file picked among other files (a folder with a model.json and its frozen graph,
