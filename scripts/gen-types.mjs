@@ -42,6 +42,7 @@ function tsType(option) {
   }
 }
 
+// null is "not set" to the core, for every option, as in JSON.
 function comment(option, indent) {
   const lead = option.seed ? `${option.seed}: ` : '';
   const text = `${lead}${option.help}`.replace(/\*\//g, '* /');
@@ -55,7 +56,7 @@ function optionsInterface(name, schema, skip = new Set()) {
   for (const option of schema.options) {
     if (skip.has(option.name)) continue;
     out += comment(option, '  ');
-    out += `  ${option.name}?: ${tsType(option)};\n`;
+    out += `  ${option.name}?: ${tsType(option)} | null;\n`;
   }
   return `${out}}\n`;
 }

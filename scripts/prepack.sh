@@ -12,9 +12,10 @@ log_tag=prepack
 . "$here/common.sh"
 
 if [ "${GRAPHPORT_PREPACK_BUILD:-1}" != 0 ]; then
-  # npm is running us inside the package folder: leave node_modules to it.
-  GRAPHPORT_SETUP_NPM=0 "$here/setup.sh"
-  "$here/build.sh" wasm
+  # npm is running us inside the package folder: leave node_modules to it. Everything goes to
+  # stderr, as `npm pack --json` prints its report on stdout.
+  GRAPHPORT_SETUP_NPM=0 "$here/setup.sh" >&2
+  "$here/build.sh" wasm >&2
 fi
 for file in graphport_node.cjs graphport_web.mjs graphport_web.wasm; do
   [ -s "$repo/bindings/js/wasm/$file" ] ||

@@ -24,37 +24,37 @@ export type InputFormat =
 /** Load options of TensorFlow models. */
 export interface TensorflowLoadOptions {
   /** tags: The tag set of the SavedModel MetaGraphDef to use. Default: serve; a SavedModel with a single MetaGraphDef is used whatever its tags. */
-  tags?: string[];
+  tags?: string[] | null;
 }
 
 /** Export options of TensorFlow models (as tf.train.export_meta_graph); the original argument name starts each comment. */
 export interface TensorflowExportOptions {
   /** The kind of file to write. export_meta_graph writes a MetaGraphDef; a GraphDef holds only the graph; a SavedModel wraps the MetaGraphDef, with the variables and assets of a SavedModel folder passed through. Default: "meta-graph". */
-  to?: 'meta-graph' | 'graph-def' | 'saved-model';
+  to?: 'meta-graph' | 'graph-def' | 'saved-model' | null;
   /** as_text: Write protobuf text format (readable, larger) instead of binary. Default: false. */
-  asText?: boolean;
+  asText?: boolean | null;
   /** filename: Name of the main output file (on the CLI, -o sets it). Empty: model.meta / model.pbtxt, graph.pb / graph.pbtxt, or saved_model.pb / saved_model.pbtxt. */
-  filename?: string;
+  filename?: string | null;
   /** export_scope: Export only the nodes under this name scope, with the scope removed from their names. Inputs from outside become $unbound_inputs_... and are listed in the unbound_inputs collection. */
-  exportScope?: string;
+  exportScope?: string | null;
   /** clear_devices: Empty the device (e.g. /device:GPU:0) of every top-level node, so the graph can be placed anywhere when it is imported. Default: false. */
-  clearDevices?: boolean;
+  clearDevices?: boolean | null;
   /** clear_extraneous_savers: Drop the save/restore subgraphs of every saver other than the exported SaverDef's, and rewrite the savers collection. Default: false. */
-  clearExtraneousSavers?: boolean;
+  clearExtraneousSavers?: boolean | null;
   /** strip_default_attrs: Drop every attr whose value equals its op's default, in nodes and function bodies: smaller files that older TensorFlow versions can read. Default: false. */
-  stripDefaultAttrs?: boolean;
+  stripDefaultAttrs?: boolean | null;
   /** An OpList (TensorFlow's ops.pbtxt, say; text, binary or JSON) consulted first for op definitions and attr defaults, by strip_default_attrs and stripped_op_list. */
-  opRegistry?: MessageOption;
+  opRegistry?: MessageOption | null;
   /** collection_list: The collections to export: all of them by default; an empty list ("" on the CLI) exports none. */
-  collectionList?: string[];
+  collectionList?: string[] | null;
   /** meta_info_def: A MetaInfoDef whose set fields replace the loaded ones (tags, tensorflow_version, ...); the fields it leaves unset keep their loaded values. */
-  metaInfoDef?: MessageOption;
+  metaInfoDef?: MessageOption | null;
   /** saver_def: The SaverDef to export instead of the loaded one; clear_extraneous_savers keeps its saver. */
-  saverDef?: MessageOption;
+  saverDef?: MessageOption | null;
   /** graph_def: A GraphDef to export instead of the loaded graph. */
-  graphDef?: MessageOption;
+  graphDef?: MessageOption | null;
   /** save_debug_info: Also write the GraphDebugInfo (stack traces) of the exported nodes to a second file, named with _debug before the extension. Default: false. */
-  saveDebugInfo?: boolean;
+  saveDebugInfo?: boolean | null;
 }
 
 /** The load options of every family: a load may meet any of them. */

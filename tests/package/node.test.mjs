@@ -80,7 +80,7 @@ test('npx graphport --help prints the usage and exits 0', () => {
   const r = runOk('npx', ['--offline', 'graphport', '--help'], { cwd: pkg.app, env: pkg.env });
   assert.match(r.stdout, /^usage:$/m);
   assert.match(r.stdout, /graphport inspect INPUT/);
-  assert.match(r.stdout, /graphport export FILE -o OUT/);
+  assert.match(r.stdout, /graphport export INPUT -o OUT/);
   assert.equal(r.stderr, '');
 });
 
