@@ -334,12 +334,13 @@ function download(name, blob, label, id) {
 }
 
 // The files of an export, each with its size and a download; a name may hold folders
-// (variables/variables.index): it breaks at the slashes, never inside a word.
+// (variables/variables.index): it breaks at the slashes, never inside a word unless it must.
+// A table whose rows the style sheet lays out as grids, so narrow screens stack them.
 function outputRows(files) {
-  return h('div.outputs', { id: 'outputs' }, files.map((f, i) => h('div.output',
-    h('code.output-name', f.name.split('/').map((part, j, all) => [part, j < all.length - 1 ? ['/', h('wbr')] : null])),
-    h('span.output-size.muted', f.size === 0 && i > 0 ? 'empty' : formatBytes(f.size)),
-    download(f.name, f.blob, 'Download', `download-${i}`))));
+  return h('table.outputs', { id: 'outputs' }, h('tbody', files.map((f, i) => h('tr',
+    h('td.name', h('code', f.name.split('/').map((part, j, all) => [part, j < all.length - 1 ? ['/', h('wbr')] : null]))),
+    h('td.num.muted', f.size === 0 && i > 0 ? 'empty' : formatBytes(f.size)),
+    h('td.action', download(f.name, f.blob, 'Download', `download-${i}`))))));
 }
 
 function showResult(result) {
