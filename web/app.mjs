@@ -170,7 +170,7 @@ function readNote(entries, summary) {
   if (entries.length < 2) return '';
   const read = summary.inputs?.length ? summary.inputs : [];
   const main = read[0] ?? 'one file';
-  const more = read.length > 1 ? ` and ${plural(read.length - 1, 'file')} it refers to` : '';
+  const more = read.length > 1 ? ` and ${plural(read.length - 1, 'more file')} of the model` : '';
   return `Read ${main}${more}, of the ${plural(entries.length, 'file')} given.`;
 }
 

@@ -50,6 +50,14 @@ export function schemaPlan(schema, state) {
   return plan;
 }
 
+// "a", "a and b", "a, b and c"; past four, the first three and how many more.
+function fileList(files) {
+  const shown = files.length > 4 ? [...files.slice(0, 3)] : files;
+  const items = shown.map((f) => h('code', f));
+  if (files.length > 4) items.push(h('span.muted', `${files.length - 3} more files`));
+  return items.map((item, i) => [i === 0 ? null : h('span.muted', i === items.length - 1 ? ' and ' : ', '), item]);
+}
+
 export function exportForm({ onExport, onChange }) {
   let schema = null;
   let page = {};
@@ -128,8 +136,7 @@ export function exportForm({ onExport, onChange }) {
     };
     const { files, errors, warnings, notes } = plan;
     clear(planBox,
-      files.length ? h('div.plan-files', h('span.muted', 'Will write '),
-        files.map((f, i) => [i ? h('span.muted', ' and ') : null, h('code', f)])) : null,
+      files.length ? h('div.plan-files', h('span.muted', 'Will write '), fileList(files)) : null,
       h('div.plan-options', { id: 'plan-options' }, h('span.muted', 'With '), optionChips(plan.options)),
       errors.length || warnings.length || notes.length
         ? h('ul.plan-items', errors.map((x) => item('error', x)), warnings.map((x) => item('warning', x)),

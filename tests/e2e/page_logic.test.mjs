@@ -210,3 +210,19 @@ test('TensorFlow\'s tips tell an OpList, bytes that are no protobuf and a protob
   assert.match(keras.tips.join(), /keras_metadata\.pb/);
   assert.equal(tfErrorTips({ code: 'PARSE_ERROR', message: 'x' }, { phase: 'load', labelOf }), null);
 });
+
+test('a SavedModel folder: the plan names every file the export writes, the folder\'s too', () => {
+  const folder = corpusFile('savedModel').replace(/\/saved_model\.pb$/, '');
+  const model = gp.loadFile(folder);
+  try {
+    const summary = model.inspect();
+    assert.ok(summary.savedModelFiles.length > 0);
+    for (const partial of [{ to: 'saved-model' }, { to: 'saved-model', saveDebugInfo: true, asText: true }, { to: 'meta-graph' }]) {
+      const plan = planExport({ ...initial(), ...partial }, summary);
+      assert.deepEqual(plan.files, model.export(plan.options).files.map((f) => f.name), JSON.stringify(partial));
+    }
+    assert.match(planExport({ ...initial(), to: 'saved-model' }, summary).notes.map((n) => n.text).join(), /pass through byte for byte/);
+  } finally {
+    model.delete();
+  }
+});

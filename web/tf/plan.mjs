@@ -192,6 +192,17 @@ export function planExport(state, summary) {
     files.push(debug);
     say(notes, 'saveDebugInfo', `adds ${debug} (empty when the input holds no stack traces); both files also come as one .zip`);
   }
+  // A SavedModel out of a SavedModel folder is the whole folder: its variables and assets
+  // pass through, after the graph's files.
+  if (state.to === 'saved-model') {
+    const folder = summary?.savedModelFiles ?? [];
+    files.push(...folder.map((f) => f.name));
+    if (folder.length) {
+      say(notes, 'to', `the folder’s ${plural(folder.length, 'file')} (variables, assets) pass through byte for byte; all come as one .zip`);
+    } else if (summary?.format === 'saved-model') {
+      say(notes, 'to', 'only the graph was given, so the SavedModel has no variables/ or assets/: open the whole folder to export them too');
+    }
+  }
 
   return { options, files, errors, warnings, notes };
 }
