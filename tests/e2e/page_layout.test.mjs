@@ -3,7 +3,7 @@
 // exported" readable in the one scroll area, "Export this scope" bringing the field and its
 // plan into view. Each state is also saved as a screenshot (test-results/screenshots/).
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -30,7 +30,7 @@ function overflowing(page) {
     const width = document.documentElement.clientWidth;
     const out = [];
     if (document.documentElement.scrollWidth > width) out.push(`the page scrolls sideways (${document.documentElement.scrollWidth} > ${width})`);
-    for (const el of document.querySelectorAll('#result-panel a.button, #result-panel code, .option, .summary')) {
+    for (const el of document.querySelectorAll('#result-panel a.button, #result-panel code, .option, .summary, #open-message > *')) {
       const box = el.getBoundingClientRect();
       if (box.width > 0 && box.right > width + 0.5) out.push(`${el.tagName}.${el.className} "${el.textContent.slice(0, 40)}" ends at ${box.right.toFixed(0)}`);
     }
@@ -95,6 +95,24 @@ for (const width of [1366, 420]) {
     }), true);
     assert.deepEqual(await overflowing(page), []);
     await screenshot(page, `export-this-scope-${width}`);
+    await page.close();
+  });
+
+  test(`at ${width} px: the messages for random bytes, an OpList and a MegEngine file fit`, async () => {
+    const random = join(temp, 'random.bin');
+    writeFileSync(random, Buffer.from([0xde, 0xad, 0xbe, 0xef, 0x12, 0x99, 0x77, 0x01, 0xff, 0xfe]));
+    const ops = join(temp, 'ops.pbtxt');
+    writeFileSync(ops, 'op {\n  name: "Foo"\n}\n');
+    const page = await session.newPage();
+    await page.setViewportSize({ width, height: 800 });
+    for (const [name, path, title] of [['random-bytes', random, /This is not a protobuf/],
+      ['oplist', ops, /This is an OpList/], ['megengine', corpusFile('mge'), /MegEngine models are not supported yet/]]) {
+      await openFiles(page, path);
+      assert.match(await page.textContent('#open-message'), title);
+      assert.deepEqual(await overflowing(page), []);
+      await page.locator('#open-message').scrollIntoViewIfNeeded();
+      await screenshot(page, `${name}-${width}`);
+    }
     await page.close();
   });
 
