@@ -7,7 +7,7 @@ import { clear, formatBytes, formatSeconds, h, plural } from './dom.mjs';
 import { errorView, unsupportedView } from './errors_view.mjs';
 import { exportForm } from './export_form.mjs';
 import { familyPage } from './families.mjs';
-import { graphChoices, inputName, namedFamily } from './input_files.mjs';
+import { graphChoices, inputName, namedFamily, namedSet } from './input_files.mjs';
 import { loadForm } from './load_form.mjs';
 import { summaryView } from './summary_view.mjs';
 import { WorkerClient } from './worker_client.mjs';
@@ -184,11 +184,11 @@ function showChoice(entries, error) {
     h('details.core-detail', h('summary', 'What graphport said'), h('p', error.message))));
 }
 
-function showLoadError(entries, error) {
-  const name = inputName(entries);
+// entries: the set as load() got it; name: the set's name.
+function showLoadError(name, entries, error) {
   if (error?.code === 'UNSUPPORTED') {
     const family = namedFamily(error.message, app.schemas);
-    clear(ui.openMessage, unsupportedView(error, { familyTitle: family?.title, files: entries.map((e) => e.path) }));
+    clear(ui.openMessage, unsupportedView(error, { familyTitle: family?.title, files: app.current.entries.map((e) => e.path) }));
   } else if (graphChoices(entries, error).length > 1) {
     showChoice(entries, error);
   } else {
@@ -208,7 +208,7 @@ async function openSet(entries, note = '') {
   }
   app.current = { entries, note };
   showUnloaded();
-  const name = inputName(entries);
+  const { name, entries: inSet } = namedSet(entries);
   const bytes = entries.reduce((sum, e) => sum + e.file.size, 0);
   clear(ui.openMessage, h('p.opening', { id: 'opening' },
     h('span.spinner', { 'aria-hidden': 'true' }),
@@ -217,7 +217,7 @@ async function openSet(entries, note = '') {
   setBusy('load', `Reading ${name}`);
   const options = { ...(app.load?.values() ?? {}), name };
   try {
-    const files = entries.map(({ path, file }) => ({ path, file }));
+    const files = inSet.map(({ path, file }) => ({ path, file }));
     const { summary, seconds } = await worker.request({ type: 'load', files, options }, { onProgress });
     app.summary = summary;
     const page = familyPage(summary.family);
@@ -242,7 +242,7 @@ async function openSet(entries, note = '') {
     document.title = `${name} (${(page.formatTitle ?? String)(summary.format)}) · graphport`;
   } catch (error) {
     if (error?.code === 'CANCELLED') return;
-    showLoadError(entries, error);
+    showLoadError(name, inSet, error);
     document.title = 'graphport';
   } finally {
     if (app.busy === 'load') setBusy(null);

@@ -19,6 +19,15 @@ export function inputName(entries) {
   return tops.size === 1 && only ? only : `${entries.length} files`;
 }
 
+// The set load() gets: the paths inside the one folder they share, that folder being the
+// set's name (the core puts the name before each path in its messages: "m/saved_model.pb"),
+// or the paths as given under "N files". One file is named by its path.
+export function namedSet(entries) {
+  const name = inputName(entries);
+  const prefix = entries.length > 1 && entries.every((e) => e.path.startsWith(`${name}/`)) ? `${name}/` : '';
+  return { name, entries: entries.map((e) => ({ ...e, path: e.path.slice(prefix.length) })) };
+}
+
 // After UNKNOWN_FORMAT for several files: the ones to offer, so the user picks the graph.
 // The core's message names the graph files it found ("2 graph files (a.pb, b.meta)").
 export function graphChoices(entries, error) {

@@ -93,7 +93,8 @@ test('a SavedModel folder dropped whole comes back whole: the zip holds variable
   const folder = join(temp, 'half_plus_two');
   mkdirSync(folder);
   cpSync(source, join(folder, '00000123'), { recursive: true });
-  const given = filesUnder(folder, temp);
+  // The page names the set after the folder and its files by their paths inside it.
+  const given = filesUnder(folder);
   const page = await session.newPage();
   await openFiles(page, folder, '#folder-input');
   // The summary is the Node API's for the same input set.

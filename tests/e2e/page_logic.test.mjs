@@ -12,7 +12,7 @@ import { corpusFile, nodeReference, requireCorpus } from './page_helpers.mjs';
 import { formatBytes, formatCount } from '../../web/dom.mjs';
 import { whereRows } from '../../web/errors_view.mjs';
 import { initialValues, schemaPlan } from '../../web/export_form.mjs';
-import { graphChoices, inputName, namedFamily } from '../../web/input_files.mjs';
+import { graphChoices, inputName, namedFamily, namedSet } from '../../web/input_files.mjs';
 import { parseMessageFile } from '../../web/message_file.mjs';
 import { tfErrorTips } from '../../web/tf/error_tips.mjs';
 import { debugFilename, planExport } from '../../web/tf/plan.mjs';
@@ -173,6 +173,9 @@ test('several graph files: the core names them, the page offers exactly those', 
   assert.equal(inputName(entries), '3 files');
   assert.equal(inputName([{ path: 'm/1/saved_model.pb' }, { path: 'm/1/variables/variables.index' }]), 'm');
   assert.equal(inputName([{ path: 'graph.pb' }]), 'graph.pb');
+  const folder = namedSet([{ path: 'm/1/saved_model.pb' }, { path: 'm/1/variables/variables.index' }]);
+  assert.deepEqual(folder, { name: 'm', entries: [{ path: '1/saved_model.pb' }, { path: '1/variables/variables.index' }] });
+  assert.deepEqual(namedSet(entries).entries.map((e) => e.path), entries.map((e) => e.path));
 });
 
 test('UNSUPPORTED is titled with the family the core\'s message names', () => {
