@@ -1,11 +1,15 @@
 // The page: open a model (drop, file picker, folder, sample), show its summary, export it
-// with the options of tf.train.export_meta_graph. All graph work happens in web/worker.mjs;
-// this thread only handles the page, so it stays responsive with big models.
-import { clear, formatBytes, formatCount, formatSeconds, h, plural } from './dom.mjs';
+// with the options of its family's schema. All model work happens in web/worker.mjs, and the
+// core decides what the given files are; this thread only handles the page, so it stays
+// responsive with big models. Nothing here knows a family's options: they come from the
+// schemas, and a family's own parts from web/families.mjs.
+import { clear, formatBytes, formatSeconds, h, plural } from './dom.mjs';
 import { errorView, unsupportedView } from './errors_view.mjs';
 import { exportForm } from './export_form.mjs';
-import { UNSUPPORTED, chooseInput, sniffUnsupported } from './input_files.mjs';
-import { formatName, summaryView } from './summary_view.mjs';
+import { familyPage } from './families.mjs';
+import { graphChoices, inputName, namedFamily, namedSet } from './input_files.mjs';
+import { loadForm } from './load_form.mjs';
+import { summaryView } from './summary_view.mjs';
 import { WorkerClient } from './worker_client.mjs';
 
 const $ = (id) => document.getElementById(id);
@@ -20,19 +24,20 @@ const ui = {
   fileInput: $('file-input'),
   folderInput: $('folder-input'),
   sample: $('sample'),
-  readKind: $('read-kind'),
-  readEncoding: $('read-encoding'),
-  readTags: $('read-tags'),
+  readForm: $('read-form'),
   reload: $('reload'),
   openMessage: $('open-message'),
   summaryPanel: $('summary-panel'),
   intro: $('intro'),
   resultPanel: $('result-panel'),
+  exportApi: $('export-api'),
 };
 
 const app = {
-  current: null, // {entry: {file, path}, note} of the model shown (or being opened)
+  current: null, // {entries: [{file, path}], note} of the model shown (or being opened)
   summary: null,
+  schemas: [], // gp.optionSchema(): every family's, from the worker
+  load: null, // the read options' form, once the schemas are known
   busy: null, // null | 'load' | 'export'
   urls: [], // object URLs of the current downloads
   settled: 0, // opens finished (loaded, failed, refused or cancelled): tests wait on it
@@ -51,7 +56,31 @@ const form = exportForm({
 $('export-form').append(form.element);
 $('export-actions').append(form.actions);
 
-const worker = new WorkerClient(new URL('./worker.mjs', import.meta.url), ({ state, message }) => {
+function familySchema(family) {
+  return app.schemas.find((f) => f.family === family) ?? null;
+}
+
+// The export form of a family: its schema, its page parts, the seed's API in the heading.
+function showFamilyForm(family) {
+  const schema = familySchema(family);
+  if (!schema) return;
+  form.setSchema(schema.export, familyPage(family));
+  clear(ui.exportApi, schema.export.api ? ['with the options of ', h('code', schema.export.api)] : `${schema.title} export`);
+}
+
+// The schemas arrive once, with the first 'ready'; the form starts as the first family's
+// that has export options, until a model of another family is opened.
+function onSchemas(schemas) {
+  if (!schemas || app.schemas.length) return;
+  app.schemas = schemas;
+  app.load = loadForm(schemas, familyPage);
+  clear(ui.readForm, app.load.element);
+  const first = schemas.find((f) => f.export.options.length) ?? schemas[0];
+  if (first) showFamilyForm(first.family);
+}
+
+const worker = new WorkerClient(new URL('./worker.mjs', import.meta.url), ({ state, message, schemas }) => {
+  if (state === 'ready') onSchemas(schemas);
   ui.engine.dataset.state = state;
   ui.engine.textContent = { starting: 'converter starting…', ready: 'converter ready', failed: 'converter failed' }[state];
   if (state === 'failed') {
@@ -97,7 +126,7 @@ ui.cancel.addEventListener('click', () => {
   setBusy(null);
   showUnloaded();
   const again = app.current
-    ? h('button.small', { type: 'button', onclick: () => openEntry(app.current.entry, app.current.note) }, `Open ${app.current.entry.path} again`)
+    ? h('button.small', { type: 'button', onclick: () => openSet(app.current.entries, app.current.note) }, `Open ${inputName(app.current.entries)} again`)
     : null;
   const text = was === 'load'
     ? 'Opening was cancelled; nothing is loaded.'
@@ -107,15 +136,6 @@ ui.cancel.addEventListener('click', () => {
 
 // ---------------------------------------------------------------------------------------
 // Opening a model.
-
-function loadOptions() {
-  const options = {};
-  const kind = ui.readKind.value;
-  if (kind !== 'auto') options.format = ui.readEncoding.value ? `${kind}-${ui.readEncoding.value}` : kind;
-  const tags = ui.readTags.value.split(',').map((t) => t.trim()).filter(Boolean);
-  if (tags.length && !(tags.length === 1 && tags[0] === 'serve')) options.tags = tags;
-  return options;
-}
 
 function showUnloaded() {
   app.summary = null;
@@ -134,77 +154,99 @@ function clearResults() {
   clear(ui.resultPanel);
 }
 
-async function openEntry(entry, note = '') {
+// The family parts' tips for an error: those of the loaded family, or (for a load) the first
+// family's that has some.
+function familyTips(error, phase) {
+  const families = phase === 'export' && app.summary ? [app.summary.family] : app.schemas.map((f) => f.family);
+  for (const family of families) {
+    const tips = familyPage(family).errorTips?.(error, { phase, labelOf: form.labelOf });
+    if (tips) return tips;
+  }
+  return null;
+}
+
+// Why these files were read, when several were given.
+function readNote(entries, summary) {
+  if (entries.length < 2) return '';
+  const read = summary.inputs?.length ? summary.inputs : [];
+  const main = read[0] ?? 'one file';
+  const more = read.length > 1 ? ` and ${plural(read.length - 1, 'more file')} of the model` : '';
+  return `Read ${main}${more}, of the ${plural(entries.length, 'file')} given.`;
+}
+
+function showChoice(entries, error) {
+  const choices = graphChoices(entries, error);
+  clear(ui.openMessage, h('div.notice.choose', { id: 'choose' },
+    h('p', `${plural(entries.length, 'file')} were given and graphport cannot tell which one holds the model: pick it.`),
+    h('ul.choose-list', choices.map((entry) => h('li',
+      h('button.small', { type: 'button', onclick: () => openSet([entry]) }, 'Open'),
+      h('code', entry.path), h('span.muted', formatBytes(entry.file.size))))),
+    h('details.core-detail', h('summary', 'What graphport said'), h('p', error.message))));
+}
+
+// entries: the set as load() got it; name: the set's name.
+function showLoadError(name, entries, error) {
+  if (error?.code === 'UNSUPPORTED') {
+    const family = namedFamily(error.message, app.schemas);
+    clear(ui.openMessage, unsupportedView(error, { familyTitle: family?.title, files: app.current.entries.map((e) => e.path) }));
+  } else if (graphChoices(entries, error).length > 1) {
+    showChoice(entries, error);
+  } else {
+    clear(ui.openMessage, errorView(error, { action: `Opening ${name}`, file: entries.length === 1 ? name : null,
+      phase: 'load', familyTips: familyTips(error, 'load') }));
+    if (error?.code === 'NOT_FOUND') document.getElementById('read-options').open = true;
+  }
+}
+
+// Hands every given file to the worker; the core decides what they are and which to read.
+async function openSet(entries, note = '') {
   if (app.busy) return;
-  app.current = { entry, note };
+  if (!entries.length) {
+    clear(ui.openMessage, h('p.notice', 'No file was given.'));
+    app.settled += 1;
+    return;
+  }
+  app.current = { entries, note };
   showUnloaded();
+  const { name, entries: inSet } = namedSet(entries);
+  const bytes = entries.reduce((sum, e) => sum + e.file.size, 0);
   clear(ui.openMessage, h('p.opening', { id: 'opening' },
     h('span.spinner', { 'aria-hidden': 'true' }),
-    `Opening ${entry.path} (${formatBytes(entry.file.size)})…`,
-    entry.file.size > 20e6 ? h('span.muted', ' Progress and Cancel are at the top of the page.') : null));
-  setBusy('load', `Reading ${entry.path}`);
-  const options = { ...loadOptions(), name: entry.path };
+    `Opening ${name} (${formatBytes(bytes)})…`,
+    bytes > 20e6 ? h('span.muted', ' Progress and Cancel are at the top of the page.') : null));
+  setBusy('load', `Reading ${name}`);
+  const options = { ...(app.load?.values() ?? {}), name };
   try {
-    const { summary, seconds } = await worker.request({ type: 'load', file: entry.file, options }, { onProgress });
+    const files = inSet.map(({ path, file }) => ({ path, file }));
+    const { summary, seconds } = await worker.request({ type: 'load', files, options }, { onProgress });
     app.summary = summary;
+    const page = familyPage(summary.family);
     clear(ui.openMessage);
     ui.summaryPanel.hidden = false;
     ui.intro.hidden = true;
+    showFamilyForm(summary.family);
     clear(ui.summaryPanel, summaryView(summary, {
-      file: { name: entry.path, size: entry.file.size },
-      note,
+      file: { name, size: bytes },
+      note: note || readNote(entries, summary),
       seconds,
-      onSelectTags: (tags) => {
-        ui.readTags.value = tags.join(', ');
-        openEntry(entry, note);
+      page,
+      hooks: {
+        onSetLoadOption: (option, value) => {
+          app.load?.set(option, value);
+          openSet(entries, note);
+        },
+        onSetExportOption: (option, value) => form.setOption(option, value),
       },
-      onPickScope: (name) => form.setScope(name),
     }));
     form.setModel(summary);
-    document.title = `${entry.path} (${formatName(summary.format)}) · graphport`;
+    document.title = `${name} (${(page.formatTitle ?? String)(summary.format)}) · graphport`;
   } catch (error) {
     if (error?.code === 'CANCELLED') return;
-    const which = error?.code === 'UNKNOWN_FORMAT' ? await sniffUnsupported(entry.file).catch(() => null) : null;
-    if (which) {
-      clear(ui.openMessage, unsupportedView({ ...UNSUPPORTED[which], files: [entry.path] }),
-        h('details.core-detail', h('summary', 'What the TensorFlow reader said'), h('p', error.message)));
-    } else {
-      clear(ui.openMessage, errorView(error, { action: `Opening ${entry.path}`, file: entry.path, phase: 'load' }));
-      if (error?.code === 'NOT_FOUND') document.getElementById('read-options').open = true;
-    }
+    showLoadError(name, inSet, error);
     document.title = 'graphport';
   } finally {
     if (app.busy === 'load') setBusy(null);
     app.settled += 1;
-  }
-}
-
-function openEntries(entries) {
-  if (app.busy) return;
-  const decision = chooseInput(entries);
-  if (decision.kind !== 'load') app.settled += 1;
-  switch (decision.kind) {
-    case 'none':
-      clear(ui.openMessage, h('p.notice', 'No file was given.'));
-      return;
-    case 'load':
-      openEntry(decision.entry, decision.note);
-      return;
-    case 'unsupported':
-      showUnloaded();
-      app.current = null;
-      ui.reload.disabled = true;
-      clear(ui.openMessage, unsupportedView({ ...UNSUPPORTED[decision.which], files: decision.paths }));
-      return;
-    case 'choose':
-      showUnloaded();
-      clear(ui.openMessage, h('div.notice.choose', { id: 'choose' },
-        h('p', decision.note),
-        h('ul.choose-list', decision.entries.map((entry) => h('li',
-          h('button.small', { type: 'button', onclick: () => openEntry(entry) }, 'Open'),
-          h('code', entry.path), h('span.muted', formatBytes(entry.file.size)))))));
-      return;
-    default:
   }
 }
 
@@ -213,11 +255,11 @@ function fromFileList(files) {
 }
 
 ui.fileInput.addEventListener('change', () => {
-  openEntries(fromFileList(ui.fileInput.files));
+  openSet(fromFileList(ui.fileInput.files));
   ui.fileInput.value = '';
 });
 ui.folderInput.addEventListener('change', () => {
-  openEntries(fromFileList(ui.folderInput.files));
+  openSet(fromFileList(ui.folderInput.files));
   ui.folderInput.value = '';
 });
 
@@ -227,17 +269,14 @@ ui.sample.addEventListener('click', async () => {
     const response = await fetch(url);
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     const file = new File([await response.blob()], 'half_plus_two.pbtxt', { type: 'text/plain' });
-    openEntry({ file, path: file.name }, 'The sample: y = 0.5 · x + 2, a MetaGraphDef written by hand in text format.');
+    openSet([{ file, path: file.name }], 'The sample: y = 0.5 · x + 2, a MetaGraphDef written by hand in text format.');
   } catch (e) {
     clear(ui.openMessage, errorView({ code: 'IO_ERROR', message: `the sample could not be fetched from ${url}: ${e.message}` }, { action: 'Opening the sample' }));
   }
 });
 
-ui.readKind.addEventListener('change', () => {
-  ui.readEncoding.disabled = ui.readKind.value === 'auto';
-});
 ui.reload.addEventListener('click', () => {
-  if (app.current) openEntry(app.current.entry, app.current.note);
+  if (app.current) openSet(app.current.entries, app.current.note);
 });
 
 // Drag and drop, anywhere on the page; folders are walked (a SavedModel directory).
@@ -282,7 +321,7 @@ document.addEventListener('drop', async (e) => {
   dragDepth = 0;
   ui.dropzone.classList.remove('dragging');
   if (app.busy || !e.dataTransfer) return;
-  openEntries(await entriesFromDrop(e.dataTransfer));
+  openSet(await entriesFromDrop(e.dataTransfer));
 });
 
 // ---------------------------------------------------------------------------------------
@@ -294,37 +333,33 @@ function download(name, blob, label, id) {
   return h('a.button', { href: url, download: name, dataset: { download: name }, id }, label);
 }
 
-function infoList(info) {
-  const rows = [];
-  const row = (label, value) => rows.push(h('dt', label), h('dd', value));
-  const names = (list) => list.length ? list.map((n) => h('code', n)).reduce((acc, el) => [...acc, acc.length ? ', ' : '', el], []) : h('span.muted', 'none');
-  row('Nodes', formatCount(info.nodeCount));
-  if (info.format !== 'graph-def') {
-    row('Ops in stripped_op_list', info.strippedOpList?.length ? formatCount(info.strippedOpList.length) : h('span.muted', 'none'));
-    if (info.unregisteredOps?.length) row('Ops with no definition', [names(info.unregisteredOps), h('div.muted', 'left out of stripped_op_list: no op registry defines them (add one under Graph › Op registry)')]);
-  }
-  if (info.format !== 'graph-def') row('Collections', names(info.collections ?? []));
-  if (info.unboundInputs?.length) row('Unbound inputs', names(info.unboundInputs));
-  if (info.excludedNodes?.length) row('Removed saver nodes', names(info.excludedNodes));
-  if (info.strippedDefaultAttrs !== undefined) row('Default attrs stripped', formatCount(info.strippedDefaultAttrs));
-  if (info.unknownDefaultOps?.length) row('Ops with unknown defaults', [names(info.unknownDefaultOps), h('div.muted', 'their attrs were kept')]);
-  if (info.debugInfoNodes !== undefined) row('Nodes with debug info', formatCount(info.debugInfoNodes));
-  return h('dl.info', rows);
+// The files of an export, each with its size and a download; a name may hold folders
+// (variables/variables.index): it breaks at the slashes, never inside a word unless it must.
+// A table whose rows the style sheet lays out as grids, so narrow screens stack them.
+function outputRows(files) {
+  return h('table.outputs', { id: 'outputs' }, h('tbody', files.map((f, i) => h('tr',
+    h('td.name', h('code', f.name.split('/').map((part, j, all) => [part, j < all.length - 1 ? ['/', h('wbr')] : null]))),
+    h('td.num.muted', f.size === 0 && i > 0 ? 'empty' : formatBytes(f.size)),
+    h('td.action', download(f.name, f.blob, 'Download', `download-${i}`))))));
 }
 
 function showResult(result) {
   const { files, zip, info, seconds } = result;
+  const page = familyPage(app.summary?.family);
+  const formatTitle = page.formatTitle ?? String;
   ui.resultPanel.hidden = false;
   clear(ui.resultPanel,
     h('div.result-head', h('strong', '✓ Exported'),
-      h('span.muted', `${formatName(info.format)}, ${info.encoding} · ${plural(info.nodeCount, 'node')} · ${formatSeconds(seconds)}`)),
-    h('table.outputs', { id: 'outputs' }, files.map((f, i) => h('tr',
-      h('td', h('code', f.name)),
-      h('td.num.muted', f.size === 0 && i > 0 ? 'empty: the input holds no stack traces' : formatBytes(f.size)),
-      h('td.action', download(f.name, f.blob, 'Download', `download-${i}`))))),
-    zip ? h('div.zip', download(zip.name, zip.blob, `Download both as ${zip.name}`, 'download-zip'),
-      h('span.muted', formatBytes(zip.size))) : null,
-    h('details.export-info', h('summary', 'What was exported'), infoList(info)));
+      h('span.muted', `${formatTitle(info.format)}, ${info.encoding} · ${plural(info.nodeCount ?? 0, 'node')} · ${formatSeconds(seconds)}`)),
+    info.notes?.length ? h('ul.export-notes', { id: 'export-notes' }, info.notes.map((n) => h('li', n))) : null,
+    zip ? h('div.zip', download(zip.name, zip.blob, zip.folder ? `Download the folder as ${zip.name}` : `Download all as ${zip.name}`, 'download-zip'),
+      h('span.muted', `${formatBytes(zip.size)}, ${plural(files.length, 'file')}`)) : null,
+    outputRows(files),
+    page.exportInfoView
+      ? h('details.export-info', { ontoggle: (e) => e.target.open && e.target.scrollIntoView({ block: 'nearest' }) },
+        h('summary', 'What was exported'), page.exportInfoView(info, { labelOf: form.labelOf }))
+      : null);
+  ui.resultPanel.scrollIntoView({ block: 'nearest' });
 }
 
 async function runExport(plan) {
@@ -336,7 +371,8 @@ async function runExport(plan) {
   } catch (error) {
     if (error?.code === 'CANCELLED') return;
     ui.resultPanel.hidden = false;
-    clear(ui.resultPanel, errorView(error, { action: 'Export', file: app.current?.entry.path, phase: 'export' }));
+    clear(ui.resultPanel, errorView(error, { action: 'Export', phase: 'export', familyTips: familyTips(error, 'export') }));
+    ui.resultPanel.scrollIntoView({ block: 'nearest' });
   } finally {
     if (app.busy === 'export') setBusy(null);
     app.exported += 1;
@@ -350,5 +386,6 @@ window.graphportPage = {
   get summary() { return app.summary; },
   get settled() { return app.settled; },
   get exported() { return app.exported; },
+  get schemas() { return app.schemas; },
 };
 setBusy(null);

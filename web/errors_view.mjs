@@ -1,6 +1,6 @@
 // Errors as a person wants them: what failed (the GraphportError code in words), where (the
-// file, byte offset or line the message names) and what to try.
-import { h } from './dom.mjs';
+// error's file, offset, line and column, node, operator and option fields) and what to try.
+import { formatCount, h } from './dom.mjs';
 
 const CODES = {
   EMPTY_INPUT: {
@@ -11,12 +11,9 @@ const CODES = {
     ],
   },
   UNKNOWN_FORMAT: {
-    title: 'This is not a graph format graphport reads',
+    title: 'This is not a model graphport reads',
     tips: [
-      'graphport reads TensorFlow GraphDef (.pb, .pbtxt), MetaGraphDef (.meta) and SavedModel ' +
-        '(saved_model.pb, saved_model.pbtxt), in binary or text format.',
-      'Files such as keras_metadata.pb, fingerprint.pb, checkpoints and variables/ hold no graph: ' +
-        'open the saved_model.pb next to them instead.',
+      'The details say, for each kind of model graphport knows, why the input is not one of them.',
       'If you know what the file is, choose its format under Read options › “Read as” and open it again: ' +
         'the error then says exactly where the bytes stop making sense.',
     ],
@@ -44,17 +41,14 @@ const CODES = {
     title: 'An option is not valid',
     tips: [
       'Check the option the message names in the export form; its help text says what it takes.',
-      'Message options (MetaInfoDef, SaverDef, GraphDef, op registry) take binary, text or JSON protobuf files.',
+      'Options read from a file take protobuf in binary, text or JSON format.',
     ],
   },
   NOT_FOUND: {
     title: 'Something the options ask for is not in the model',
-    tips: [
-      'Export scope: use a name prefix of the graph’s nodes (a node named “save/Const” is in scope “save”).',
-      'Collections: pick them from the list of the model’s collections.',
-    ],
+    tips: ['Check the option the message names in the export form against the model’s summary.'],
     loadTips: [
-      'Under “Read options”, set “SavedModel tags” to one of the tag sets the message lists, then ' +
+      'Under “Read options”, change the option the message names to one of the values it lists, then ' +
         'open the file again.',
     ],
   },
@@ -86,42 +80,48 @@ export function describeCode(code) {
   return CODES[code] ?? CODES.INTERNAL;
 }
 
-// The place a message names: "at byte 1234", "line 3 column 7". When the message rules out
-// several candidate formats, each has its own place.
-export function locationOf(message) {
-  const candidates = [...message.matchAll(/not an? (\w+): [^;]*?(?:at byte (\d+)|line (\d+) column (\d+))/g)];
-  if (candidates.length > 1) {
-    return candidates.map((m) => `as ${m[1]}: ${m[2] !== undefined ? `byte ${Number(m[2]).toLocaleString('en-US')}` : `line ${m[3]}, column ${m[4]}`}`).join(' · ');
+// The error's location fields as rows: [[label, text], ...].
+export function whereRows(error) {
+  const rows = [];
+  if (error.file) rows.push(['File', error.file]);
+  if (error.line) {
+    rows.push(['Where', error.column ? `line ${error.line}, column ${error.column}` : `line ${error.line}`]);
+  } else if (Number.isInteger(error.offset) && error.offset >= 0) {
+    rows.push(['Where', `byte offset ${formatCount(error.offset)}`]);
   }
-  const line = /line (\d+) column (\d+)/.exec(message);
-  if (line) return `line ${line[1]}, column ${line[2]}`;
-  const byte = /at byte (\d+)/.exec(message);
-  if (byte) return `byte offset ${Number(byte[1]).toLocaleString('en-US')}`;
-  return '';
+  if (error.node) rows.push(['Node', error.node]);
+  if (error.operator) rows.push(['Operator', error.operator]);
+  if (error.option) rows.push(['Option', error.option]);
+  return rows;
 }
 
-// error: {code, message}; action: what was being done ("Opening x.pb"); file: the input;
-// phase: 'load' or 'export', for the tips that depend on it.
-export function errorView(error, { action, file, phase } = {}) {
+// error: {code, message, file, offset, ...}; action: what was being done ("Opening x.pb");
+// file: the input, when the error names none; phase: 'load' or 'export', for the tips that
+// depend on it; familyTips: {title, tips} from the family's page (web/families.mjs), or null.
+export function errorView(error, { action, file, phase, familyTips } = {}) {
   const info = describeCode(error.code);
-  const text = /line \d+ column \d+/.test(error.message ?? '');
-  const tips = (phase === 'load' && info.loadTips) || (text && info.textTips) || info.tips;
-  const where = locationOf(error.message ?? '');
+  const text = Boolean(error.line);
+  const tips = familyTips?.tips ?? ((phase === 'load' && info.loadTips) || (text && info.textTips) || info.tips);
+  const rows = whereRows({ ...error, file: error.file ?? file });
   return h('div.error', { role: 'alert' },
     action ? h('div.error-action', `${action} failed`) : null,
-    h('div.error-head', h('strong', info.title), h('code.code', error.code ?? 'ERROR')),
+    h('div.error-head', h('strong', familyTips?.title ?? info.title), h('code.code', error.code ?? 'ERROR')),
     h('dl.error-body',
-      file ? [h('dt', 'File'), h('dd', file)] : null,
-      where ? [h('dt', 'Where'), h('dd', where)] : null,
+      rows.map(([label, value]) => [h('dt', label), h('dd', { dataset: { where: label.toLowerCase() } }, value)]),
       h('dt', 'Details'), h('dd.message', error.message ?? String(error))),
     h('div.tips', h('strong', 'What to try'),
       h('ul', tips.map((t) => h('li', t)))));
 }
 
-// A notice for inputs the core does not read yet (TensorFlow.js, MegEngine).
-export function unsupportedView({ title, body, files }) {
-  return h('div.notice', { role: 'status' },
-    h('div.error-head', h('strong', title), h('code.code', 'NOT YET SUPPORTED')),
-    h('p', body),
-    files?.length ? h('p.muted', `Given: ${files.join(', ')}`) : null);
+// The core's UNSUPPORTED answer for a family it recognises but does not read yet: titled with
+// the family its message names, with the message as it is.
+export function unsupportedView(error, { familyTitle, files }) {
+  const title = familyTitle ? `${familyTitle} models are not supported yet` : describeCode('UNSUPPORTED').title;
+  return h('div.notice.unsupported', { role: 'status', id: 'unsupported' },
+    h('div.error-head', h('strong', title), h('code.code', error.code)),
+    h('p.message', error.message),
+    h('p.muted', familyTitle
+      ? `graphport recognises ${familyTitle} models; its reader for them is being written.`
+      : 'Please report it with the file if you can share it.'),
+    files?.length ? h('p.muted.given', `Given: ${files.join(', ')}`) : null);
 }

@@ -1,44 +1,81 @@
-// The export form: every option of tf.train.export_meta_graph, grouped, each with its help
-// text and TensorFlow's argument name, and the plan (what will be written, and why not)
-// kept up to date as the user changes anything.
-import { clear, formatBytes, h, plural } from './dom.mjs';
-import {
-  GROUPS, OPTIONS, defaultFilename, initialState, parseMessageFile, planExport,
-} from './export_options.mjs';
+// The export form, built from a family's export schema (gp.optionSchema(family).export): its
+// groups, each option with its label, help text and the seed's argument name, a control by
+// the option's type, and the plan (what will be written, and why not) kept up to date as the
+// user changes anything. A family's own parts (web/<family>/form.mjs) add labels for choices,
+// suggestions, controls of their own and the plan; without them the form still works.
+import { clear, formatBytes, h } from './dom.mjs';
+import { parseMessageFile } from './message_file.mjs';
 
-function tfName(option) {
-  return option.tf
-    ? h('code.tf', { title: `tf.train.export_meta_graph(${option.tf}=…)` }, option.tf)
-    : h('span.tf.own', { title: 'graphport’s own option: export_meta_graph has no such argument' }, 'graphport option');
-}
+const FILE_TYPES = new Set(['message', 'bytes']);
 
-// The options an export will use, by TensorFlow's names: as_text, export_scope="save", …
-function optionChips(options, state) {
-  const chips = [];
-  for (const [key, value] of Object.entries(options)) {
-    if (key === 'to' || key === 'filename') continue;
-    const tf = OPTIONS[key]?.tf;
-    const name = tf ?? OPTIONS[key]?.label.toLowerCase() ?? key;
-    const eq = tf ? '=' : ': ';
-    let text = name;
-    if (typeof value === 'string') text = `${name}${eq}"${value}"`;
-    else if (Array.isArray(value)) {
-      const shown = value.length > 3 ? [...value.slice(0, 3), `… ${value.length} in all`] : value;
-      text = `${name}${eq}[${shown.join(', ')}]`;
-    } else if (typeof value !== 'boolean') text = `${name}${eq}${state[key]?.name ?? 'file'}`;
-    chips.push(h(tf ? 'code.chip' : 'code.chip.own', { title: tf ? `export_meta_graph(${tf}=…)` : 'graphport’s own option' }, text));
+// The form's starting values, from the schema's defaults. Message and bytes options hold
+// {name, value, error} once a file is picked; a string-list holds null (its default) or a list.
+export function initialValues(schema) {
+  const state = {};
+  for (const o of schema.options) {
+    if (o.type === 'bool') state[o.name] = o.default ?? false;
+    else if (o.type === 'choice') state[o.name] = o.default ?? o.choices[0];
+    else if (o.type === 'string' || o.type === 'int') state[o.name] = o.default ?? '';
+    else state[o.name] = o.default ?? null;
   }
-  return chips.length ? chips : h('span.muted', 'the default options');
+  return state;
 }
+
+function isDefault(option, value) {
+  if (option.type === 'bool') return value === (option.default ?? false);
+  if (option.type === 'string') return value === (option.default ?? '');
+  return value === option.default || (value === null && option.default === undefined);
+}
+
+// The plan of a family whose page has none of its own: the options that differ from their
+// defaults; the core checks the rest when the export runs.
+export function schemaPlan(schema, state) {
+  const plan = { options: {}, files: [], errors: [], warnings: [], notes: [] };
+  for (const o of schema.options) {
+    const value = state[o.name];
+    if (FILE_TYPES.has(o.type)) {
+      if (value?.error) plan.errors.push({ option: o.name, text: value.error });
+      else if (value) plan.options[o.name] = value.value;
+    } else if (o.type === 'int') {
+      if (value === '' || value === null) continue;
+      const n = Number(value);
+      if (!Number.isSafeInteger(n)) plan.errors.push({ option: o.name, text: `“${value}” is not a whole number` });
+      else if (n !== o.default) plan.options[o.name] = n;
+    } else if (o.type === 'string-list') {
+      if (Array.isArray(value)) plan.options[o.name] = value;
+    } else if (!isDefault(o, value)) {
+      plan.options[o.name] = value;
+    }
+  }
+  return plan;
+}
+
+// "a", "a and b", "a, b and c"; past four, the first three and how many more.
+function fileList(files) {
+  const shown = files.length > 4 ? [...files.slice(0, 3)] : files;
+  const items = shown.map((f) => h('code', f));
+  if (files.length > 4) items.push(h('span.muted', `${files.length - 3} more files`));
+  return items.map((item, i) => [i === 0 ? null : h('span.muted', i === items.length - 1 ? ' and ' : ', '), item]);
+}
+
 export function exportForm({ onExport, onChange }) {
-  const state = initialState();
+  let schema = null;
+  let page = {};
+  let state = {};
   let summary = null;
   let plan = null;
-  const controls = {};
-  const rowsById = {};
+  let busy = false;
+  const byName = {};
+  const rows = {};
+  const customs = {}; // name -> container of a family's own control
+  const element = h('div.export-form');
   const planBox = h('div.plan', { id: 'plan', 'aria-live': 'polite' });
   const exportButton = h('button.primary', { type: 'button', id: 'export-button', disabled: true,
     onclick: () => plan && !plan.errors.length && onExport(plan) }, 'Export');
+  const actions = h('div.export-actions', planBox, exportButton);
+
+  const labelOf = (name) => byName[name]?.label ?? name;
+  const hooks = () => page.form ?? {};
 
   // After a change the user made (not after a new model or a busy state).
   function changed() {
@@ -46,168 +83,235 @@ export function exportForm({ onExport, onChange }) {
     onChange?.();
   }
 
+  function choiceLabel(option, value) {
+    return hooks().choiceLabels?.[option.name]?.[value] ?? value;
+  }
+
+  // The options an export will use, by the seed's names: as_text, export_scope="save", …
+  function optionChips(options) {
+    const chips = [];
+    for (const [name, value] of Object.entries(options)) {
+      const option = byName[name];
+      if (!option || isDefault(option, value)) continue;
+      const key = option.seed || option.label.toLowerCase();
+      const eq = option.seed ? '=' : ': ';
+      let text = key;
+      if (option.type === 'choice') text = `${key}${eq}${choiceLabel(option, value)}`;
+      else if (FILE_TYPES.has(option.type)) text = `${key}${eq}${state[name]?.name ?? 'file'}`;
+      else if (Array.isArray(value)) {
+        const shown = value.length > 3 ? [...value.slice(0, 3), `… ${value.length} in all`] : value;
+        text = `${key}${eq}[${shown.join(', ')}]`;
+      } else if (typeof value === 'string') text = `${key}${eq}"${value}"`;
+      else if (typeof value !== 'boolean') text = `${key}${eq}${value}`;
+      chips.push(h(option.seed ? 'code.chip' : 'code.chip.own',
+        { title: option.seed ? `${schema.api}(${option.seed}=…)` : 'graphport’s own option' }, text));
+    }
+    return chips.length ? chips : h('span.muted', 'the default options');
+  }
+
   function update() {
-    const filenameInput = controls.filename;
-    filenameInput.placeholder = defaultFilename(state.to, state.asText);
-    plan = summary ? planExport(state, summary) : null;
-    for (const row of Object.values(rowsById)) row.classList.remove('has-error', 'has-warning');
+    if (!schema) return;
+    for (const [name, make] of Object.entries(hooks().placeholders ?? {})) {
+      const input = element.querySelector(`#opt-${name}`);
+      if (input) input.placeholder = make(state);
+    }
+    plan = summary ? (hooks().plan ?? ((s) => schemaPlan(schema, s)))(state, summary) : null;
+    for (const row of Object.values(rows)) {
+      row.classList.remove('has-error', 'has-warning');
+      clear(row.querySelector('.option-plan'));
+    }
     if (!plan) {
       clear(planBox, h('p.muted', 'Open a model to export it.'));
       exportButton.disabled = true;
       return;
     }
-    const label = (id) => OPTIONS[id]?.label ?? id;
+    // Each item shows in the plan and under its option, where the user is looking.
     const item = (cls, { option, text }) => {
-      if (cls !== 'note') rowsById[option]?.classList.add(`has-${cls}`);
-      return h(`li.${cls}`, h('strong', `${label(option)}: `), text);
+      const row = rows[option];
+      if (row) {
+        if (cls !== 'note') row.classList.add(`has-${cls}`);
+        row.querySelector('.option-plan').append(h(`li.${cls}`, text));
+      }
+      return h(`li.${cls}`, h('strong', `${labelOf(option)}: `), text);
     };
+    const { files, errors, warnings, notes } = plan;
     clear(planBox,
-      h('div.plan-files', h('span.muted', 'Will write '),
-        plan.files.map((f, i) => [i ? h('span.muted', ' and ') : null, h('code', f)])),
-      h('div.plan-options', { id: 'plan-options' }, h('span.muted', 'With '), optionChips(plan.options, state)),
-      plan.errors.length || plan.warnings.length || plan.notes.length
-        ? h('ul.plan-items',
-          plan.errors.map((x) => item('error', x)),
-          plan.warnings.map((x) => item('warning', x)),
-          plan.notes.map((x) => item('note', x)))
+      files.length ? h('div.plan-files', h('span.muted', 'Will write '), fileList(files)) : null,
+      h('div.plan-options', { id: 'plan-options' }, h('span.muted', 'With '), optionChips(plan.options)),
+      errors.length || warnings.length || notes.length
+        ? h('ul.plan-items', errors.map((x) => item('error', x)), warnings.map((x) => item('warning', x)),
+          notes.map((x) => item('note', x)))
         : null,
-      plan.errors.length ? h('p.blocked', { id: 'export-blocked' }, `Fix ${plan.errors.length === 1 ? 'the problem' : 'the problems'} marked in red to export.`) : null);
-    exportButton.disabled = plan.errors.length > 0 || busy;
+      errors.length ? h('p.blocked', { id: 'export-blocked' }, `Fix ${errors.length === 1 ? 'the problem' : 'the problems'} marked in red to export.`) : null);
+    exportButton.disabled = errors.length > 0 || busy;
   }
 
-  let busy = false;
+  function filePicker(option) {
+    const id = `opt-${option.name}`;
+    const status = h('span.file-status.muted', 'none');
+    const input = h('input', { type: 'file', id, class: 'visually-hidden',
+      onchange: async (e) => {
+        const file = e.target.files[0];
+        if (!file) return;
+        const bytes = new Uint8Array(await file.arrayBuffer());
+        const parsed = parseMessageFile(file.name, bytes, { asBytes: option.type === 'bytes' });
+        state[option.name] = { name: file.name, value: parsed.value, error: parsed.error };
+        status.textContent = `${file.name} (${formatBytes(file.size)}${parsed.encoding === 'json' ? ', JSON' : ''})`;
+        status.classList.remove('muted');
+        removeButton.hidden = false;
+        changed();
+      } });
+    const removeButton = h('button.small.link', { type: 'button', hidden: true, dataset: { remove: option.name },
+      onclick: () => {
+        state[option.name] = null;
+        input.value = '';
+        status.textContent = 'none';
+        status.classList.add('muted');
+        removeButton.hidden = true;
+        changed();
+      } }, 'remove');
+    return h('span.file-pick', h('label.button.small', { for: id }, 'Choose file…'), input, status, removeButton);
+  }
 
-  function control(id, option) {
-    switch (option.kind) {
+  function textInput(option, { type = 'text', value, onValue }) {
+    const suggest = hooks().suggestions?.[option.name];
+    return h('input', { type, id: `opt-${option.name}`, value, spellcheck: false, autocomplete: 'off',
+      placeholder: option.metavar || '', list: suggest ? `suggest-${option.name}` : null,
+      oninput: (e) => {
+        onValue(e.target.value);
+        changed();
+      } });
+  }
+
+  function control(option) {
+    const name = option.name;
+    if (hooks().controls?.[name]) {
+      customs[name] = h('div.custom-control');
+      return customs[name];
+    }
+    switch (option.type) {
       case 'choice':
         return h('div.segmented', { role: 'radiogroup', 'aria-label': option.label },
-          option.choices.map(([value, text]) => h('label',
-            h('input', { type: 'radio', name: `opt-${id}`, value, checked: state[id] === value,
-              onchange: () => { state[id] = value; changed(); } }),
-            h('span', text))));
+          option.choices.map((value) => h('label',
+            h('input', { type: 'radio', name: `opt-${name}`, value, checked: state[name] === value,
+              onchange: () => {
+                state[name] = value;
+                changed();
+              } }),
+            h('span', choiceLabel(option, value)))));
       case 'bool':
-        return h('input', { type: 'checkbox', id: `opt-${id}`, checked: state[id],
-          onchange: (e) => { state[id] = e.target.checked; changed(); } });
-      case 'text':
-        return h('input', { type: 'text', id: `opt-${id}`, value: state[id], spellcheck: false,
-          autocomplete: 'off', placeholder: option.placeholder ?? '',
-          list: option.suggestions ? `suggest-${option.suggestions}` : null,
-          oninput: (e) => { state[id] = e.target.value; changed(); } });
-      case 'message': {
-        const status = h('span.file-status.muted', 'none');
-        const clearButton = h('button.small.link', { type: 'button', hidden: true,
-          onclick: () => { state[id] = null; input.value = ''; status.textContent = 'none'; clearButton.hidden = true; changed(); } }, 'remove');
-        const input = h('input', { type: 'file', id: `opt-${id}`, class: 'visually-hidden',
-          onchange: async (e) => {
-            const file = e.target.files[0];
-            if (!file) return;
-            const bytes = new Uint8Array(await file.arrayBuffer());
-            const parsed = parseMessageFile(file.name, bytes);
-            state[id] = { name: file.name, value: parsed.value, error: parsed.error };
-            status.textContent = `${file.name} (${formatBytes(file.size)}${parsed.encoding === 'json' ? ', JSON' : ''})`;
-            status.classList.remove('muted');
-            clearButton.hidden = false;
+        return h('input', { type: 'checkbox', id: `opt-${name}`, checked: state[name],
+          onchange: (e) => {
+            state[name] = e.target.checked;
             changed();
           } });
-        return h('span.file-pick', h('label.button.small', { for: `opt-${id}` }, 'Choose file…'), input, status, clearButton);
-      }
-      case 'collections':
-        return h('div.collections', { id: 'opt-collectionList' });
+      case 'string':
+        return textInput(option, { value: state[name], onValue: (v) => { state[name] = v; } });
+      case 'int':
+        return textInput(option, { type: 'number', value: state[name], onValue: (v) => { state[name] = v; } });
+      case 'string-list':
+        return textInput(option, { value: (state[name] ?? []).join(', '),
+          onValue: (v) => {
+            const list = v.split(',').map((s) => s.trim()).filter(Boolean);
+            state[name] = v.trim() ? list : null;
+          } });
       default:
-        return null;
+        return FILE_TYPES.has(option.type) ? filePicker(option) : null;
     }
   }
 
-  function renderCollections() {
-    const box = controls.collectionList;
-    const collections = summary?.collections ?? [];
-    if (!summary) {
-      clear(box, h('span.muted', 'the model’s collections appear here'));
-      return;
-    }
-    if (!collections.length) {
-      clear(box, h('span.muted', 'this model has no collections'));
-      return;
-    }
-    const checks = collections.map((c) => h('label.check',
-      h('input', { type: 'checkbox', value: c.name, disabled: state.collectionMode !== 'choose',
-        checked: state.collectionMode !== 'choose' || state.collections.includes(c.name),
-        onchange: (e) => {
-          state.collections = e.target.checked
-            ? [...state.collections, c.name]
-            : state.collections.filter((n) => n !== c.name);
-          changed();
-        } }),
-      h('code', c.name), h('span.muted', ` ${c.kind}, ${c.size}`)));
-    const mode = (value, text) => h('label', h('input', { type: 'radio', name: 'collection-mode', value,
-      checked: state.collectionMode === value,
-      onchange: () => {
-        state.collectionMode = value;
-        if (value === 'choose' && !state.collections.length) state.collections = collections.map((c) => c.name);
-        renderCollections();
-        changed();
-      } }), h('span', text));
-    clear(box,
-      h('div.segmented.small', mode('all', 'All (default)'), mode('choose', 'Choose')),
-      h('div.check-list', { class: state.collectionMode === 'choose' ? '' : 'dimmed' }, checks),
-      state.collectionMode === 'choose' ? h('div.check-actions',
-        h('button.small.link', { type: 'button', onclick: () => { state.collections = collections.map((c) => c.name); renderCollections(); changed(); } }, 'tick all'),
-        h('button.small.link', { type: 'button', onclick: () => { state.collections = []; renderCollections(); changed(); } }, 'tick none')) : null);
+  function seedName(option) {
+    return option.seed
+      ? h('code.seed', { title: `${schema.api}(${option.seed}=…)` }, option.seed)
+      : h('span.seed.own', { title: `graphport’s own option: ${schema.api || 'the seed'} has no such argument` }, 'graphport option');
   }
 
-  const groups = GROUPS.map((group) => h('fieldset.group', { dataset: { group: group.id } },
-    h('legend', group.title),
-    group.options.map((id) => {
-      const option = OPTIONS[id];
-      const c = control(id, option);
-      controls[id] = c;
-      const labelFor = option.kind === 'bool' || option.kind === 'text' ? `opt-${id}` : null;
-      const row = h(`div.option.kind-${option.kind}`, { dataset: { option: id } },
-        h('div.option-head',
-          option.kind === 'bool'
-            ? h('label.option-label', { for: labelFor }, c, h('span', option.label))
-            : h('label.option-label', labelFor ? { for: labelFor } : {}, option.label),
-          tfName(option)),
-        option.kind === 'bool' ? null : h('div.option-control', c),
-        h('p.help', option.help));
-      rowsById[id] = row;
-      return row;
-    })));
-
-  // The model's name scopes, offered as the user types an export scope.
-  const scopeList = h('datalist', { id: 'suggest-scopes' });
-  function renderScopes() {
-    clear(scopeList, (summary?.scopes ?? []).map((s) => h('option', { value: s.name },
-      plural(s.nodeCount, 'node'))));
+  function row(option) {
+    const c = control(option);
+    const inline = option.type === 'bool' && !customs[option.name];
+    const labelFor = inline || ['string', 'int', 'string-list'].includes(option.type) ? `opt-${option.name}` : null;
+    const el = h(`div.option.kind-${option.type}`, { dataset: { option: option.name } },
+      h('div.option-head',
+        inline
+          ? h('label.option-label', { for: labelFor }, c, h('span', option.label))
+          : h('label.option-label', labelFor ? { for: labelFor } : {}, option.label),
+        seedName(option)),
+      inline ? null : h('div.option-control', c),
+      h('p.help', option.help),
+      h('ul.option-plan'));
+    rows[option.name] = el;
+    return el;
   }
 
-  const element = h('div.export-form', groups, scopeList);
-  const actions = h('div.export-actions', planBox, exportButton);
-  renderCollections();
-  update();
+  function renderCustoms() {
+    for (const [name, box] of Object.entries(customs)) {
+      const make = hooks().controls[name];
+      clear(box, make({ state, summary, changed, rerender: renderCustoms }));
+    }
+    for (const [name, list] of Object.entries(hooks().suggestions ?? {})) {
+      const datalist = element.querySelector(`#suggest-${name}`);
+      if (datalist) clear(datalist, list(summary).map((s) => h('option', { value: s.value }, s.label)));
+    }
+  }
+
+  function build() {
+    for (const key of [byName, rows, customs]) for (const name of Object.keys(key)) delete key[name];
+    for (const o of schema.options) byName[o.name] = o;
+    const groups = schema.groups.map((group) => {
+      const options = schema.options.filter((o) => o.group === group.id);
+      return options.length
+        ? h('fieldset.group', { dataset: { group: group.id } }, h('legend', group.title), options.map(row))
+        : null;
+    });
+    const loose = schema.options.filter((o) => !schema.groups.some((g) => g.id === o.group));
+    const datalists = Object.keys(hooks().suggestions ?? {}).map((name) => h('datalist', { id: `suggest-${name}` }));
+    clear(element, groups, loose.length ? h('fieldset.group', loose.map(row)) : null, datalists,
+      schema.options.length ? null : h('p.muted', `${schema.title} exports have no options.`));
+    renderCustoms();
+  }
 
   return {
     element,
     actions,
+    labelOf,
+    get schema() {
+      return schema;
+    },
+    // The export schema of a family and the family's page parts (web/families.mjs). The
+    // values start again from the schema's defaults when the family changes.
+    setSchema(newSchema, familyPage) {
+      if (schema?.family === newSchema.family) return;
+      schema = newSchema;
+      page = familyPage ?? {};
+      state = initialValues(schema);
+      build();
+      update();
+    },
     setModel(newSummary) {
       summary = newSummary;
-      state.collectionMode = 'all';
-      state.collections = [];
-      renderCollections();
-      renderScopes();
+      if (summary) hooks().forModel?.(state, summary);
+      renderCustoms();
       update();
     },
     setBusy(value) {
       busy = value;
       update();
     },
-    // From the summary's list of scopes.
-    setScope(name) {
-      state.exportScope = name;
-      controls.exportScope.value = name;
+    // Sets an option from elsewhere on the page (the summary's "Export this scope"), brings it
+    // into view with its part of the plan, and marks it for a moment.
+    setOption(name, value) {
+      state[name] = value;
+      const input = element.querySelector(`#opt-${name}`);
+      if (input && 'value' in input) input.value = value;
       changed();
-      controls.exportScope.scrollIntoView({ block: 'center', behavior: 'smooth' });
+      const target = rows[name];
+      target?.scrollIntoView({ block: 'center' });
+      target?.classList.add('flash');
+      setTimeout(() => target?.classList.remove('flash'), 1500);
+      input?.focus({ preventScroll: true });
     },
-    state,
+    get values() {
+      return state;
+    },
   };
 }

@@ -1,193 +1,39 @@
-// The summary of a loaded graph (model.inspect()), as the page shows it: facts on top, then
-// tabs for ops (a bar chart), signatures, collections, functions and a SavedModel's meta
-// graphs. Long lists are paged, so thousands of ops or functions stay cheap to show.
-import { clear, formatBytes, formatCount, h, plural } from './dom.mjs';
-import { KINDS } from './export_options.mjs';
-import { pagedList } from './paged_list.mjs';
-
-const FAMILIES = { tensorflow: 'TensorFlow' };
-
-export function formatName(format) {
-  return KINDS[format] ?? format;
-}
-
-function dtypeName(dtype) {
-  if (!dtype) return '?';
-  return dtype.replace(/^DT_/, '').toLowerCase();
-}
-
-function shapeText(shape) {
-  if (shape === null || shape === undefined) return 'unknown rank';
-  if (shape.length === 0) return 'scalar';
-  return `[${shape.map((d) => (d < 0 ? '?' : formatCount(d))).join(', ')}]`;
-}
+// The summary of a loaded model (model.inspect()): the header every family has (family,
+// format, encoding, how it was detected, the producer, the counts, the inputs read), rendered
+// once here, then the family's own part (web/<family>/summary.mjs) below it.
+import { formatBytes, formatCount, formatSeconds, h } from './dom.mjs';
 
 function fact(label, value, field) {
   return h('div.fact', h('span.fact-label', label), h('span.fact-value', { dataset: { field } }, value));
 }
 
-function stat(label, value, field, sub) {
-  return h('div.stat', h('div.stat-value', { dataset: { field } }, value),
-    h('div.stat-label', label), sub ? h('div.stat-sub', sub) : null);
+// "op types" -> "op-types": the counts' labels as data-field names.
+function fieldName(label) {
+  return String(label).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 }
 
-function opChart(ops) {
-  const entries = Object.entries(ops).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-  const max = entries.length ? entries[0][1] : 1;
-  const total = entries.reduce((sum, [, n]) => sum + n, 0);
-  return pagedList({
-    items: entries,
-    label: 'op types',
-    pageSize: 15,
-    tag: 'div.bars',
-    matches: ([op], q) => op.toLowerCase().includes(q),
-    renderRow: ([op, count]) => h('div.bar-row', { title: `${op}: ${plural(count, 'node')} (${(100 * count / total).toFixed(1)}%)` },
-      h('span.bar-name', op),
-      h('span.bar-track', h('span.bar', { style: { width: `${Math.max(0.5, (100 * count) / max)}%` } })),
-      h('span.bar-count', formatCount(count))),
-  });
-}
-
-function tensorRows(role, tensors) {
-  return Object.entries(tensors ?? {}).map(([key, t]) => {
-    // An op rather than a tensor (the init op of a SavedModel): no dtype, no shape.
-    const op = t.dtype === 'DT_INVALID' && (t.shape === null || t.shape === undefined);
-    return h('tr',
-      h('td.role', role), h('td', h('code', key)), h('td', h('code', t.name ?? '')),
-      h('td', op ? h('span.muted', 'op') : dtypeName(t.dtype) + (t.sparse ? ' (sparse)' : '')),
-      h('td', op ? h('span.muted', '—') : shapeText(t.shape)));
-  });
-}
-
-function signatureList(signatures) {
-  if (!signatures.length) {
-    return h('p.empty', 'No signatures. GraphDefs and MetaGraphDefs written before TensorFlow’s SavedModel usually have none.');
-  }
-  return pagedList({
-    items: signatures,
-    label: 'signatures',
-    pageSize: 4,
-    matches: (s, q) => s.name.toLowerCase().includes(q),
-    renderRow: (s) => h('div.signature',
-      h('div.signature-head', h('strong', s.name), s.methodName ? h('span.muted', s.methodName) : null),
-      h('table.grid.fixed',
-        h('colgroup', h('col', { style: { width: '40px' } }), h('col', { style: { width: '26%' } }),
-          h('col'), h('col', { style: { width: '13%' } }), h('col', { style: { width: '15%' } })),
-        h('thead', h('tr', h('th', ''), h('th', 'key'), h('th', 'tensor'), h('th', 'dtype'), h('th', 'shape'))),
-        h('tbody', tensorRows('in', s.inputs), tensorRows('out', s.outputs)))),
-  });
-}
-
-// A paged table of named things, filtered by name: the name column, then `columns` (header
-// cells) and `cells(item)` (row cells).
-function namedTable(items, label, columns, cells) {
-  return pagedList({
-    items,
-    label,
-    pageSize: 12,
-    tag: 'table.grid',
-    header: h('tr', h('th', 'name'), columns),
-    matches: (item, q) => item.name.toLowerCase().includes(q),
-    renderRow: (item) => h('tr', h('td', h('code', item.name)), cells(item)),
-  });
-}
-
-function collectionList(collections) {
-  if (!collections.length) return h('p.empty', 'No collections.');
-  return namedTable(collections, 'collections', [h('th', 'kind'), h('th.num', 'size')],
-    (c) => [h('td', c.kind), h('td.num', formatCount(c.size))]);
-}
-
-function functionList(functions) {
-  if (!functions.length) return h('p.empty', 'No functions in the graph’s library.');
-  return namedTable(functions, 'functions', [h('th.num', 'nodes')],
-    (f) => [h('td.num', formatCount(f.nodeCount))]);
-}
-
-function scopeList(summary, onPickScope) {
-  const scopes = summary.scopes ?? [];
-  if (!scopes.length) return h('p.empty', 'No node name has a “/”, so the graph has no name scopes.');
-  const capped = scopes.length < summary.scopeCount;
-  return h('div',
-    capped ? h('p.muted', `The ${formatCount(scopes.length)} shallowest of ${formatCount(summary.scopeCount)} scopes.`) : null,
-    namedTable(scopes, 'scopes', [h('th.num', 'nodes'), h('th', '')], (s) => [
-      h('td.num', formatCount(s.nodeCount)),
-      h('td', h('button.small', { type: 'button', dataset: { scope: s.name }, onclick: () => onPickScope(s.name) },
-        'Export this scope')),
-    ]));
-}
-
-function metaGraphList(summary, onSelectTags) {
-  return h('table.grid',
-    h('tr', h('th', '#'), h('th', 'tags'), h('th.num', 'nodes'), h('th.num', 'signatures'), h('th', '')),
-    summary.metaGraphs.map((m, i) => h('tr', { class: i === summary.selectedMetaGraph ? 'selected' : '' },
-      h('td', String(i)),
-      h('td', m.tags.length ? m.tags.map((t) => h('span.tag', t)) : h('span.muted', 'no tags')),
-      h('td.num', formatCount(m.nodeCount)),
-      h('td.num', formatCount(m.signatureCount)),
-      h('td', i === summary.selectedMetaGraph
-        ? h('span.muted', 'shown')
-        : h('button.small', { type: 'button', onclick: () => onSelectTags(m.tags) }, 'Open this one')))));
-}
-
-function tabs(entries) {
-  const bar = h('div.tabs', { role: 'tablist' });
-  const body = h('div.tab-body');
-  const buttons = entries.map(([title, count], i) => h('button.tab', {
-    type: 'button',
-    role: 'tab',
-    dataset: { tab: title.toLowerCase().replace(/\s+/g, '-') },
-    onclick: () => select(i),
-  }, title, h('span.count', formatCount(count))));
-  function select(i) {
-    buttons.forEach((b, j) => b.setAttribute('aria-selected', String(i === j)));
-    clear(body, entries[i][2]());
-  }
-  bar.append(...buttons);
-  select(0);
-  return h('div', bar, body);
-}
-
-// summary: inspect(); file: {name, size}; note: why this file was chosen (or '');
-// onSelectTags(tags): reload a SavedModel with another meta graph; onPickScope(name): put a
-// scope into the export form.
-export function summaryView(summary, { file, note, seconds, onSelectTags, onPickScope }) {
-  const p = summary.producer ?? {};
-  const version = p.tensorflowVersion
-    ? `TensorFlow ${p.tensorflowVersion}${p.tensorflowGitVersion && p.tensorflowGitVersion !== 'unknown' ? ` (${p.tensorflowGitVersion})` : ''}`
-    : 'TensorFlow version not recorded';
-  const opCount = Object.keys(summary.ops ?? {}).length;
-  const c = summary.constants ?? { count: 0, bytes: 0 };
+// summary: inspect(); file: {name, size}; note: why these files were read (or '');
+// page: the family's page parts (web/families.mjs); hooks go to its summaryView.
+export function summaryView(summary, { file, note, seconds, page, hooks }) {
+  const formatTitle = page.formatTitle ?? ((f) => f);
+  const inputs = summary.inputs ?? [];
+  const counts = summary.counts ?? [];
   return h('div.summary', { id: 'summary' },
     h('div.summary-head',
-      h('div',
+      h('div.summary-title',
         h('h2', { dataset: { field: 'file' } }, file.name),
-        h('div.muted', `${formatBytes(file.size)} · read in ${seconds < 1 ? `${Math.round(seconds * 1000)} ms` : `${seconds.toFixed(1)} s`}`)),
+        h('div.muted', `${formatBytes(summary.inputBytes ?? file.size)} · read in ${formatSeconds(seconds)}`)),
       h('div.badges',
-        h('span.badge.kind', { dataset: { field: 'format' }, title: summary.format }, formatName(summary.format)),
+        h('span.badge.kind', { dataset: { field: 'format' }, title: summary.format }, formatTitle(summary.format)),
         h('span.badge', { dataset: { field: 'encoding' } }, summary.encoding),
-        h('span.badge', { dataset: { field: 'family' } }, FAMILIES[summary.family] ?? summary.family))),
+        h('span.badge', { dataset: { field: 'family' }, title: summary.family }, summary.familyTitle ?? summary.family))),
     note ? h('p.note', note) : null,
     h('div.facts',
       fact('Detected', summary.detection, 'detection'),
-      fact('Producer', `graph producer ${p.graphProducer ?? 0} · min consumer ${p.minConsumer ?? 0} · ${version}`, 'producer'),
-      summary.tags?.length ? fact('Tags', summary.tags.map((t) => h('span.tag', t)), 'tags') : null),
-    h('div.stats',
-      stat('nodes', formatCount(summary.nodeCount), 'nodes'),
-      stat('op types', formatCount(opCount), 'op-types'),
-      stat('constants', formatCount(c.count), 'constants', formatBytes(c.bytes)),
-      stat('functions', formatCount(summary.functions?.length ?? 0), 'functions'),
-      stat('collections', formatCount(summary.collections?.length ?? 0), 'collections'),
-      stat('signatures', formatCount(summary.signatures?.length ?? 0), 'signatures')),
-    tabs([
-      ['Ops', opCount, () => opCount ? opChart(summary.ops) : h('p.empty', 'The graph has no nodes.')],
-      ['Signatures', summary.signatures?.length ?? 0, () => signatureList(summary.signatures ?? [])],
-      ['Scopes', summary.scopeCount ?? 0, () => scopeList(summary, onPickScope)],
-      ['Collections', summary.collections?.length ?? 0, () => collectionList(summary.collections ?? [])],
-      ['Functions', summary.functions?.length ?? 0, () => functionList(summary.functions ?? [])],
-      // Only a SavedModel holds several.
-      summary.format === 'saved-model'
-        ? ['Meta graphs', summary.metaGraphs?.length ?? 0, () => metaGraphList(summary, onSelectTags)]
-        : null,
-    ].filter(Boolean)));
+      summary.producerText ? fact('Producer', summary.producerText, 'producer') : null,
+      inputs.length > 1 ? fact('Read', inputs.map((name) => h('code.input-name', name)), 'inputs') : null),
+    counts.length ? h('div.stats', counts.map(([label, n]) => h('div.stat',
+      h('div.stat-value', { dataset: { field: fieldName(label) } }, formatCount(n)),
+      h('div.stat-label', label)))) : null,
+    page.summaryView ? page.summaryView(summary, hooks) : null);
 }

@@ -2,14 +2,13 @@
 // core, so the page stays responsive, and reports progress as bytes move. Cancelling
 // terminates this worker; the page then starts a fresh one.
 //
-// Messages in:  {id, type: 'load', file: File, options}   {id, type: 'export', options}
-//               {id, type: 'unload'}
-// Messages out: {type: 'ready'} | {type: 'fatal', message}
+// Messages in:  {id, type: 'load', files: [{path, file: File}], options}
+//               {id, type: 'export', options}   {id, type: 'unload'}
+// Messages out: {type: 'ready', schemas} | {type: 'fatal', message}
 //               {id, type: 'progress', phase: 'read' | 'write' | 'zip', done, total, file}
 //               {id, type: 'done', result}  (an export's files are {name, size, blob})
-//               {id, type: 'error', error: {code, message}}
+//               {id, type: 'error', error: {code, message, file, offset, line, ...}}
 import { createApi } from '../bindings/js/api.mjs';
-import { blobSource } from '../bindings/js/sources.mjs';
 import factory from '../bindings/js/wasm/graphport_web.mjs';
 import { zipSync } from '../node_modules/fflate/esm/browser.js';
 
@@ -25,7 +24,7 @@ const ready = factory({
 }).then(createApi);
 
 ready.then(
-  () => postMessage({ type: 'ready' }),
+  (gp) => postMessage({ type: 'ready', schemas: gp.optionSchema() }),
   (e) => postMessage({ type: 'fatal', message: `the WebAssembly module did not start: ${e?.message ?? e}` }),
 );
 
@@ -45,13 +44,19 @@ function dropModel() {
   model = null;
 }
 
-function load(id, file, options) {
+// The core decides what the files are (which family, which file to read): one file goes as
+// itself, several as a set named by their paths in the dropped folder or the selection. The
+// paths travel beside the Files because a dropped folder's Files have no webkitRelativePath.
+function load(id, files, options) {
   dropModel();
   const report = progressReporter(id, 'read');
-  const onProgress = ({ done, total }) => report(done, total, file.name, done === total);
+  const onProgress = ({ done, total, file }) => report(done, total, file, done === total);
+  const input = files.length === 1
+    ? files[0].file
+    : { files: Object.fromEntries(files.map(({ path, file }) => [path, file])) };
   const start = performance.now();
   return ready.then((gp) => {
-    model = gp.load(blobSource(file), { ...options, onProgress });
+    model = gp.load(input, { ...options, onProgress });
     const summary = model.inspect();
     return { summary, seconds: (performance.now() - start) / 1000 };
   });
@@ -74,21 +79,31 @@ function exportModel(id, options) {
     for (const f of out.files) {
       entries[f.name] = [f.bytes, { level: f.bytes.length > ZIP_STORE_ABOVE ? 0 : 6 }];
     }
-    const dot = out.files[0].name.lastIndexOf('.');
-    const stem = dot > 0 ? out.files[0].name.slice(0, dot) : out.files[0].name;
-    zip = { name: `${stem}.zip`, bytes: zipSync(entries) };
+    // Named after the main file; `folder` when it holds folders (a SavedModel's variables/).
+    const main = out.files[0].name;
+    const dot = main.lastIndexOf('.');
+    const stem = dot > 0 ? main.slice(0, dot) : main;
+    zip = { name: `${stem}.zip`, bytes: zipSync(entries), folder: out.files.some((f) => f.name.includes('/')) };
   }
   // Blobs are made here, not on the page: wrapping hundreds of megabytes copies them, and a
   // Blob crosses to the page as a handle, so the page's thread never touches the bytes.
-  const asBlob = ({ name, bytes }) => ({
-    name, size: bytes.length, blob: new Blob([bytes], { type: 'application/octet-stream' }),
+  const asBlob = ({ name, bytes, folder }) => ({
+    name, size: bytes.length, folder, blob: new Blob([bytes], { type: 'application/octet-stream' }),
   });
   const files = out.files.map(asBlob);
   return { result: { files, zip: zip && asBlob(zip), info: out.info, seconds } };
 }
 
+// A GraphportError crosses as a plain object with its location fields (structured clone
+// keeps own fields but not the class).
 function errorRecord(e) {
-  if (e && typeof e.code === 'string') return { code: e.code, message: e.message };
+  if (e && typeof e.code === 'string') {
+    const record = { code: e.code, message: e.message };
+    for (const key of ['file', 'offset', 'line', 'column', 'node', 'operator', 'option']) {
+      if (e[key] !== undefined) record[key] = e[key];
+    }
+    return record;
+  }
   if (e instanceof RangeError) {
     return { code: 'TOO_LARGE', message: `out of memory in the browser: ${e.message}` };
   }
@@ -99,7 +114,7 @@ self.onmessage = async ({ data }) => {
   const { id, type } = data;
   try {
     if (type === 'load') {
-      const result = await load(id, data.file, data.options);
+      const result = await load(id, data.files, data.options);
       postMessage({ id, type: 'done', result });
     } else if (type === 'export') {
       await ready;

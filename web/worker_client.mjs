@@ -18,7 +18,8 @@ export class WorkerClient {
   #failed = false;
   #onStatus;
 
-  // onStatus({state: 'starting' | 'ready' | 'failed', message})
+  // onStatus({state: 'starting' | 'ready' | 'failed', message, schemas}); schemas (every
+  // family's option schemas, gp.optionSchema()) come with 'ready'.
   constructor(url, onStatus) {
     this.#url = url;
     this.#onStatus = onStatus;
@@ -35,7 +36,7 @@ export class WorkerClient {
       if (worker !== this.#worker) return;
       if (data.type === 'ready') {
         this.ready = true;
-        this.#onStatus({ state: 'ready' });
+        this.#onStatus({ state: 'ready', schemas: data.schemas });
         return;
       }
       if (data.type === 'fatal') {

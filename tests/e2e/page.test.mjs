@@ -2,17 +2,18 @@
 // summary against the Node API's inspect(), set export options, export, download, and compare
 // the bytes with the Node API's export of the same file with the same options.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { unzipSync } from 'fflate';
 
 import { startServer } from '../../scripts/serve.mjs';
+import { whereRows } from '../../web/errors_view.mjs';
 import {
-  assertSameBytes, clickExport, corpusFile, download, field, nodeReference, openFiles, repo,
-  requireCorpus, screenshot, startPageSession,
+  assertSameBytes, checkHeader, clickExport, corpusFile, download, field, nodeReference, openFiles,
+  repo, requireCorpus, screenshot, startPageSession,
 } from './page_helpers.mjs';
 
 let session;
@@ -41,11 +42,9 @@ async function setOptions(page, options) {
 async function checkSummary(page, path, format) {
   const { summary } = await nodeReference(path);
   assert.equal(summary.format, format);
-  assert.equal(await page.getAttribute('#summary [data-field="format"]', 'title'), format);
+  await checkHeader(page, summary);
   assert.equal(await field(page, 'nodes'), summary.nodeCount.toLocaleString('en-US'));
-  assert.equal(await field(page, 'encoding'), summary.encoding);
-  assert.equal(await field(page, 'detection'), summary.detection);
-  assert.equal(await field(page, 'op-types'), String(Object.keys(summary.ops).length));
+  assert.equal(await field(page, 'ops'), String(Object.keys(summary.ops).length));
   const pageSummary = await page.evaluate(() => window.graphportPage.summary);
   assert.deepEqual(pageSummary, summary);
   return summary;
@@ -80,8 +79,8 @@ test('a MetaGraphDef: summary, then asText + clearDevices + exportScope "save"',
   const path = corpusFile('meta');
   await openFiles(page, path);
   const summary = await checkSummary(page, path, 'meta-graph');
-  assert.equal(await field(page, 'collections'), String(summary.collections.length));
-  assert.match(await field(page, 'producer'), /graph producer 19 .* TensorFlow 0\.12\.head/);
+  assert.match(await page.textContent('[data-tab="collections"]'), new RegExp(`Collections${summary.collections.length}`));
+  assert.match(await field(page, 'producer'), /TensorFlow 0\.12\.head, graph producer 19/);
   await screenshot(page, 'meta-graph-loaded');
   // Only a SavedModel has a Meta graphs tab. The scope comes from the Scopes tab, with its
   // node count.
@@ -94,6 +93,12 @@ test('a MetaGraphDef: summary, then asText + clearDevices + exportScope "save"',
   assert.equal(await page.inputValue('#opt-exportScope'), 'save');
   const saveCount = summary.scopes.find((s) => s.name === 'save').nodeCount;
   assert.match(await page.textContent('#plan'), new RegExp(`exports the ${saveCount} nodes in scope “save”`));
+  // The plan's word on the scope shows under the field too, and the field is in view.
+  assert.match(await page.textContent('[data-option="exportScope"] .option-plan'), /exports the \d+ nodes in scope “save”/);
+  assert.equal(await page.evaluate(() => {
+    const box = document.querySelector('#opt-exportScope').getBoundingClientRect();
+    return box.top >= 0 && box.bottom <= window.innerHeight;
+  }), true);
   await setOptions(page, { asText: true, clearDevices: true });
   assert.match(await page.textContent('#plan'), /model\.pbtxt/);
   await exportAndCompare(page, path, { asText: true, clearDevices: true, exportScope: 'save' });
@@ -125,6 +130,7 @@ test('a SavedModel: signatures and meta graphs, then stripDefaultAttrs to a Save
   await openFiles(page, path);
   const summary = await checkSummary(page, path, 'saved-model');
   assert.equal(await field(page, 'signatures'), String(summary.signatures.length));
+  assert.equal(await page.locator('#summary [data-field="folder-files"]').count(), 0, 'one saved_model.pb has no folder');
   await page.click('[data-tab="signatures"]');
   assert.match(await page.textContent('.tab-body'), /classify_x2_to_y3/);
   assert.match(await page.textContent('.tab-body'), /float/);
@@ -136,7 +142,7 @@ test('a SavedModel: signatures and meta graphs, then stripDefaultAttrs to a Save
   await exportAndCompare(page, path, { to: 'saved-model', stripDefaultAttrs: true });
   // A tag set the SavedModel does not have: the error lists the ones it has.
   await page.click('#read-options summary');
-  await page.fill('#read-tags', 'train');
+  await page.fill('#load-tags', 'train');
   const before = await page.evaluate(() => window.graphportPage.settled);
   await page.click('#reload');
   await page.waitForFunction((n) => window.graphportPage.settled > n, before);
@@ -209,9 +215,9 @@ test('invalid combinations are explained before export; a scope that matches not
   assert.match(await page.textContent('#plan'), /no node name starts with “nowhere\/”/);
   await screenshot(page, 'scope-warning');
   // The scopes are offered as suggestions.
-  const offered = await page.$$eval('#suggest-scopes option', (options) => options.map((o) => o.value));
+  const offered = await page.$$eval('#suggest-exportScope option', (options) => options.map((o) => o.value));
   assert.ok(offered.includes('save'), offered.join());
-  assert.equal(await page.getAttribute('#opt-exportScope', 'list'), 'suggest-scopes');
+  assert.equal(await page.getAttribute('#opt-exportScope', 'list'), 'suggest-exportScope');
   await clickExport(page);
   const error = await page.textContent('#result-panel .error');
   assert.match(error, /NOT_FOUND/);
@@ -223,21 +229,54 @@ test('invalid combinations are explained before export; a scope that matches not
   await page.close();
 });
 
-test('keras_metadata.pb is refused with a clear error', async () => {
+test('keras_metadata.pb is refused: a protobuf with no graph, the core\'s reasons per family', async () => {
   const page = await session.newPage();
   await openFiles(page, corpusFile('keras'));
   const text = await page.textContent('#open-message .error');
-  assert.match(text, /not a graph format graphport reads/);
+  assert.match(text, /This protobuf holds no TensorFlow graph/);
   assert.match(text, /UNKNOWN_FORMAT/);
   assert.match(text, /keras_metadata\.pb/);
   assert.match(text, /not a SavedModel: .* not a MetaGraphDef: .* not a GraphDef/);
-  assert.match(text, /Whereas SavedModel: byte 0 · as MetaGraphDef: byte 5 · as GraphDef: byte 29/);
+  assert.match(text, /MegEngine: .*TensorFlow\.js: /);
   assert.match(text, /What to try/);
+  assert.equal(await page.textContent('#open-message [data-where="file"]'), 'keras_metadata.pb');
   assert.equal(await page.isVisible('#summary-panel'), false);
   assert.equal(await page.isDisabled('#export-button'), true);
   await screenshot(page, 'keras-metadata-error');
   await page.close();
 });
+
+test('random bytes are "not a protobuf"; an OpList points to the op registry option', async () => {
+  const random = join(temp, 'random.bin');
+  writeFileSync(random, Buffer.from([0xde, 0xad, 0xbe, 0xef, 0x12, 0x99, 0x77, 0x01, 0xff, 0xfe]));
+  const ops = join(temp, 'ops.pbtxt');
+  writeFileSync(ops, 'op {\n  name: "Foo"\n  output_arg { name: "y" type: DT_FLOAT }\n}\n');
+  const page = await session.newPage();
+  await openFiles(page, random);
+  let text = await page.textContent('#open-message .error');
+  assert.match(text, /This is not a protobuf/);
+  assert.doesNotMatch(text, /keras_metadata/);
+  await screenshot(page, 'random-bytes-error');
+  await openFiles(page, ops);
+  text = await page.textContent('#open-message .error');
+  assert.match(text, /This is an OpList/);
+  const label = await page.textContent('[data-option="opRegistry"] .option-label');
+  assert.ok(text.includes(`“${label.trim()}”`), text);
+  await screenshot(page, 'oplist-error');
+  await page.close();
+});
+
+// The rows the error box shows above its details, and the ones the Node API's error fields
+// call for (the page reads the fields, not the message).
+async function whereShown(page) {
+  return page.$$eval('#open-message .error-body dd[data-where]', (dds) => dds.map((dd) => [dd.previousSibling.textContent, dd.textContent]));
+}
+
+async function whereExpected(path) {
+  const error = await nodeReference(path).then(() => null, (e) => e);
+  assert.ok(error, `${path} loaded`);
+  return whereRows({ ...error, file: basename(error.file ?? path) });
+}
 
 test('damaged files: the error names the byte offset or the line and column', async () => {
   const meta = readFileSync(corpusFile('meta'));
@@ -251,41 +290,24 @@ test('damaged files: the error names the byte offset or the line and column', as
   let text = await page.textContent('#open-message .error');
   assert.match(text, /damaged or not what it seems/);
   assert.match(text, /PARSE_ERROR/);
-  assert.match(text, /Wherebyte offset 1,283/);
+  assert.match(text, /at byte 1283/);
+  assert.deepEqual(await whereShown(page), await whereExpected(truncated));
   await openFiles(page, broken);
   text = await page.textContent('#open-message .error');
   assert.match(text, /PARSE_ERROR/);
-  assert.match(text, /Whereline 37, column 21/);
+  assert.match(text, /line 37 column 21/);
   assert.match(text, /no field named "bogus"/);
+  assert.deepEqual(await whereShown(page), await whereExpected(broken));
   await screenshot(page, 'text-parse-error');
   await page.close();
 });
 
-test('TensorFlow.js and MegEngine models are reported as not supported yet', async () => {
+test('several graph files: the core cannot choose, the page offers the ones it named', async () => {
   const page = await session.newPage();
-  await openFiles(page, [corpusFile('tfjsModel'), corpusFile('tfjsShard')]);
-  assert.match(await page.textContent('#open-message'), /TensorFlow\.js graph models are not supported yet/);
-  await screenshot(page, 'tfjs-not-supported');
-  await openFiles(page, corpusFile('tfjsModel'));
-  assert.match(await page.textContent('#open-message'), /TensorFlow\.js graph models are not supported yet/);
-  await openFiles(page, corpusFile('mge'));
-  assert.match(await page.textContent('#open-message'), /MegEngine models are not supported yet/);
-  await page.close();
-});
-
-test('a SavedModel folder opens its saved_model.pb; several graphs ask which', async () => {
-  const dir = join(temp, 'half_plus_two', '00000123');
-  mkdirSync(join(dir, 'variables'), { recursive: true });
-  copyFileSync(corpusFile('savedModel'), join(dir, 'saved_model.pb'));
-  writeFileSync(join(dir, 'variables', 'variables.index'), Buffer.from([0, 1, 2, 3]));
-  writeFileSync(join(dir, 'variables', 'variables.data-00000-of-00001'), Buffer.alloc(64));
-  writeFileSync(join(dir, 'fingerprint.pb'), Buffer.from([8, 1]));
-  const page = await session.newPage();
-  await openFiles(page, join(temp, 'half_plus_two'), '#folder-input');
-  await checkSummary(page, corpusFile('savedModel'), 'saved-model');
-  assert.match(await page.textContent('#summary .note'), /saved_model\.pb/);
   await openFiles(page, [corpusFile('graphDef'), corpusFile('meta')]);
-  assert.match(await page.textContent('#choose'), /pick the one that holds the graph/);
+  assert.match(await page.textContent('#choose'), /cannot tell which one holds the model/);
+  assert.deepEqual(await page.$$eval('#choose li code', (codes) => codes.map((c) => c.textContent)),
+    ['frozen_graph.pb', 'export.meta']);
   const before = await page.evaluate(() => window.graphportPage.settled);
   await page.click('#choose li:has-text("export.meta") button');
   await page.waitForFunction((n) => window.graphportPage.settled > n, before);

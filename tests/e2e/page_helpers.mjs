@@ -101,10 +101,25 @@ export async function field(page, name) {
   return (await page.textContent(`#summary [data-field="${name}"]`)).trim();
 }
 
-export async function screenshot(page, name) {
+// The summary's common header against inspect()'s: family, format, encoding, detection,
+// producer, and every count.
+export async function checkHeader(page, summary) {
+  assert.equal(await page.getAttribute('#summary [data-field="format"]', 'title'), summary.format);
+  assert.equal(await page.getAttribute('#summary [data-field="family"]', 'title'), summary.family);
+  assert.equal(await field(page, 'family'), summary.familyTitle);
+  assert.equal(await field(page, 'encoding'), summary.encoding);
+  assert.equal(await field(page, 'detection'), summary.detection);
+  if (summary.producerText) assert.equal(await field(page, 'producer'), summary.producerText);
+  for (const [label, n] of summary.counts) {
+    const name = label.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+    assert.equal(await field(page, name), n.toLocaleString('en-US'), label);
+  }
+}
+
+export async function screenshot(page, name, options = {}) {
   mkdirSync(screenshots, { recursive: true });
   const path = join(screenshots, `${name}.png`);
-  await page.screenshot({ path });
+  await page.screenshot({ path, ...options });
   return path;
 }
 

@@ -1,19 +1,41 @@
-// The page's logic that needs no browser (web/export_options.mjs, web/input_files.mjs, the
-// formatters of web/dom.mjs), run
-// in Node against the Node API: the plan names the files the export writes, the options it
-// builds are the ones the export takes, and the input chooser picks the right file.
+// The page's logic that needs no browser, run in Node against the Node API: the form's
+// values from the core's schema, TensorFlow's plan (the files it names are the ones the
+// export writes), what the page makes of the core's errors (choices among several graphs,
+// the family of an UNSUPPORTED answer, the location fields, TensorFlow's tips), and the
+// formatters of web/dom.mjs.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, test } from 'node:test';
 
+import createGraphport from '../../bindings/js/node.mjs';
 import { corpusFile, nodeReference, requireCorpus } from './page_helpers.mjs';
-import {
-  GROUPS, OPTIONS, debugFilename, initialState, parseMessageFile, planExport,
-} from '../../web/export_options.mjs';
-import { chooseInput, sniffUnsupported } from '../../web/input_files.mjs';
 import { formatBytes, formatCount } from '../../web/dom.mjs';
+import { whereRows } from '../../web/errors_view.mjs';
+import { initialValues, schemaPlan } from '../../web/export_form.mjs';
+import { graphChoices, inputName, namedFamily, namedSet } from '../../web/input_files.mjs';
+import { parseMessageFile } from '../../web/message_file.mjs';
+import { tfErrorTips } from '../../web/tf/error_tips.mjs';
+import { debugFilename, planExport } from '../../web/tf/plan.mjs';
 
-before(requireCorpus);
+let gp;
+let tfExport;
+const initial = () => initialValues(tfExport);
+
+before(async () => {
+  requireCorpus();
+  gp = await createGraphport();
+  tfExport = gp.optionSchema('tensorflow').export;
+});
+
+// The error the Node API throws for an input.
+function loadError(input, options) {
+  try {
+    gp.load(input, options).delete();
+  } catch (e) {
+    return e;
+  }
+  assert.fail('the input loaded');
+}
 
 test('counts are grouped with commas as en-US does it, without loading ICU', () => {
   for (const n of [0, 7, 999, 1000, 65536, 1234567, -40000, 1e15, 2.5, 12345.75]) {
@@ -23,18 +45,21 @@ test('counts are grouped with commas as en-US does it, without loading ICU', () 
   assert.equal(formatBytes(1234567), '1.23 MB');
 });
 
-test('every export option is in one group, with help text and its TensorFlow name', () => {
-  const grouped = GROUPS.flatMap((g) => g.options);
-  assert.deepEqual([...grouped].sort(), Object.keys(OPTIONS).sort());
-  assert.equal(new Set(grouped).size, grouped.length);
-  for (const [id, option] of Object.entries(OPTIONS)) {
-    assert.ok(option.help.length > 20, `${id} has help text`);
-    assert.ok(option.label, `${id} has a label`);
+test('the form starts from the schema\'s defaults; without a family plan, only changed options go', () => {
+  const values = initial();
+  assert.deepEqual(Object.keys(values).sort(), tfExport.options.map((o) => o.name).sort());
+  for (const o of tfExport.options) {
+    if (o.type === 'bool') assert.equal(values[o.name], o.default ?? false, o.name);
+    if (o.type === 'choice') assert.equal(values[o.name], o.default, o.name);
+    if (o.type === 'message' || o.type === 'string-list') assert.equal(values[o.name], null, o.name);
   }
-  const tfNames = Object.values(OPTIONS).map((o) => o.tf).filter(Boolean).sort();
-  assert.deepEqual(tfNames, ['as_text', 'clear_devices', 'clear_extraneous_savers', 'collection_list',
-    'export_scope', 'filename', 'graph_def', 'meta_info_def', 'save_debug_info', 'saver_def',
-    'strip_default_attrs']);
+  assert.deepEqual(schemaPlan(tfExport, values).options, {});
+  const changed = { ...values, asText: true, exportScope: 'save', collectionList: [],
+    saverDef: { name: 's.pb', value: new Uint8Array([1]) }, to: 'graph-def' };
+  assert.deepEqual(schemaPlan(tfExport, changed).options,
+    { asText: true, exportScope: 'save', collectionList: [], saverDef: new Uint8Array([1]), to: 'graph-def' });
+  const bad = schemaPlan(tfExport, { ...values, graphDef: { name: 'g.json', value: null, error: 'g.json is not valid JSON' } });
+  assert.deepEqual(bad.errors, [{ option: 'graphDef', text: 'g.json is not valid JSON' }]);
 });
 
 test('the planned file names and options are what the Node API exports', async () => {
@@ -47,24 +72,26 @@ test('the planned file names and options are what the Node API exports', async (
     { to: 'saved-model', asText: true, saveDebugInfo: true },
     { filename: 'a.b.meta', saveDebugInfo: true, clearDevices: true, exportScope: 'save' },
     { filename: 'noext', saveDebugInfo: true },
-    { collectionMode: 'choose', collections: ['variables', 'not-in-model'] },
-    { collectionMode: 'choose', collections: [] },
+    { collectionList: ['variables', 'not-in-model'] },
+    { collectionList: [] },
     { stripDefaultAttrs: true, clearExtraneousSavers: true },
   ];
   for (const partial of states) {
-    const plan = planExport({ ...initialState(), ...partial }, summary);
+    const plan = planExport({ ...initial(), ...partial }, summary);
     assert.deepEqual(plan.errors, [], JSON.stringify(partial));
     const { out } = await nodeReference(path, plan.options);
     assert.deepEqual(out.files.map((f) => f.name), plan.files, JSON.stringify(partial));
   }
-  const none = planExport({ ...initialState(), collectionMode: 'choose', collections: [] }, summary);
+  const none = planExport({ ...initial(), collectionList: [] }, summary);
   assert.deepEqual(none.options.collectionList, []);
   assert.match(none.notes.map((n) => n.text).join(), /collection_list=\[\]/);
+  assert.deepEqual(planExport({ ...initial(), collectionList: ['variables', 'nope'] }, summary).options.collectionList,
+    ['variables']);
 });
 
 test('invalid combinations are errors before export, surprising ones warnings', async () => {
   const { summary } = await nodeReference(corpusFile('graphDef'));
-  const plan = (partial) => planExport({ ...initialState(), ...partial }, summary);
+  const plan = (partial) => planExport({ ...initial(), ...partial }, summary);
   const errorOf = (partial) => plan(partial).errors.map((e) => `${e.option}: ${e.text}`).join('\n');
   assert.match(errorOf({ exportScope: '/tower' }), /exportScope: .*starts with “\/”/);
   assert.match(errorOf({ exportScope: 'a//b' }), /empty part/);
@@ -74,40 +101,39 @@ test('invalid combinations are errors before export, surprising ones warnings', 
   assert.match(errorOf({ saverDef: { name: 's.json', value: null, error: 's.json is not valid JSON' } }), /saverDef: s\.json is not valid JSON/);
   assert.equal(errorOf({ exportScope: 'dense/' }), '');
   const warnings = (partial) => plan(partial).warnings.map((w) => `${w.option}: ${w.text}`).join('\n');
-  assert.match(warnings({ clearExtraneousSavers: true }), /no save or restore ops/);
+  // The summary says whether there is a SaverDef; which ops save and restore is the core's.
+  assert.equal(summary.hasSaver, false);
+  assert.match(warnings({ clearExtraneousSavers: true }), /no SaverDef and none is given/);
+  assert.equal(warnings({ clearExtraneousSavers: true, saverDef: { name: 's.pb', value: new Uint8Array([1]) } }), '');
   assert.match(warnings({ asText: true, filename: 'x.pb' }), /text format/);
   assert.match(warnings({ filename: 'x.pbtxt' }), /binary/);
   // A node that the signatures name, with nothing under it, is a scope of one.
   const saved = (await nodeReference(corpusFile('savedModel'))).summary;
-  const notes = planExport({ ...initialState(), exportScope: 'StatefulPartitionedCall' }, saved).notes;
+  const notes = planExport({ ...initial(), exportScope: 'StatefulPartitionedCall' }, saved).notes;
   assert.match(notes.map((n) => n.text).join(), /exports the 1 node in scope “StatefulPartitionedCall”/);
-  assert.match(planExport({ ...initialState(), to: 'graph-def' }, saved).warnings[0].text, /signatures will not be written/);
+  assert.match(planExport({ ...initial(), to: 'graph-def' }, saved).warnings[0].text, /signatures will not be written/);
 });
 
 test('an export scope is checked against the summary\'s scopes before export', async () => {
   const path = corpusFile('meta');
   const { summary } = await nodeReference(path);
-  const plan = (exportScope, extra = {}) => planExport({ ...initialState(), exportScope, ...extra }, summary);
+  const plan = (exportScope, extra = {}) => planExport({ ...initial(), exportScope, ...extra }, summary);
   assert.ok(summary.scopes.length > 0 && summary.scopes.length === summary.scopeCount);
-  // A listed scope: the plan states the node count, and it is the count the export writes.
   for (const { name } of summary.scopes.slice(0, 5)) {
     const { out } = await nodeReference(path, { exportScope: name });
     const note = plan(`${name}/`).notes.map((n) => n.text).join('\n');
     assert.match(note, new RegExp(`exports the ${out.info.nodeCount} nodes? in scope “${name}”`));
   }
-  // Not a scope: a warning before the export (which then fails), with look-alikes.
   const missing = plan('Save');
   assert.deepEqual(missing.errors, []);
   assert.match(missing.warnings.map((w) => w.text).join(), /no node name starts with “Save\/”.*similar name: “save”, “save\/[^”]+”/);
   assert.match(plan('global_stp').warnings.map((w) => w.text).join(), /similar name: “global_step”\.$/);
   assert.doesNotMatch(plan('zzzz').warnings.map((w) => w.text).join(), /similar/);
   await assert.rejects(nodeReference(path, { exportScope: 'Save' }), (e) => e.code === 'NOT_FOUND');
-  // With a graphDef option the scope applies to that graph, which the summary does not show.
   const withGraph = plan('Save', { graphDef: { name: 'g.pb', value: new Uint8Array([1]) } });
   assert.deepEqual(withGraph.warnings.filter((w) => w.option === 'exportScope'), []);
-  // A capped list says what it cannot know.
   const capped = { ...summary, scopeCount: summary.scopes.length + 1 };
-  assert.match(planExport({ ...initialState(), exportScope: 'Save' }, capped).notes.map((n) => n.text).join(),
+  assert.match(planExport({ ...initial(), exportScope: 'Save' }, capped).notes.map((n) => n.text).join(),
     /not among the \d+ scopes listed of \d+; whether nodes are in it is checked when you export/);
 });
 
@@ -118,31 +144,88 @@ test('debug file names follow the core: _debug before the last extension', () =>
   assert.equal(debugFilename('.hidden'), '.hidden_debug');
 });
 
-test('message option files: JSON becomes an object, protobuf stays bytes', () => {
+test('option files: JSON becomes an object, protobuf stays bytes, a bytes option is always bytes', () => {
   const json = parseMessageFile('m.json', new TextEncoder().encode(' {"tags": ["serve"]}'));
   assert.deepEqual(json.value, { tags: ['serve'] });
   const text = parseMessageFile('ops.pbtxt', new TextEncoder().encode('op { name: "X" }'));
   assert.ok(text.value instanceof Uint8Array);
   assert.match(parseMessageFile('bad.json', new TextEncoder().encode('{nope')).error, /not valid JSON/);
   assert.match(parseMessageFile('empty.pb', new Uint8Array()).error, /empty/);
+  const raw = parseMessageFile('key.json', new TextEncoder().encode('{"a": 1}'), { asBytes: true });
+  assert.ok(raw.value instanceof Uint8Array);
+  assert.equal(raw.encoding, 'bytes');
 });
 
-test('choosing among several files', async () => {
-  const entry = (path, bytes = [0]) => ({ path, file: new File([Uint8Array.from(bytes)], path.split('/').pop()) });
-  const folder = [entry('m/1/variables/variables.index'), entry('m/1/saved_model.pb'),
-    entry('m/1/fingerprint.pb'), entry('m/1/.DS_Store')];
-  const saved = chooseInput(folder);
-  assert.equal(saved.kind, 'load');
-  assert.equal(saved.entry.path, 'm/1/saved_model.pb');
-  assert.match(saved.note, /2 other files given are not needed/);
-  assert.equal(chooseInput([entry('a/saved_model.pb'), entry('b/saved_model.pbtxt')]).kind, 'choose');
-  assert.equal(chooseInput([entry('model.json'), entry('group1-shard1of1.bin')]).which, 'tfjs');
-  assert.equal(chooseInput([entry('x.mge'), entry('y.txt')]).which, 'mge');
-  assert.equal(chooseInput([entry('graph.pb'), entry('notes.md')]).entry.path, 'graph.pb');
-  assert.equal(chooseInput([entry('a.pb'), entry('b.pb')]).kind, 'choose');
-  assert.equal(chooseInput([]).kind, 'none');
-  const tfjs = new File([readFileSync(corpusFile('tfjsModel'))], 'whatever.json');
-  assert.equal(await sniffUnsupported(tfjs), 'tfjs');
-  assert.equal(await sniffUnsupported(new File([readFileSync(corpusFile('mge'))], 'x.bin')), 'mge');
-  assert.equal(await sniffUnsupported(new File([readFileSync(corpusFile('keras'))], 'keras_metadata.pb')), null);
+test('several graph files: the core names them, the page offers exactly those', () => {
+  const bytes = (key) => readFileSync(corpusFile(key));
+  const entries = [
+    { path: 'a/frozen_graph.pb', file: { size: 1 } },
+    { path: 'export.meta', file: { size: 1 } },
+    { path: 'notes.md', file: { size: 1 } },
+  ];
+  const error = loadError({ files: { 'a/frozen_graph.pb': bytes('graphDef'), 'export.meta': bytes('meta'), 'notes.md': Buffer.from('hi') } },
+    { name: inputName(entries) });
+  assert.equal(error.code, 'UNKNOWN_FORMAT');
+  assert.deepEqual(graphChoices(entries, error).map((e) => e.path), ['a/frozen_graph.pb', 'export.meta']);
+  // One file, or another error: nothing to choose.
+  assert.deepEqual(graphChoices(entries.slice(0, 1), error), []);
+  assert.deepEqual(graphChoices(entries, { code: 'PARSE_ERROR', message: error.message }), []);
+  assert.equal(inputName(entries), '3 files');
+  assert.equal(inputName([{ path: 'm/1/saved_model.pb' }, { path: 'm/1/variables/variables.index' }]), 'm');
+  assert.equal(inputName([{ path: 'graph.pb' }]), 'graph.pb');
+  const folder = namedSet([{ path: 'm/1/saved_model.pb' }, { path: 'm/1/variables/variables.index' }]);
+  assert.deepEqual(folder, { name: 'm', entries: [{ path: '1/saved_model.pb' }, { path: '1/variables/variables.index' }] });
+  assert.deepEqual(namedSet(entries).entries.map((e) => e.path), entries.map((e) => e.path));
+});
+
+test('UNSUPPORTED is titled with the family the core\'s message names', () => {
+  const families = gp.optionSchema();
+  const mge = loadError(readFileSync(corpusFile('mge')), { name: 'model.mge' });
+  assert.equal(mge.code, 'UNSUPPORTED');
+  assert.equal(namedFamily(mge.message, families).family, 'megengine');
+  const tfjs = loadError({ files: { 'model.json': readFileSync(corpusFile('tfjsModel')),
+    'group1-shard1of1.bin': readFileSync(corpusFile('tfjsShard')) } });
+  assert.equal(tfjs.code, 'UNSUPPORTED');
+  // "TensorFlow.js" names TensorFlow too: the longer title wins.
+  assert.equal(namedFamily(tfjs.message, families).family, 'tfjs');
+  assert.equal(namedFamily('something else went wrong', families), null);
+});
+
+test('the error\'s location fields become the rows of "Where"', () => {
+  assert.deepEqual(whereRows({ file: 'm.pb', offset: 1283 }), [['File', 'm.pb'], ['Where', 'byte offset 1,283']]);
+  assert.deepEqual(whereRows({ file: 'm.pbtxt', line: 37, column: 21 }), [['File', 'm.pbtxt'], ['Where', 'line 37, column 21']]);
+  assert.deepEqual(whereRows({ node: 'save/Const', operator: 'Const', option: 'exportScope' }),
+    [['Node', 'save/Const'], ['Operator', 'Const'], ['Option', 'exportScope']]);
+  assert.deepEqual(whereRows({ offset: -1 }), []);
+  assert.deepEqual(whereRows({ message: 'at byte 7' }), [], 'the message is not parsed');
+});
+
+test('TensorFlow\'s tips tell an OpList, bytes that are no protobuf and a protobuf with no graph apart', () => {
+  const labelOf = (name) => tfExport.options.find((o) => o.name === name)?.label ?? name;
+  const tips = (bytes, name) => tfErrorTips(loadError(bytes, { name }), { phase: 'load', labelOf });
+  const opList = tips(Buffer.from('op {\n  name: "Foo"\n}\n'), 'ops.pbtxt');
+  assert.match(opList.title, /OpList/);
+  assert.match(opList.tips.join(), new RegExp(labelOf('opRegistry')));
+  const random = tips(Buffer.from([0xde, 0xad, 0xbe, 0xef, 0x12, 0x99, 0x77, 0x01, 0xff, 0xfe]), 'random.bin');
+  assert.equal(random.title, 'This is not a protobuf');
+  const keras = tips(readFileSync(corpusFile('keras')), 'keras_metadata.pb');
+  assert.match(keras.title, /holds no TensorFlow graph/);
+  assert.match(keras.tips.join(), /keras_metadata\.pb/);
+  assert.equal(tfErrorTips({ code: 'PARSE_ERROR', message: 'x' }, { phase: 'load', labelOf }), null);
+});
+
+test('a SavedModel folder: the plan names every file the export writes, the folder\'s too', () => {
+  const folder = corpusFile('savedModel').replace(/\/saved_model\.pb$/, '');
+  const model = gp.loadFile(folder);
+  try {
+    const summary = model.inspect();
+    assert.ok(summary.savedModelFiles.length > 0);
+    for (const partial of [{ to: 'saved-model' }, { to: 'saved-model', saveDebugInfo: true, asText: true }, { to: 'meta-graph' }]) {
+      const plan = planExport({ ...initial(), ...partial }, summary);
+      assert.deepEqual(plan.files, model.export(plan.options).files.map((f) => f.name), JSON.stringify(partial));
+    }
+    assert.match(planExport({ ...initial(), to: 'saved-model' }, summary).notes.map((n) => n.text).join(), /pass through byte for byte/);
+  } finally {
+    model.delete();
+  }
 });

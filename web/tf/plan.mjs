@@ -1,156 +1,8 @@
-// The export options of tf.train.export_meta_graph as the page shows them: grouped as the
-// seed groups them, each with its help text and TensorFlow's argument name, and the checks
-// that explain an invalid or surprising combination before the export runs. No DOM here.
-import { formatCount, plural } from './dom.mjs';
-
-export const GROUPS = [
-  {
-    id: 'output',
-    title: 'Output',
-    options: ['to', 'asText', 'filename'],
-  },
-  {
-    id: 'graph',
-    title: 'Graph',
-    options: ['exportScope', 'clearDevices', 'clearExtraneousSavers', 'stripDefaultAttrs', 'opRegistry'],
-  },
-  {
-    id: 'content',
-    title: 'Content',
-    options: ['collectionList', 'metaInfoDef', 'saverDef', 'graphDef'],
-  },
-  {
-    id: 'debug',
-    title: 'Debug info',
-    options: ['saveDebugInfo'],
-  },
-];
-
-export const KINDS = {
-  'meta-graph': 'MetaGraphDef',
-  'graph-def': 'GraphDef',
-  'saved-model': 'SavedModel',
-};
-
-// kind: choice | bool | text | collections | message (a protobuf message read from a file).
-// tf: the argument of tf.train.export_meta_graph, or null for graphport's own options.
-export const OPTIONS = {
-  to: {
-    kind: 'choice',
-    label: 'Write as',
-    tf: null,
-    choices: Object.entries(KINDS),
-    help: 'The kind of file to write. export_meta_graph writes a MetaGraphDef; a GraphDef ' +
-      'holds only the graph, a SavedModel wraps the MetaGraphDef.',
-  },
-  asText: {
-    kind: 'bool',
-    label: 'Text format',
-    tf: 'as_text',
-    help: 'Write protobuf text format (readable, larger) instead of binary.',
-  },
-  filename: {
-    kind: 'text',
-    label: 'File name',
-    tf: 'filename',
-    help: 'Name of the main output file. Leave empty for the default of the kind and format.',
-  },
-  exportScope: {
-    kind: 'text',
-    label: 'Export scope',
-    tf: 'export_scope',
-    placeholder: 'e.g. tower_0 or model/dense',
-    suggestions: 'scopes',
-    help: 'Export only the nodes under this name scope, with the scope removed from their ' +
-      'names. Inputs from outside become $unbound_inputs_… and are listed in the ' +
-      'unbound_inputs collection.',
-  },
-  clearDevices: {
-    kind: 'bool',
-    label: 'Clear devices',
-    tf: 'clear_devices',
-    help: 'Empty the device (e.g. /device:GPU:0) of every top-level node, so the graph can ' +
-      'be placed anywhere when it is imported.',
-  },
-  clearExtraneousSavers: {
-    kind: 'bool',
-    label: 'Clear extraneous savers',
-    tf: 'clear_extraneous_savers',
-    help: 'Drop the save/restore subgraphs of every saver other than the exported SaverDef’s, ' +
-      'and rewrite the savers collection.',
-  },
-  stripDefaultAttrs: {
-    kind: 'bool',
-    label: 'Strip default attrs',
-    tf: 'strip_default_attrs',
-    help: 'Drop every attr whose value equals its op’s default, in nodes and function bodies: ' +
-      'smaller files that older TensorFlow versions can read.',
-  },
-  opRegistry: {
-    kind: 'message',
-    label: 'Op registry',
-    tf: null,
-    message: 'OpList',
-    help: 'An OpList file (TensorFlow’s ops.pbtxt, for example) consulted first for op ' +
-      'definitions and attr defaults, by strip_default_attrs and stripped_op_list.',
-  },
-  collectionList: {
-    kind: 'collections',
-    label: 'Collections',
-    tf: 'collection_list',
-    help: 'The collections to export: all of them by default, or the ones you tick ' +
-      '(none ticked means none).',
-  },
-  metaInfoDef: {
-    kind: 'message',
-    label: 'MetaInfoDef',
-    tf: 'meta_info_def',
-    message: 'MetaInfoDef',
-    help: 'A MetaInfoDef whose set fields replace the loaded ones (tags, tensorflow_version, …); ' +
-      'the fields it leaves unset keep their loaded values.',
-  },
-  saverDef: {
-    kind: 'message',
-    label: 'SaverDef',
-    tf: 'saver_def',
-    message: 'SaverDef',
-    help: 'The SaverDef to export instead of the loaded one; clear_extraneous_savers keeps its saver.',
-  },
-  graphDef: {
-    kind: 'message',
-    label: 'GraphDef',
-    tf: 'graph_def',
-    message: 'GraphDef',
-    help: 'A GraphDef to export instead of the loaded graph.',
-  },
-  saveDebugInfo: {
-    kind: 'bool',
-    label: 'Save debug info',
-    tf: 'save_debug_info',
-    help: 'Also write the GraphDebugInfo (stack traces) of the exported nodes to a second file, ' +
-      'named with _debug before the extension.',
-  },
-};
-
-export function initialState() {
-  return {
-    to: 'meta-graph',
-    asText: false,
-    filename: '',
-    exportScope: '',
-    clearDevices: false,
-    clearExtraneousSavers: false,
-    stripDefaultAttrs: false,
-    saveDebugInfo: false,
-    collectionMode: 'all', // 'all' | 'choose'
-    collections: [], // the ticked keys when collectionMode is 'choose'
-    // Message options read from files: {name, value (object | Uint8Array) | null, error}
-    opRegistry: null,
-    metaInfoDef: null,
-    saverDef: null,
-    graphDef: null,
-  };
-}
+// The TensorFlow export plan: what an export with the form's values will write, and the
+// checks that explain an invalid or surprising combination before it runs. The form's values
+// are keyed by the schema's option names; the options themselves (labels, help, defaults)
+// come from the core's schema. No DOM here.
+import { formatCount, plural } from '../dom.mjs';
 
 const DEFAULT_NAMES = {
   'meta-graph': ['model.meta', 'model.pbtxt'],
@@ -168,32 +20,7 @@ export function debugFilename(name) {
   return dot > 0 ? `${name.slice(0, dot)}_debug${name.slice(dot)}` : `${name}_debug`;
 }
 
-// Reads a message option from the bytes of a file: protobuf-JSON becomes an object, binary or
-// text format travels as bytes and the core tells which. {value, error, encoding}.
-export function parseMessageFile(name, bytes) {
-  if (bytes.length === 0) return { value: null, error: `${name} is empty`, encoding: null };
-  let i = 0;
-  while (i < bytes.length && i < 4096 && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)) i += 1;
-  if (bytes[i] === 0x7b /* { */ || /\.json$/i.test(name)) {
-    try {
-      const value = JSON.parse(new TextDecoder().decode(bytes));
-      if (!value || typeof value !== 'object' || Array.isArray(value)) {
-        return { value: null, error: `${name}: protobuf JSON must be an object`, encoding: 'json' };
-      }
-      return { value, error: null, encoding: 'json' };
-    } catch (e) {
-      return { value: null, error: `${name} is not valid JSON: ${e.message}`, encoding: 'json' };
-    }
-  }
-  return { value: bytes, error: null, encoding: 'protobuf' };
-}
-
-// Saver ops (TensorFlow's SAVE_AND_RESTORE_OPS, plus the real V1 SaveSlices).
-const SAVER_OPS = ['SaveV2', 'Save', 'SaveSlice', 'SaveSlices', 'LegacySave', 'LegacySaveSlice',
-  'RestoreV2', 'Restore', 'RestoreSlice', 'LegacyRestore', 'LegacyRestoreSlice'];
-
-// Node names the summary does reveal: the tensors of the signatures ("x:0" -> node "x").
-// Node names the summary shows: those of the signature tensors.
+// Node names the summary shows: those of the signature tensors ("x:0" -> node "x").
 function knownNodeNames(summary) {
   const names = new Set();
   for (const signature of summary?.signatures ?? []) {
@@ -271,7 +98,7 @@ export function planExport(state, summary) {
 
   if (state.asText) options.asText = true;
 
-  const filename = state.filename.trim();
+  const filename = (state.filename ?? '').trim();
   const main = filename || defaultFilename(state.to, state.asText);
   if (filename) {
     if (/[/\\]/.test(filename)) {
@@ -288,7 +115,7 @@ export function planExport(state, summary) {
     }
   }
 
-  const scope = state.exportScope.trim();
+  const scope = (state.exportScope ?? '').trim();
   if (scope) {
     const problem = scopeProblem(scope);
     if (problem) {
@@ -321,12 +148,11 @@ export function planExport(state, summary) {
   if (state.clearDevices) options.clearDevices = true;
   if (state.stripDefaultAttrs) options.stripDefaultAttrs = true;
 
+  // Which ops are save/restore ops is the core's to say (the page kept a copy of the list, and
+  // it drifted): the plan says only what the summary tells, whether there is a SaverDef.
   if (state.clearExtraneousSavers) {
     options.clearExtraneousSavers = true;
-    const saverOps = Object.keys(summary?.ops ?? {}).filter((op) => SAVER_OPS.includes(op));
-    if (!state.graphDef?.value && summary && saverOps.length === 0) {
-      say(warnings, 'clearExtraneousSavers', 'the graph has no save or restore ops, so this changes nothing');
-    } else if (summary && !summary.hasSaver && !state.saverDef?.value) {
+    if (summary && !summary.hasSaver && !state.saverDef?.value) {
       say(warnings, 'clearExtraneousSavers', 'the model has no SaverDef and none is given, so no saver is kept: every save/restore subgraph is dropped');
     }
   }
@@ -338,10 +164,11 @@ export function planExport(state, summary) {
     else options[key] = chosen.value;
   }
 
+  // collectionList: null exports every collection (the default), a list only those.
   const collections = summary?.collections ?? [];
-  if (state.collectionMode === 'choose') {
+  if (Array.isArray(state.collectionList)) {
     const known = new Set(collections.map((c) => c.name));
-    const picked = state.collections.filter((name) => known.has(name));
+    const picked = state.collectionList.filter((name) => known.has(name));
     options.collectionList = picked;
     if (picked.length === 0) {
       say(notes, 'collectionList', 'no collection is ticked, so none is exported (collection_list=[])');
@@ -364,6 +191,17 @@ export function planExport(state, summary) {
     const debug = debugFilename(main);
     files.push(debug);
     say(notes, 'saveDebugInfo', `adds ${debug} (empty when the input holds no stack traces); both files also come as one .zip`);
+  }
+  // A SavedModel out of a SavedModel folder is the whole folder: its variables and assets
+  // pass through, after the graph's files.
+  if (state.to === 'saved-model') {
+    const folder = summary?.savedModelFiles ?? [];
+    files.push(...folder.map((f) => f.name));
+    if (folder.length) {
+      say(notes, 'to', `the folder’s ${plural(folder.length, 'file')} (variables, assets) pass through byte for byte; all come as one .zip`);
+    } else if (summary?.format === 'saved-model') {
+      say(notes, 'to', 'only the graph was given, so the SavedModel has no variables/ or assets/: open the whole folder to export them too');
+    }
   }
 
   return { options, files, errors, warnings, notes };

@@ -1,0 +1,18 @@
+// The families' own parts of the page, one folder each. A family without one here still
+// works: its summary shows the common header, its form is built from its schema alone.
+//
+// A family's parts (each optional):
+//   formatTitle(format) -> the format as its users name it
+//   summaryView(summary, {onSetLoadOption, onPickScope}) -> the summary below the header
+//   form: {choiceLabels, placeholders, suggestions, controls, forModel, plan} (export_form.mjs)
+//   exportInfoView(info, {labelOf}) -> what an export wrote
+//   errorTips(error, {labelOf}) -> {title, tips} for an error of its reader, or null
+import { tensorflowPage } from './tf/index.mjs';
+
+const PAGES = {
+  tensorflow: tensorflowPage,
+};
+
+export function familyPage(family) {
+  return PAGES[family] ?? {};
+}
