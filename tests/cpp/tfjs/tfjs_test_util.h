@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/input_set.h"
+#include "core/output_set.h"
 #include "tensorflow/meta_graph.pb.h"
 #include "test_util.h"
 #include "tfjs/read_graph_model.h"
@@ -37,6 +38,11 @@ class OwnedInputSet {
   std::map<std::string, std::string> bytes_;  // node-based: views stay valid
   MemoryInputSet set_;
 };
+
+// The files an export wrote, as the inputs of a read.
+inline void AddOutputs(const MemoryOutputSet& out, OwnedInputSet* inputs) {
+  for (const auto& file : out.files()) inputs->Add(file.name, file.bytes);
+}
 
 // Reads the model.json `name` of `inputs`.
 inline tfjs::ReadResult ReadModel(OwnedInputSet* inputs, tensorflow::MetaGraphDef* meta,
