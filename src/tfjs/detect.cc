@@ -130,7 +130,7 @@ Detection DetectGraphModel(Probe* probe) {
       continue;
     }
     Detection d;
-    d.format = "graph-model";
+    d.format = "tfjs-graph-model";
     d.encoding = "json";
     d.primary = name;
     if (shape.has_topology && shape.topology_has_node && shape.format != "layers-model") {

@@ -26,7 +26,7 @@ struct JsonShape {
 
 JsonShape ScanJsonShape(std::string_view prefix, bool complete);
 
-// Detection::kByStructure with format "graph-model" and encoding "json" for a graph model;
+// Detection::kByStructure with format "tfjs-graph-model" and encoding "json" for a graph model;
 // the same score for a Keras layers model or a weights-only manifest (the reader then says
 // exactly why it cannot read them); 0 with the reason otherwise. The primary input is the
 // model.json (preferring that name, then the shallowest .json).

@@ -105,7 +105,9 @@ void RequireGraphModel(const json& model, const std::string& name) {
   }
   auto manifest = model.find("weightsManifest");
   if (manifest == model.end() || !manifest->is_array()) {
-    throw Error(ErrorCode::kParseError, name + ": has no \"weightsManifest\" array", location);
+    throw Error(ErrorCode::kParseError,
+                name + ": a TensorFlow.js graph model without a \"weightsManifest\" array",
+                location);
   }
 }
 

@@ -23,7 +23,7 @@ TEST(TfjsDetectTest, CorpusGraphModelsAreFound) {
     inputs.AddFolder(testing::CorpusDir() / "tfjs/tfjs-to-tf" / folder);
     Detection d = DetectIn(&inputs);
     EXPECT_EQ(d.score, Detection::kByStructure) << d.reason;
-    EXPECT_EQ(d.format, "graph-model");
+    EXPECT_EQ(d.format, "tfjs-graph-model");
     EXPECT_EQ(d.encoding, "json");
     EXPECT_EQ(d.primary, "model.json");
     EXPECT_NE(d.reason.find("graph model"), std::string::npos) << d.reason;
