@@ -48,11 +48,7 @@ class TfjsModel : public tf::TfFamilyModel {
     summary["source"] = "tfjs";
     summary["inputBytes"] = read_.input_bytes;
     json inputs = json::array({primary_});
-    std::string folder = InputDirName(primary_);
-    for (const json& shard : read_.manifest["shards"]) {
-      std::string path = shard["path"].get<std::string>();
-      inputs.push_back(folder.empty() ? path : folder + "/" + path);
-    }
+    for (const json& shard : read_.manifest["shards"]) inputs.push_back(shard["input"]);
     summary["inputs"] = inputs;
     std::string text;
     const json& m = read_.manifest;

@@ -165,7 +165,10 @@ class GraphModelReader {
       int64_t bytes = reader.shard_bytes()[s];
       shard_start.push_back(at);
       at += bytes < 0 ? 0 : static_cast<uint64_t>(bytes);
-      shards->push_back({{"path", group.shards[s].path}, {"group", g}, {"bytes", bytes}});
+      shards->push_back({{"path", group.shards[s].path},
+                         {"input", group.shards[s].input},
+                         {"group", g},
+                         {"bytes", bytes}});
     }
     *input_bytes += at;
     if (extra != 0 && !shards->empty()) shards->back()["trailingBytes"] = extra;

@@ -33,7 +33,7 @@ struct ReadOptions {
 struct ReadResult {
   // For inspect: format, generatedBy, convertedBy, signatureSource, userDefinedMetadata,
   // modelInitializer, initializerSignature, weights [{name, dtype, shape, quantization,
-  // group, offset, bytes, shards}], shards [{path, group, bytes}], unusedWeights.
+  // group, offset, bytes, shards}], shards [{path, input, group, bytes}], unusedWeights.
   nlohmann::json manifest;
   uint64_t input_bytes = 0;  // model.json and every shard
 };
