@@ -30,8 +30,21 @@ json ParseModelJson(ByteSource* source, const std::string& name, uint64_t* bytes
     contiguous = text;
   }
   *bytes = contiguous.size();
+  // Deeper than any graph's messages can nest (two JSON levels per message, and some room):
+  // refused while parsing, so no deep value is ever built, printed or destroyed recursively.
+  constexpr int kMaxDepth = 2 * kMaxProtoNesting + 16;
+  auto bound_depth = [&](int depth, json::parse_event_t event, json&) {
+    if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
+        depth >= kMaxDepth) {
+      throw Error(ErrorCode::kParseError,
+                  name + ": JSON values nest more than " + std::to_string(kMaxDepth) +
+                      " levels deep, more than any graph model holds",
+                  ErrorLocation::InFile(name));
+    }
+    return true;
+  };
   try {
-    return json::parse(contiguous.begin(), contiguous.end());
+    return json::parse(contiguous.begin(), contiguous.end(), bound_depth);
   } catch (const json::parse_error& e) {
     ErrorLocation location;
     location.file = name;

@@ -243,5 +243,31 @@ TEST(TfjsBadInputTest, BadTopologyNamesTheNode) {
   EXPECT_EQ(e.where().node, "n1");
 }
 
+// JSON nested far deeper than any graph: refused with an error, not a stack overflow.
+TEST(TfjsBadInputTest, DeeplyNestedJson) {
+  const int depth = 200000;
+  std::string attr = std::string(depth, '[') + std::string(depth, ']');
+  std::string text =
+      "{\"modelTopology\": {\"node\": [{\"name\": \"n\", \"op\": \"NoOp\", "
+      "\"attr\": {\"a\": {\"list\": {\"s\": " +
+      attr + "}}}}]}, \"weightsManifest\": []}";
+  OwnedInputSet inputs;
+  inputs.Add("model.json", text);
+  Error e = ReadError(&inputs);
+  EXPECT_EQ(e.code(), ErrorCode::kParseError) << e.what();
+  EXPECT_NE(std::string(e.what()).find("levels deep"), std::string::npos) << e.what();
+  std::string nested_value =
+      "{\"modelTopology\": {\"node\": [{\"name\": \"n\", \"op\": \"NoOp\", "
+      "\"attr\": {\"a\": {\"func\": ";
+  // Within the JSON bound, but deeper than messages may nest: the protobuf reader's limit.
+  for (int i = 0; i < 60; ++i) nested_value += "{\"name\": \"f\", \"attr\": {\"x\": {\"func\": ";
+  nested_value += "{}";
+  for (int i = 0; i < 60; ++i) nested_value += "}}}";
+  nested_value += "}}}]}, \"weightsManifest\": []}";
+  inputs.Add("model.json", nested_value);
+  e = ReadError(&inputs);
+  EXPECT_NE(std::string(e.what()).find("nest"), std::string::npos) << e.what();
+}
+
 }  // namespace
 }  // namespace graphport::tfjs
