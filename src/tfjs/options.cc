@@ -26,7 +26,7 @@ std::vector<OptionSpec> TfjsExportOptionSpecs() {
   OptionSpec quantize;
   quantize.name = "quantize";
   quantize.cli = "quantize";
-  quantize.seed = "quantize_float16, quantize_uint8, quantize_uint16";
+  quantize.seed = "quantize_{float16,uint8,uint16}";
   quantize.type = OptionType::kChoice;
   quantize.choices = {"float16", "uint8", "uint16"};
   quantize.group = kOptionGroup;
@@ -41,7 +41,7 @@ std::vector<OptionSpec> TfjsExportOptionSpecs() {
   OptionSpec patterns;
   patterns.name = "quantizeWeights";
   patterns.cli = "quantize-weights";
-  patterns.seed = "quantize_float16=PATTERNS";
+  patterns.seed = "quantize_{float16,uint8,uint16}=PATTERNS";
   patterns.type = OptionType::kStringList;
   patterns.group = kOptionGroup;
   patterns.label = "Weights to quantize";

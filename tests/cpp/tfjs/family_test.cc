@@ -119,10 +119,8 @@ TEST(TfjsFamilyTest, OptionSchemas) {
     const char* seed;
   };
   for (const Expected& e :
-       {Expected{"quantize", "quantize",
-                 "quantize_float16, quantize_uint8, "
-                 "quantize_uint16"},
-        Expected{"quantizeWeights", "quantize-weights", "quantize_float16=PATTERNS"},
+       {Expected{"quantize", "quantize", "quantize_{float16,uint8,uint16}"},
+        Expected{"quantizeWeights", "quantize-weights", "quantize_{float16,uint8,uint16}=PATTERNS"},
         Expected{"shardSize", "shard-size", "weight_shard_size_bytes"},
         Expected{"unfuseOps", "unfuse-ops", ""}}) {
     const OptionSpec* spec = s.Find(e.name);
