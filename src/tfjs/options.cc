@@ -15,9 +15,9 @@ std::vector<OptionSpec> TfjsLoadOptionSpecs() {
   dequantize.group = kOptionGroup;
   dequantize.label = "Dequantize weights";
   dequantize.help =
-      "Turn quantized weights (uint8, uint16, float16) into the Const's own dtype exactly as "
-      "TF.js does when it loads them. With --no-dequantize they keep their codes, so a TF.js "
-      "export writes them back unchanged.";
+      "On by default (--dequantize): quantized weights (uint8, uint16, float16) become the "
+      "Const's own dtype exactly as TF.js dequantizes them. --no-dequantize keeps their codes, "
+      "so a TF.js export writes them back unchanged.";
   return {dequantize};
 }
 
