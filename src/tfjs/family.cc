@@ -1,77 +1,212 @@
-// Until the TensorFlow.js reader lands, the family recognises a graph model by its model.json
-// and answers UNSUPPORTED, so a user learns what the files are.
 #include "tfjs/family.h"
 
+#include <google/protobuf/arena.h>
+
 #include "core/error.h"
+#include "tf/export.h"
+#include "tf/family.h"
+#include "tf/graph_arena.h"
+#include "tf/meta_graph/export_meta_graph.h"
+#include "tf/options.h"
+#include "tf/summary_text.h"
+#include "tfjs/detect.h"
+#include "tfjs/options.h"
+#include "tfjs/read_graph_model.h"
+#include "tfjs/unfuse_ops.h"
+#include "tfjs/write_graph_model.h"
 
 namespace graphport::tfjs {
 namespace {
 
-bool EndsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+using nlohmann::json;
+
+// The TF options that change the graph itself; given with to: 'tfjs', the graph first goes
+// through export_meta_graph's passes.
+bool AnyTfPassGiven(const OptionValues& values) {
+  for (const std::string& name : values.GivenNames()) {
+    if (name == "to" || name == "asText" || name == "filename") continue;
+    const OptionSpec* spec = values.schema()->Find(name);
+    if (spec != nullptr && spec->group != kOptionGroup) return true;
+  }
+  return false;
 }
+
+class TfjsModel : public tf::TfFamilyModel {
+ public:
+  TfjsModel(std::unique_ptr<tf::TfModel> model, InputSet* inputs, std::string primary,
+            ReadResult read)
+      : TfFamilyModel(std::move(model), inputs, primary, InputDirName(primary), {}),
+        primary_(std::move(primary)),
+        read_(std::move(read)) {}
+
+  json Inspect() const override {
+    json summary = TfFamilyModel::Inspect();
+    summary["family"] = "tfjs";
+    summary["familyTitle"] = "TensorFlow.js";
+    summary["format"] = kFormatName;
+    summary["encoding"] = "json";
+    summary["source"] = "tfjs";
+    summary["inputBytes"] = read_.input_bytes;
+    json inputs = json::array({primary_});
+    for (const json& shard : read_.manifest["shards"]) inputs.push_back(shard["input"]);
+    summary["inputs"] = inputs;
+    std::string text;
+    const json& m = read_.manifest;
+    if (m["convertedBy"].is_string()) text = m["convertedBy"].get<std::string>();
+    if (m["generatedBy"].is_string()) {
+      text += (text.empty() ? "" : ", from ") + m["generatedBy"].get<std::string>();
+    }
+    summary["producerText"] = text.empty() ? summary["producerText"] : json(text);
+    summary["counts"].push_back({"weights", m["weights"].size()});
+    summary["counts"].push_back({"shards", m["shards"].size()});
+    summary["tfjs"] = m;
+    return summary;
+  }
+
+  bool WritesFolder(const OptionValues& options) const override {
+    return options.String("to") == "tfjs" || TfFamilyModel::WritesFolder(options);
+  }
+
+  json Export(const OptionValues& values, OutputSet* out) override {
+    return ExportWithTfjs(mutable_model(), values, read_.manifest, out);
+  }
+
+ private:
+  std::string primary_;
+  ReadResult read_;
+};
 
 class TfjsFamilyImpl : public Family {
  public:
-  TfjsFamilyImpl() {
-    load_.family = export_.family = "tfjs";
-    load_.title = export_.title = "TensorFlow.js";
-    export_.api = "tfjs-converter";
-  }
-  const std::string& id() const override { return load_.family; }
-  const std::string& title() const override { return load_.title; }
-  std::vector<std::string> formats() const override { return {"tfjs-graph-model"}; }
-  const OptionSchema& load_options() const override { return load_; }
-  const OptionSchema& export_options() const override { return export_; }
+  const std::string& id() const override { return id_; }
+  const std::string& title() const override { return title_; }
+  std::vector<std::string> formats() const override { return {kFormatName}; }
+  const OptionSchema& load_options() const override { return TfjsLoadSchema(); }
+  const OptionSchema& export_options() const override { return TfWithTfjsExportSchema(); }
 
   Detection Detect(Probe* probe, const std::string& format) const override {
-    Detection d;
-    std::string json_name;
-    for (const auto& name : probe->names()) {
-      if (EndsWith(name, ".json") && (json_name.empty() || EndsWith(name, "model.json"))) {
-        json_name = name;
-      }
+    Detection d = DetectGraphModel(probe);
+    if (!format.empty() && d.score == 0 && !d.primary.empty()) {
+      d.score = Detection::kByMagic;
+      d.reason = "format given by the caller";
+    } else if (!format.empty() && d.score != 0) {
+      d.score = Detection::kByMagic;
     }
-    if (json_name.empty()) {
-      d.reason = "no model.json";
-      return d;
-    }
-    // The prefix may cut a big model.json short, so it is searched, not parsed.
-    std::string_view prefix = probe->Prefix(json_name);
-    size_t first = prefix.find_first_not_of(" \t\r\n");
-    bool graph_model = first != std::string_view::npos && prefix[first] == '{' &&
-                       prefix.find("\"modelTopology\"") != std::string_view::npos &&
-                       (prefix.find("\"weightsManifest\"") != std::string_view::npos ||
-                        prefix.find("\"graph-model\"") != std::string_view::npos);
-    if (!graph_model && format.empty()) {
-      d.reason = json_name + " is not a TensorFlow.js model (no modelTopology and weightsManifest)";
-      return d;
-    }
-    d.score = Detection::kByStructure;
-    d.primary = json_name;
-    d.format = "tfjs-graph-model";
-    d.encoding = "json";
-    d.reason = format.empty() ? json_name + " has modelTopology and weightsManifest"
-                              : "format given by the caller";
+    if (d.score != 0) d.format = kFormatName;
     return d;
   }
 
   std::unique_ptr<FamilyModel> Read(Probe* probe, const Detection& detection,
-                                    const OptionValues&) const override {
-    throw Error(ErrorCode::kUnsupported,
-                probe->inputs().DisplayName(detection.primary) +
-                    ": a TensorFlow.js graph model: graphport recognises TensorFlow.js models but "
-                    "does not read them yet",
-                ErrorLocation::InFile(probe->inputs().DisplayName(detection.primary)));
+                                    const OptionValues& load_options) const override {
+    ReadOptions options;
+    ReadTfjsLoadOptions(load_options, &options);
+    InputSet* inputs = &probe->inputs();
+    ByteSource* source = probe->Take(detection.primary);
+    std::string name = detection.primary;
+    ReadResult read;
+    // The reader fills the MetaGraphDef on the model's own arena. The byte count is known only
+    // after the read, so Inspect() takes it from the read, not from the TfModel.
+    tf::TfFormat format{tf::TfKind::kMetaGraphDef, false};
+    std::unique_ptr<tf::TfModel> model = tf::TfModel::Build(
+        format, detection.reason, 0, [&](google::protobuf::Arena*, tensorflow::MetaGraphDef* meta) {
+          read = ReadGraphModel(source, inputs, name, options, meta);
+        });
+    return std::make_unique<TfjsModel>(std::move(model), inputs, name, std::move(read));
+  }
+
+  std::string SummaryText(const json& summary) const override {
+    std::string text = tf::TfSummaryText(summary);
+    const json& m = summary["tfjs"];
+    size_t quantized = 0;
+    for (const json& w : m["weights"]) quantized += w.contains("quantization") ? 1 : 0;
+    text += "TensorFlow.js: " + std::to_string(m["weights"].size()) + " weights (" +
+            std::to_string(quantized) + " quantized) in " + std::to_string(m["shards"].size()) +
+            " shards";
+    if (m["signatureSource"].is_string()) {
+      text += "; signature from " + m["signatureSource"].get<std::string>();
+    }
+    return text + "\n";
   }
 
  private:
-  OptionSchema load_;
-  OptionSchema export_;
+  std::string id_ = "tfjs";
+  std::string title_ = "TensorFlow.js";
 };
 
 }  // namespace
+
+const OptionSchema& TfWithTfjsExportSchema() {
+  static const OptionSchema* schema = [] {
+    auto* s = new OptionSchema(tf::TfExportSchema());
+    for (OptionSpec& spec : s->options) {
+      if (spec.name != "to") continue;
+      spec.choices.push_back("tfjs");
+      spec.help +=
+          " tfjs writes a TensorFlow.js graph model: model.json and its weight shards, as "
+          "tfjs-converter lays them out.";
+    }
+    s->groups.push_back(TfjsOptionGroup());
+    for (OptionSpec& spec : TfjsExportOptionSpecs()) s->options.push_back(std::move(spec));
+    return s;
+  }();
+  return *schema;
+}
+
+json ExportWithTfjs(tf::TfModel* model, const OptionValues& values, const json& tfjs_manifest,
+                    OutputSet* out) {
+  bool unfuse = values.Bool("unfuseOps");
+  bool to_tfjs = values.String("to") == "tfjs";
+  for (const char* tfjs_only : {"quantize", "quantizeWeights", "shardSize"}) {
+    if (!to_tfjs && values.Has(tfjs_only)) {
+      throw Error(ErrorCode::kInvalidOption,
+                  std::string("export option '") + tfjs_only + "' needs to: 'tfjs'",
+                  ErrorLocation::OfOption(tfjs_only));
+    }
+  }
+  tf::TfMessageOptions messages;
+  tf::TfExportOptions options = tf::ReadTfExportOptions(values, &messages);
+  json rewrites;
+  tensorflow::GraphDef unfused;
+  if (unfuse) {
+    unfused = options.graph_def != nullptr ? *options.graph_def : model->graph();
+    rewrites = RewritesToJson(UnfuseOps(&unfused));
+    options.graph_def = &unfused;
+  }
+  if (!to_tfjs) {
+    json info = tf::Export(model, options, out);
+    if (unfuse) info["unfusedOps"] = rewrites;
+    return info;
+  }
+
+  WriteOptions write;
+  ReadTfjsWriteOptions(values, &write);
+  write.converted_by = "graphport 0.1.0";
+  if (tfjs_manifest.is_object()) {
+    write.generated_by = tfjs_manifest.value("generatedBy", json());
+    write.user_metadata = tfjs_manifest.value("userDefinedMetadata", json());
+  } else if (model->meta_graph() != nullptr &&
+             !model->meta_graph()->meta_info_def().tensorflow_version().empty()) {
+    write.generated_by = model->meta_graph()->meta_info_def().tensorflow_version();
+  }
+  const tensorflow::GraphDef* graph =
+      options.graph_def != nullptr ? options.graph_def : &model->graph();
+  const tensorflow::SignatureDef* signature = nullptr;
+  google::protobuf::Arena arena(tf::GraphArenaOptions());
+  if (AnyTfPassGiven(values)) {
+    tf::MetaGraphExport exported = tf::BuildMetaGraph(*model, options, &arena);
+    graph = &exported.meta_graph->graph_def();
+    auto s = exported.meta_graph->signature_def().find(kSignatureKey);
+    if (s != exported.meta_graph->signature_def().end()) signature = &s->second;
+  } else if (model->meta_graph() != nullptr) {
+    auto s = model->meta_graph()->signature_def().find(kSignatureKey);
+    if (s != model->meta_graph()->signature_def().end()) signature = &s->second;
+  }
+  json info = WriteGraphModel(*graph, signature, write, out);
+  info["format"] = "tfjs";
+  info["encoding"] = "json";
+  if (unfuse) info["unfusedOps"] = rewrites;
+  return info;
+}
 
 const Family& TfjsFamily() {
   static const Family* family = new TfjsFamilyImpl();

@@ -253,10 +253,12 @@ TEST(BadInputTest, AGraphModelJsonIsTensorFlowJsNotTensorFlow) {
   for (Delivery d : {Delivery::kInMemory, Delivery::kStreamed}) {
     Outcome o = TryLoad(json, "auto", d, "model.json");
     ASSERT_FALSE(o.loaded);
-    // The TensorFlow.js family claims it; until its reader lands it says so.
-    EXPECT_EQ(o.code, ErrorCode::kUnsupported) << Describe(o);
+    // The TensorFlow.js family claims it, and its reader says what is missing (TF.js's
+    // GraphModel decodes weightsManifest unconditionally).
+    EXPECT_EQ(o.code, ErrorCode::kParseError) << Describe(o);
     EXPECT_EQ(o.message.rfind("model.json: ", 0), 0u) << o.message;
     EXPECT_NE(o.message.find("TensorFlow.js"), std::string::npos) << o.message;
+    EXPECT_NE(o.message.find("weightsManifest"), std::string::npos) << o.message;
   }
 }
 

@@ -1,0 +1,113 @@
+#include "tfjs/options.h"
+
+#include "core/error.h"
+
+namespace graphport::tfjs {
+
+OptionGroup TfjsOptionGroup() { return {kOptionGroup, "TensorFlow.js"}; }
+
+std::vector<OptionSpec> TfjsLoadOptionSpecs() {
+  OptionSpec dequantize;
+  dequantize.name = "dequantize";
+  dequantize.cli = "dequantize";
+  dequantize.type = OptionType::kBool;
+  dequantize.default_value = true;
+  dequantize.group = kOptionGroup;
+  dequantize.label = "Dequantize weights";
+  dequantize.help =
+      "On by default (--dequantize): quantized weights (uint8, uint16, float16) become the "
+      "Const's own dtype exactly as TF.js dequantizes them. --no-dequantize keeps their codes, "
+      "so a TF.js export writes them back unchanged.";
+  return {dequantize};
+}
+
+std::vector<OptionSpec> TfjsExportOptionSpecs() {
+  std::vector<OptionSpec> specs;
+  OptionSpec quantize;
+  quantize.name = "quantize";
+  quantize.cli = "quantize";
+  quantize.seed = "quantize_{float16,uint8,uint16}";
+  quantize.type = OptionType::kChoice;
+  quantize.choices = {"float16", "uint8", "uint16"};
+  quantize.group = kOptionGroup;
+  quantize.label = "Quantize weights";
+  quantize.metavar = "DTYPE";
+  quantize.help =
+      "With to: 'tfjs', store float32 weights as float16, or as uint8/uint16 codes with a scale "
+      "and a minimum, with tfjs-converter's formulas. TF.js dequantizes them when it loads the "
+      "model.";
+  specs.push_back(quantize);
+
+  OptionSpec patterns;
+  patterns.name = "quantizeWeights";
+  patterns.cli = "quantize-weights";
+  patterns.seed = "quantize_{float16,uint8,uint16}=PATTERNS";
+  patterns.type = OptionType::kStringList;
+  patterns.group = kOptionGroup;
+  patterns.label = "Weights to quantize";
+  patterns.metavar = "PATTERN";
+  patterns.help =
+      "Quantize only the weights whose names match one of these fnmatch patterns ('*' matches "
+      "across '/'), as tfjs-converter's --quantize_* flags take them. Needs quantize.";
+  specs.push_back(patterns);
+
+  OptionSpec shard;
+  shard.name = "shardSize";
+  shard.cli = "shard-size";
+  shard.seed = "weight_shard_size_bytes";
+  shard.type = OptionType::kInt;
+  shard.default_value = kDefaultShardSize;
+  shard.group = kOptionGroup;
+  shard.label = "Shard size (bytes)";
+  shard.metavar = "BYTES";
+  shard.help =
+      "With to: 'tfjs', the size of each weight file (group1-shard1ofN.bin); the last holds the "
+      "rest. tfjs-converter's default is 4 MiB.";
+  specs.push_back(shard);
+
+  OptionSpec unfuse;
+  unfuse.name = "unfuseOps";
+  unfuse.cli = "unfuse-ops";
+  unfuse.type = OptionType::kBool;
+  unfuse.default_value = false;
+  unfuse.group = kOptionGroup;
+  unfuse.label = "Unfuse TF.js ops";
+  unfuse.help =
+      "Rewrite _FusedConv2D, _FusedMatMul, FusedDepthwiseConv2dNative, Prelu and the other ops "
+      "TensorFlow's registry lacks or keeps for Grappler into standard TensorFlow ops, so "
+      "TensorFlow can import the graph; info lists every rewrite.";
+  specs.push_back(unfuse);
+  return specs;
+}
+
+const OptionSchema& TfjsLoadSchema() {
+  static const OptionSchema* schema = [] {
+    auto* s = new OptionSchema;
+    s->family = "tfjs";
+    s->title = "TensorFlow.js";
+    s->api = "tf.loadGraphModel";
+    s->groups = {TfjsOptionGroup()};
+    s->options = TfjsLoadOptionSpecs();
+    return s;
+  }();
+  return *schema;
+}
+
+void ReadTfjsLoadOptions(const OptionValues& values, ReadOptions* options) {
+  options->dequantize = values.Bool("dequantize");
+}
+
+void ReadTfjsWriteOptions(const OptionValues& values, WriteOptions* options) {
+  options->quantize = values.Has("quantize") ? values.String("quantize") : "";
+  if (values.Has("quantizeWeights"))
+    options->quantize_weights = values.StringList("quantizeWeights");
+  int64_t shard = values.Int("shardSize");
+  if (shard <= 0) {
+    throw Error(ErrorCode::kInvalidOption,
+                "export option 'shardSize' must be positive, got " + std::to_string(shard),
+                ErrorLocation::OfOption("shardSize"));
+  }
+  options->shard_size = static_cast<uint64_t>(shard);
+}
+
+}  // namespace graphport::tfjs

@@ -1,0 +1,369 @@
+#include "tfjs/write_graph_model.h"
+
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "core/error.h"
+#include "tf/dtype.h"
+#include "tfjs/float16.h"
+#include "tfjs/proto_to_json.h"
+#include "tfjs/quantize.h"
+#include "tfjs/read_graph_model.h"
+#include "tfjs/shard_writer.h"
+#include "tfjs/tensor_weight.h"
+#include "tfjs/weight_values.h"
+
+namespace graphport::tfjs {
+namespace {
+
+using nlohmann::json;
+using ojson = nlohmann::ordered_json;
+using tensorflow::NodeDef;
+
+// One Const that becomes a weight.
+struct WeightSource {
+  const NodeDef* node;
+  std::string name;  // the weight's (and the written node's) name
+};
+
+class GraphModelWriter {
+ public:
+  GraphModelWriter(const tensorflow::GraphDef& graph, const WriteOptions& options, OutputSet* out)
+      : graph_(graph), options_(options), out_(out) {}
+
+  json Write(const tensorflow::SignatureDef* signature) {
+    CheckOptions();
+    CollectWeights();
+    uint64_t total = 0;
+    for (const WeightSource& w : weights_) total += StoredBytes(w);
+    ShardWriter shards(out_, 1, total, options_.shard_size);
+    ojson entries = ojson::array();
+    for (const WeightSource& w : weights_) entries.push_back(WriteWeight(w, &shards));
+    shards.Finish();
+
+    ojson model = ojson::object();
+    model["format"] = "graph-model";
+    model["generatedBy"] = options_.generated_by;
+    model["convertedBy"] = options_.converted_by;
+    if (signature != nullptr) {
+      ojson s = ojson::object();
+      ojson full = MessageToJson(*signature);
+      for (const char* side : {"inputs", "outputs"}) {
+        if (full.contains(side)) s[side] = full[side];
+      }
+      model["signature"] = std::move(s);
+    }
+    model["modelTopology"] = Topology();
+    if (!options_.user_metadata.is_null()) model["userDefinedMetadata"] = options_.user_metadata;
+    ojson paths = ojson::array();
+    for (const std::string& name : shards.names()) paths.push_back(name);
+    model["weightsManifest"] = ojson::array({{{"paths", paths}, {"weights", entries}}});
+    std::string text;
+    try {
+      text = model.dump();
+    } catch (const nlohmann::json::type_error& e) {
+      throw Error(ErrorCode::kUnsupported,
+                  "TF.js writer: a string of the graph is not UTF-8, which JSON cannot hold");
+    }
+    ByteSink* sink = out_->Open("model.json");
+    sink->SizeHint(text.size());
+    sink->Write(reinterpret_cast<const uint8_t*>(text.data()), text.size());
+    out_->Close();
+
+    json files = json::array();
+    for (const std::string& name : shards.names()) files.push_back(name);
+    files.push_back("model.json");
+    return {{"files", files},
+            {"weights", weights_.size()},
+            {"shards", shards.names().size()},
+            {"weightBytes", total},
+            {"quantized", quantized_},
+            {"renamedFunctionConsts", renamed_consts_}};
+  }
+
+ private:
+  [[noreturn]] void OptionError(const std::string& option, const std::string& what) {
+    ErrorLocation location;
+    location.option = option;
+    throw Error(ErrorCode::kInvalidOption, "TF.js export: " + what, location);
+  }
+
+  void CheckOptions() {
+    const std::string& q = options_.quantize;
+    if (!q.empty() && q != "float16" && q != "uint8" && q != "uint16") {
+      OptionError("quantize", "quantize must be float16, uint8 or uint16, not '" + q + "'");
+    }
+    if (q.empty() && !options_.quantize_weights.empty()) {
+      OptionError("quantizeWeights", "quantizeWeights needs quantize (the dtype to use)");
+    }
+    if (options_.shard_size == 0) OptionError("shardSize", "shardSize must be positive");
+  }
+
+  static bool KeptCodes(const NodeDef& node) { return node.attr().count(kQuantizationAttr) != 0; }
+
+  void CollectWeights() {
+    std::set<std::string> names;
+    auto add = [&](const NodeDef& node, std::string name) {
+      if (!names.insert(name).second) {
+        ErrorLocation location;
+        location.node = name;
+        throw Error(ErrorCode::kUnsupported,
+                    "TF.js export: two Consts would both be weight '" + name + "'", location);
+      }
+      weights_.push_back({&node, std::move(name)});
+    };
+    for (const NodeDef& node : graph_.node()) {
+      if (node.op() == "Const") add(node, node.name());
+    }
+    for (const auto& f : graph_.library().function()) {
+      for (const NodeDef& node : f.node_def()) {
+        if (node.op() != "Const") continue;
+        add(node, f.signature().name() + "/" + node.name());
+        ++renamed_consts_;
+      }
+    }
+  }
+
+  const tensorflow::TensorProto& Tensor(const NodeDef& node) {
+    static const tensorflow::TensorProto empty;
+    auto v = node.attr().find("value");
+    return v == node.attr().end() ? empty : v->second.tensor();
+  }
+
+  bool WantsQuantized(const std::string& name, WeightDtype dtype, uint64_t elements) const {
+    if (options_.quantize.empty() || dtype != WeightDtype::kFloat32 || elements == 0) {
+      return false;
+    }
+    if (options_.quantize_weights.empty()) return true;
+    for (const std::string& pattern : options_.quantize_weights) {
+      if (FnMatch(pattern, name)) return true;
+    }
+    return false;
+  }
+
+  // The bytes a weight will take, known before any is converted (the shard count is in every
+  // shard's name).
+  uint64_t StoredBytes(const WeightSource& w) {
+    const tensorflow::TensorProto& t = Tensor(*w.node);
+    if (KeptCodes(*w.node)) return t.tensor_content().size();
+    WeightDtype dtype;
+    if (!ManifestDtypeFor(t.dtype(), &dtype)) {
+      TensorToWeight(t, w.node->name());  // throws the error that names the node
+    }
+    int64_t n = tf::ElementCount(t.tensor_shape());
+    if (n < 0) TensorToWeight(t, w.node->name());
+    uint64_t elements = static_cast<uint64_t>(n);
+    if (dtype == WeightDtype::kString) return StoredSize(TensorToWeight(t, w.node->name()));
+    if (WantsQuantized(w.name, dtype, elements)) {
+      return elements * (options_.quantize == "uint8" ? 1 : 2);
+    }
+    return elements * WeightDtypeBytes(dtype);
+  }
+
+  ojson Shape(const tensorflow::TensorProto& t) {
+    ojson shape = ojson::array();
+    for (const auto& d : t.tensor_shape().dim()) shape.push_back(d.size());
+    return shape;
+  }
+
+  ojson WriteKeptCodes(const WeightSource& w, ShardWriter* shards) {
+    const tensorflow::TensorProto& t = Tensor(*w.node);
+    json q = json::parse(w.node->attr().at(kQuantizationAttr).s(), nullptr, false);
+    WeightDtype logical = WeightDtype::kFloat32;
+    auto dtype = w.node->attr().find("dtype");
+    if (dtype != w.node->attr().end()) ManifestDtypeFor(dtype->second.type(), &logical);
+    if (q.is_discarded() || !q.is_object()) {
+      ErrorLocation location;
+      location.node = w.node->name();
+      throw Error(ErrorCode::kParseError,
+                  "Const node '" + w.node->name() + "': " + kQuantizationAttr + " is not JSON",
+                  location);
+    }
+    shards->Write(t.tensor_content());
+    ojson quantization = ojson::object();
+    for (const char* key : {"dtype", "min", "scale", "original_dtype"}) {
+      if (q.contains(key)) quantization[key] = q[key];
+    }
+    return {{"name", w.name},
+            {"shape", Shape(t)},
+            {"dtype", WeightDtypeName(logical)},
+            {"quantization", quantization}};
+  }
+
+  ojson WriteWeight(const WeightSource& w, ShardWriter* shards) {
+    if (KeptCodes(*w.node)) return WriteKeptCodes(w, shards);
+    const tensorflow::TensorProto& t = Tensor(*w.node);
+    WeightData data = TensorToWeight(t, w.node->name());
+    ojson entry = {{"name", w.name}, {"shape", Shape(t)}, {"dtype", WeightDtypeName(data.dtype)}};
+    if (data.dtype == WeightDtype::kString) {
+      for (const std::string& s : data.strings) {
+        uint32_t n = static_cast<uint32_t>(s.size());
+        char length[4] = {char(n & 0xff), char((n >> 8) & 0xff), char((n >> 16) & 0xff),
+                          char(n >> 24)};
+        shards->Write(std::string_view(length, 4));
+        shards->Write(s);
+      }
+      return entry;
+    }
+    if (!WantsQuantized(w.name, data.dtype, data.elements)) {
+      shards->Write(data.bytes);
+      return entry;
+    }
+    std::vector<float> values(data.elements);
+    std::memcpy(values.data(), data.bytes.data(), data.bytes.size());
+    std::string codes;
+    ojson quantization = ojson::object();
+    quantization["dtype"] = options_.quantize;
+    if (options_.quantize == "float16") {
+      codes.resize(values.size() * 2);
+      for (size_t i = 0; i < values.size(); ++i) {
+        uint16_t h = FloatToHalf(values[i]);
+        std::memcpy(&codes[2 * i], &h, 2);
+      }
+    } else {
+      for (float v : values) {
+        if (!std::isfinite(v)) {
+          ErrorLocation location;
+          location.node = w.node->name();
+          location.option = "quantize";
+          throw Error(ErrorCode::kInvalidOption,
+                      "TF.js export: weight '" + w.name + "' holds NaN or infinity, which " +
+                          options_.quantize +
+                          " quantization cannot represent (use float16, or leave the weight out "
+                          "with quantizeWeights)",
+                      location);
+        }
+      }
+      bool u8 = options_.quantize == "uint8";
+      AffineQuantized q = QuantizeAffine(values.data(), values.size(), u8 ? 255 : 65535);
+      codes.resize(values.size() * (u8 ? 1 : 2));
+      for (size_t i = 0; i < values.size(); ++i) {
+        if (u8) {
+          codes[i] = static_cast<char>(q.codes[i]);
+        } else {
+          std::memcpy(&codes[2 * i], &q.codes[i], 2);
+        }
+      }
+      quantization["min"] = q.min;
+      quantization["scale"] = q.scale;
+    }
+    quantization["original_dtype"] = "float32";
+    shards->Write(codes);
+    entry["quantization"] = std::move(quantization);
+    quantized_.push_back(w.name);
+    return entry;
+  }
+
+  // A Const as the topology holds it: everything but its values (what tfjs-converter's
+  // CLEARED_TENSOR_FIELDS leaves: dtype, shape, version_number).
+  NodeDef WithoutValues(const NodeDef& node, const std::string& name) {
+    NodeDef copy;
+    copy.set_name(name);
+    copy.set_op(node.op());
+    *copy.mutable_input() = node.input();
+    copy.set_device(node.device());
+    for (const auto& [key, value] : node.attr()) {
+      if (key == kQuantizationAttr) continue;
+      if (key != "value") {
+        (*copy.mutable_attr())[key] = value;
+        continue;
+      }
+      tensorflow::TensorProto* t = (*copy.mutable_attr())["value"].mutable_tensor();
+      t->set_dtype(value.tensor().dtype());
+      if (value.tensor().has_tensor_shape()) {
+        *t->mutable_tensor_shape() = value.tensor().tensor_shape();
+      }
+      t->set_version_number(value.tensor().version_number());
+      if (KeptCodes(node)) {
+        // The codes' dtype was the reader's; the topology keeps the Const's own.
+        auto dtype = node.attr().find("dtype");
+        if (dtype != node.attr().end()) t->set_dtype(dtype->second.type());
+      }
+    }
+    if (node.has_experimental_debug_info()) {
+      *copy.mutable_experimental_debug_info() = node.experimental_debug_info();
+    }
+    if (node.has_experimental_type()) *copy.mutable_experimental_type() = node.experimental_type();
+    return copy;
+  }
+
+  ojson NodeJson(const NodeDef& node) {
+    if (node.op() == "Const") return MessageToJson(WithoutValues(node, node.name()));
+    return MessageToJson(node);
+  }
+
+  // Renames "<const>", "<const>:..." and "^<const>" references inside one function.
+  static std::string Renamed(const std::string& input,
+                             const std::map<std::string, std::string>& consts) {
+    bool control = !input.empty() && input[0] == '^';
+    std::string body = control ? input.substr(1) : input;
+    std::string head = body.substr(0, body.find(':'));
+    auto it = consts.find(head);
+    if (it == consts.end()) return input;
+    return (control ? "^" : "") + it->second + body.substr(head.size());
+  }
+
+  ojson FunctionJson(const tensorflow::FunctionDef& f) {
+    std::map<std::string, std::string> consts;
+    for (const NodeDef& node : f.node_def()) {
+      if (node.op() == "Const") consts[node.name()] = f.signature().name() + "/" + node.name();
+    }
+    tensorflow::FunctionDef copy;
+    *copy.mutable_signature() = f.signature();
+    *copy.mutable_attr() = f.attr();
+    *copy.mutable_arg_attr() = f.arg_attr();
+    *copy.mutable_resource_arg_unique_id() = f.resource_arg_unique_id();
+    for (const NodeDef& node : f.node_def()) {
+      NodeDef* n = copy.add_node_def();
+      if (node.op() == "Const") {
+        *n = WithoutValues(node, consts[node.name()]);
+      } else {
+        *n = node;
+      }
+      for (std::string& input : *n->mutable_input()) input = Renamed(input, consts);
+    }
+    for (const auto& [key, value] : f.ret()) (*copy.mutable_ret())[key] = Renamed(value, consts);
+    *copy.mutable_control_ret() = f.control_ret();
+    return MessageToJson(copy);
+  }
+
+  ojson Topology() {
+    ojson topology = ojson::object();
+    ojson nodes = ojson::array();
+    for (const NodeDef& node : graph_.node()) nodes.push_back(NodeJson(node));
+    topology["node"] = std::move(nodes);
+    // TF.js reads "versions" unconditionally: it is written even when empty, and so is the
+    // library, as the current converter does.
+    ojson library = ojson::object();
+    if (graph_.library().function_size() > 0) {
+      ojson functions = ojson::array();
+      for (const auto& f : graph_.library().function()) functions.push_back(FunctionJson(f));
+      library["function"] = std::move(functions);
+    }
+    tensorflow::FunctionDefLibrary rest;
+    *rest.mutable_gradient() = graph_.library().gradient();
+    *rest.mutable_registered_gradients() = graph_.library().registered_gradients();
+    ojson rest_json = MessageToJson(rest);
+    for (auto& [key, value] : rest_json.items()) library[key] = value;
+    topology["library"] = std::move(library);
+    topology["versions"] = MessageToJson(graph_.versions());
+    return topology;
+  }
+
+  const tensorflow::GraphDef& graph_;
+  const WriteOptions& options_;
+  OutputSet* out_;
+  std::vector<WeightSource> weights_;
+  json quantized_ = json::array();
+  int renamed_consts_ = 0;
+};
+
+}  // namespace
+
+json WriteGraphModel(const tensorflow::GraphDef& graph, const tensorflow::SignatureDef* signature,
+                     const WriteOptions& options, OutputSet* out) {
+  return GraphModelWriter(graph, options, out).Write(signature);
+}
+
+}  // namespace graphport::tfjs
