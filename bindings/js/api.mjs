@@ -188,6 +188,7 @@ export function createApi(wasm) {
     const guardedInputs = {
       label: inputs.label,
       names: inputs.names,
+      preferred: inputs.preferred,
       size: (file) => {
         try {
           return inputs.size(file);

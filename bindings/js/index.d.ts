@@ -87,6 +87,8 @@ export type SingleInput = Uint8Array | ArrayBuffer | ArrayBufferView | BlobInput
  */
 export interface FilesInput {
   files: Record<string, SingleInput>;
+  /** The file the caller points at, when the others are its companions (a model.json's shards). */
+  primary?: string;
 }
 
 /** One input, several named ones, or the Files of a dropped folder (in a Worker). */

@@ -23,12 +23,13 @@ function isFileList(input) {
 
 // A set over named entries, each turned into a source when opened. `wrap(source, name)` lets
 // the API count progress and catch failures per input.
-function setOf(label, entries, wrap, single = false) {
+function setOf(label, entries, wrap, single = false, preferred = undefined) {
   const names = [...entries.keys()].sort();
   const opened = new Set();
   return {
     label,
     names,
+    preferred,
     size(name) {
       const value = entries.get(name);
       if (value instanceof Uint8Array) return value.length;
@@ -60,6 +61,10 @@ export function toInputSet(input, label, wrap) {
     }
     for (const [name, value] of Object.entries(input.files)) entries.set(name, value);
     if (entries.size === 0) throw new GraphportError('EMPTY_INPUT', `${label}: no input was given`);
+    if (input.primary !== undefined && !entries.has(input.primary)) {
+      throw new GraphportError('INVALID_OPTION', `primary '${String(input.primary).slice(0, 200)}' is not one of the files`,
+        { option: 'primary' });
+    }
   } else if (isFileList(input)) {
     for (const file of input) entries.set(file.webkitRelativePath || file.name, file);
   } else {
@@ -76,5 +81,5 @@ export function toInputSet(input, label, wrap) {
         { option: 'files' });
     }
   }
-  return setOf(label, entries, wrap);
+  return setOf(label, entries, wrap, false, input.primary);
 }

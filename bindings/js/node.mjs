@@ -2,7 +2,7 @@
 import {
   closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync,
 } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -37,14 +37,17 @@ function fileSource(fd) {
 
 // Every regular file under `dir` (hidden ones left out), as '/'-separated relative names.
 // Symbolic links are not followed, so nothing outside the folder is read.
-function listFolder(dir) {
+function listFolder(dir, recursive = true) {
   const names = [];
   const walk = (path) => {
     for (const entry of readdirSync(path, { withFileTypes: true })) {
       if (entry.name.startsWith('.')) continue;
       const full = join(path, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.isFile()) names.push(relative(dir, full).split(sep).join('/'));
+      if (entry.isDirectory()) {
+        if (recursive) walk(full);
+      } else if (entry.isFile()) {
+        names.push(relative(dir, full).split(sep).join('/'));
+      }
     }
   };
   walk(dir);
@@ -54,7 +57,7 @@ function listFolder(dir) {
 // A folder as lazily opened chunk sources: a file is opened when the reader first reads it and
 // closed at its end, or by release() once a load is over; a later read (a SavedModel export
 // passing variables/ through) opens it again.
-function folderFiles(dir) {
+function folderFiles(dir, recursive = true) {
   const open = new Map();
   const close = (name) => {
     const entry = open.get(name);
@@ -62,7 +65,7 @@ function folderFiles(dir) {
     open.delete(name);
   };
   const files = {};
-  for (const name of listFolder(dir)) {
+  for (const name of listFolder(dir, recursive)) {
     const path = join(dir, ...name.split('/'));
     files[name] = {
       get size() {
@@ -106,15 +109,20 @@ async function instantiate() {
     } catch (e) {
       throw new GraphportError('IO_ERROR', `${path}: cannot open: ${e.message}`, { file: path });
     }
-    if (stat.isDirectory()) {
+    // A folder is read as the model's files; a JSON manifest (a TensorFlow.js model.json)
+    // with the files beside it, which it names, itself first.
+    const manifest = !stat.isDirectory() && path.endsWith('.json');
+    if (stat.isDirectory() || manifest) {
+      const dir = manifest ? dirname(path) : path;
       let folder;
       try {
-        folder = folderFiles(path);
+        folder = folderFiles(dir, !manifest);
       } catch (e) {
-        throw new GraphportError('IO_ERROR', `${path}: cannot read the folder: ${e.message}`, { file: path });
+        throw new GraphportError('IO_ERROR', `${dir}: cannot read the folder: ${e.message}`, { file: dir });
       }
       try {
-        return api.load({ files: folder.files }, { name: path, ...options });
+        const files = { files: folder.files, ...(manifest ? { primary: basename(path) } : {}) };
+        return api.load(files, { name: manifest ? dir : path, ...options });
       } finally {
         folder.release();
       }

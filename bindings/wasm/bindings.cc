@@ -63,7 +63,9 @@ class LoadedModel {
  public:
   explicit LoadedModel(std::unique_ptr<Model> model) : model_(std::move(model)) {}
 
-  val Inspect() const { return Guard([&] { return TextRecord("json", model_->InspectJson()); }); }
+  val Inspect() const {
+    return Guard([&] { return TextRecord("json", model_->InspectJson()); });
+  }
 
   val Export(const std::string& options_json, val outputs) {
     return Guard([&] {
@@ -121,8 +123,8 @@ class JsFileReader : public OptionFileReader {
   std::string Read(const std::string& flag, const std::string& path) override {
     val bytes = reader_(flag, path);
     if (bytes.isNull() || bytes.isUndefined()) {
-      throw Error(ErrorCode::kInvalidOption, flag + ": cannot open " + path +
-                                                 " (see graphport --help)");
+      throw Error(ErrorCode::kInvalidOption,
+                  flag + ": cannot open " + path + " (see graphport --help)");
     }
     std::vector<uint8_t> data = emscripten::convertJSArrayToNumberVector<uint8_t>(bytes);
     return std::string(data.begin(), data.end());

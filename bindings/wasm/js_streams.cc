@@ -30,6 +30,7 @@ bool JsSource::Rewind() { return source_.call<bool>("rewind"); }
 
 JsInputSet::JsInputSet(val inputs) : inputs_(std::move(inputs)) {
   label_ = inputs_["label"].as<std::string>();
+  if (inputs_["preferred"].isString()) preferred_ = inputs_["preferred"].as<std::string>();
   val names = inputs_["names"];
   size_t n = names["length"].as<size_t>();
   for (size_t i = 0; i < n; ++i) names_.push_back(names[i].as<std::string>());

@@ -29,8 +29,9 @@ class JsSource : public ByteSource {
   emscripten::val source_;
 };
 
-// `inputs` is {label: string, names: string[] (sorted), size(name) -> number|undefined,
-// open(name) -> source}: each input opened only when a reader asks for it.
+// `inputs` is {label: string, names: string[] (sorted), preferred?: string,
+// size(name) -> number|undefined, open(name) -> source}: each input opened only when a reader
+// asks for it.
 class JsInputSet : public InputSet {
  public:
   explicit JsInputSet(emscripten::val inputs);
@@ -38,11 +39,13 @@ class JsInputSet : public InputSet {
   ByteSource* Open(const std::string& name) override;
   bool Size(const std::string& name, uint64_t* size) const override;
   const std::string& label() const override { return label_; }
+  const std::string& preferred() const override { return preferred_; }
 
  private:
   emscripten::val inputs_;
   std::vector<std::string> names_;
   std::string label_;
+  std::string preferred_;
   std::map<std::string, std::unique_ptr<JsSource>> open_;
 };
 

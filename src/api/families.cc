@@ -11,9 +11,20 @@
 namespace graphport {
 namespace {
 
+// TensorFlow's exports, extended by the families built on it (TensorFlow.js: `to: 'tfjs'`).
+const Family& Tensorflow() {
+#if GRAPHPORT_FAMILY_TFJS
+  static const auto* extension = new tf::TfExportExtension(tfjs::TfjsExportExtension());
+  static const Family* family = tf::MakeTensorflowFamily(extension).release();
+  return *family;
+#else
+  return tf::TensorflowFamily();
+#endif
+}
+
 std::vector<const Family*>* MutableFamilies() {
   static auto* families = new std::vector<const Family*> {
-    &tf::TensorflowFamily(),
+    &Tensorflow(),
 #if GRAPHPORT_FAMILY_MGE
         &mge::MegengineFamily(),
 #endif

@@ -51,7 +51,9 @@ bool IsDirectory(const std::string& path) {
   return fs::is_directory(path, ec);
 }
 
-DirectoryInputSet::DirectoryInputSet(const std::string& directory) : directory_(directory) {
+DirectoryInputSet::DirectoryInputSet(const std::string& directory, std::string preferred,
+                                     bool recursive)
+    : directory_(directory), preferred_(std::move(preferred)) {
   while (directory_.size() > 1 && directory_.back() == '/') directory_.pop_back();
   std::error_code ec;
   fs::recursive_directory_iterator it(directory_, ec), end;
@@ -63,6 +65,7 @@ DirectoryInputSet::DirectoryInputSet(const std::string& directory) : directory_(
       if (it->is_directory(ec)) it.disable_recursion_pending();
       continue;
     }
+    if (!recursive && it->is_directory(ec)) it.disable_recursion_pending();
     if (!it->is_regular_file(ec)) continue;
     std::string relative = fs::relative(it->path(), directory_, ec).generic_string();
     if (ec || !IsSafeInputName(relative)) continue;

@@ -33,14 +33,19 @@ class FileSource : public ByteSource {
 // when a reader asks for it. Symbolic links are not followed out of the folder.
 class DirectoryInputSet : public InputSet {
  public:
-  explicit DirectoryInputSet(const std::string& directory);  // throws Error(kIo)
+  // Throws Error(kIo). `preferred` names the file the user gave inside the folder, if any;
+  // `recursive` false lists the folder's own files only.
+  explicit DirectoryInputSet(const std::string& directory, std::string preferred = "",
+                             bool recursive = true);
   const std::vector<std::string>& Names() const override { return names_; }
   ByteSource* Open(const std::string& name) override;
   bool Size(const std::string& name, uint64_t* size) const override;
   const std::string& label() const override { return directory_; }
+  const std::string& preferred() const override { return preferred_; }
 
  private:
   std::string directory_;
+  std::string preferred_;
   std::vector<std::string> names_;
   std::map<std::string, uint64_t> sizes_;
   std::map<std::string, std::unique_ptr<FileSource>> open_;

@@ -42,6 +42,11 @@ std::string BaseName(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+bool EndsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
 std::string DirName(const std::string& path) {
   size_t slash = path.find_last_of('/');
   return slash == std::string::npos ? "" : path.substr(0, slash == 0 ? 1 : slash);
@@ -80,6 +85,12 @@ int Run(int argc, char** argv) {
   std::unique_ptr<FileSource> single;
   if (IsDirectory(cl.input)) {
     inputs = std::make_unique<DirectoryInputSet>(cl.input);
+  } else if (EndsWith(cl.input, ".json")) {
+    // A JSON manifest (a TensorFlow.js model.json) names its companions (the weight shards)
+    // by paths beside it: give its folder's files, with it first.
+    std::string dir = DirName(cl.input);
+    inputs = std::make_unique<DirectoryInputSet>(dir.empty() ? "." : dir, BaseName(cl.input),
+                                                 /*recursive=*/false);
   } else {
     single = std::make_unique<FileSource>(cl.input);
     inputs = std::make_unique<SingleInputSet>(single.get(), BaseName(cl.input), cl.input);

@@ -74,8 +74,8 @@ class FamilyModel {
  public:
   virtual ~FamilyModel() = default;
   // A plain object. The common header: family, familyTitle, format, encoding, detection (the
-  // reason), inputBytes, inputs (the names read, when several were given), producerText (a line of text), counts (an
-  // array of [label, number], shown in order); then the family's own fields.
+  // reason), inputBytes, inputs (the names read, when several were given), producerText (a line of
+  // text), counts (an array of [label, number], shown in order); then the family's own fields.
   virtual nlohmann::json Inspect() const = 0;
   // Writes the outputs into `out` and returns the info record. Never changes the model, so
   // exporting twice with different options gives two correct outputs. Throws Error; a file

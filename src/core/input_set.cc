@@ -6,6 +6,11 @@
 
 namespace graphport {
 
+const std::string& InputSet::preferred() const {
+  static const std::string* none = new std::string();
+  return *none;
+}
+
 bool InputSet::Has(const std::string& name) const {
   const auto& names = Names();
   return std::binary_search(names.begin(), names.end(), name);

@@ -30,6 +30,10 @@ class InputSet {
   virtual bool Size(const std::string& /*name*/, uint64_t* /*size*/) const { return false; }
   // How messages name the whole set: a folder or file path, or "input".
   virtual const std::string& label() const = 0;
+  // The input the caller pointed at when the others came as its companions (`graphport
+  // inspect DIR/model.json` gives the folder's files with "model.json" preferred), or "".
+  // Detection looks at it first.
+  virtual const std::string& preferred() const;
 
   bool Has(const std::string& name) const;
   // The name that messages use for one input: "<label>/<name>", or the label alone for a

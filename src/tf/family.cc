@@ -105,11 +105,14 @@ std::vector<std::string> AllFormats() {
 
 class TensorflowFamilyImpl : public Family {
  public:
+  explicit TensorflowFamilyImpl(const TfExportExtension* extension) : extension_(extension) {}
   const std::string& id() const override { return id_; }
   const std::string& title() const override { return title_; }
   std::vector<std::string> formats() const override { return AllFormats(); }
   const OptionSchema& load_options() const override { return TfLoadSchema(); }
-  const OptionSchema& export_options() const override { return TfExportSchema(); }
+  const OptionSchema& export_options() const override {
+    return extension_ != nullptr ? *extension_->schema : TfExportSchema();
+  }
 
   Detection Detect(Probe* probe, const std::string& format) const override {
     Detection d;
@@ -168,8 +171,9 @@ class TensorflowFamilyImpl : public Family {
         if (relative == "fingerprint.pb") fingerprint = true;
       }
     }
-    auto loaded = std::make_unique<TfFamilyModel>(
-        std::move(model), &probe->inputs(), detection.primary, folder, std::move(passthrough));
+    auto loaded =
+        std::make_unique<TfFamilyModel>(std::move(model), &probe->inputs(), detection.primary,
+                                        folder, std::move(passthrough), extension_);
     loaded->set_had_fingerprint(fingerprint);
     return loaded;
   }
@@ -179,22 +183,29 @@ class TensorflowFamilyImpl : public Family {
  private:
   std::string id_ = "tensorflow";
   std::string title_ = "TensorFlow";
+  const TfExportExtension* extension_;
 };
 
 }  // namespace
 
 const Family& TensorflowFamily() {
-  static const Family* family = new TensorflowFamilyImpl();
+  static const Family* family = new TensorflowFamilyImpl(nullptr);
   return *family;
 }
 
+std::unique_ptr<Family> MakeTensorflowFamily(const TfExportExtension* extension) {
+  return std::make_unique<TensorflowFamilyImpl>(extension);
+}
+
 TfFamilyModel::TfFamilyModel(std::unique_ptr<TfModel> model, InputSet* inputs, std::string primary,
-                             std::string folder, std::vector<std::string> passthrough)
+                             std::string folder, std::vector<std::string> passthrough,
+                             const TfExportExtension* extension)
     : model_(std::move(model)),
       inputs_(inputs),
       primary_(std::move(primary)),
       folder_(std::move(folder)),
-      passthrough_(std::move(passthrough)) {}
+      passthrough_(std::move(passthrough)),
+      extension_(extension) {}
 
 json TfFamilyModel::Inspect() const {
   json summary = tf::Inspect(*model_);
@@ -227,14 +238,22 @@ json TfFamilyModel::Inspect() const {
 }
 
 bool TfFamilyModel::WritesFolder(const OptionValues& options) const {
-  return options.String("to") == "saved-model";
+  std::string to = options.String("to");
+  if (to == "saved-model") return true;
+  if (extension_ == nullptr) return false;
+  const auto& kinds = extension_->folder_kinds;
+  return std::find(kinds.begin(), kinds.end(), to) != kinds.end();
 }
 
 json TfFamilyModel::Export(const OptionValues& values, OutputSet* out) {
-  TfMessageOptions messages;
-  TfExportOptions options = ReadTfExportOptions(values, &messages);
-  json info = tf::Export(model_.get(), options, out);
-  if (options.to == TfKind::kSavedModel) CopyPassthrough(out, &info);
+  json info;
+  if (extension_ != nullptr) {
+    info = extension_->export_model(model_.get(), values, out);
+  } else {
+    TfMessageOptions messages;
+    info = tf::Export(model_.get(), ReadTfExportOptions(values, &messages), out);
+  }
+  if (values.String("to") == "saved-model") CopyPassthrough(out, &info);
   return info;
 }
 

@@ -3,6 +3,7 @@
 #ifndef GRAPHPORT_TF_FAMILY_H_
 #define GRAPHPORT_TF_FAMILY_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,7 +13,20 @@
 
 namespace graphport::tf {
 
+// What a family above TensorFlow's adds to every TensorFlow model's exports (TensorFlow.js:
+// `to: 'tfjs'`): an export schema that extends TfExportSchema(), and the export that reads it.
+// tf cannot depend on that family, so the registry (api/families.cc) joins the two.
+struct TfExportExtension {
+  const OptionSchema* schema = nullptr;
+  std::function<nlohmann::json(TfModel*, const OptionValues&, OutputSet*)> export_model;
+  // The values of `to` (besides saved-model) whose output is a folder.
+  std::vector<std::string> folder_kinds;
+};
+
+// The TensorFlow family, with no extension.
 const Family& TensorflowFamily();
+// The TensorFlow family whose exports `extension` extends; it must outlive the family.
+std::unique_ptr<Family> MakeTensorflowFamily(const TfExportExtension* extension);
 
 // A loaded TensorFlow model as the seam sees it. Other readers that produce a TensorFlow graph
 // (TensorFlow.js) wrap one and add to its summary.
@@ -23,7 +37,8 @@ class TfFamilyModel : public FamilyModel {
   // assets.extra/, fingerprint.pb), copied byte for byte into a SavedModel export, under their
   // names relative to the folder.
   TfFamilyModel(std::unique_ptr<TfModel> model, InputSet* inputs, std::string primary,
-                std::string folder, std::vector<std::string> passthrough);
+                std::string folder, std::vector<std::string> passthrough,
+                const TfExportExtension* extension = nullptr);
 
   nlohmann::json Inspect() const override;
   nlohmann::json Export(const OptionValues& options, OutputSet* out) override;
@@ -42,6 +57,7 @@ class TfFamilyModel : public FamilyModel {
   std::string folder_;  // the SavedModel folder inside the input set ("" at its root)
   std::vector<std::string> passthrough_;
   bool had_fingerprint_ = false;  // the folder had a fingerprint.pb, which exports leave out
+  const TfExportExtension* extension_;
 };
 
 }  // namespace graphport::tf

@@ -112,9 +112,11 @@ Detection DetectGraphModel(Probe* probe) {
     result.reason = "TensorFlow.js: no .json input (a graph model is model.json + shards)";
     return result;
   }
-  // model.json first, then the shallowest path, then by name.
+  // The file the caller pointed at, then model.json, then the shallowest path, then by name.
+  const std::string& preferred = probe->inputs().preferred();
   std::stable_sort(
-      candidates.begin(), candidates.end(), [](const std::string& a, const std::string& b) {
+      candidates.begin(), candidates.end(), [&](const std::string& a, const std::string& b) {
+        if ((a == preferred) != (b == preferred)) return a == preferred;
         bool am = InputBaseName(a) == "model.json";
         bool bm = InputBaseName(b) == "model.json";
         if (am != bm) return am;

@@ -213,4 +213,14 @@ const Family& TfjsFamily() {
   return *family;
 }
 
+tf::TfExportExtension TfjsExportExtension() {
+  tf::TfExportExtension extension;
+  extension.schema = &TfWithTfjsExportSchema();
+  extension.export_model = [](tf::TfModel* model, const OptionValues& values, OutputSet* out) {
+    return ExportWithTfjs(model, values, nullptr, out);
+  };
+  extension.folder_kinds = {"tfjs"};
+  return extension;
+}
+
 }  // namespace graphport::tfjs

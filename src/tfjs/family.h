@@ -8,6 +8,7 @@
 #include "core/family.h"
 #include "core/option_schema.h"
 #include "core/output_set.h"
+#include "tf/family.h"
 #include "tf/tf_model.h"
 
 namespace graphport::tfjs {
@@ -29,6 +30,9 @@ const OptionSchema& TfWithTfjsExportSchema();
 // its generatedBy and userDefinedMetadata are carried over to a TF.js export.
 nlohmann::json ExportWithTfjs(tf::TfModel* model, const OptionValues& values,
                               const nlohmann::json& tfjs_manifest, OutputSet* out);
+
+// What the TensorFlow family takes to write any TensorFlow graph `to: 'tfjs'` as well.
+tf::TfExportExtension TfjsExportExtension();
 
 }  // namespace graphport::tfjs
 

@@ -61,7 +61,16 @@ help="$("$GP" --help)"
 rc=$?
 [ "$rc" -eq 0 ] && ok "--help exits 0" || fail "--help exited $rc"
 # Every flag of every family's option schema (graphport schema), plus the fixed ones, is listed.
-options="$("$GP" schema | grep -oE '"cli": "[a-z][-a-z0-9]*"' | sed -E 's/"cli": "(.*)"/--\1/' | sort -u)"
+# A boolean that is on by default is listed by its --no- form.
+options="$("$GP" schema | python3 -c '
+import json, sys
+for family in json.load(sys.stdin):
+    for schema in (family["load"], family["export"]):
+        for o in schema["options"]:
+            if o["cli"]:
+                off = o["type"] == "bool" and o["default"] is True
+                print(("--no-" if off else "--") + o["cli"])
+' | sort -u)"
 [ -n "$options" ] || fail "could not read the flags from graphport schema"
 for opt in $(printf '%s\n' $options --json -o --output --from --tags --to --as-text --help | sort -u); do
   if grep -qE -- "(^|[^-a-z])$opt([^-a-z]|$)" <<<"$help"; then

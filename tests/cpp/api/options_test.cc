@@ -40,10 +40,6 @@ TEST(LoadOptionsTest, UnknownKeyIsInvalid) {
   ExpectInvalidOption([] { SplitLoad(nlohmann::json::parse(R"({"fromat": "auto"})")); }, "fromat");
 }
 
-TEST(LoadOptionsTest, UnknownFormatIsInvalid) {
-  ExpectInvalidOption([] { SplitLoad(nlohmann::json::parse(R"({"format": "onnx"})")); }, "onnx");
-}
-
 TEST(LoadOptionsTest, AnotherFamilysOptionNamesItsFamily) {
   SplitLoadOptions split = SplitLoad(nlohmann::json::parse(R"({"tags": ["serve"]})"));
   class Toy : public Family {

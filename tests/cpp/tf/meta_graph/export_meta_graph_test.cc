@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -422,6 +423,48 @@ struct Expected {
 };
 
 // The MetaGraphDef TensorFlow's export_scoped_meta_graph(graph_def=...) builds from `in`.
+// graphport's rule for what names tensors outside the graph (not TensorFlow's, which keeps
+// them unchanged): a signature whose tensors are all in the scope is stripped of it, one with
+// any tensor outside is dropped; the saver_def likewise.
+void ScopeReferences(const std::string& scope, tensorflow::MetaGraphDef* out) {
+  std::function<bool(tensorflow::TensorInfo*)> scope_info = [&](tensorflow::TensorInfo* info) {
+    std::vector<std::string*> names;
+    if (info->has_coo_sparse()) {
+      names = {info->mutable_coo_sparse()->mutable_values_tensor_name(),
+               info->mutable_coo_sparse()->mutable_indices_tensor_name(),
+               info->mutable_coo_sparse()->mutable_dense_shape_tensor_name()};
+    } else if (info->has_composite_tensor()) {
+      for (auto& c : *info->mutable_composite_tensor()->mutable_components()) {
+        if (!scope_info(&c)) return false;
+      }
+    } else if (info->encoding_case() == tensorflow::TensorInfo::kName) {
+      names = {info->mutable_name()};
+    }
+    for (std::string* n : names) {
+      if (!InScope(*n, scope)) return false;
+      *n = Strip(*n, scope);
+    }
+    return true;
+  };
+  Strings dropped;
+  for (auto& [key, sig] : *out->mutable_signature_def()) {
+    bool inside = true;
+    for (auto* side : {sig.mutable_inputs(), sig.mutable_outputs()}) {
+      for (auto& [k, info] : *side) inside = inside && scope_info(&info);
+    }
+    if (!inside) dropped.push_back(key);
+  }
+  for (const auto& key : dropped) out->mutable_signature_def()->erase(key);
+  if (out->has_saver_def()) {
+    auto scoped = ScopedSaver(out->saver_def(), scope);
+    if (scoped) {
+      *out->mutable_saver_def() = *scoped;
+    } else {
+      out->clear_saver_def();
+    }
+  }
+}
+
 Expected ExpectedExport(const tensorflow::MetaGraphDef& in, const Options& o) {
   Expected e;
   tensorflow::MetaGraphDef& out = e.meta_graph;
@@ -500,6 +543,7 @@ Expected ExpectedExport(const tensorflow::MetaGraphDef& in, const Options& o) {
     auto* list = (*out.mutable_collection_def())["unbound_inputs"].mutable_bytes_list();
     for (const auto& u : e.unbound) list->add_value(u);
   }
+  if (!o.scope.empty()) ScopeReferences(o.scope, &out);
   return e;
 }
 
@@ -808,8 +852,19 @@ TEST_P(CorpusExportTest, ExportScope) {
     EXPECT_EQ(std::set<std::string>(values.begin(), values.end()), outside_inputs);
     EXPECT_EQ(values.size(), outside_inputs.size()) << "an unbound input is listed twice";
   }
-  // The top-level saver_def is never scope-stripped.
-  EXPECT_TRUE(MessagesEqual(input_.saver_def(), out.meta_graph.saver_def()));
+  // The saver_def is stripped of the scope when its tensors are in it, and dropped (and listed)
+  // when they are not: the export never names a tensor it does not hold.
+  if (input_.has_saver_def()) {
+    const auto& saver = input_.saver_def();
+    bool inside = saver.save_tensor_name().rfind(scope_ + "/", 0) == 0 &&
+                  saver.restore_op_name().rfind(scope_ + "/", 0) == 0 &&
+                  saver.filename_tensor_name().rfind(scope_ + "/", 0) == 0;
+    EXPECT_EQ(out.meta_graph.has_saver_def(), inside);
+    if (inside) {
+      EXPECT_EQ(out.meta_graph.saver_def().restore_op_name(),
+                saver.restore_op_name().substr(scope_.size() + 1));
+    }
+  }
   EXPECT_TRUE(MessagesEqual(input_.graph_def().versions(), got.versions()));
 }
 
@@ -1328,8 +1383,9 @@ TEST(TfClearExtraneousSaversTest, TwoSavers) {
   EXPECT_EQ(kept.save_tensor_name(), "control_dependency:0");
   EXPECT_EQ(kept.restore_op_name(), "restore_all");
   EXPECT_EQ(kept.filename_tensor_name(), "Const:0");
-  // ... while the top-level saver_def is never scope-stripped.
-  EXPECT_EQ(in_scope.meta_graph.saver_def().save_tensor_name(), "saver1/control_dependency:0");
+  // ... and so is the top-level saver_def (TensorFlow leaves it naming the tensors with the
+  // scope, which the export no longer has).
+  EXPECT_EQ(in_scope.meta_graph.saver_def().save_tensor_name(), "control_dependency:0");
 }
 
 // The module-level export has no saver_def: every saver is extraneous.
