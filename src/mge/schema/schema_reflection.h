@@ -1,0 +1,31 @@
+#ifndef GRAPHPORT_MGE_SCHEMA_SCHEMA_REFLECTION_H_
+#define GRAPHPORT_MGE_SCHEMA_SCHEMA_REFLECTION_H_
+
+// The embedded MegEngine schemas as reflection objects, so that any param table can be
+// decoded by field name without code per table.
+
+#include <flatbuffers/reflection.h>
+
+#include <cstdint>
+
+namespace graphport::mge {
+
+// The parsed binary schemas (root mgb.serialization.fbs.Graph resp. .v2.Model).
+const reflection::Schema& GraphV1Schema();
+const reflection::Schema& ModelV2Schema();
+
+// The table an OperatorParam union type byte stands for in `schema` (one of the two above), or
+// nullptr for 0 (NONE) and for numbers that schema does not declare. V2 files can hold 98 and 99,
+// which only the v1 union declares (MegEngine writes V2 params with its v1 numbering); look
+// those up in GraphV1Schema(): the param tables are the same in both.
+const reflection::Object* OperatorParamTable(const reflection::Schema& schema, uint8_t type);
+
+// The default of an unsigned integer field, as the schema text gives it. flatc 2.0.8 writes 0
+// into a binary schema for a ulong default above INT64_MAX (ExecutionPolicy.workspace_limit =
+// 2^64-1), so the .fbs repeats such a default in the attribute kU64DefaultAttribute.
+inline constexpr char kU64DefaultAttribute[] = "graphport_u64_default";
+uint64_t UnsignedFieldDefault(const reflection::Field& field);
+
+}  // namespace graphport::mge
+
+#endif  // GRAPHPORT_MGE_SCHEMA_SCHEMA_REFLECTION_H_
