@@ -6,9 +6,11 @@ param table with its fields in slot order, every enum, the hand-written tables, 
 restate MegEngine's schemas as facts. Output: dtype.fbs, opr_params.fbs, mgb_opr_params.fbs,
 cpp_opr_params.fbs, operator_param_v1.fbs and operator_param_v2.fbs in the output folder.
 
-The .fbs files are committed; this script is kept so that they can be rebuilt (and re-checked)
-when the research is corrected. Run from the repository root:
+The .fbs files are committed; this script is kept so that they can be rebuilt when the research
+is corrected, and so that a test can check they still say what the research says. Run from the
+repository root:
     python3 src/mge/schema/gen_param_fbs.py ../shared/research/megengine_params.md src/mge/schema
+With --check as a third argument nothing is written: it exits 1, naming each file that differs.
 """
 
 import re
@@ -149,13 +151,27 @@ def table_text(table, enums):
     return "\n".join(lines)
 
 
+CHECK_ONLY = False
+DIFFERING = []
+
+
 def write(path, text):
+    if CHECK_ONLY:
+        if not path.exists() or path.read_text() != text:
+            DIFFERING.append(path)
+        return
     path.write_text(text)
     print(f"wrote {path}")
 
 
 def main():
+    global CHECK_ONLY
+    if len(sys.argv) not in (3, 4) or (len(sys.argv) == 4 and sys.argv[3] != "--check"):
+        raise SystemExit("usage: gen_param_fbs.py <megengine_params.md> <schema dir> [--check]")
     research, out = Path(sys.argv[1]), Path(sys.argv[2])
+    CHECK_ONLY = len(sys.argv) == 4
+    if not research.is_file():
+        raise SystemExit(f"research notes not found: {research}")
     text = research.read_text()
 
     opr_enums = parse_enums(code_blocks(text, "### 4.1")[0])
@@ -253,6 +269,13 @@ def main():
 
     write(out / "operator_param_v1.fbs", union_file("v1", "mgb.serialization.fbs", True))
     write(out / "operator_param_v2.fbs", union_file("V2", "mgb.serialization.fbs.v2", False))
+
+    if DIFFERING:
+        for path in DIFFERING:
+            print(f"differs from the research: {path} (re-run without --check)")
+        raise SystemExit(1)
+    if CHECK_ONLY:
+        print("all generated schemas match the research")
 
 
 if __name__ == "__main__":

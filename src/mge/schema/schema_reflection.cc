@@ -1,5 +1,6 @@
 #include "mge/schema/schema_reflection.h"
 
+#include <array>
 #include <cstdlib>
 #include <string>
 #include <string_view>
@@ -9,10 +10,27 @@
 namespace graphport::mge {
 namespace {
 
-// The union is declared in the root table's namespace: mgb.serialization.fbs[.v2].
-std::string OperatorParamEnumName(const reflection::Schema& schema) {
+// Table of each union type byte (nullptr where the union has no member), built once per schema:
+// readers look a param up for every operator.
+using UnionIndex = std::array<const reflection::Object*, 256>;
+
+UnionIndex BuildUnionIndex(const reflection::Schema& schema) {
+  UnionIndex index{};
+  // The union is declared in the root table's namespace: mgb.serialization.fbs[.v2].
   std::string root = schema.root_table()->name()->str();
-  return root.substr(0, root.rfind('.') + 1) + "OperatorParam";
+  std::string name = root.substr(0, root.rfind('.') + 1) + "OperatorParam";
+  const reflection::Enum* the_union = schema.enums()->LookupByKey(name.c_str());
+  if (the_union == nullptr) return index;
+  for (const reflection::EnumVal* value : *the_union->values()) {
+    const reflection::Type* type = value->union_type();
+    if (value->value() <= 0 || value->value() > 255 || type == nullptr ||
+        type->base_type() != reflection::Obj) {
+      continue;
+    }
+    index[static_cast<size_t>(value->value())] =
+        schema.objects()->Get(static_cast<flatbuffers::uoffset_t>(type->index()));
+  }
+  return index;
 }
 
 }  // namespace
@@ -28,17 +46,15 @@ const reflection::Schema& ModelV2Schema() {
 }
 
 const reflection::Object* OperatorParamTable(const reflection::Schema& schema, uint8_t type) {
-  if (type == 0) return nullptr;
-  const reflection::Enum* the_union =
-      schema.enums()->LookupByKey(OperatorParamEnumName(schema).c_str());
-  if (the_union == nullptr) return nullptr;
-  for (const reflection::EnumVal* value : *the_union->values()) {
-    if (value->value() != type) continue;
-    const reflection::Type* union_type = value->union_type();
-    if (union_type == nullptr || union_type->base_type() != reflection::Obj) return nullptr;
-    return schema.objects()->Get(static_cast<flatbuffers::uoffset_t>(union_type->index()));
+  if (&schema == &GraphV1Schema()) {
+    static const UnionIndex v1 = BuildUnionIndex(schema);
+    return v1[type];
   }
-  return nullptr;
+  if (&schema == &ModelV2Schema()) {
+    static const UnionIndex v2 = BuildUnionIndex(schema);
+    return v2[type];
+  }
+  return BuildUnionIndex(schema)[type];
 }
 
 uint64_t UnsignedFieldDefault(const reflection::Field& field) {

@@ -14,10 +14,12 @@ namespace graphport::mge {
 const reflection::Schema& GraphV1Schema();
 const reflection::Schema& ModelV2Schema();
 
-// The table an OperatorParam union type byte stands for in `schema` (one of the two above), or
-// nullptr for 0 (NONE) and for numbers that schema does not declare. V2 files can hold 98 and 99,
-// which only the v1 union declares (MegEngine writes V2 params with its v1 numbering); look
-// those up in GraphV1Schema(): the param tables are the same in both.
+// The table an OperatorParam union type byte stands for in `schema`, or nullptr for 0 (NONE)
+// and for numbers that schema does not declare. For the two schemas above the lookup is an
+// index built once; any other schema is searched on each call. V2 files can hold 98 and 99,
+// which only the v1 union declares (MegEngine writes V2 params with its v1 numbering): look
+// those up in GraphV1Schema() (the param tables are the same in both), and resolve the enum
+// types of their fields in GraphV1Schema() too.
 const reflection::Object* OperatorParamTable(const reflection::Schema& schema, uint8_t type);
 
 // The default of an unsigned integer field, as the schema text gives it. flatc 2.0.8 writes 0

@@ -407,6 +407,15 @@ TEST(MgeSchemaBfbsTest, V2UnionHas97MembersAtTheSameNumbers) {
   ExpectUnion(ModelV2Schema(), "mgb.serialization.fbs.v2", 97);
 }
 
+// A schema other than the two embedded ones (here a copy of one) is searched, not indexed.
+TEST(MgeSchemaBfbsTest, UnionLookupWorksOnAnyCopyOfTheSchema) {
+  std::vector<uint64_t> copy((ModelV2Bfbs().size() + 7) / 8);
+  std::memcpy(copy.data(), ModelV2Bfbs().data(), ModelV2Bfbs().size());
+  const reflection::Schema& schema = *reflection::GetSchema(copy.data());
+  ASSERT_NE(&schema, &ModelV2Schema());
+  ExpectUnion(schema, "mgb.serialization.fbs.v2", 97);
+}
+
 // The generated C++ enumerators carry the same numbers (spot checks across the range).
 TEST(MgeSchemaBfbsTest, GeneratedEnumeratorsMatchTheResearch) {
   EXPECT_EQ(fbs::OperatorParam_param_Empty, 1);
