@@ -10,6 +10,35 @@
 namespace graphport::mge {
 namespace {
 
+std::string_view View(const flatbuffers::String* text) {
+  return text == nullptr ? std::string_view() : std::string_view(text->c_str(), text->size());
+}
+
+// Binary search in a vector of tables sorted by the string `key_of` returns.
+template <typename T, typename KeyOf>
+const T* FindSorted(const flatbuffers::Vector<flatbuffers::Offset<T>>* items, std::string_view key,
+                    KeyOf key_of) {
+  if (items == nullptr) return nullptr;
+  flatbuffers::uoffset_t low = 0, high = items->size();
+  while (low < high) {
+    flatbuffers::uoffset_t mid = low + (high - low) / 2;
+    int order = View(key_of(*items->Get(mid))).compare(key);
+    if (order == 0) return items->Get(mid);
+    if (order < 0) {
+      low = mid + 1;
+    } else {
+      high = mid;
+    }
+  }
+  return nullptr;
+}
+
+template <typename T>
+const T* FindNamed(const flatbuffers::Vector<flatbuffers::Offset<T>>* items,
+                   std::string_view name) {
+  return FindSorted(items, name, [](const T& item) { return item.name(); });
+}
+
 // Table of each union type byte (nullptr where the union has no member), built once per schema:
 // readers look a param up for every operator.
 using UnionIndex = std::array<const reflection::Object*, 256>;
@@ -19,7 +48,7 @@ UnionIndex BuildUnionIndex(const reflection::Schema& schema) {
   // The union is declared in the root table's namespace: mgb.serialization.fbs[.v2].
   std::string root = schema.root_table()->name()->str();
   std::string name = root.substr(0, root.rfind('.') + 1) + "OperatorParam";
-  const reflection::Enum* the_union = schema.enums()->LookupByKey(name.c_str());
+  const reflection::Enum* the_union = FindEnum(schema, name);
   if (the_union == nullptr) return index;
   for (const reflection::EnumVal* value : *the_union->values()) {
     const reflection::Type* type = value->union_type();
@@ -45,6 +74,18 @@ const reflection::Schema& ModelV2Schema() {
   return *schema;
 }
 
+const reflection::Object* FindObject(const reflection::Schema& schema, std::string_view name) {
+  return FindNamed(schema.objects(), name);
+}
+
+const reflection::Enum* FindEnum(const reflection::Schema& schema, std::string_view name) {
+  return FindNamed(schema.enums(), name);
+}
+
+const reflection::Field* FindField(const reflection::Object& object, std::string_view name) {
+  return FindNamed(object.fields(), name);
+}
+
 const reflection::Object* OperatorParamTable(const reflection::Schema& schema, uint8_t type) {
   if (&schema == &GraphV1Schema()) {
     static const UnionIndex v1 = BuildUnionIndex(schema);
@@ -58,13 +99,11 @@ const reflection::Object* OperatorParamTable(const reflection::Schema& schema, u
 }
 
 uint64_t UnsignedFieldDefault(const reflection::Field& field) {
-  if (field.attributes() != nullptr) {
-    if (const reflection::KeyValue* attribute =
-            field.attributes()->LookupByKey(kU64DefaultAttribute)) {
-      if (attribute->value() != nullptr) {
-        return std::strtoull(attribute->value()->c_str(), nullptr, 10);
-      }
-    }
+  const reflection::KeyValue* attribute =
+      FindSorted(field.attributes(), kU64DefaultAttribute,
+                 [](const reflection::KeyValue& item) { return item.key(); });
+  if (attribute != nullptr && attribute->value() != nullptr) {
+    return std::strtoull(attribute->value()->c_str(), nullptr, 10);
   }
   return static_cast<uint64_t>(field.default_integer());
 }

@@ -7,12 +7,21 @@
 #include <flatbuffers/reflection.h>
 
 #include <cstdint>
+#include <string_view>
 
 namespace graphport::mge {
 
 // The parsed binary schemas (root mgb.serialization.fbs.Graph resp. .v2.Model).
 const reflection::Schema& GraphV1Schema();
 const reflection::Schema& ModelV2Schema();
+
+// An object, enum or field by (full) name, e.g. "mgb.serialization.fbs.param.Convolution" or
+// "pad_h"; nullptr when absent. Binary search: the binary schema keeps these vectors sorted by
+// name. (Vector::LookupByKey does the same, but its inlined strcmp trips GCC 12's
+// -Wstringop-overread in sanitizer builds.)
+const reflection::Object* FindObject(const reflection::Schema& schema, std::string_view name);
+const reflection::Enum* FindEnum(const reflection::Schema& schema, std::string_view name);
+const reflection::Field* FindField(const reflection::Object& object, std::string_view name);
 
 // The table an OperatorParam union type byte stands for in `schema`, or nullptr for 0 (NONE)
 // and for numbers that schema does not declare. For the two schemas above the lookup is an

@@ -381,7 +381,7 @@ std::string ExpectedTableName(const std::string& member, const std::string& ns) 
 }
 
 void ExpectUnion(const reflection::Schema& schema, const std::string& ns, int last) {
-  const reflection::Enum* the_union = schema.enums()->LookupByKey((ns + ".OperatorParam").c_str());
+  const reflection::Enum* the_union = FindEnum(schema, ns + ".OperatorParam");
   ASSERT_NE(the_union, nullptr);
   EXPECT_TRUE(the_union->is_union());
   // NONE plus members 1..last, each number once, none left out.
@@ -472,13 +472,13 @@ TEST(MgeSchemaBfbsTest, ParamNamespaceHasTheResearchCounts) {
 
 // Missing names throw, which fails the test that asked (gtest catches it).
 const reflection::Object& Table(const reflection::Schema& schema, const std::string& name) {
-  const reflection::Object* object = schema.objects()->LookupByKey(name.c_str());
+  const reflection::Object* object = FindObject(schema, name);
   if (object == nullptr) throw std::runtime_error("no table " + name);
   return *object;
 }
 
 const reflection::Field& FieldOf(const reflection::Object& object, const char* name) {
-  const reflection::Field* field = object.fields()->LookupByKey(name);
+  const reflection::Field* field = FindField(object, name);
   if (field == nullptr) throw std::runtime_error("no field " + object.name()->str() + "." + name);
   return *field;
 }
@@ -490,6 +490,25 @@ std::vector<std::string> FieldsInSlotOrder(const reflection::Object& object) {
     if (field->id() < names.size()) names[field->id()] = field->name()->str();
   }
   return names;
+}
+
+// Every object, enum and field of both schemas is found by its name (the vectors are sorted).
+TEST(MgeSchemaBfbsTest, EverythingIsFoundByName) {
+  for (const reflection::Schema* schema : {&GraphV1Schema(), &ModelV2Schema()}) {
+    for (const reflection::Object* object : *schema->objects()) {
+      EXPECT_EQ(FindObject(*schema, object->name()->str()), object);
+      for (const reflection::Field* field : *object->fields()) {
+        EXPECT_EQ(FindField(*object, field->name()->str()), field);
+      }
+      EXPECT_EQ(FindField(*object, "no_such_field"), nullptr);
+    }
+    for (const reflection::Enum* e : *schema->enums()) {
+      EXPECT_EQ(FindEnum(*schema, e->name()->str()), e);
+    }
+    EXPECT_EQ(FindObject(*schema, "mgb.serialization.fbs.param.Nope"), nullptr);
+    EXPECT_EQ(FindObject(*schema, ""), nullptr);
+    EXPECT_EQ(FindEnum(*schema, "mgb.serialization.fbs.param.ConvolutionV0Modes"), nullptr);
+  }
 }
 
 // Slot order is the wire format: a few tables field by field (megengine.md §2.4,
@@ -546,29 +565,27 @@ TEST(MgeSchemaBfbsTest, TablesHaveMegEnginesSlotOrder) {
 // Enum and struct layouts that the wire depends on (megengine_params.md §4, §5).
 TEST(MgeSchemaBfbsTest, EnumsAndStructsAreLaidOutAsMegEngines) {
   const reflection::Schema& v1 = GraphV1Schema();
-  const reflection::Enum* dtype = v1.enums()->LookupByKey("mgb.serialization.fbs.DTypeEnum");
+  const reflection::Enum* dtype = FindEnum(v1, "mgb.serialization.fbs.DTypeEnum");
   ASSERT_NE(dtype, nullptr);
   EXPECT_EQ(dtype->underlying_type()->base_type(), reflection::Byte);
   EXPECT_EQ(dtype->values()->size(), 22u);
   EXPECT_EQ(dtype->values()->LookupByKey(21)->name()->str(), "Complex64");
   EXPECT_EQ(dtype->values()->LookupByKey(11)->name()->str(), "Quantized8Asymm");
 
-  const reflection::Enum* elemwise =
-      v1.enums()->LookupByKey("mgb.serialization.fbs.param.ElemwiseMode");
+  const reflection::Enum* elemwise = FindEnum(v1, "mgb.serialization.fbs.param.ElemwiseMode");
   ASSERT_NE(elemwise, nullptr);
   EXPECT_EQ(elemwise->underlying_type()->base_type(), reflection::UInt);
   EXPECT_EQ(elemwise->values()->size(), 86u);
   EXPECT_EQ(elemwise->values()->LookupByKey(18)->name()->str(), "MAX_");
   EXPECT_EQ(elemwise->values()->LookupByKey(85)->name()->str(), "SIGN");
-  const reflection::Enum* format =
-      v1.enums()->LookupByKey("mgb.serialization.fbs.param.ConvolutionFormat");
+  const reflection::Enum* format = FindEnum(v1, "mgb.serialization.fbs.param.ConvolutionFormat");
   ASSERT_NE(format, nullptr);
   EXPECT_EQ(format->values()->size(), 18u);
   EXPECT_EQ(format->values()->LookupByKey(17)->name()->str(), "NCHW4_NHWC");
 
   // The one bit-flag enum: members are the flag values.
   const reflection::Enum* strategy =
-      v1.enums()->LookupByKey("mgb.serialization.fbs.param.ExecutionPolicyStrategy");
+      FindEnum(v1, "mgb.serialization.fbs.param.ExecutionPolicyStrategy");
   ASSERT_NE(strategy, nullptr);
   std::map<int64_t, std::string> flags;
   for (const reflection::EnumVal* value : *strategy->values()) {
