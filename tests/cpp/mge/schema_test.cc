@@ -16,6 +16,9 @@
 #include <string>
 #include <vector>
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #include "mge/schema/embedded_schemas.h"
 #include "mge/schema/graph_v1_generated.h"
 #include "mge/schema/model_v2_generated.h"
@@ -246,6 +249,18 @@ TEST(MgeSchemaCorpusTest, DamagedBuffersDoNotVerify) {
   V1File bad_identifier = file;
   reinterpret_cast<uint8_t*>(bad_identifier.flatbuffer.data())[8] = 'x';
   EXPECT_FALSE(VerifiesAsGraph(bad_identifier));
+}
+
+// The generated verifier rejects the flatbuffer of both files cut at every byte.
+TEST(MgeSchemaCorpusTest, EveryTruncationFailsVerification) {
+  for (const char* name : {kConvFile, kReshapeFile}) {
+    V1File file = LoadMgbs(name);
+    ASSERT_TRUE(VerifiesAsGraph(file)) << name;
+    for (size_t size = 0; size < file.flatbuffer_size; ++size) {
+      flatbuffers::Verifier verifier(file.data(), size);
+      EXPECT_FALSE(fbs::VerifySizePrefixedGraphBuffer(verifier)) << name << " cut at " << size;
+    }
+  }
 }
 
 // --- The binary schemas ------------------------------------------------------------------------
@@ -814,6 +829,13 @@ TEST(MgeSchemaRoundTripTest, CorpusParamsReadByFieldName) {
     ++seen;
   }
   EXPECT_EQ(seen, 2);
+}
+
+// graphport_xxhash: xxhash.h from the build's header mirror, header-only. The two ids of
+// Elemwise (megengine.md §2.9): XXH64 seed 20160701 over the token without and with its NUL.
+TEST(MgeSchemaBuildTest, XxhashIsUsableHeaderOnly) {
+  EXPECT_EQ(XXH64("Elemwise", 8, 20160701), 0xd6c488c11172ec08ull);
+  EXPECT_EQ(XXH64("Elemwise", 9, 20160701), 0xebb39bdd9278b6daull);
 }
 
 }  // namespace
