@@ -813,6 +813,30 @@ TEST(MgeSchemaRoundTripTest, GeneratedBuilderOutputReadsBackByFieldName) {
   EXPECT_EQ(SignedByName(quant_object, *quant, "zero_point"), 128);
 }
 
+// MegEngine writes V2 params with its v1 union numbers (megengine.md §2.8), so a V2 file can
+// hold ExponentialRNG (98), which schema_v2 does not declare: it still verifies, and decodes
+// through the v1 schema's table.
+TEST(MgeSchemaRoundTripTest, V2FileWithAV1OnlyParamVerifiesAndDecodesThroughV1) {
+  flatbuffers::FlatBufferBuilder builder;
+  auto rng = param::CreateExponentialRNG(builder, 12345);
+  std::vector<flatbuffers::Offset<fbs::v2::Operator>> oprs = {fbs::v2::CreateOperator(
+      builder, 0, 0, 0,
+      static_cast<fbs::v2::OperatorParam>(fbs::OperatorParam_param_ExponentialRNG), rng.Union())};
+  fbs::v2::FinishSizePrefixedModelBuffer(
+      builder, fbs::v2::CreateModel(builder, 0, 2, builder.CreateVector(oprs)));
+  flatbuffers::Verifier verifier(builder.GetBufferPointer(), builder.GetSize());
+  ASSERT_TRUE(fbs::v2::VerifySizePrefixedModelBuffer(verifier));
+
+  const fbs::v2::Operator& opr =
+      *fbs::v2::GetSizePrefixedModel(builder.GetBufferPointer())->oprs()->Get(0);
+  EXPECT_EQ(OperatorParamTable(ModelV2Schema(), opr.param_type()), nullptr);
+  const reflection::Object* object = OperatorParamTable(GraphV1Schema(), opr.param_type());
+  ASSERT_NE(object, nullptr);
+  EXPECT_EQ(object->name()->str(), "mgb.serialization.fbs.param.ExponentialRNG");
+  const auto& table = *reinterpret_cast<const flatbuffers::Table*>(opr.param());
+  EXPECT_EQ(flatbuffers::GetFieldI<uint64_t>(table, FieldOf(*object, "seed")), 12345u);
+}
+
 // The same bytes through the v1 schema: a corpus operator's params by field name.
 TEST(MgeSchemaRoundTripTest, CorpusParamsReadByFieldName) {
   V1File file = LoadMgbs(kConvFile);
