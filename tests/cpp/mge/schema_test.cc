@@ -22,6 +22,7 @@
 #include "mge/schema/embedded_schemas.h"
 #include "mge/schema/graph_v1_generated.h"
 #include "mge/schema/model_v2_generated.h"
+#include "mge/schema/param_history.h"
 #include "mge/schema/schema_reflection.h"
 
 namespace graphport::mge {
@@ -853,6 +854,95 @@ TEST(MgeSchemaRoundTripTest, CorpusParamsReadByFieldName) {
     ++seen;
   }
   EXPECT_EQ(seen, 2);
+}
+
+// --- Layouts of older releases (megengine_params.md §7) ------------------------------------------
+
+std::string LayoutTable(const reflection::Schema& schema, uint8_t type, uint32_t version) {
+  ParamLayout layout = ParamLayoutAsWritten(schema, type, version);
+  return layout.table ? layout.table->name()->str() : "";
+}
+
+// Writer versions: v0.3.1 = 8.3.0, v1.1.0 = 8.8.0, v1.2.0 = 8.9.0, v1.3.0 = 8.10.0, v1.4.0 =
+// 8.11.0 (MegBrain's numbers); 8.9999.0 is ambiguous; 1.12.3 and later are the releases.
+TEST(MgeSchemaHistoryTest, EachReleasesMembersMapToTheLayoutItWrote) {
+  const reflection::Schema& v1 = GraphV1Schema();
+  const std::string p = "mgb.serialization.fbs.param.";
+  const std::string h = "graphport.mge.history.";
+  // Up to v1.2.0 the format-carrying members had today's legacy layouts.
+  EXPECT_EQ(LayoutTable(v1, 3, 800800), p + "ConvolutionV1");
+  EXPECT_EQ(LayoutTable(v1, 6, 800900), p + "ConvBiasV3");
+  EXPECT_EQ(LayoutTable(v1, 9, 800300), p + "PoolingV0");
+  EXPECT_EQ(LayoutTable(v1, 72, 800800), p + "DctChannelSelectV0");
+  EXPECT_EQ(LayoutTable(v1, 55, 800900), p + "ExecutionPolicyV0");
+  EXPECT_EQ(LayoutTable(v1, 21, 800800), h + "Winograd");
+  EXPECT_EQ(LayoutTable(v1, 21, 800900), "mgb.serialization.fbs.DeprecatedParam");
+  EXPECT_EQ(LayoutTable(v1, 8, 801000), h + "Images2NeibsV1_3");
+  EXPECT_EQ(LayoutTable(v1, 8, 801100), p + "Images2Neibs");
+  EXPECT_EQ(LayoutTable(v1, 3, 801000), p + "Convolution");
+  EXPECT_EQ(LayoutTable(ModelV2Schema(), 95, 101203), h + "MultiHeadAttnV1_12_3");
+  EXPECT_EQ(LayoutTable(ModelV2Schema(), 95, 101204), p + "MultiHeadAttn");
+  // Unchanged members, current and development versions: the current table.
+  EXPECT_EQ(LayoutTable(v1, 17, 800300), p + "Elemwise");
+  EXPECT_EQ(LayoutTable(v1, 3, 101302), p + "Convolution");
+  EXPECT_EQ(LayoutTable(v1, 3, 1099900), p + "Convolution");
+  EXPECT_EQ(ParamLayoutAsWritten(v1, 0, 800300).table, nullptr);
+  EXPECT_EQ(ParamLayoutAsWritten(ModelV2Schema(), 98, 101302).table, nullptr);
+
+  // 8.9999.0 (both corpus files): today's layout, flagged where the candidates differed.
+  ParamLayout conv = ParamLayoutAsWritten(v1, 3, kAmbiguousWriterVersion);
+  EXPECT_EQ(conv.table->name()->str(), p + "Convolution");
+  EXPECT_TRUE(conv.ambiguous);
+  EXPECT_TRUE(ParamLayoutAsWritten(v1, 75, kAmbiguousWriterVersion).ambiguous);
+  EXPECT_TRUE(ParamLayoutAsWritten(v1, 8, kAmbiguousWriterVersion).ambiguous);
+  EXPECT_FALSE(ParamLayoutAsWritten(v1, 17, kAmbiguousWriterVersion).ambiguous);
+  EXPECT_FALSE(ParamLayoutAsWritten(v1, 54, kAmbiguousWriterVersion).ambiguous);
+  EXPECT_FALSE(ParamLayoutAsWritten(v1, 3, 800900).ambiguous);
+}
+
+std::string FormatNameAsWritten(uint8_t type, uint32_t version, int64_t value) {
+  const reflection::Schema& v1 = GraphV1Schema();
+  ParamLayout layout = ParamLayoutAsWritten(v1, type, version);
+  const reflection::Enum& e = EnumAsWritten(v1, layout, FieldOf(*layout.table, "format"));
+  const reflection::EnumVal* named = e.values()->LookupByKey(value);
+  return named ? named->name()->str() : "?";
+}
+
+// ConvolutionV0Format was numbered three other ways before v1.2.0; values 0-6 never changed.
+TEST(MgeSchemaHistoryTest, OldFormatNumberingNamesOldValues) {
+  EXPECT_EQ(FormatNameAsWritten(3, 800300, 7), "NCHW_WINOGRAD");  // v0.3.1
+  EXPECT_EQ(FormatNameAsWritten(3, 800300, 9), "CHWN4");
+  EXPECT_EQ(FormatNameAsWritten(3, 800301, 7), "NCHW44");  // v0.3.2 - v0.4.0
+  EXPECT_EQ(FormatNameAsWritten(3, 800301, 11), "CHWN4");
+  EXPECT_EQ(FormatNameAsWritten(9, 800401, 8), "NCHW44_DOT");  // v0.5.0 - v1.1.0
+  EXPECT_EQ(FormatNameAsWritten(9, 800800, 12), "CHWN4");
+  EXPECT_EQ(FormatNameAsWritten(6, 800800, 6), "NCHW88");
+  EXPECT_EQ(FormatNameAsWritten(6, 800900, 12), "NCHW4_NCHW32");  // v1.2.0: today's V0
+  EXPECT_EQ(FormatNameAsWritten(6, 800900, 18), "CHWN4");
+  EXPECT_EQ(FormatNameAsWritten(6, 801100, 15), "CHWN4");  // v1.4.0: ConvolutionFormat
+  // Non-format enum fields keep their own enum.
+  const reflection::Schema& v1 = GraphV1Schema();
+  ParamLayout layout = ParamLayoutAsWritten(v1, 6, 800300);
+  EXPECT_EQ(EnumAsWritten(v1, layout, FieldOf(*layout.table, "nonlineMode")).name()->str(),
+            "mgb.serialization.fbs.param.ConvBiasV0NonlineMode");
+}
+
+// A ConvBias param as v1.2.0 wrote it (12 slots: output_block_size, then compute_mode) reads
+// right through its layout and wrong through today's, which has compute_mode at that slot.
+TEST(MgeSchemaHistoryTest, AnOldConvBiasDecodesThroughItsLayout) {
+  flatbuffers::FlatBufferBuilder builder;
+  builder.Finish(param::CreateConvBiasV3(
+      builder, param::ConvBiasV0NonlineMode_RELU, param::ConvolutionV0Mode_CROSS_CORRELATION,
+      param::ConvolutionV0Sparse_DENSE, param::ConvolutionV0Format_NCHW4, 1, 1, 1, 1, 1, 1, 4,
+      param::ConvolutionV1ComputeMode_FLOAT32));
+  const auto& table = *flatbuffers::GetAnyRoot(builder.GetBufferPointer());
+  const reflection::Schema& v1 = GraphV1Schema();
+  ParamLayout old_layout = ParamLayoutAsWritten(v1, fbs::OperatorParam_param_ConvBias, 800900);
+  EXPECT_EQ(SignedByName(*old_layout.table, table, "output_block_size"), 4);
+  EXPECT_EQ(EnumNameByField(v1, *old_layout.table, table, "compute_mode"), "FLOAT32");
+  EXPECT_EQ(EnumNameByField(v1, *old_layout.table, table, "nonlineMode"), "RELU");
+  const reflection::Object& today = *OperatorParamTable(v1, fbs::OperatorParam_param_ConvBias);
+  EXPECT_EQ(SignedByName(today, table, "compute_mode"), 4);  // output_block_size, misread
 }
 
 // graphport_xxhash: xxhash.h from the build's header mirror, header-only. The two ids of
