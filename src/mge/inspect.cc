@@ -30,12 +30,6 @@ nlohmann::json OptJson(const std::optional<std::string>& s) {
   return s ? nlohmann::json(*s) : nlohmann::json();
 }
 
-std::string VersionText(uint32_t v) {
-  // (MAJOR * 1000 + MINOR) * 100 + PATCH
-  return std::to_string(v / 100000) + "." + std::to_string(v / 100 % 1000) + "." +
-         std::to_string(v % 100);
-}
-
 nlohmann::json VarJson(const Graph& g, uint32_t id) {
   nlohmann::json v = {{"id", id}, {"name", OptJson(g.VarName(id))}};
   if (id < g.vars.size()) {
@@ -160,18 +154,20 @@ nlohmann::json InspectMgeFile(const MgeFile& file, const InspectContext& ctx) {
   std::string producer;
   if (g.format == DumpFormat::kFbsV1) {
     producer = std::string("MegEngine FBS v1 (") + (g.magic == V1Magic::kMgbs ? "MGBS" : "MGBC") +
-               "), mgb_version " + std::to_string(g.version) + " (" + VersionText(g.version) + ")";
+               "), mgb_version " + std::to_string(g.version);
   } else {
-    producer = "MegEngine FBS_V2 (mgv2), mge_version " + std::to_string(g.version) + " (" +
-               VersionText(g.version) + "), model version " + std::to_string(g.model_version);
+    producer = "MegEngine FBS_V2 (mgv2), mge_version " + std::to_string(g.version) +
+               ", model version " + std::to_string(g.model_version);
   }
   if (file.test_container) {
     producer +=
         ", in an mgbtest0 container with " + std::to_string(file.declared_tests) + " test cases";
   }
   j["producer"] = producer;
-  uint64_t tensors = 0;
-  for (const Operator& op : g.oprs) tensors += op.tensors.size();
+  uint64_t tensors = 0;  // tensors with values: weights and constants
+  for (const Operator& op : g.oprs) {
+    for (const Tensor& t : op.tensors) tensors += t.has_value ? 1 : 0;
+  }
   j["counts"] = {{"operators", g.oprs.size()},
                  {"vars", g.vars.size()},
                  {"params", tensors},
@@ -214,7 +210,6 @@ nlohmann::json InspectMgeFile(const MgeFile& file, const InspectContext& ctx) {
     header["middleTensors"] = g.has_middle_tensors;
   }
   header["version"] = g.version;
-  header["versionText"] = VersionText(g.version);
   header["nrSharedTensor"] = g.nr_shared_tensor;
   m["header"] = header;
   nlohmann::json oprs = nlohmann::json::array();
