@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "mge/container.h"
+#include "mge/dump/compat_rewrite.h"
 #include "mge/dump/dump_info.h"
 #include "mge/dump/dump_plan.h"
 #include "mge/dump/dump_request.h"
@@ -24,8 +25,12 @@ void WriteFile(OutputSet* out, const std::string& name, const std::string& bytes
 
 nlohmann::json ExportMgeGraph(const MgeFile& file, size_t graph_index, const OptionValues& options,
                               OutputSet* out) {
-  const Graph& graph = file.graphs[graph_index];
+  const Graph& loaded = file.graphs[graph_index];
   DumpRequest request = ReadDumpRequest(options);
+  // Every MegEngine dump runs the compatibility rewrite first (no_change_graph=False).
+  RewrittenGraph rewritten;
+  const bool was_rewritten = RewriteForCompat(loaded, request.format, &rewritten);
+  const Graph& graph = was_rewritten ? rewritten.graph : loaded;
   DumpPlan plan = MakeDumpPlan(graph, request);
   WrittenDump dump = request.format == DumpFormat::kFbsV1 ? WriteV1(plan) : WriteV2(plan);
 
@@ -75,8 +80,8 @@ nlohmann::json ExportMgeGraph(const MgeFile& file, size_t graph_index, const Opt
   std::string strip_json;
   StripInfo strip;
   if (request.strip_info_file) {
-    // Collected from the graph as given to the dumper, like get_info_for_strip.
-    strip = CollectStripInfo(graph, dump.content_hash);
+    // Collected before the compatibility rewrite, like get_info_for_strip.
+    strip = CollectStripInfo(loaded, dump.content_hash);
     strip_json = StripInfoJson(strip, request.append_json);
   }
 
@@ -104,6 +109,11 @@ nlohmann::json ExportMgeGraph(const MgeFile& file, size_t graph_index, const Opt
                        " operators have no name in the input, so none is written";
   }
   if (keep_tests) kept["testCases"] = file.declared_tests;
+  if (was_rewritten) {
+    kept["compatRewrite"] = std::to_string(rewritten.rewritten) +
+                            " operators replaced by MegEngine's compatibility converters";
+  }
+  for (const std::string& note : rewritten.notes) kept["compatRewriteKept"].push_back(note);
   if (request.strip_info_file && strip.vars_without_dtype) {
     kept["stripInfoDtypes"] =
         std::to_string(strip.vars_without_dtype) + " vars have a dtype neither stored nor inferred";
