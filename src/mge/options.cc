@@ -141,44 +141,31 @@ OptionSchema BuildLoadOptions() {
 const std::vector<OptimizeKwarg>& OptimizeKwargs() {
   static const auto* kwargs = new std::vector<OptimizeKwarg>{
       {"enableIo16xc32", "enable_io16xc32", false,
-       "Whether to use float16 for I/O between oprs and use float32 as internal computation "
-       "precision. Note the output var would be changed to float16."},
+       "Float16 tensors between operators, float32 inside them (f16_io_f32_comp); the "
+       "outputs become float16."},
       {"enableIoc16", "enable_ioc16", false,
-       "Whether to use float16 for both I/O and computation precision."},
+       "Float16 for tensors and for computation alike (f16_io_comp)."},
       {"enableHwcd4", "enable_hwcd4", false,
-       "Whether to use NHWCD4 data layout. This is faster on some OpenCL backend."},
-      {"enableNchw88", "enable_nchw88", false,
-       "Whether to use NCHW88 data layout, currently "
-       "used in X86 AVX backend."},
-      {"enableNchw44", "enable_nchw44", false,
-       "Whether to use NCHW44 data layout, currently "
-       "used in arm backend."},
+       "Convert to the NHWCD4 layout (fast on some OpenCL devices)."},
+      {"enableNchw88", "enable_nchw88", false, "Convert to the NCHW88 layout (x86 AVX)."},
+      {"enableNchw44", "enable_nchw44", false, "Convert to the NCHW44 layout (Arm)."},
       {"enableNchw44Dot", "enable_nchw44_dot", false,
-       "Whether to use NCHW44_dot data layout, currently used in armv8.2+dotprod backend."},
-      {"enableNchw4", "enable_nchw4", false,
-       "Whether to use NCHW4 data layout, currently used "
-       "in nvidia backend (based on cudnn)."},
+       "Convert to the NCHW44-dot layout (Armv8.2 with dot product)."},
+      {"enableNchw4", "enable_nchw4", false, "Convert to the NCHW4 layout (NVIDIA, cuDNN)."},
       {"enableNchw32", "enable_nchw32", false,
-       "Whether to use NCHW32 data layout, currently "
-       "used in nvidia backend with tensorcore (based on "
-       "cudnn)."},
-      {"enableChwn4", "enable_chwn4", false,
-       "Whether to use CHWN4 data layout, currently used "
-       "in nvidia backend with tensorcore."},
-      {"enableNchw64", "enable_nchw64", false,
-       "Whether to use NCHW64 data layout, used for "
-       "fast int4 support on Nvidia GPU."},
+       "Convert to the NCHW32 layout (NVIDIA tensor cores, cuDNN)."},
+      {"enableChwn4", "enable_chwn4", false, "Convert to the CHWN4 layout (NVIDIA tensor cores)."},
+      {"enableNchw64", "enable_nchw64", false, "Convert to the NCHW64 layout (int4 on NVIDIA)."},
       {"enableFuseConvBiasNonlinearity", "enable_fuse_conv_bias_nonlinearity", false,
-       "Whether to fuse conv+bias+nonlinearty into one opr."},
+       "Fuse convolution, bias and the nonlinearity after them into one ConvBias operator."},
       {"enableFuseConvBiasWithZ", "enable_fuse_conv_bias_with_z", false,
-       "Whether to fuse conv_bias with z input for inference on nvidia backend (this "
-       "optimization pass will result in mismatch of the precision of output of training and "
-       "inference)."},
+       "Also fuse an added z input into ConvBias (NVIDIA); inference results may then differ "
+       "slightly from training."},
       {"enableFusePreprocess", "enable_fuse_preprocess", false,
-       "Whether to fuse astype, pad_channel and dimshuffle into one opr."},
+       "Fuse the input preprocessing (astype, channel padding, dimshuffle) into one operator."},
       {"enableFuseGrain", "enable_fuse_grain", true,
-       "Whether to fold reduce mean and global pooling (FoldingReduceMean, "
-       "FoldingGlobalPooling)."},
+       "Fold reduce-mean and global pooling patterns (FoldingReduceMean, "
+       "FoldingGlobalPooling); on by default."},
   };
   return *kwargs;
 }

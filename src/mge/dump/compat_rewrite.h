@@ -21,7 +21,7 @@ struct RewrittenGraph {
   Graph graph;  // its operators point into the input's bytes and into `storage`
   std::vector<std::unique_ptr<flatbuffers::DetachedBuffer>> storage;  // new param tables
   std::vector<std::unique_ptr<std::string>> values;                   // new constant values
-  uint32_t rewritten = 0;  // operators replaced
+  uint32_t rewritten = 0;                                             // operators replaced
   std::vector<std::string> notes;  // operators MegEngine would convert that are kept
 };
 
