@@ -200,6 +200,9 @@ struct Case {
   int arity;
 };
 
+// GoogleTest names the parameter with this (ctest lists it).
+void PrintTo(const Case& c, std::ostream* os) { *os << c.mode; }
+
 const std::vector<Case>& ElemwiseCases() {
   static const std::vector<Case> cases = {
       {"SQRT", 83, 1},  {"SQUARE", 84, 1},   {"TAN", 69, 1},        {"COSH", 65, 1},
