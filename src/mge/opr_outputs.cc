@@ -42,7 +42,8 @@ bool V1NumberedOutputs(const Operator& op, uint32_t* count) {
   }
   if (key == "TopK") {  // KTH_ONLY (0): values; the other modes add indices
     uint32_t mode = 0;
-    if (!op.params.empty() && op.params[0].table != nullptr) {
+    constexpr uint8_t kTopKParam = 44;  // only a verified TopK table is read
+    if (!op.params.empty() && op.params[0].type == kTopKParam && op.params[0].table != nullptr) {
       auto* table = reinterpret_cast<const flatbuffers::Table*>(op.params[0].table);
       mode = table->GetField<uint32_t>(4, 0);
     }

@@ -3,6 +3,7 @@
 #include "mge/read_common.h"
 #include "mge/read_error.h"
 #include "mge/schema/model_v2_generated.h"
+#include "mge/schema/operator_param_v1_generated.h"
 
 namespace graphport::mge {
 
@@ -116,6 +117,22 @@ void ReadV2Graph(const DumpSpan& span, const std::string& file, Graph* g) {
           }
           op.blobs.push_back(blob);
           blob_at.push_back(b);
+        }
+      }
+      // MegEngine writes V2 params with its v1 numbering, so 98 and 99 occur although the V2
+      // union lacks them; the V2 verifier passed over them, the v1 one checks them here.
+      for (const Param& p : op.params) {
+        if (p.type > v2::OperatorParam_MAX && p.table != nullptr &&
+            p.type <= mgb::serialization::fbs::OperatorParam_MAX) {
+          flatbuffers::Verifier param_verifier(data, g->flatbuffer.size());
+          if (!mgb::serialization::fbs::VerifyOperatorParam(
+                  param_verifier, p.table,
+                  static_cast<mgb::serialization::fbs::OperatorParam>(p.type))) {
+            ThrowAt(
+                ErrorCode::kParseError, file, offset_of(p.table),
+                "param union member " + std::to_string(p.type) + " fails FlatBuffers verification",
+                OprLabel(index, op.DisplayType()));
+          }
         }
       }
       OrderDumpItems(&op, param_at, tensor_at, blob_at);
