@@ -30,6 +30,28 @@ Offset<void> BuildFormat(FlatBufferBuilder* fbb, const TensorFormat& f) {
   }
 }
 
+// What MegEngine's V2 dumper knows of a var that an FBS v1 file does not store: a constant's
+// var holds its value on the device at dump time (shape, comp node, dtype, format); an
+// input's var has its static shape only; of any other var graphport knows nothing more.
+MiddleTensor MiddleFromV1(const Operator& op, uint32_t var) {
+  MiddleTensor mt;
+  mt.present = true;
+  if (op.cls == nullptr || op.tensors.size() != 1 || op.outputs.size() != 1 ||
+      op.outputs[0] != var) {
+    return mt;
+  }
+  const Tensor& t = op.tensors[0];
+  if (op.cls->key == "ImmutableTensor" && t.has_value) {
+    mt.shape = t.shape;
+    mt.comp_node = t.comp_node;
+    mt.dtype = t.dtype;
+    mt.format = TensorFormat{v2::TensorFormat_DefaultTensorFormat};
+  } else if (op.cls->key == "Host2DeviceCopy" && t.shape && !t.shape->empty()) {
+    mt.shape = t.shape;
+  }
+  return mt;
+}
+
 }  // namespace
 
 WrittenDump WriteV2(const DumpPlan& plan) {
@@ -127,7 +149,7 @@ WrittenDump WriteV2(const DumpPlan& plan) {
     Offset<flatbuffers::Vector<uint32_t>> outputs;
     if (plan.write_middle_tensors) {
       for (uint32_t v : op.outputs) {
-        const MiddleTensor& mt = g.vars[v].middle;
+        const MiddleTensor& mt = from_v1 ? MiddleFromV1(op, v) : g.vars[v].middle;
         auto mname = fbb.CreateSharedString(plan.var_names[v]);
         if (mt.present && (mt.comp_node || mt.dtype || mt.format)) {
           Offset<flatbuffers::Vector<uint32_t>> shape;

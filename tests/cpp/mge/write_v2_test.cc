@@ -66,3 +66,37 @@ INSTANTIATE_TEST_SUITE_P(Corpus, MgeWriteV2, ::testing::ValuesIn(CorpusFiles()))
 
 }  // namespace
 }  // namespace graphport::mge
+
+namespace graphport::mge {
+namespace {
+
+// From FBS v1, the middle tensors carry what MegEngine's V2 dumper would know: a constant's
+// value layout and the input's static shape; other vars their (kept or synthesized) name.
+TEST(MgeWriteV2, MiddleTensorsFromFbsV1) {
+  auto l = testing::Load(testing::ReadCorpusFile(testing::kConvFile));
+  std::string out = testing::Export(l.model.get(), nullptr).model();
+  std::vector<uint64_t> storage((out.size() + 7) / 8);
+  std::memcpy(storage.data(), out.data(), out.size());
+  const auto* model = mgb::serialization::fbs::v2::GetSizePrefixedModel(storage.data());
+  const auto* middle = model->middle_tensors();
+  ASSERT_NE(middle, nullptr);
+  ASSERT_EQ(middle->size(), 11u);
+  const auto* input = middle->Get(0);
+  ASSERT_NE(input->shape(), nullptr);
+  EXPECT_EQ(std::vector<uint32_t>(input->shape()->begin(), input->shape()->end()),
+            (std::vector<uint32_t>{8, 1, 32, 32}));
+  EXPECT_EQ(input->dtype(), nullptr);
+  EXPECT_EQ(input->name()->str(), "var0");
+  const auto* weight = middle->Get(2);
+  ASSERT_NE(weight->shape(), nullptr);
+  EXPECT_EQ(weight->shape()->size(), 4u);
+  ASSERT_NE(weight->comp_node(), nullptr);
+  EXPECT_EQ(weight->comp_node()->logical_locator()->str(), "xpux:0");
+  EXPECT_NE(weight->dtype(), nullptr);
+  EXPECT_EQ(weight->format_type(), mgb::serialization::fbs::v2::TensorFormat_DefaultTensorFormat);
+  EXPECT_EQ(middle->Get(10)->name()->str(), "OprAttr");
+  EXPECT_EQ(middle->Get(5)->shape(), nullptr);
+}
+
+}  // namespace
+}  // namespace graphport::mge
