@@ -32,6 +32,10 @@ constexpr size_t kMaxNodes = 1 << 20;
 class Reader {
  public:
   explicit Reader(std::string_view b) : b_(b) {}
+  // A pickle can make a list contain itself: the cycles are cut so every node is freed.
+  ~Reader() {
+    for (const auto& n : all_) n->items.clear();
+  }
 
   bool Run(NodePtr* result, std::string* why) {
     while (pos_ < b_.size()) {
@@ -63,6 +67,7 @@ class Reader {
   NodePtr Make(Node::Kind kind) {
     auto n = std::make_shared<Node>();
     n->kind = kind;
+    all_.push_back(n);
     return n;
   }
   bool Push(NodePtr n) {
@@ -281,6 +286,7 @@ class Reader {
   size_t nodes_ = 0;
   std::vector<NodePtr> stack_;
   std::map<uint64_t, NodePtr> memo_;
+  std::vector<NodePtr> all_;
 };
 
 bool ToJson(const Node& n, int depth, nlohmann::json* out, std::string* why) {

@@ -73,7 +73,8 @@ TEST(MgeDetect, ForcedFormat) {
 
 TEST(MgeDetect, PickledStateDictIsRefusedWithWhatItIs) {
   // megengine.save writes pickle protocol 4: PROTO 4, FRAME, ...
-  std::string pickle("\x80\x04\x95\x10\0\0\0\0\0\0\0}\x94\x8c\x06weight\x94N s.", 28);
+  static const char kPickle[] = "\x80\x04\x95\x10\0\0\0\0\0\0\0}\x94\x8c\x06weight\x94N s.";
+  std::string pickle(kPickle, sizeof(kPickle) - 1);
   EXPECT_EQ(DetectBytes({{"net.pkl", pickle}}).score, 0);  // not ours without a .mge name
   Detection d = DetectBytes({{"net.mge", pickle}});
   EXPECT_EQ(d.score, Detection::kByName);

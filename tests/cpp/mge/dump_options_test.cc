@@ -89,7 +89,8 @@ TEST_F(MgeDumpOptions, KeepOprName) {
       for (const auto* op : *V1Root(off, &fb)->oprs()) EXPECT_EQ(op->name(), nullptr);
       for (const auto* op : *V1Root(on, &fb)->oprs()) names.push_back(op->name()->str());
     } else {
-      for (const auto* op : *V2Root(off).root->oprs()) EXPECT_EQ(op->name(), nullptr);
+      V2Buffer b_off = V2Root(off);
+      for (const auto* op : *b_off.root->oprs()) EXPECT_EQ(op->name(), nullptr);
       V2Buffer b = V2Root(on);
       for (const auto* op : *b.root->oprs()) names.push_back(op->name()->str());
     }
