@@ -36,24 +36,22 @@ nlohmann::json ExportMgeGraph(const MgeFile& file, size_t graph_index, const Opt
 
   // The model file: the caller's bytes (append), then an mgbtest0 model keeps its container
   // and its test cases byte for byte.
-  std::string model = request.append.value_or("");
   const bool keep_tests = file.test_container && graph_index == 0;
+  std::string before = request.append.value_or("");
+  std::string_view after;
   if (keep_tests) {
-    model += kTestContainerMagic;
+    before += kTestContainerMagic;
     uint32_t n = file.declared_tests;
-    for (int i = 0; i < 4; ++i) model.push_back(static_cast<char>((n >> (8 * i)) & 0xff));
-  }
-  model += dump.bytes;
-  if (keep_tests) {
-    for (size_t i = 1; i < file.graphs.size(); ++i) {
-      const Graph& t = file.graphs[i];
-      model.append(file.bytes, t.file_offset, t.file_bytes);
+    for (int i = 0; i < 4; ++i) before.push_back(static_cast<char>((n >> (8 * i)) & 0xff));
+    // The test cases are the container's last dumps, one after another.
+    if (file.graphs.size() > 1) {
+      after = std::string_view(file.bytes).substr(file.graphs[1].file_offset);
     }
   }
 
   DumpInfo info;
   info.nr_opr = dump.nr_opr;
-  info.tot_bytes = dump.bytes.size();
+  info.tot_bytes = dump.size();
   info.tensor_value_bytes = dump.tensor_value_bytes;
   info.content_hash = dump.content_hash;
   for (size_t i = 0; i < graph.oprs.size(); ++i) {
@@ -85,7 +83,12 @@ nlohmann::json ExportMgeGraph(const MgeFile& file, size_t graph_index, const Opt
     strip_json = StripInfoJson(strip, request.append_json);
   }
 
-  WriteFile(out, request.filename, model);
+  ByteSink* sink = out->Open(request.filename);
+  sink->SizeHint(before.size() + dump.size() + after.size());
+  sink->Write(reinterpret_cast<const uint8_t*>(before.data()), before.size());
+  dump.WriteTo(sink);
+  sink->Write(reinterpret_cast<const uint8_t*>(after.data()), after.size());
+  out->Close();
   nlohmann::json files = nlohmann::json::array({request.filename});
   if (request.strip_info_file) {
     WriteFile(out, *request.strip_info_file, strip_json);

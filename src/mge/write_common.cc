@@ -37,6 +37,20 @@ uint32_t FirstParamMode(const Operator& op, uint8_t union_type) {
 
 }  // namespace
 
+uint64_t WrittenDump::size() const {
+  uint64_t n = header.size() + flatbuffer.size();
+  for (std::string_view v : values) n += v.size();
+  return n;
+}
+
+void WrittenDump::WriteTo(ByteSink* sink) const {
+  sink->Write(reinterpret_cast<const uint8_t*>(header.data()), header.size());
+  for (std::string_view v : values) {
+    sink->Write(reinterpret_cast<const uint8_t*>(v.data()), v.size());
+  }
+  sink->Write(flatbuffer.data(), flatbuffer.size());
+}
+
 std::string WriterOprLabel(const Graph& graph, size_t opr) {
   const Operator& op = graph.oprs[opr];
   std::string label = OprLabel(opr, op.DisplayType());

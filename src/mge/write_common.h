@@ -3,17 +3,28 @@
 #ifndef GRAPHPORT_MGE_WRITE_COMMON_H_
 #define GRAPHPORT_MGE_WRITE_COMMON_H_
 
+#include <flatbuffers/flatbuffers.h>
+
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "core/byte_stream.h"
 #include "mge/dump/dump_plan.h"
 #include "mge/mge_model.h"
 
 namespace graphport::mge {
 
+// A dump as the pieces it is written from, so tensor values are never copied between the
+// loaded file and the sink: FBS v1 header, the values (views into the loaded bytes or the
+// rewrite's constants), the finished flatbuffer (FBS_V2: the whole dump).
 struct WrittenDump {
-  std::string bytes;  // the dump, header and values included (FBS v1)
+  std::string header;
+  std::vector<std::string_view> values;
+  flatbuffers::DetachedBuffer flatbuffer;
+  uint64_t size() const;
+  void WriteTo(ByteSink* sink) const;
   uint64_t content_hash = 0;
   uint64_t tensor_value_bytes = 0;
   uint32_t nr_opr = 0;

@@ -30,7 +30,7 @@ WrittenDump WriteV1(const DumpPlan& plan) {
   const Graph& g = *plan.graph;
   const V1Ids ids = plan.magic == V1Magic::kMgbc ? V1Ids::kPersist : V1Ids::kUnversioned;
   WrittenDump out;
-  std::string values;
+  uint64_t value_bytes = 0;
   FlatBufferBuilder fbb;
 
   Offset<fbs::Metadata> metadata;
@@ -89,8 +89,8 @@ WrittenDump WriteV1(const DumpPlan& plan) {
         if (items.add_count_blob && tensors.empty()) write_count_blob();
         const Tensor& t = op.tensors[item.index];
         if (t.has_value) {
-          values.append(t.value);
-          out.tensor_value_bytes += t.value.size();
+          if (!t.value.empty()) out.values.push_back(t.value);
+          value_bytes += t.value.size();
         }
         Offset<flatbuffers::String> tname;
         if (plan.tensor_names[i][item.index]) {
@@ -166,13 +166,13 @@ WrittenDump WriteV1(const DumpPlan& plan) {
   if (!metadata.IsNull()) gb.add_metadata(metadata);
   fbb.FinishSizePrefixed(gb.Finish(), fbs::GraphIdentifier());
 
-  std::string& bytes = out.bytes;
-  AppendLe(&bytes, plan.magic == V1Magic::kMgbc ? 0x4342474D : 0x5342474D, 4);
-  if (plan.magic == V1Magic::kMgbc) AppendLe(&bytes, 0, 8);  // feature bits
-  AppendLe(&bytes, 0, 4);                                    // reserved
-  AppendLe(&bytes, values.size(), 8);                        // offset to the flatbuffer
-  bytes += values;
-  bytes.append(reinterpret_cast<const char*>(fbb.GetBufferPointer()), fbb.GetSize());
+  std::string& header = out.header;
+  AppendLe(&header, plan.magic == V1Magic::kMgbc ? 0x4342474D : 0x5342474D, 4);
+  if (plan.magic == V1Magic::kMgbc) AppendLe(&header, 0, 8);  // feature bits
+  AppendLe(&header, 0, 4);                                    // reserved
+  AppendLe(&header, value_bytes, 8);                          // offset to the flatbuffer
+  out.tensor_value_bytes = value_bytes;
+  out.flatbuffer = fbb.Release();
   out.nr_opr = static_cast<uint32_t>(g.oprs.size());
   return out;
 }

@@ -244,7 +244,7 @@ WrittenDump WriteV2(const DumpPlan& plan) {
   mb.add_nr_shared_tensor(g.nr_shared_tensor);
   if (!metadata.IsNull()) mb.add_metadata(metadata);
   fbb.FinishSizePrefixed(mb.Finish(), v2::ModelIdentifier());
-  out.bytes.assign(reinterpret_cast<const char*>(fbb.GetBufferPointer()), fbb.GetSize());
+  out.flatbuffer = fbb.Release();
   out.nr_opr = static_cast<uint32_t>(g.oprs.size());
   return out;
 }
