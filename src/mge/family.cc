@@ -174,7 +174,7 @@ class MegengineFamilyImpl : public Family {
     }
     mge::InspectContext context;
     context.detection = detection.reason;
-    context.inputs = {detection.primary};
+    context.inputs = probe->names();
     context.graph = static_cast<size_t>(graph);
     return std::make_unique<MgeModel>(std::move(file), std::move(context));
   }
@@ -186,9 +186,12 @@ class MegengineFamilyImpl : public Family {
 
 }  // namespace
 
+namespace mge {
+
 const Family& MegengineFamily() {
   static const MegengineFamilyImpl* family = new MegengineFamilyImpl();
   return *family;
 }
 
+}  // namespace mge
 }  // namespace graphport

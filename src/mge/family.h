@@ -5,10 +5,10 @@
 
 #include "core/family.h"
 
-namespace graphport {
+namespace graphport::mge {
 
 const Family& MegengineFamily();
 
-}  // namespace graphport
+}  // namespace graphport::mge
 
 #endif  // GRAPHPORT_MGE_FAMILY_H_

@@ -146,11 +146,12 @@ nlohmann::json InspectMgeFile(const MgeFile& file, const InspectContext& ctx) {
   const Graph& g = file.graphs[ctx.graph];
   nlohmann::json j;
   j["family"] = "megengine";
+  j["familyTitle"] = "MegEngine";
   j["format"] = file.test_container ? "mge-test" : g.FormatName();
   j["encoding"] = "binary";
   j["detection"] = ctx.detection;
   j["inputBytes"] = file.bytes.size();
-  j["inputs"] = ctx.inputs;
+  if (ctx.inputs.size() > 1) j["inputs"] = ctx.inputs;
   std::string producer;
   if (g.format == DumpFormat::kFbsV1) {
     producer = std::string("MegEngine FBS v1 (") + (g.magic == V1Magic::kMgbs ? "MGBS" : "MGBC") +
@@ -163,16 +164,17 @@ nlohmann::json InspectMgeFile(const MgeFile& file, const InspectContext& ctx) {
     producer +=
         ", in an mgbtest0 container with " + std::to_string(file.declared_tests) + " test cases";
   }
-  j["producer"] = producer;
+  j["producerText"] = producer;
   uint64_t tensors = 0;  // tensors with values: weights and constants
   for (const Operator& op : g.oprs) {
     for (const Tensor& t : op.tensors) tensors += t.has_value ? 1 : 0;
   }
-  j["counts"] = {{"operators", g.oprs.size()},
-                 {"vars", g.vars.size()},
-                 {"params", tensors},
-                 {"valueBytes", g.value_bytes},
-                 {"graphs", file.graphs.size()}};
+  // [label, number] pairs, shown in this order.
+  j["counts"] = nlohmann::json::array({nlohmann::json::array({"operators", g.oprs.size()}),
+                                       nlohmann::json::array({"vars", g.vars.size()}),
+                                       nlohmann::json::array({"params", tensors}),
+                                       nlohmann::json::array({"valueBytes", g.value_bytes}),
+                                       nlohmann::json::array({"graphs", file.graphs.size()})});
 
   nlohmann::json m;
   m["graph"] = ctx.graph;

@@ -254,7 +254,7 @@ TEST(MgeDumpRequest, AppendPutsTheDumpAfterTheCallersBytes) {
   EXPECT_EQ(e.info["tot_bytes"], reshape.size());
   // The result holds both graphs.
   auto both = Load(e.model());
-  EXPECT_EQ(both.model->Inspect()["counts"]["graphs"], 2);
+  EXPECT_EQ(Count(both.model->Inspect(), "graphs"), 2);
 }
 
 TEST(MgeDumpRequest, OptionSchemaFollowsTheSeed) {

@@ -132,6 +132,15 @@ inline bool VerifiesAsV2(const std::string& file) {
   return mgb::serialization::fbs::v2::VerifySizePrefixedModelBuffer(verifier);
 }
 
+// inspect()'s count with that label (counts are [label, number] pairs).
+inline nlohmann::json Count(const nlohmann::json& inspect, const std::string& label) {
+  for (const auto& pair : inspect["counts"]) {
+    if (pair[0] == label) return pair[1];
+  }
+  ADD_FAILURE() << "no count " << label;
+  return nullptr;
+}
+
 // The parts of inspect() that describe the graph itself, not the file it came from: equal
 // for two dumps of one graph in any format.
 inline nlohmann::json GraphContent(const nlohmann::json& inspect) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "mge/opr_registry.h"
+#include "mge/summary_text.h"
 #include "mge_test_util.h"
 
 namespace graphport::mge {
@@ -10,6 +11,7 @@ namespace {
 
 using testing::kConvFile;
 using testing::kReshapeFile;
+using testing::Count;
 using testing::Load;
 using testing::ReadCorpusFile;
 
@@ -27,15 +29,15 @@ TEST(MgeRead, ConvolutionFixtureHoldsWhatTheResearchSays) {
   EXPECT_EQ(j["format"], "mge-fbs");
   EXPECT_EQ(j["encoding"], "binary");
   EXPECT_EQ(j["inputBytes"], 1324);
-  EXPECT_NE(j["producer"].get<std::string>().find("MGBS"), std::string::npos);
-  EXPECT_NE(j["producer"].get<std::string>().find("1799900"), std::string::npos);
+  EXPECT_NE(j["producerText"].get<std::string>().find("MGBS"), std::string::npos);
+  EXPECT_NE(j["producerText"].get<std::string>().find("1799900"), std::string::npos);
   const auto& m = j["megengine"];
   EXPECT_EQ(m["header"]["magic"], "MGBS");
   EXPECT_EQ(m["header"]["hash"], "0x9e62dbf156949217");
   EXPECT_EQ(m["header"]["version"], 1799900);
   EXPECT_TRUE(m["metadata"].is_null());
-  EXPECT_EQ(j["counts"]["operators"], 11);
-  EXPECT_EQ(j["counts"]["valueBytes"], 204);
+  EXPECT_EQ(Count(j, "operators"), 11);
+  EXPECT_EQ(Count(j, "valueBytes"), 204);
   std::vector<std::string> expected = {"Host2DeviceCopy",
                                        "ImmutableTensor",
                                        "ImmutableTensor",
@@ -105,7 +107,7 @@ TEST(MgeRead, ReshapeFixtureHoldsWhatTheResearchSays) {
   EXPECT_EQ(ops[2]["typeId"], "0xba3296a9aa9b5098");
   EXPECT_EQ(m["outputs"][0]["name"], "reshape(reshape[8])[12]");
   EXPECT_EQ(m["dumpInfo"]["content_hash"], "0x0f003fe0f89b6571");
-  EXPECT_EQ(j["counts"]["operators"], 7);
+  EXPECT_EQ(Count(j, "operators"), 7);
 }
 
 // Every id of the research's registration table, computed from its token.
@@ -145,6 +147,25 @@ TEST(MgeRead, TypeIdsMatchTheResearchTable) {
     }
   }
   EXPECT_GT(checked, 400u);
+}
+
+}  // namespace
+}  // namespace graphport::mge
+
+namespace graphport::mge {
+namespace {
+
+// The CLI summary lines of a corpus file name what a user dumps by.
+TEST(MgeSummaryText, CorpusFile) {
+  auto l = testing::Load(testing::ReadCorpusFile(testing::kConvFile));
+  std::string text = MgeSummaryText(l.model->Inspect());
+  EXPECT_NE(text.find("format:      FBS (MGBS header)\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("hash:        0x9e62dbf156949217\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("operators:   11 (8 types)\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  ImmutableTensor             3\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("inputs:      arg_0\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("outputs:     OprAttr\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("metadata:    none\n"), std::string::npos) << text;
 }
 
 }  // namespace
