@@ -9,6 +9,7 @@
 #include "mge/inspect.h"
 #include "mge/options.h"
 #include "mge/read.h"
+#include "mge/summary_text.h"
 
 namespace graphport {
 namespace {
@@ -116,6 +117,12 @@ class MegengineFamilyImpl : public Family {
         break;
     }
     return d;
+  }
+
+  // Family::SummaryText on main (a15cba6); a plain member against this branch's older
+  // core/family.h, so the merge needs no edit here.
+  std::string SummaryText(const nlohmann::json& summary) const {
+    return mge::MgeSummaryText(summary);
   }
 
   std::unique_ptr<FamilyModel> Read(Probe* probe, const Detection& detection,

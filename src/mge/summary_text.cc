@@ -25,10 +25,8 @@ std::string MgeSummaryText(const nlohmann::json& s) {
   const nlohmann::json& m = s["megengine"];
   const nlohmann::json& h = m["header"];
   std::string out;
-  out += "format:      " + h["format"].get<std::string>();
-  if (h.contains("magic")) out += " (" + h["magic"].get<std::string>() + " header)";
-  if (h.contains("modelVersion")) out += ", model version " + Num(h["modelVersion"]);
-  out += "\n";
+  // The common header already says "format:" (graphport's format name); this is MegEngine's.
+  out += "producer:    " + s["producerText"].get<std::string>() + "\n";
   if (h.contains("hash")) out += "hash:        " + h["hash"].get<std::string>() + "\n";
   if (m["graphs"].size() > 1) {
     out += "graphs:      " + std::to_string(m["graphs"].size()) + " (showing graph " +

@@ -9,9 +9,9 @@
 namespace graphport::mge {
 namespace {
 
+using testing::Count;
 using testing::kConvFile;
 using testing::kReshapeFile;
-using testing::Count;
 using testing::Load;
 using testing::ReadCorpusFile;
 
@@ -159,7 +159,9 @@ namespace {
 TEST(MgeSummaryText, CorpusFile) {
   auto l = testing::Load(testing::ReadCorpusFile(testing::kConvFile));
   std::string text = MgeSummaryText(l.model->Inspect());
-  EXPECT_NE(text.find("format:      FBS (MGBS header)\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("producer:    MegEngine FBS v1 (MGBS), mgb_version 1799900\n"),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("hash:        0x9e62dbf156949217\n"), std::string::npos) << text;
   EXPECT_NE(text.find("operators:   11 (8 types)\n"), std::string::npos) << text;
   EXPECT_NE(text.find("  ImmutableTensor             3\n"), std::string::npos) << text;
