@@ -59,7 +59,7 @@ nlohmann::json OperatorJson(const Graph& g, size_t index) {
   for (uint32_t id : op.outputs) outputs.push_back(VarJson(g, id));
   o["outputs"] = outputs;
   nlohmann::json params = nlohmann::json::array();
-  for (const Param& p : op.params) params.push_back(ParamToJson(p));
+  for (const Param& p : op.params) params.push_back(ParamToJson(p, g.version));
   o["params"] = params;
   nlohmann::json tensors = nlohmann::json::array();
   for (const Tensor& t : op.tensors) {

@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "mge/dtype.h"
 #include "mge/schema/dtype_generated.h"
+#include "mge/schema/param_history.h"
 #include "mge/schema/schema_reflection.h"
 
 namespace graphport::mge {
@@ -102,7 +103,7 @@ flatbuffers::Offset<void> BuildDType(flatbuffers::FlatBufferBuilder* fbb, const 
 }
 
 flatbuffers::Offset<void> CopyParam(flatbuffers::FlatBufferBuilder* fbb, const Param& param,
-                                    const std::string& opr) {
+                                    const std::string& opr, uint32_t writer_version) {
   const reflection::Schema& schema = GraphV1Schema();
   const reflection::Object* obj = OperatorParamTable(schema, param.type);
   if (obj == nullptr) {
@@ -126,6 +127,9 @@ flatbuffers::Offset<void> CopyParam(flatbuffers::FlatBufferBuilder* fbb, const P
     }
     return BuildDType(fbb, d);
   }
+  // The fields as the writer laid them out (an older release's table for some members).
+  ParamLayout layout = ParamLayoutAsWritten(schema, param.type, writer_version);
+  if (layout.table != nullptr) obj = layout.table;
   std::vector<const reflection::Field*> fields(obj->fields()->begin(), obj->fields()->end());
   // Vectors first, in the order the dumper created them (higher address = created earlier).
   std::vector<std::pair<const uint8_t*, const reflection::Field*>> vectors;

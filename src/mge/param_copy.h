@@ -17,10 +17,11 @@ namespace graphport::mge {
 // types), then the DType table adding type, param_type, param.
 flatbuffers::Offset<void> BuildDType(flatbuffers::FlatBufferBuilder* fbb, const DType& dtype);
 
-// Throws Error(kUnsupported) naming `opr` for a union member the schemas do not declare
-// (its table layout is unknown, so it cannot be rebuilt).
+// `writer_version` (the graph's mgb_version / mge_version, which the re-dump keeps) picks the
+// layout its writer used (schema/param_history.h). Throws Error(kUnsupported) naming `opr`
+// for a union member the schemas do not declare (its layout is unknown: it cannot be rebuilt).
 flatbuffers::Offset<void> CopyParam(flatbuffers::FlatBufferBuilder* fbb, const Param& param,
-                                    const std::string& opr);
+                                    const std::string& opr, uint32_t writer_version);
 
 }  // namespace graphport::mge
 

@@ -6,6 +6,7 @@
 
 #include "core/base64.h"
 #include "mge/dtype.h"
+#include "mge/schema/param_history.h"
 #include "mge/schema/schema_reflection.h"
 
 namespace graphport::mge {
@@ -16,8 +17,7 @@ std::string ShortName(const flatbuffers::String* name) {
   return full.substr(full.rfind('.') + 1);
 }
 
-nlohmann::json EnumValue(const reflection::Schema& schema, int index, int64_t v) {
-  const reflection::Enum* e = schema.enums()->Get(static_cast<flatbuffers::uoffset_t>(index));
+nlohmann::json EnumValue(const reflection::Enum* e, int64_t v) {
   for (const reflection::EnumVal* ev : *e->values()) {
     if (ev->value() == v) return ev->name()->str();
   }
@@ -74,11 +74,17 @@ nlohmann::json Scalar(reflection::BaseType type, const uint8_t* p) {
 
 bool IsInteger(reflection::BaseType t) { return t >= reflection::UType && t <= reflection::ULong; }
 
+const reflection::Enum* EnumOf(const reflection::Schema& schema, const reflection::Type& type) {
+  return schema.enums()->Get(static_cast<flatbuffers::uoffset_t>(type.index()));
+}
+
+// `names` is the enum to name the value with (nullptr: the type's own, if it has one).
 nlohmann::json TypedScalar(const reflection::Schema& schema, const reflection::Type& type,
-                           reflection::BaseType base, const uint8_t* p) {
+                           reflection::BaseType base, const uint8_t* p,
+                           const reflection::Enum* names = nullptr) {
   nlohmann::json v = Scalar(base, p);
   if (type.index() >= 0 && IsInteger(base) && v.is_number_integer()) {
-    return EnumValue(schema, type.index(), v.get<int64_t>());
+    return EnumValue(names != nullptr ? names : EnumOf(schema, type), v.get<int64_t>());
   }
   return v;
 }
@@ -119,8 +125,9 @@ nlohmann::json DTypeJson(const flatbuffers::Table& table) {
   return out;
 }
 
-nlohmann::json TableFields(const reflection::Schema& schema, const reflection::Object& obj,
+nlohmann::json TableFields(const reflection::Schema& schema, const ParamLayout& layout,
                            const flatbuffers::Table& table) {
+  const reflection::Object& obj = *layout.table;
   nlohmann::json fields = nlohmann::json::object();
   // In declaration (slot) order, as the schema lists them; bfbs sorts by name.
   std::vector<const reflection::Field*> ordered(obj.fields()->size(), nullptr);
@@ -169,14 +176,16 @@ nlohmann::json TableFields(const reflection::Schema& schema, const reflection::O
         break;
       }
       default:
+        const reflection::Enum* names =
+            t.index() >= 0 ? &EnumAsWritten(schema, layout, *f) : nullptr;
         if (at != nullptr) {
-          fields[name] = TypedScalar(schema, t, t.base_type(), at);
+          fields[name] = TypedScalar(schema, t, t.base_type(), at, names);
         } else if (t.base_type() == reflection::Float || t.base_type() == reflection::Double) {
           fields[name] = f->default_real();
         } else if (t.base_type() == reflection::ULong) {
           fields[name] = UnsignedFieldDefault(*f);
-        } else if (t.index() >= 0) {
-          fields[name] = EnumValue(schema, t.index(), f->default_integer());
+        } else if (names != nullptr) {
+          fields[name] = EnumValue(names, f->default_integer());
         } else if (t.base_type() == reflection::Bool) {
           fields[name] = f->default_integer() != 0;
         } else {
@@ -194,9 +203,10 @@ std::string ParamTypeName(uint8_t type) {
   return obj == nullptr ? "" : ShortName(obj->name());
 }
 
-nlohmann::json ParamToJson(const Param& param) {
+nlohmann::json ParamToJson(const Param& param, uint32_t writer_version) {
   const reflection::Schema& schema = GraphV1Schema();
   const reflection::Object* obj = OperatorParamTable(schema, param.type);
+  ParamLayout layout = ParamLayoutAsWritten(schema, param.type, writer_version);
   nlohmann::json out = {{"union", param.type}};
   if (obj == nullptr) {
     out["type"] = nullptr;
@@ -208,7 +218,10 @@ nlohmann::json ParamToJson(const Param& param) {
   if (obj->name()->str() == "mgb.serialization.fbs.DType") {
     out["fields"] = DTypeJson(*table);
   } else {
-    out["fields"] = TableFields(schema, *obj, *table);
+    if (layout.table == nullptr) layout.table = obj;
+    if (layout.table != obj) out["layout"] = ShortName(layout.table->name());
+    if (layout.ambiguous) out["ambiguous"] = true;
+    out["fields"] = TableFields(schema, layout, *table);
   }
   return out;
 }

@@ -84,7 +84,7 @@ WrittenDump WriteV1(const DumpPlan& plan) {
     for (const DumpItem& item : items.items) {
       if (item.kind == DumpItem::kParam) {
         const Param& p = op.params[item.index];
-        params.push_back({p.type, CopyParam(&fbb, p, label)});
+        params.push_back({p.type, CopyParam(&fbb, p, label, g.version)});
       } else if (item.kind == DumpItem::kTensor) {
         if (items.add_count_blob && tensors.empty()) write_count_blob();
         const Tensor& t = op.tensors[item.index];

@@ -142,7 +142,7 @@ StripInfo CollectStripInfo(const Graph& graph, uint64_t content_hash) {
     types.insert(op.cls ? op.cls->cpp_class : op.DisplayType());
     if (HasWorkspaceOutput(op)) dtypes.insert("Byte");
     if (op.cls && op.cls->key == "Elemwise" && !op.params.empty()) {
-      nlohmann::json p = ParamToJson(op.params[0]);
+      nlohmann::json p = ParamToJson(op.params[0], graph.version);
       if (p.contains("fields") && p["fields"]["mode"].is_string()) {
         modes.insert(p["fields"]["mode"].get<std::string>());
       }

@@ -237,7 +237,9 @@ TEST_P(MgeCompatRewrite, ElemwiseModeIsDecomposedAndComputesTheSame) {
     auto reloaded = Load(out);
     nlohmann::json j = reloaded.model->Inspect();
     for (const auto& op : j["megengine"]["operators"]) {
-      if (op["class"] == "Elemwise") EXPECT_NE(op["params"][0]["fields"]["mode"], c.mode);
+      if (op["class"] == "Elemwise") {
+        EXPECT_NE(op["params"][0]["fields"]["mode"], c.mode);
+      }
     }
     EXPECT_EQ(j["megengine"]["outputs"][0]["name"], "out");
     Values got = Evaluate(out, inputs);

@@ -172,3 +172,36 @@ TEST(MgeSummaryText, CorpusFile) {
 
 }  // namespace
 }  // namespace graphport::mge
+
+namespace graphport::mge {
+namespace {
+
+// A file whose mgb_version names MegEngine v1.2.0 (8.9.0): its Convolution param is decoded and
+// re-dumped with the layout that release wrote (schema/param_history.h), and the re-dump is
+// still the same bytes.
+TEST(MgeRead, ParamsDecodeWithTheWritersLayout) {
+  std::string original = testing::ReadCorpusFile(testing::kConvFile);
+  testing::V1Flatbuffer fb = testing::V1FlatbufferOf(original);
+  auto* graph = const_cast<mgb::serialization::fbs::Graph*>(
+      mgb::serialization::fbs::GetSizePrefixedGraph(fb.data()));
+  ASSERT_TRUE(reinterpret_cast<flatbuffers::Table*>(graph)->SetField<uint32_t>(
+      mgb::serialization::fbs::Graph::VT_MGB_VERSION, 800900, 0));
+  std::string v120 = original;
+  v120.replace(original.size() - fb.size, fb.size, reinterpret_cast<const char*>(fb.data()),
+               fb.size);
+  auto l = testing::Load(v120);
+  nlohmann::json j = l.model->Inspect();
+  const auto& conv = j["megengine"]["operators"][3]["params"];
+  EXPECT_EQ(conv[0]["type"], "Convolution");
+  EXPECT_EQ(conv[0]["layout"], "ConvolutionV1");
+  EXPECT_EQ(conv[0]["fields"]["stride_h"], 2);
+  EXPECT_EQ(conv[1]["layout"], "ExecutionPolicyV0");
+  EXPECT_EQ(testing::Export(l.model.get(), testing::CompatV1Options()).model(), v120);
+  // The corpus itself (8.9999.0) reads with today's layout, flagged where releases differed.
+  auto c = testing::Load(original);
+  nlohmann::json cj = c.model->Inspect();
+  EXPECT_FALSE(cj["megengine"]["operators"][3]["params"][0].contains("layout"));
+}
+
+}  // namespace
+}  // namespace graphport::mge
