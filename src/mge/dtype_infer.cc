@@ -1,0 +1,206 @@
+#include "mge/dtype_infer.h"
+
+#include <flatbuffers/flatbuffers.h>
+
+#include <set>
+#include <string>
+
+#include "mge/dtype.h"
+
+namespace graphport::mge {
+namespace {
+
+enum : int {
+  kFloat32 = 0,
+  kInt8 = 2,
+  kInt16 = 3,
+  kInt32 = 4,
+  kFloat16 = 9,
+  kQuantizedS32 = 12,
+  kQuantizedS16 = 16,
+  kBool = 18,
+};
+
+uint32_t ParamField(const Operator& op, uint8_t union_type, flatbuffers::voffset_t slot,
+                    uint32_t def) {
+  for (const Param& p : op.params) {
+    if (p.type == union_type && p.table != nullptr) {
+      return reinterpret_cast<const flatbuffers::Table*>(p.table)->GetField<uint32_t>(slot, def);
+    }
+  }
+  return def;
+}
+
+bool IsFloat(int t) { return t == kFloat32 || t == kFloat16 || t == 17; }
+
+// MegEngine's dtype promotion for Elemwise inputs (BatchedDTypePromotion), simplified to the
+// cases real graphs have: equal -> that; a quantized one -> it; mixed categories -> Float32;
+// same category -> the larger.
+std::optional<int> Promote(const std::vector<std::optional<int>>& in) {
+  std::optional<int> out;
+  for (const auto& t : in) {
+    if (!t) return std::nullopt;
+    if (!out || *out == *t) {
+      out = t;
+    } else if (IsQuantized(*out) || IsQuantized(*t)) {
+      if (!IsQuantized(*out)) out = t;
+    } else if (IsFloat(*out) != IsFloat(*t)) {
+      out = kFloat32;
+    } else if (IsFloat(*out)) {
+      out = kFloat32;  // Float16 mixed with Float32 counts as Float32
+    } else {
+      uint64_t a = 0, b = 0;
+      ValueBytes(*out, {1}, &a);
+      ValueBytes(*t, {1}, &b);
+      if (b > a) out = t;
+    }
+  }
+  return out;
+}
+
+std::optional<int> ConvOutput(std::optional<int> src) {
+  if (!src) return std::nullopt;
+  if (IsFloat(*src)) return src;
+  if (*src == kInt8) return kInt32;
+  if (IsQuantized(*src)) return kQuantizedS32;
+  return src;
+}
+
+}  // namespace
+
+bool HasWorkspaceOutput(const Operator& op) {
+  if (op.cls == nullptr) return false;
+  static const std::set<std::string> kWithWorkspace = {"Convolution",
+                                                       "ConvolutionBackwardData",
+                                                       "ConvolutionBackwardFilter",
+                                                       "ConvBiasForward",
+                                                       "BatchConvBiasForward",
+                                                       "Convolution3D",
+                                                       "Convolution3DBackwardData",
+                                                       "Convolution3DBackwardFilter",
+                                                       "LocalShareForward",
+                                                       "LocalShareBackwardData",
+                                                       "LocalShareBackwardFilter",
+                                                       "DeformableConvForward",
+                                                       "DeformableConvBackwardData",
+                                                       "DeformableConvBackwardFilter",
+                                                       "MatrixMul",
+                                                       "BatchedMatrixMul",
+                                                       "Pooling",
+                                                       "PoolingBackward",
+                                                       "Reduce",
+                                                       "PowC",
+                                                       "Softmax",
+                                                       "SoftmaxBackward",
+                                                       "Resize",
+                                                       "WarpPerspective",
+                                                       "IndexingMultiAxisVec",
+                                                       "IndexingSetMultiAxisVec",
+                                                       "IndexingIncrMultiAxisVec",
+                                                       "UniformRNG",
+                                                       "GaussianRNG",
+                                                       "GammaRNG",
+                                                       "PoissonRNG",
+                                                       "BetaRNG",
+                                                       "PermutationRNG",
+                                                       "ShuffleRNG",
+                                                       "AdaptivePooling",
+                                                       "LayerNorm",
+                                                       "LayerNormBackward",
+                                                       "GroupNorm",
+                                                       "InstanceNorm",
+                                                       "BatchNorm",
+                                                       "ROIAlign",
+                                                       "ROIPooling",
+                                                       "Argsort",
+                                                       "TopK",
+                                                       "CondTake",
+                                                       "MaskConvolution",
+                                                       "RegionRestrictedConvolution",
+                                                       "LRN",
+                                                       "Dropout",
+                                                       "Remap",
+                                                       "WarpAffine",
+                                                       "CvtColor",
+                                                       "Images2Neibs",
+                                                       "Correlation"};
+  return kWithWorkspace.count(op.cls->key) != 0;
+}
+
+std::vector<std::optional<int>> InferVarDTypes(const Graph& g) {
+  std::vector<std::optional<int>> dt(g.vars.size());
+  for (const Operator& op : g.oprs) {
+    std::vector<std::optional<int>> in;
+    if (op.inputs) {
+      for (uint32_t id : *op.inputs) in.push_back(id < dt.size() ? dt[id] : std::nullopt);
+    }
+    const std::optional<int> first = in.empty() ? std::nullopt : in[0];
+    const std::string key = op.cls ? op.cls->key : "";
+    for (size_t k = 0; k < op.outputs.size(); ++k) {
+      uint32_t v = op.outputs[k];
+      std::optional<int> t;
+      const MiddleTensor& mt = g.vars[v].middle;
+      if (mt.dtype) {
+        t = mt.dtype->type;
+      } else if (op.output_dtype) {
+        t = op.output_dtype->type;
+      } else if (!op.tensors.empty() &&
+                 (key == "Host2DeviceCopy" || key == "ImmutableTensor" ||
+                  key == "SharedDeviceTensor" || key == "VolatileSharedDeviceTensor" ||
+                  key == "SharedDeviceTensorWithFormat" || key == "MultipleDeviceTensorHolder" ||
+                  key == "MultipleDeviceTensorWithFormatHolder")) {
+        const Tensor& tensor = op.tensors[std::min(k, op.tensors.size() - 1)];
+        t = tensor.dtype ? std::optional<int>(tensor.dtype->type) : std::nullopt;
+      } else if (key == "TypeCvt") {
+        for (const Param& p : op.params) {
+          if (p.type == 67 && p.table != nullptr) {
+            t = reinterpret_cast<const flatbuffers::Table*>(p.table)->GetField<int8_t>(4, 0);
+          }
+        }
+      } else if (key == "GetVarShape" || key == "Argmax" || key == "Argmin" || key == "NonZero" ||
+                 (k == 1 && (key == "Argsort" || key == "TopK" || key == "CondTake" ||
+                             key == "ROIAlign" || key == "ROIPooling"))) {
+        t = kInt32;
+      } else if (key == "Elemwise") {
+        t = Promote(in);
+      } else if (key == "ElemwiseMultiType") {
+        uint32_t mode = ParamField(op, 18, 4, 0);
+        if (mode >= 58 && mode <= 63) t = kBool;
+      } else if (key == "Reduce") {
+        switch (ParamField(op, 23, 8, 0)) {  // data_type
+          case 0:
+            t = first;
+            break;
+          case 1:
+          case 3:
+            t = kFloat16;
+            break;
+          case 2:
+            t = kFloat32;
+            break;
+          default:
+            t = kQuantizedS32;
+        }
+      } else if (key == "Convolution" || key == "ConvolutionBackwardData" ||
+                 key == "ConvBiasForward" || key == "BatchConvBiasForward") {
+        t = ConvOutput(first);
+      } else if (key == "MatrixMul" || key == "BatchedMatrixMul") {
+        if (first && (*first == kInt8 || *first == kInt16)) {
+          t = kInt32;
+        } else if (first && *first == 15) {
+          t = kQuantizedS16;
+        } else {
+          t = ConvOutput(first);
+        }
+      } else if (key == "UniformRNG" || key == "GaussianRNG") {
+        t = kFloat32;
+      } else {
+        t = first;
+      }
+      dt[v] = t;
+    }
+  }
+  return dt;
+}
+
+}  // namespace graphport::mge

@@ -1,0 +1,76 @@
+#include "mge/dump/dump_request.h"
+
+#include "core/error.h"
+#include "mge/dump/user_info.h"
+#include "mge/options.h"
+
+namespace graphport::mge {
+namespace {
+
+[[noreturn]] void Fail(ErrorCode code, const std::string& option, const std::string& message) {
+  ErrorLocation where;
+  where.option = option;
+  throw Error(code, message, where);
+}
+
+std::string Strip(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t\r\n\f\v");
+  if (b == std::string::npos) return "";
+  size_t e = s.find_last_not_of(" \t\r\n\f\v");
+  return s.substr(b, e - b + 1);
+}
+
+}  // namespace
+
+DumpRequest ReadDumpRequest(const OptionValues& options) {
+  DumpRequest r;
+  r.format = options.String("dumpFormat") == "FBS" ? DumpFormat::kFbsV1 : DumpFormat::kFbsV2;
+  if (options.Has("compatOlderVersion")) {
+    // As network.py: the value is stripped, and an empty one means none.
+    std::string compat = Strip(options.String("compatOlderVersion"));
+    if (!compat.empty()) {
+      if (compat != "8.14") {
+        Fail(ErrorCode::kInvalidOption, "compatOlderVersion",
+             "Forward compatibility for older version only support 8.14 currently.");
+      }
+      if (r.format != DumpFormat::kFbsV1) {
+        Fail(ErrorCode::kInvalidOption, "compatOlderVersion",
+             "forward compatibility for older version only works when dump_format is FBS");
+      }
+      r.compat_814 = true;
+    }
+  }
+  r.keep_var_name = static_cast<int>(options.Int("keepVarName"));
+  r.keep_opr_name = options.Bool("keepOprName");
+  r.keep_param_name = options.Bool("keepParamName");
+  r.keep_opr_priority = options.Bool("keepOprPriority");
+  r.enable_metadata = options.Bool("enableMetadata");
+  r.metadata_requested = options.Has("enableMetadata") || options.Has("userInfo");
+  if (options.Has("userInfo")) r.user_info = PickleUserInfo(options.Raw("userInfo"));
+  r.optimize_for_inference = options.Bool("optimizeForInference");
+  if (r.optimize_for_inference) {
+    for (const OptimizeKwarg& k : OptimizeKwargs()) {
+      if (options.Has(k.name) && options.Bool(k.name) != k.default_value) {
+        Fail(ErrorCode::kUnsupported, k.name,
+             std::string("optimize_for_inference kwarg ") + k.seed + "=" +
+                 (k.default_value ? "False" : "True") + " (" + k.name +
+                 ") would rewrite the graph; graphport keeps the loaded graph as it is (graph "
+                 "rewrites are not implemented yet)");
+      }
+    }
+  }
+  r.filename = options.String("filename");
+  if (r.filename.empty()) Fail(ErrorCode::kInvalidOption, "filename", "filename is empty");
+  if (options.Has("stripInfoFile")) {
+    r.strip_info_file = options.String("stripInfoFile");
+    if (r.strip_info_file->empty() || *r.strip_info_file == r.filename) {
+      Fail(ErrorCode::kInvalidOption, "stripInfoFile",
+           "stripInfoFile must be a file name other than the model's ('" + r.filename + "')");
+    }
+  }
+  if (options.Has("appendJson")) r.append_json = options.Bytes("appendJson");
+  if (options.Has("append")) r.append = options.Bytes("append");
+  return r;
+}
+
+}  // namespace graphport::mge

@@ -1,0 +1,29 @@
+// inspect() of a MegEngine model: the common header, then the operators in order (params
+// decoded by field name), vars, metadata (user_info decoded when it is a plain pickle), the
+// dump info as loaded, an op histogram, the graphs of the file and mgbtest0 test cases.
+#ifndef GRAPHPORT_MGE_INSPECT_H_
+#define GRAPHPORT_MGE_INSPECT_H_
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "mge/mge_model.h"
+
+namespace graphport::mge {
+
+struct InspectContext {
+  std::string detection;  // the detection reason
+  std::vector<std::string> inputs;
+  size_t graph = 0;  // the graph the load option picked
+};
+
+nlohmann::json InspectMgeFile(const MgeFile& file, const InspectContext& context);
+
+// The optimize_for_inference kwargs an options word stands for, as Network.metadata lists
+// them (deserialize_infer_option): only the true ones, layout first.
+std::vector<std::string> OptimizeOptionNames(uint64_t word);
+
+}  // namespace graphport::mge
+
+#endif  // GRAPHPORT_MGE_INSPECT_H_

@@ -1,0 +1,183 @@
+#include "mge/options.h"
+
+#include <cctype>
+
+namespace graphport::mge {
+namespace {
+
+std::string Kebab(const std::string& camel) {
+  std::string out;
+  for (char c : camel) {
+    if (std::isupper(static_cast<unsigned char>(c))) {
+      out += '-';
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+OptionSpec Spec(std::string name, std::string seed, OptionType type, nlohmann::json def,
+                std::string group, std::string label, std::string help) {
+  OptionSpec s;
+  s.cli = Kebab(name);
+  s.name = std::move(name);
+  s.seed = std::move(seed);
+  s.type = type;
+  s.default_value = std::move(def);
+  s.group = std::move(group);
+  s.label = std::move(label);
+  s.help = std::move(help);
+  return s;
+}
+
+OptionSchema BuildExportOptions() {
+  OptionSchema schema;
+  schema.family = "megengine";
+  schema.title = "MegEngine";
+  schema.api = "megengine.utils.network.Network.dump";
+  schema.groups = {{"output", "Output"},
+                   {"names", "Names"},
+                   {"metadata", "Metadata"},
+                   {"strip", "Strip info"},
+                   {"optimize", "Optimize for inference"}};
+  auto& o = schema.options;
+
+  OptionSpec format =
+      Spec("dumpFormat", "dump_format", OptionType::kChoice, "FBS_V2", "output", "Dump format",
+           "Using different dump formats: FBS_V2 (the default of open-source "
+           "MegEngine) or FBS (the older FlatBuffers format).");
+  format.choices = {"FBS", "FBS_V2"};
+  format.metavar = "FORMAT";
+  o.push_back(format);
+  OptionSpec compat =
+      Spec("compatOlderVersion", "compat_older_version", OptionType::kString, nullptr, "output",
+           "Compatible with MegEngine",
+           "The specified megbrain version which is less than 8.16 for model forward "
+           "compatibility; only \"8.14\" is supported, and only with dumpFormat FBS.");
+  compat.metavar = "VERSION";
+  o.push_back(compat);
+  OptionSpec filename = Spec("filename", "file", OptionType::kString, "model.mge", "output",
+                             "File name", "The name of the written model file.");
+  filename.cli = "";  // the CLI's -o names it
+  o.push_back(filename);
+  OptionSpec append = Spec("append", "append", OptionType::kBytes, nullptr, "output", "Append to",
+                           "Whether output is appended to file: the bytes of the existing file; "
+                           "the new dump follows them.");
+  append.cli_value = CliValue::kFile;
+  append.metavar = "FILE";
+  o.push_back(append);
+
+  OptionSpec var_name =
+      Spec("keepVarName", "keep_var_name", OptionType::kInt, 1, "names", "Keep var names",
+           "Level for keeping variable names: 0: none of the names are kept; "
+           "1: (default) keep names of output vars; 2: keep names of all "
+           "(output and internal) vars.");
+  var_name.choices = {0, 1, 2};
+  var_name.metavar = "N";
+  o.push_back(var_name);
+  o.push_back(Spec("keepOprName", "keep_opr_name", OptionType::kBool, false, "names",
+                   "Keep operator names", "Whether to keep operator names."));
+  o.push_back(Spec("keepParamName", "keep_param_name", OptionType::kBool, false, "names",
+                   "Keep param names",
+                   "Whether to keep param names, so param values can be easily manipulated "
+                   "after loading model."));
+  o.push_back(Spec("keepOprPriority", "keep_opr_priority", OptionType::kBool, false, "names",
+                   "Keep operator priorities", "Whether to keep priority setting for operators."));
+
+  OptionSpec user_info =
+      Spec("userInfo", "user_info", OptionType::kBytes, nullptr, "metadata", "User info",
+           "Any type object, which will be pickled to bytes: here a string (pickled as str) or "
+           "bytes (pickled as bytes), as Python 3.8+ pickles them.");
+  user_info.metavar = "TEXT";
+  o.push_back(user_info);
+  o.push_back(Spec("enableMetadata", "enable_metadata", OptionType::kBool, true, "metadata",
+                   "Save metadata", "Whether to save metadata into output file."));
+
+  OptionSpec strip = Spec("stripInfoFile", "strip_info_file", OptionType::kString, nullptr, "strip",
+                          "Strip info file",
+                          "If set, the dump information for code strip is written to a second "
+                          "output file of this name.");
+  strip.metavar = "NAME";
+  o.push_back(strip);
+  OptionSpec append_json = Spec(
+      "appendJson", "append_json", OptionType::kBytes, nullptr, "strip", "Append to strip info",
+      "Checked when stripInfoFile is set: the existing strip-info JSON; the information "
+      "for code strip is appended to it (otherwise the file is rewritten).");
+  append_json.cli_value = CliValue::kFile;
+  append_json.metavar = "FILE";
+  o.push_back(append_json);
+
+  o.push_back(Spec("optimizeForInference", "optimize_for_inference", OptionType::kBool, true,
+                   "optimize", "Optimize for inference",
+                   "Enable optimizations; will skip all optimize options if this is false. "
+                   "graphport keeps the loaded graph's operators and its optimize-options word "
+                   "(info.optimized = \"as loaded\"); a kwarg that would rewrite the graph is "
+                   "refused."));
+  for (const OptimizeKwarg& k : OptimizeKwargs()) {
+    o.push_back(
+        Spec(k.name, k.seed, OptionType::kBool, k.default_value, "optimize", k.seed, k.help));
+  }
+  return schema;
+}
+
+OptionSchema BuildLoadOptions() {
+  OptionSchema schema;
+  schema.family = "megengine";
+  schema.title = "MegEngine";
+  schema.api = "megengine.core.tensor.megbrain_graph.load_graph";
+  schema.groups = {{"input", "Input"}};
+  OptionSpec graph = Spec("graph", "", OptionType::kInt, 0, "input", "Graph",
+                          "Which graph of a file holding several dumps one after another "
+                          "(0 = the first).");
+  graph.metavar = "N";
+  schema.options.push_back(graph);
+  return schema;
+}
+
+}  // namespace
+
+const std::vector<OptimizeKwarg>& OptimizeKwargs() {
+  static const auto* kwargs = new std::vector<OptimizeKwarg>{
+      {"enableIo16xc32", "enable_io16xc32", false,
+       "Float16 tensors between operators, float32 inside them (f16_io_f32_comp); the "
+       "outputs become float16."},
+      {"enableIoc16", "enable_ioc16", false,
+       "Float16 for tensors and for computation alike (f16_io_comp)."},
+      {"enableHwcd4", "enable_hwcd4", false,
+       "Convert to the NHWCD4 layout (fast on some OpenCL devices)."},
+      {"enableNchw88", "enable_nchw88", false, "Convert to the NCHW88 layout (x86 AVX)."},
+      {"enableNchw44", "enable_nchw44", false, "Convert to the NCHW44 layout (Arm)."},
+      {"enableNchw44Dot", "enable_nchw44_dot", false,
+       "Convert to the NCHW44-dot layout (Armv8.2 with dot product)."},
+      {"enableNchw4", "enable_nchw4", false, "Convert to the NCHW4 layout (NVIDIA, cuDNN)."},
+      {"enableNchw32", "enable_nchw32", false,
+       "Convert to the NCHW32 layout (NVIDIA tensor cores, cuDNN)."},
+      {"enableChwn4", "enable_chwn4", false, "Convert to the CHWN4 layout (NVIDIA tensor cores)."},
+      {"enableNchw64", "enable_nchw64", false, "Convert to the NCHW64 layout (int4 on NVIDIA)."},
+      {"enableFuseConvBiasNonlinearity", "enable_fuse_conv_bias_nonlinearity", false,
+       "Fuse convolution, bias and the nonlinearity after them into one ConvBias operator."},
+      {"enableFuseConvBiasWithZ", "enable_fuse_conv_bias_with_z", false,
+       "Also fuse an added z input into ConvBias (NVIDIA); inference results may then differ "
+       "slightly from training."},
+      {"enableFusePreprocess", "enable_fuse_preprocess", false,
+       "Fuse the input preprocessing (astype, channel padding, dimshuffle) into one operator."},
+      {"enableFuseGrain", "enable_fuse_grain", true,
+       "Fold reduce-mean and global pooling patterns (FoldingReduceMean, "
+       "FoldingGlobalPooling); on by default."},
+  };
+  return *kwargs;
+}
+
+const OptionSchema& MgeLoadOptions() {
+  static const OptionSchema* schema = new OptionSchema(BuildLoadOptions());
+  return *schema;
+}
+
+const OptionSchema& MgeExportOptions() {
+  static const OptionSchema* schema = new OptionSchema(BuildExportOptions());
+  return *schema;
+}
+
+}  // namespace graphport::mge

@@ -1,0 +1,52 @@
+// Pieces both flatbuffer readers share: converting the generated tables into the index of
+// mge_model.h, in creation order, with the checks MegEngine's loader makes.
+#ifndef GRAPHPORT_MGE_READ_COMMON_H_
+#define GRAPHPORT_MGE_READ_COMMON_H_
+
+#include <flatbuffers/flatbuffers.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mge/mge_model.h"
+#include "mge/schema/dtype_generated.h"
+
+namespace graphport::mge {
+
+inline std::optional<std::string> OptString(const flatbuffers::String* s) {
+  if (s == nullptr) return std::nullopt;
+  return s->str();
+}
+
+inline std::optional<std::vector<uint32_t>> OptU32s(const flatbuffers::Vector<uint32_t>* v) {
+  if (v == nullptr) return std::nullopt;
+  return std::vector<uint32_t>(v->begin(), v->end());
+}
+
+std::optional<DType> ReadDType(const mgb::serialization::fbs::DType* d);
+
+// A CompNode table: absent, present without a locator, or with one.
+template <typename CompNodeTable>
+std::optional<std::optional<std::string>> ReadCompNode(const CompNodeTable* c) {
+  if (c == nullptr) return std::nullopt;
+  return OptString(c->logical_locator());
+}
+
+// Orders the operator's params, tensors and blobs as MegEngine's dumper created them: a
+// FlatBuffers builder writes back to front, so a later object sits at a lower address.
+void OrderDumpItems(Operator* op, const std::vector<const void*>& param_tables,
+                    const std::vector<const void*>& tensor_tables,
+                    const std::vector<const void*>& blob_tables);
+
+// Checks that every input id names a var already defined (MegEngine's loader asserts it).
+void CheckInputsDefined(const Operator& op, size_t index, size_t vars_defined,
+                        const std::string& file, int64_t offset);
+
+// Checks a tensor's value size against its shape and dtype ("tensor #i of operator ...").
+void CheckValueSize(const Tensor& t, size_t tensor_index, const Operator& op, size_t opr_index,
+                    const std::string& file, int64_t offset);
+
+}  // namespace graphport::mge
+
+#endif  // GRAPHPORT_MGE_READ_COMMON_H_

@@ -1,0 +1,160 @@
+#include "mge/read_v1.h"
+
+#include "mge/opr_outputs.h"
+#include "mge/read_common.h"
+#include "mge/read_error.h"
+#include "mge/schema/graph_v1_generated.h"
+
+namespace graphport::mge {
+
+namespace fbs = mgb::serialization::fbs;
+
+void ReadV1Graph(std::string_view bytes, const DumpSpan& span, const std::string& file, Graph* g) {
+  const int64_t fb_at = static_cast<int64_t>(span.flatbuffer);
+  auto* data = reinterpret_cast<const uint8_t*>(g->flatbuffer.data());
+  flatbuffers::Verifier verifier(data, g->flatbuffer.size());
+  if (!fbs::VerifySizePrefixedGraphBuffer(verifier)) {
+    ThrowAt(ErrorCode::kParseError, file, fb_at,
+            "the FBS v1 flatbuffer fails FlatBuffers verification against the mgb1 Graph "
+            "schema (corrupt or not a MegEngine graph)");
+  }
+  const fbs::Graph* root = fbs::GetSizePrefixedGraph(data);
+  // Where a table lies in the input, for messages.
+  auto offset_of = [&](const void* p) {
+    return fb_at + (reinterpret_cast<const uint8_t*>(p) - data);
+  };
+  g->format = DumpFormat::kFbsV1;
+  g->magic = span.magic;
+  g->feature_bits = span.feature_bits;
+  g->version = root->mgb_version();
+  g->hash = root->hash();
+  g->nr_shared_tensor = root->nr_shared_tensor();
+  const V1Ids ids = span.magic == V1Magic::kMgbc ? V1Ids::kPersist : V1Ids::kUnversioned;
+
+  std::string_view blob = bytes.substr(span.values, span.values_size);
+  uint64_t cursor = 0;  // values are consumed strictly in order
+  if (root->oprs() != nullptr) {
+    for (const fbs::Operator* o : *root->oprs()) {
+      const size_t index = g->oprs.size();
+      Operator op;
+      op.type_id = o->type_id();
+      op.cls = FindV1Class(op.type_id, ids);
+      op.name = OptString(o->name());
+      op.inputs = OptU32s(o->inputs());
+      if (o->comp_node() != nullptr) {
+        op.comp_nodes.emplace();
+        for (const fbs::CompNode* c : *o->comp_node()) {
+          op.comp_nodes->push_back(c == nullptr ? std::nullopt : OptString(c->logical_locator()));
+        }
+      }
+      if (o->output_name() != nullptr) {
+        op.output_names.emplace();
+        for (const flatbuffers::String* s : *o->output_name()) op.output_names->push_back(s->str());
+      }
+      op.output_dtype = ReadDType(o->output_dtype());
+      op.priority = o->priority();
+      std::vector<const void*> param_at, tensor_at, blob_at;
+      if (o->param_type() != fbs::OperatorParam_NONE) {
+        op.params.push_back(
+            {static_cast<uint8_t>(o->param_type()), static_cast<const uint8_t*>(o->param())});
+        param_at.push_back(o->param());
+      }
+      auto* extra_types = o->additional_params_type();
+      auto* extra = o->additional_params();
+      if (extra_types != nullptr || extra != nullptr) {
+        op.has_additional_params_vector = true;
+        size_t n = extra_types ? extra_types->size() : 0;
+        if (extra == nullptr || extra->size() != n) {
+          ThrowAt(ErrorCode::kParseError, file, offset_of(o),
+                  "additional_params_type and additional_params differ in length",
+                  OprLabel(index, op.DisplayType()));
+        }
+        for (size_t i = 0; i < n; ++i) {
+          const void* table = extra->Get(static_cast<flatbuffers::uoffset_t>(i));
+          op.params.push_back({extra_types->Get(i), static_cast<const uint8_t*>(table)});
+          param_at.push_back(table);
+        }
+      }
+      if (o->tensors() != nullptr) {
+        op.has_tensors_vector = true;
+        for (const fbs::Tensor* t : *o->tensors()) {
+          Tensor tensor;
+          tensor.name = OptString(t->name());
+          tensor.shape = OptU32s(t->shape());
+          tensor.comp_node = ReadCompNode(t->comp_node());
+          tensor.dtype = ReadDType(t->dtype());
+          tensor.v1_offset = t->offset();
+          uint64_t need = uint64_t{t->offset()} + t->data_size();
+          if (need > blob.size() - cursor) {
+            ThrowAt(ErrorCode::kParseError, file, static_cast<int64_t>(span.values + cursor),
+                    "tensor " + std::to_string(op.tensors.size()) + " needs " +
+                        std::to_string(t->data_size()) + " value bytes, but the value blob has " +
+                        std::to_string(blob.size() - cursor -
+                                       std::min<uint64_t>(t->offset(), blob.size() - cursor)) +
+                        " left (the blob is shorter than its tensors)",
+                    OprLabel(index, op.DisplayType()));
+          }
+          cursor += t->offset();
+          if (t->data_size() != 0) {
+            tensor.has_value = true;
+            tensor.value = blob.substr(cursor, t->data_size());
+            cursor += t->data_size();
+            g->value_bytes += t->data_size();
+          }
+          CheckValueSize(tensor, op.tensors.size(), op, index, file, offset_of(t));
+          op.tensors.push_back(std::move(tensor));
+          tensor_at.push_back(t);
+        }
+      }
+      if (o->blobs() != nullptr) {
+        op.has_blobs_vector = true;
+        for (const fbs::Blob* b : *o->blobs()) {
+          Blob blob_item;
+          blob_item.has_data = true;
+          blob_item.data =
+              std::string_view(reinterpret_cast<const char*>(b->data()->data()), b->data()->size());
+          op.blobs.push_back(blob_item);
+          blob_at.push_back(b);
+        }
+      }
+      OrderDumpItems(&op, param_at, tensor_at, blob_at);
+      CheckInputsDefined(op, index, g->vars.size(), file, offset_of(o));
+      uint32_t outputs = 0;
+      if (!V1NumberedOutputs(op, &outputs)) {
+        ThrowAt(ErrorCode::kUnsupported, file, offset_of(o),
+                "an operator this version does not know, without output names: its outputs "
+                "cannot be numbered",
+                OprLabel(index, op.DisplayType()));
+      }
+      for (uint32_t i = 0; i < outputs; ++i) {
+        op.outputs.push_back(static_cast<uint32_t>(g->vars.size()));
+        Var var;
+        var.opr = static_cast<uint32_t>(index);
+        var.index = i;
+        g->vars.push_back(std::move(var));
+      }
+      g->oprs.push_back(std::move(op));
+    }
+  }
+  // MegEngine's loader only needs the values to fit; bytes left over are never read.
+  g->unused_value_bytes = blob.size() - cursor;
+  if (root->output_vars_idx() != nullptr) {
+    for (const fbs::OutputVar* v : *root->output_vars_idx()) {
+      if (v->compact_id() >= g->vars.size()) {
+        ThrowAt(ErrorCode::kParseError, file, offset_of(v),
+                "output var " + std::to_string(v->compact_id()) + " is not defined (" +
+                    std::to_string(g->vars.size()) + " vars)");
+      }
+      g->outputs.push_back({v->compact_id(), v->original_id()});
+    }
+  }
+  if (const fbs::Metadata* m = root->metadata()) {
+    g->metadata.present = true;
+    g->metadata.is_valid = m->is_valid();
+    g->metadata.graph_modified = m->graph_modified();
+    g->metadata.user_info = OptString(m->user_info());
+    g->metadata.optimize_options = m->optimize_options();
+  }
+}
+
+}  // namespace graphport::mge

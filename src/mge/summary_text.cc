@@ -1,0 +1,76 @@
+#include "mge/summary_text.h"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+// Built with std::string, not an ostringstream (iostreams are heavy in WebAssembly).
+namespace graphport::mge {
+namespace {
+
+constexpr size_t kTopOps = 12;
+
+std::string Num(const nlohmann::json& v) {
+  return v.is_number_unsigned() ? std::to_string(v.get<uint64_t>())
+                                : std::to_string(v.get<int64_t>());
+}
+
+std::string Text(const nlohmann::json& v) {
+  return v.is_string() ? v.get<std::string>() : std::string("(unnamed)");
+}
+
+}  // namespace
+
+std::string MgeSummaryText(const nlohmann::json& s) {
+  const nlohmann::json& m = s["megengine"];
+  const nlohmann::json& h = m["header"];
+  std::string out;
+  // The common header already says "format:" (graphport's format name); this is MegEngine's.
+  out += "producer:    " + s["producerText"].get<std::string>() + "\n";
+  if (h.contains("hash")) out += "hash:        " + h["hash"].get<std::string>() + "\n";
+  if (m["graphs"].size() > 1) {
+    out += "graphs:      " + std::to_string(m["graphs"].size()) + " (showing graph " +
+           Num(m["graph"]) + ")\n";
+  }
+  if (m.contains("testCases")) {
+    out += "test cases:  " + std::to_string(m["testCases"].size()) + " (mgbtest0)\n";
+  }
+  out += "operators:   " + std::to_string(m["operators"].size()) + " (" +
+         std::to_string(m["ops"].size()) + " types)\n";
+  std::vector<std::pair<uint64_t, std::string>> ops;
+  for (const auto& [type, count] : m["ops"].items()) ops.emplace_back(count.get<uint64_t>(), type);
+  std::stable_sort(ops.begin(), ops.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (size_t i = 0; i < ops.size() && i < kTopOps; ++i) {
+    const std::string& type = ops[i].second;
+    out += "  " + type + std::string(type.size() < 28 ? 28 - type.size() : 1, ' ') +
+           std::to_string(ops[i].first) + "\n";
+  }
+  if (ops.size() > kTopOps) out += "  ... " + std::to_string(ops.size() - kTopOps) + " more\n";
+  const nlohmann::json& info = m["dumpInfo"];
+  std::string inputs;
+  for (const auto& name : info["inputs"]) inputs += (inputs.empty() ? "" : ", ") + Text(name);
+  out += "inputs:      " + (inputs.empty() ? std::string("(none)") : inputs) + "\n";
+  std::string outputs;
+  for (const auto& v : m["outputs"]) outputs += (outputs.empty() ? "" : ", ") + Text(v["name"]);
+  out += "outputs:     " + outputs + "\n";
+  out += "values:      " + Num(info["tensor_value_bytes"]) + " bytes\n";
+  const nlohmann::json& md = m["metadata"];
+  if (md.is_null()) {
+    out += "metadata:    none\n";
+  } else {
+    out += "metadata:    " + std::string(md["isValid"].get<bool>() ? "valid" : "invalid");
+    if (md["optimizedForInference"].get<bool>()) {
+      std::string flags;
+      for (const auto& f : md["optimizeFlags"]) flags += (flags.empty() ? "" : ", ") + Text(f);
+      out += ", optimized for inference (" + flags + ")";
+    }
+    if (md["userInfo"].is_object() && !md["userInfo"]["value"].is_null()) {
+      out += ", user_info " + md["userInfo"]["value"].dump();
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace graphport::mge

@@ -1,0 +1,152 @@
+#include "mge/write_common.h"
+
+#include <flatbuffers/flatbuffers.h>
+
+#include <map>
+#include <set>
+
+#include "core/error.h"
+#include "mge/read_error.h"
+
+namespace graphport::mge {
+namespace {
+
+[[noreturn]] void Unsupported(const Graph& graph, size_t opr, const std::string& what) {
+  std::string label = WriterOprLabel(graph, opr);
+  ErrorLocation where;
+  where.opr = label;
+  throw Error(ErrorCode::kUnsupported, "operator " + label + ": " + what, where);
+}
+
+bool IsHolder(const Operator& op) {
+  return op.cls != nullptr && op.cls->key == "MultipleDeviceTensorHolder";
+}
+
+bool IsFormatHolder(const Operator& op) {
+  return op.cls != nullptr && (op.cls->key == "MultipleDeviceTensorWithFormatHolder" ||
+                               op.cls->key == "SharedDeviceTensorWithFormat");
+}
+
+uint32_t FirstParamMode(const Operator& op, uint8_t union_type) {
+  if (op.params.empty() || op.params[0].type != union_type || op.params[0].table == nullptr) {
+    return 0;
+  }
+  auto* table = reinterpret_cast<const flatbuffers::Table*>(op.params[0].table);
+  return table->GetField<uint32_t>(4, 0);  // `mode`, default 0 in both tables
+}
+
+}  // namespace
+
+uint64_t WrittenDump::size() const {
+  uint64_t n = header.size() + flatbuffer.size();
+  for (std::string_view v : values) n += v.size();
+  return n;
+}
+
+void WrittenDump::WriteTo(ByteSink* sink) const {
+  sink->Write(reinterpret_cast<const uint8_t*>(header.data()), header.size());
+  for (std::string_view v : values) {
+    sink->Write(reinterpret_cast<const uint8_t*>(v.data()), v.size());
+  }
+  sink->Write(flatbuffer.data(), flatbuffer.size());
+}
+
+std::string WriterOprLabel(const Graph& graph, size_t opr) {
+  const Operator& op = graph.oprs[opr];
+  std::string label = OprLabel(opr, op.DisplayType());
+  if (op.name) label += " '" + *op.name + "'";
+  return label;
+}
+
+OprIdentity V1Identity(const Graph& graph, size_t opr, V1Ids ids) {
+  const Operator& op = graph.oprs[opr];
+  const V1Ids loaded_ids = graph.magic == V1Magic::kMgbc ? V1Ids::kPersist : V1Ids::kUnversioned;
+  if (op.cls == nullptr) {
+    if (graph.format == DumpFormat::kFbsV1 && loaded_ids == ids) return {op.type_id, 0, ""};
+    Unsupported(graph, opr,
+                "not in MegEngine's operator registry as graphport knows it, so its FBS v1 "
+                "type id in the other id scheme is unknown");
+  }
+  OprIdentity id;
+  if (!V1TypeIdOf(*op.cls, ids, &id.type_id)) {
+    Unsupported(graph, opr, "has no FBS v1 registration in MegEngine (FBS_V2 only)");
+  }
+  return id;
+}
+
+OprIdentity V2Identity(const Graph& graph, size_t opr) {
+  const Operator& op = graph.oprs[opr];
+  if (graph.format == DumpFormat::kFbsV2) {
+    return {op.type_id, op.opr_version, op.type.value_or("")};
+  }
+  if (op.cls == nullptr) {
+    Unsupported(graph, opr,
+                "not in MegEngine's operator registry as graphport knows it, so its FBS_V2 "
+                "(type_id, opr_version) is unknown");
+  }
+  V2Registration reg;
+  if (!V2RegistrationOf(*op.cls, &reg)) {
+    Unsupported(graph, opr, "has no FBS_V2 registration in MegEngine");
+  }
+  if (IsFormatHolder(op) && reg.opr_version == 2) {
+    Unsupported(graph, opr,
+                "converting a tensor-with-format holder between FBS v1 and FBS_V2 is not "
+                "implemented yet");
+  }
+  return {reg.type_id, reg.opr_version, reg.type};
+}
+
+void CheckExpressibleInV1(const Graph& graph, size_t opr) {
+  if (graph.format == DumpFormat::kFbsV1) return;
+  const Operator& op = graph.oprs[opr];
+  if (op.cls == nullptr) return;
+  static const std::map<uint32_t, const char*> kElemwise = {
+      {64, "SINH"},     {65, "COSH"},       {66, "ASINH"}, {67, "ACOSH"},    {68, "ATANH"},
+      {69, "TAN"},      {73, "PRELU"},      {74, "CLIP"},  {76, "SOFTPLUS"}, {78, "RELU6"},
+      {80, "HSIGMOID"}, {82, "LOGSIGMOID"}, {83, "SQRT"},  {84, "SQUARE"},   {85, "SIGN"}};
+  static const std::map<uint32_t, const char*> kMultiType = {
+      {58, "EQ"}, {59, "NEQ"}, {60, "LT"}, {61, "LEQ"}, {62, "ISNAN"}, {63, "ISINF"}};
+  static const std::set<std::string> kRewritten = {
+      "Where",         "Softmax",           "LayerNorm",    "Dropout",
+      "GroupNorm",     "GroupNormBackward", "InstanceNorm", "InstanceNormBackward",
+      "CheckNonFinite"};
+  const std::string suffix =
+      ": FBS v1 cannot hold it without MegEngine's compatibility rewrite, which graphport "
+      "does not implement yet (dump it as FBS_V2)";
+  if (op.cls->key == "Elemwise") {
+    auto it = kElemwise.find(FirstParamMode(op, 17));
+    if (it != kElemwise.end())
+      Unsupported(graph, opr, std::string("Elemwise mode ") + it->second + suffix);
+  } else if (op.cls->key == "ElemwiseMultiType") {
+    auto it = kMultiType.find(FirstParamMode(op, 18));
+    if (it != kMultiType.end()) {
+      Unsupported(graph, opr, std::string("ElemwiseMultiType mode ") + it->second + suffix);
+    }
+  } else if (kRewritten.count(op.cls->key)) {
+    Unsupported(graph, opr, op.cls->key + suffix);
+  }
+}
+
+ItemsToWrite ItemsFor(const Graph& graph, size_t opr, DumpFormat target, uint32_t opr_version) {
+  const Operator& op = graph.oprs[opr];
+  ItemsToWrite out;
+  out.items = op.items;
+  if (!IsHolder(op)) return out;
+  const bool loaded_has_blob =
+      graph.format == DumpFormat::kFbsV1 || graph.oprs[opr].opr_version == 1;
+  const bool target_has_blob = target == DumpFormat::kFbsV1 || opr_version == 1;
+  if (loaded_has_blob && !target_has_blob) {
+    // Drop the count blob (the first blob).
+    for (auto it = out.items.begin(); it != out.items.end(); ++it) {
+      if (it->kind == DumpItem::kBlob && it->index == 0) {
+        out.items.erase(it);
+        break;
+      }
+    }
+  } else if (!loaded_has_blob && target_has_blob) {
+    out.add_count_blob = true;
+  }
+  return out;
+}
+
+}  // namespace graphport::mge

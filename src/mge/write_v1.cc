@@ -1,0 +1,180 @@
+#include "mge/write_v1.h"
+
+#include <flatbuffers/flatbuffers.h>
+
+#include "mge/dump/content_hash.h"
+#include "mge/param_copy.h"
+#include "mge/schema/graph_v1_generated.h"
+
+namespace graphport::mge {
+namespace {
+
+namespace fbs = mgb::serialization::fbs;
+using flatbuffers::FlatBufferBuilder;
+using flatbuffers::Offset;
+
+void AppendLe(std::string* out, uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+
+Offset<fbs::CompNode> BuildCompNode(FlatBufferBuilder* fbb,
+                                    const std::optional<std::string>& locator) {
+  Offset<flatbuffers::String> s;
+  if (locator) s = fbb->CreateSharedString(*locator);
+  return fbs::CreateCompNode(*fbb, s);
+}
+
+}  // namespace
+
+WrittenDump WriteV1(const DumpPlan& plan) {
+  const Graph& g = *plan.graph;
+  const V1Ids ids = plan.magic == V1Magic::kMgbc ? V1Ids::kPersist : V1Ids::kUnversioned;
+  WrittenDump out;
+  uint64_t value_bytes = 0;
+  FlatBufferBuilder fbb;
+
+  Offset<fbs::Metadata> metadata;
+  if (plan.write_metadata) {
+    const Metadata& m = plan.metadata;
+    auto user_info = fbb.CreateSharedString(m.user_info.value_or(""));
+    fbs::MetadataBuilder mb(fbb);
+    mb.add_is_valid(m.is_valid);
+    mb.add_graph_modified(m.graph_modified);
+    mb.add_user_info(user_info);
+    mb.add_optimize_options(m.optimize_options);
+    metadata = mb.Finish();
+  }
+
+  std::vector<Offset<fbs::Operator>> oprs;
+  for (size_t i = 0; i < g.oprs.size(); ++i) {
+    const Operator& op = g.oprs[i];
+    CheckExpressibleInV1(g, i);
+    OprIdentity id = V1Identity(g, i, ids);
+    const std::string label = WriterOprLabel(g, i);
+    // a. comp nodes; b. inputs; c. name; d. output names; e. output dtype
+    Offset<flatbuffers::Vector<Offset<fbs::CompNode>>> comp_nodes;
+    if (op.comp_nodes) {
+      std::vector<Offset<fbs::CompNode>> cns;
+      for (const auto& locator : *op.comp_nodes) cns.push_back(BuildCompNode(&fbb, locator));
+      comp_nodes = fbb.CreateVector(cns);
+    }
+    Offset<flatbuffers::Vector<uint32_t>> inputs;
+    if (op.inputs && !op.inputs->empty()) inputs = fbb.CreateVector(*op.inputs);
+    Offset<flatbuffers::String> name;
+    if (plan.opr_names[i]) name = fbb.CreateSharedString(*plan.opr_names[i]);
+    Offset<flatbuffers::Vector<Offset<flatbuffers::String>>> output_names;
+    if (plan.write_output_names[i]) {
+      std::vector<std::string> names;
+      for (uint32_t v : op.outputs) names.push_back(plan.var_names[v]);
+      output_names = fbb.CreateVectorOfStrings(names);
+    }
+    Offset<void> output_dtype;
+    if (op.output_dtype) output_dtype = BuildDType(&fbb, *op.output_dtype);
+    // f. the operator's dumper: params, tensors (values into the blob) and blobs, in order
+    ItemsToWrite items = ItemsFor(g, i, DumpFormat::kFbsV1, 0);
+    std::vector<std::pair<uint8_t, Offset<void>>> params;
+    std::vector<Offset<fbs::Tensor>> tensors;
+    std::vector<Offset<fbs::Blob>> blobs;
+    auto write_count_blob = [&]() {
+      std::string count;
+      AppendLe(&count, op.tensors.size(), 4);
+      auto data = fbb.CreateVector(reinterpret_cast<const uint8_t*>(count.data()), count.size());
+      blobs.push_back(fbs::CreateBlob(fbb, data));
+    };
+    for (const DumpItem& item : items.items) {
+      if (item.kind == DumpItem::kParam) {
+        const Param& p = op.params[item.index];
+        params.push_back({p.type, CopyParam(&fbb, p, label, g.version)});
+      } else if (item.kind == DumpItem::kTensor) {
+        if (items.add_count_blob && tensors.empty()) write_count_blob();
+        const Tensor& t = op.tensors[item.index];
+        if (t.has_value) {
+          if (!t.value.empty()) out.values.push_back(t.value);
+          value_bytes += t.value.size();
+        }
+        Offset<flatbuffers::String> tname;
+        if (plan.tensor_names[i][item.index]) {
+          tname = fbb.CreateSharedString(*plan.tensor_names[i][item.index]);
+        }
+        Offset<flatbuffers::Vector<uint32_t>> shape;
+        if (t.shape) shape = fbb.CreateVector(*t.shape);
+        Offset<fbs::CompNode> cn;
+        if (t.comp_node) cn = BuildCompNode(&fbb, *t.comp_node);
+        Offset<void> dtype;
+        if (t.dtype) dtype = BuildDType(&fbb, *t.dtype);
+        tensors.push_back(fbs::CreateTensor(fbb, tname, shape, cn, Offset<fbs::DType>(dtype.o),
+                                            t.has_value ? static_cast<uint32_t>(t.value.size()) : 0,
+                                            0));
+      } else {
+        const Blob& b = op.blobs[item.index];
+        auto data =
+            fbb.CreateVector(reinterpret_cast<const uint8_t*>(b.data.data()), b.data.size());
+        blobs.push_back(fbs::CreateBlob(fbb, data));
+      }
+    }
+    if (items.add_count_blob && tensors.empty()) write_count_blob();
+    // g. tensors; h. blobs; i. additional params
+    Offset<flatbuffers::Vector<Offset<fbs::Tensor>>> tensor_vec;
+    if (!tensors.empty()) tensor_vec = fbb.CreateVector(tensors);
+    Offset<flatbuffers::Vector<Offset<fbs::Blob>>> blob_vec;
+    if (!blobs.empty()) blob_vec = fbb.CreateVector(blobs);
+    Offset<flatbuffers::Vector<uint8_t>> extra_types;
+    Offset<flatbuffers::Vector<Offset<void>>> extra;
+    if (params.size() >= 2) {
+      std::vector<uint8_t> types;
+      std::vector<Offset<void>> tables;
+      for (size_t k = 1; k < params.size(); ++k) {
+        types.push_back(params[k].first);
+        tables.push_back(params[k].second);
+      }
+      extra_types = fbb.CreateVector(types);
+      extra = fbb.CreateVector(tables);
+    }
+    // j. the operator, fields in the dumper's order
+    fbs::OperatorBuilder ob(fbb);
+    ob.add_type_id(id.type_id);
+    if (!inputs.IsNull()) ob.add_inputs(inputs);
+    ob.add_priority(plan.priorities[i]);
+    if (!comp_nodes.IsNull()) ob.add_comp_node(comp_nodes);
+    if (!output_names.IsNull()) ob.add_output_name(output_names);
+    if (!name.IsNull()) ob.add_name(name);
+    if (!output_dtype.IsNull()) ob.add_output_dtype(Offset<fbs::DType>(output_dtype.o));
+    if (!params.empty()) {
+      ob.add_param_type(static_cast<fbs::OperatorParam>(params[0].first));
+      ob.add_param(params[0].second);
+    }
+    if (params.size() >= 2) {
+      ob.add_additional_params_type(extra_types);
+      ob.add_additional_params(extra);
+    }
+    if (!tensor_vec.IsNull()) ob.add_tensors(tensor_vec);
+    if (!blob_vec.IsNull()) ob.add_blobs(blob_vec);
+    oprs.push_back(ob.Finish());
+  }
+  auto opr_vec = fbb.CreateVector(oprs);
+  std::vector<fbs::OutputVar> output_vars;
+  for (const OutputVar& v : g.outputs) output_vars.emplace_back(v.compact_id, v.original_id);
+  auto outputs = fbb.CreateVectorOfStructs(output_vars);
+  // The hash covers what the builder holds now: the tail of the finished flatbuffer.
+  out.content_hash = ContentHash(fbb.GetCurrentBufferPointer(), fbb.GetSize());
+  fbs::GraphBuilder gb(fbb);
+  gb.add_mgb_version(g.version);
+  gb.add_hash(out.content_hash);
+  gb.add_oprs(opr_vec);
+  gb.add_output_vars_idx(outputs);
+  gb.add_nr_shared_tensor(g.nr_shared_tensor);
+  if (!metadata.IsNull()) gb.add_metadata(metadata);
+  fbb.FinishSizePrefixed(gb.Finish(), fbs::GraphIdentifier());
+
+  std::string& header = out.header;
+  AppendLe(&header, plan.magic == V1Magic::kMgbc ? 0x4342474D : 0x5342474D, 4);
+  if (plan.magic == V1Magic::kMgbc) AppendLe(&header, 0, 8);  // feature bits
+  AppendLe(&header, 0, 4);                                    // reserved
+  AppendLe(&header, value_bytes, 8);                          // offset to the flatbuffer
+  out.tensor_value_bytes = value_bytes;
+  out.flatbuffer = fbb.Release();
+  out.nr_opr = static_cast<uint32_t>(g.oprs.size());
+  return out;
+}
+
+}  // namespace graphport::mge

@@ -1,0 +1,252 @@
+#include "mge/write_v2.h"
+
+#include <flatbuffers/flatbuffers.h>
+
+#include "mge/param_copy.h"
+#include "mge/schema/model_v2_generated.h"
+
+namespace graphport::mge {
+namespace {
+
+namespace v2 = mgb::serialization::fbs::v2;
+using flatbuffers::FlatBufferBuilder;
+using flatbuffers::Offset;
+
+Offset<v2::CompNode> BuildCompNode(FlatBufferBuilder* fbb,
+                                   const std::optional<std::string>& locator) {
+  Offset<flatbuffers::String> s;
+  if (locator) s = fbb->CreateSharedString(*locator);
+  return v2::CreateCompNode(*fbb, s);
+}
+
+Offset<void> BuildFormat(FlatBufferBuilder* fbb, const TensorFormat& f) {
+  switch (f.type) {
+    case v2::TensorFormat_Image2DPackedTensorFormat:
+      return v2::CreateImage2DPackedTensorFormat(*fbb, f.align_axis).Union();
+    case v2::TensorFormat_LowbitsAlignedTensorFormat:
+      return v2::CreateLowbitsAlignedTensorFormat(*fbb, f.size_nbits, f.align_size_in_bits).Union();
+    default:
+      return v2::CreateDefaultTensorFormat(*fbb).Union();
+  }
+}
+
+// What MegEngine's V2 dumper knows of a var that an FBS v1 file does not store: a constant's
+// var holds its value on the device at dump time (shape, comp node, dtype, format); an
+// input's var has its static shape only; of any other var graphport knows nothing more.
+MiddleTensor MiddleFromV1(const Operator& op, uint32_t var) {
+  MiddleTensor mt;
+  mt.present = true;
+  if (op.cls == nullptr || op.tensors.size() != 1 || op.outputs.size() != 1 ||
+      op.outputs[0] != var) {
+    return mt;
+  }
+  const Tensor& t = op.tensors[0];
+  if (op.cls->key == "ImmutableTensor" && t.has_value) {
+    mt.shape = t.shape;
+    mt.comp_node = t.comp_node;
+    mt.dtype = t.dtype;
+    mt.format = TensorFormat{v2::TensorFormat_DefaultTensorFormat};
+  } else if (op.cls->key == "Host2DeviceCopy" && t.shape && !t.shape->empty()) {
+    mt.shape = t.shape;
+  }
+  return mt;
+}
+
+}  // namespace
+
+WrittenDump WriteV2(const DumpPlan& plan) {
+  const Graph& g = *plan.graph;
+  const bool from_v1 = g.format == DumpFormat::kFbsV1;
+  WrittenDump out;
+  FlatBufferBuilder fbb;
+
+  Offset<v2::Metadata> metadata;
+  if (plan.write_metadata) {
+    const Metadata& m = plan.metadata;
+    auto user_info = fbb.CreateSharedString(m.user_info.value_or(""));
+    v2::MetadataBuilder mb(fbb);
+    mb.add_is_valid(m.is_valid);
+    mb.add_graph_modified(m.graph_modified);
+    mb.add_optimize_options(m.optimize_options);
+    mb.add_user_info(user_info);
+    metadata = mb.Finish();
+  }
+
+  std::vector<Offset<v2::Operator>> oprs;
+  std::vector<Offset<v2::MiddleTensor>> middle(g.vars.size());
+  for (size_t i = 0; i < g.oprs.size(); ++i) {
+    const Operator& op = g.oprs[i];
+    OprIdentity id = V2Identity(g, i);
+    const std::string label = WriterOprLabel(g, i);
+    // a. inputs
+    Offset<flatbuffers::Vector<uint32_t>> inputs;
+    if (op.inputs && !op.inputs->empty()) inputs = fbb.CreateVector(*op.inputs);
+    // b. the operator's dumper
+    ItemsToWrite items = ItemsFor(g, i, DumpFormat::kFbsV2, id.opr_version);
+    std::vector<std::pair<uint8_t, Offset<void>>> params;
+    std::vector<Offset<v2::Tensor>> tensors;
+    std::vector<Offset<v2::Blob>> blobs;
+    auto write_count_blob = [&]() {
+      uint32_t n = static_cast<uint32_t>(op.tensors.size());
+      uint8_t count[4] = {static_cast<uint8_t>(n), static_cast<uint8_t>(n >> 8),
+                          static_cast<uint8_t>(n >> 16), static_cast<uint8_t>(n >> 24)};
+      blobs.push_back(v2::CreateBlob(fbb, fbb.CreateVector(count, 4)));
+    };
+    for (const DumpItem& item : items.items) {
+      if (item.kind == DumpItem::kParam) {
+        const Param& p = op.params[item.index];
+        params.push_back({p.type, CopyParam(&fbb, p, label, g.version)});
+      } else if (item.kind == DumpItem::kTensor) {
+        if (items.add_count_blob && tensors.empty()) write_count_blob();
+        const Tensor& t = op.tensors[item.index];
+        Offset<flatbuffers::Vector<uint8_t>> data;
+        if (t.has_value) {
+          data = fbb.CreateVector(reinterpret_cast<const uint8_t*>(t.value.data()), t.value.size());
+          out.tensor_value_bytes += t.value.size();
+        }
+        Offset<flatbuffers::String> tname;
+        if (plan.tensor_names[i][item.index]) {
+          tname = fbb.CreateSharedString(*plan.tensor_names[i][item.index]);
+        }
+        Offset<flatbuffers::Vector<uint32_t>> shape;
+        if (t.shape) shape = fbb.CreateVector(*t.shape);
+        Offset<v2::CompNode> cn;
+        if (t.comp_node) cn = BuildCompNode(&fbb, *t.comp_node);
+        Offset<void> dtype;
+        if (t.dtype) dtype = BuildDType(&fbb, *t.dtype);
+        // MegEngine gives every V2 tensor a format (Default unless a holder passes one); a
+        // tensor from FBS v1 gets Default, one from FBS_V2 keeps what it had.
+        std::optional<TensorFormat> format = t.format;
+        if (from_v1) format = TensorFormat{v2::TensorFormat_DefaultTensorFormat};
+        Offset<void> format_table;
+        if (format) format_table = BuildFormat(&fbb, *format);
+        tensors.push_back(v2::CreateTensor(
+            fbb, tname, shape, cn, Offset<mgb::serialization::fbs::DType>(dtype.o),
+            format ? static_cast<v2::TensorFormat>(format->type) : v2::TensorFormat_NONE,
+            format_table, data));
+      } else {
+        const Blob& b = op.blobs[item.index];
+        Offset<flatbuffers::Vector<uint8_t>> data;
+        if (b.has_data) {
+          data = fbb.CreateVector(reinterpret_cast<const uint8_t*>(b.data.data()), b.data.size());
+        }
+        blobs.push_back(v2::CreateBlob(fbb, data));
+      }
+    }
+    if (items.add_count_blob && tensors.empty()) write_count_blob();
+    // c. comp nodes; d. name; e. output dtype
+    Offset<flatbuffers::Vector<Offset<v2::CompNode>>> comp_nodes;
+    if (op.comp_nodes) {
+      std::vector<Offset<v2::CompNode>> cns;
+      for (const auto& locator : *op.comp_nodes) cns.push_back(BuildCompNode(&fbb, locator));
+      comp_nodes = fbb.CreateVector(cns);
+    }
+    Offset<flatbuffers::String> name;
+    if (plan.opr_names[i]) name = fbb.CreateSharedString(*plan.opr_names[i]);
+    Offset<void> output_dtype;
+    if (op.output_dtype) output_dtype = BuildDType(&fbb, *op.output_dtype);
+    // f. outputs, each var's middle tensor built right here
+    Offset<flatbuffers::Vector<uint32_t>> outputs;
+    if (plan.write_middle_tensors) {
+      for (uint32_t v : op.outputs) {
+        const MiddleTensor& mt = from_v1 ? MiddleFromV1(op, v) : g.vars[v].middle;
+        auto mname = fbb.CreateSharedString(plan.var_names[v]);
+        if (mt.present && (mt.comp_node || mt.dtype || mt.format)) {
+          Offset<flatbuffers::Vector<uint32_t>> shape;
+          if (mt.shape) shape = fbb.CreateVector(*mt.shape);
+          Offset<v2::CompNode> cn;
+          if (mt.comp_node) cn = BuildCompNode(&fbb, *mt.comp_node);
+          Offset<void> dtype;
+          if (mt.dtype) dtype = BuildDType(&fbb, *mt.dtype);
+          Offset<void> format;
+          if (mt.format) format = BuildFormat(&fbb, *mt.format);
+          middle[v] = v2::CreateMiddleTensor(
+              fbb, mname, shape, cn, Offset<mgb::serialization::fbs::DType>(dtype.o),
+              mt.format ? static_cast<v2::TensorFormat>(mt.format->type) : v2::TensorFormat_NONE,
+              format);
+        } else if (mt.present && mt.shape) {
+          auto shape = fbb.CreateVector(*mt.shape);
+          middle[v] = v2::CreateMiddleTensor(fbb, mname, shape);
+        } else {
+          middle[v] = v2::CreateMiddleTensor(fbb, mname);
+        }
+      }
+    }
+    if (from_v1 ? !op.outputs.empty() : op.has_outputs_vector) {
+      outputs = fbb.CreateVector(op.outputs);
+    }
+    // g. tensors; h. custom data; i. additional params; j. the type string
+    Offset<flatbuffers::Vector<Offset<v2::Tensor>>> tensor_vec;
+    if (!tensors.empty()) tensor_vec = fbb.CreateVector(tensors);
+    Offset<flatbuffers::Vector<Offset<v2::Blob>>> blob_vec;
+    if (!blobs.empty()) blob_vec = fbb.CreateVector(blobs);
+    Offset<flatbuffers::Vector<uint8_t>> extra_types;
+    Offset<flatbuffers::Vector<Offset<void>>> extra;
+    if (params.size() >= 2) {
+      std::vector<uint8_t> types;
+      std::vector<Offset<void>> tables;
+      for (size_t k = 1; k < params.size(); ++k) {
+        types.push_back(params[k].first);
+        tables.push_back(params[k].second);
+      }
+      extra_types = fbb.CreateVector(types);
+      extra = fbb.CreateVector(tables);
+    }
+    auto type = fbb.CreateSharedString(id.type);
+    // k. the operator, fields in the dumper's order
+    v2::OperatorBuilder ob(fbb);
+    ob.add_type(type);
+    ob.add_type_id(id.type_id);
+    if (!inputs.IsNull()) ob.add_inputs(inputs);
+    if (!outputs.IsNull()) ob.add_outputs(outputs);
+    ob.add_priority(plan.priorities[i]);
+    if (!comp_nodes.IsNull()) ob.add_comp_node(comp_nodes);
+    ob.add_opr_version(id.opr_version);
+    if (!name.IsNull()) ob.add_name(name);
+    if (!output_dtype.IsNull()) {
+      ob.add_output_dtype(Offset<mgb::serialization::fbs::DType>(output_dtype.o));
+    }
+    if (!params.empty()) {
+      ob.add_param_type(static_cast<v2::OperatorParam>(params[0].first));
+      ob.add_param(params[0].second);
+    }
+    if (params.size() >= 2) {
+      ob.add_additional_params_type(extra_types);
+      ob.add_additional_params(extra);
+    }
+    if (!tensor_vec.IsNull()) ob.add_tensors(tensor_vec);
+    if (!blob_vec.IsNull()) ob.add_custom_data(blob_vec);
+    oprs.push_back(ob.Finish());
+  }
+  auto opr_vec = fbb.CreateVector(oprs);
+  std::vector<Offset<v2::OutputVar>> output_vars;
+  for (const OutputVar& v : g.outputs) {
+    output_vars.push_back(v2::CreateOutputVar(fbb, v.compact_id, v.original_id));
+  }
+  auto outputs = fbb.CreateVector(output_vars);
+  std::vector<Offset<v2::OutputAlias>> aliases;
+  for (const OutputAlias& a : g.aliases) {
+    Offset<flatbuffers::String> aname;
+    if (a.name) aname = fbb.CreateSharedString(*a.name);
+    aliases.push_back(v2::CreateOutputAlias(fbb, a.id, aname));
+  }
+  auto alias_vec = fbb.CreateVector(aliases);
+  Offset<flatbuffers::Vector<Offset<v2::MiddleTensor>>> middle_vec;
+  if (plan.write_middle_tensors) middle_vec = fbb.CreateVector(middle);
+
+  v2::ModelBuilder mb(fbb);
+  mb.add_mge_version(g.version);
+  mb.add_model_version(from_v1 ? 2 : g.model_version);
+  mb.add_oprs(opr_vec);
+  if (!middle_vec.IsNull()) mb.add_middle_tensors(middle_vec);
+  mb.add_output_vars_idx(outputs);
+  mb.add_output_alias(alias_vec);
+  mb.add_nr_shared_tensor(g.nr_shared_tensor);
+  if (!metadata.IsNull()) mb.add_metadata(metadata);
+  fbb.FinishSizePrefixed(mb.Finish(), v2::ModelIdentifier());
+  out.flatbuffer = fbb.Release();
+  out.nr_opr = static_cast<uint32_t>(g.oprs.size());
+  return out;
+}
+
+}  // namespace graphport::mge
