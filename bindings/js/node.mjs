@@ -59,6 +59,9 @@ function listFolder(dir, recursive = true) {
 // passing variables/ through) opens it again.
 function folderFiles(dir, recursive = true) {
   const open = new Map();
+  // A file read to its end stays at its end until the reader rewinds it, though its
+  // descriptor is already closed.
+  const ended = new Set();
   const close = (name) => {
     const entry = open.get(name);
     if (entry) closeSync(entry.fd);
@@ -72,6 +75,7 @@ function folderFiles(dir, recursive = true) {
         return statSync(path).size;
       },
       read(max) {
+        if (ended.has(name)) return null;
         let entry = open.get(name);
         if (!entry) {
           const fd = openSync(path, 'r');
@@ -79,11 +83,15 @@ function folderFiles(dir, recursive = true) {
           open.set(name, entry);
         }
         const chunk = entry.source.read(max);
-        if (chunk === null) close(name);
+        if (chunk === null) {
+          close(name);
+          ended.add(name);
+        }
         return chunk;
       },
       rewind() {
         close(name);
+        ended.delete(name);
         return true;
       },
     };
