@@ -18,7 +18,9 @@ export type InputFormat =
   | 'saved-model'
   | 'saved-model-text'
   | 'saved-model-binary'
-  | 'mge'
+  | 'mge-fbs'
+  | 'mge-fbs-v2'
+  | 'mge-test'
   | 'tfjs-graph-model';
 
 /** Load options of TensorFlow models. */
@@ -29,8 +31,8 @@ export interface TensorflowLoadOptions {
 
 /** Export options of TensorFlow models (as tf.train.export_meta_graph); the original argument name starts each comment. */
 export interface TensorflowExportOptions {
-  /** The kind of file to write. export_meta_graph writes a MetaGraphDef; a GraphDef holds only the graph; a SavedModel wraps the MetaGraphDef, with the variables and assets of a SavedModel folder passed through. Default: "meta-graph". */
-  to?: 'meta-graph' | 'graph-def' | 'saved-model' | null;
+  /** The kind of file to write. export_meta_graph writes a MetaGraphDef; a GraphDef holds only the graph; a SavedModel wraps the MetaGraphDef, with the variables and assets of a SavedModel folder passed through. tfjs writes a TensorFlow.js graph model: model.json and its weight shards, as tfjs-converter lays them out. Default: "meta-graph". */
+  to?: 'meta-graph' | 'graph-def' | 'saved-model' | 'tfjs' | null;
   /** as_text: Write protobuf text format (readable, larger) instead of binary. Default: false. */
   asText?: boolean | null;
   /** filename: Name of the main output file (on the CLI, -o sets it). Empty: model.meta / model.pbtxt, graph.pb / graph.pbtxt, or saved_model.pb / saved_model.pbtxt. */
@@ -55,10 +57,126 @@ export interface TensorflowExportOptions {
   graphDef?: MessageOption | null;
   /** save_debug_info: Also write the GraphDebugInfo (stack traces) of the exported nodes to a second file, named with _debug before the extension. Default: false. */
   saveDebugInfo?: boolean | null;
+  /** quantize_{float16,uint8,uint16}: With to: 'tfjs', store float32 weights as float16, or as uint8/uint16 codes with a scale and a minimum, with tfjs-converter's formulas. TF.js dequantizes them when it loads the model. */
+  quantize?: 'float16' | 'uint8' | 'uint16' | null;
+  /** quantize_{float16,uint8,uint16}=PATTERNS: Quantize only the weights whose names match one of these fnmatch patterns ('*' matches across '/'), as tfjs-converter's --quantize_* flags take them. Needs quantize. */
+  quantizeWeights?: string[] | null;
+  /** weight_shard_size_bytes: With to: 'tfjs', the size of each weight file (group1-shard1ofN.bin); the last holds the rest. tfjs-converter's default is 4 MiB. Default: 4194304. */
+  shardSize?: number | null;
+  /** Rewrite _FusedConv2D, _FusedMatMul, FusedDepthwiseConv2dNative, Prelu and the other ops TensorFlow's registry lacks or keeps for Grappler into standard TensorFlow ops, so TensorFlow can import the graph; info lists every rewrite. Default: false. */
+  unfuseOps?: boolean | null;
+}
+
+/** Load options of MegEngine models. */
+export interface MegengineLoadOptions {
+  /** Which graph of a file holding several dumps one after another (0 = the first). Default: 0. */
+  graph?: number | null;
+}
+
+/** Export options of MegEngine models (as megengine.utils.network.Network.dump); the original argument name starts each comment. */
+export interface MegengineExportOptions {
+  /** dump_format: Using different dump formats: FBS_V2 (the default of open-source MegEngine) or FBS (the older FlatBuffers format). Default: "FBS_V2". */
+  dumpFormat?: 'FBS' | 'FBS_V2' | null;
+  /** compat_older_version: The specified megbrain version which is less than 8.16 for model forward compatibility; only "8.14" is supported, and only with dumpFormat FBS. */
+  compatOlderVersion?: string | null;
+  /** file: The name of the written model file. Default: "model.mge". */
+  filename?: string | null;
+  /** append: Whether output is appended to file: the bytes of the existing file; the new dump follows them. */
+  append?: BytesOption | null;
+  /** keep_var_name: Level for keeping variable names: 0: none of the names are kept; 1: (default) keep names of output vars; 2: keep names of all (output and internal) vars. Default: 1. */
+  keepVarName?: 0 | 1 | 2 | null;
+  /** keep_opr_name: Whether to keep operator names. Default: false. */
+  keepOprName?: boolean | null;
+  /** keep_param_name: Whether to keep param names, so param values can be easily manipulated after loading model. Default: false. */
+  keepParamName?: boolean | null;
+  /** keep_opr_priority: Whether to keep priority setting for operators. Default: false. */
+  keepOprPriority?: boolean | null;
+  /** user_info: Any type object, which will be pickled to bytes: here a string (pickled as str) or bytes (pickled as bytes), as Python 3.8+ pickles them. */
+  userInfo?: BytesOption | null;
+  /** enable_metadata: Whether to save metadata into output file. Default: true. */
+  enableMetadata?: boolean | null;
+  /** strip_info_file: If set, the dump information for code strip is written to a second output file of this name. */
+  stripInfoFile?: string | null;
+  /** append_json: Checked when stripInfoFile is set: the existing strip-info JSON; the information for code strip is appended to it (otherwise the file is rewritten). */
+  appendJson?: BytesOption | null;
+  /** optimize_for_inference: Enable optimizations; will skip all optimize options if this is false. graphport keeps the loaded graph's operators and its optimize-options word (info.optimized = "as loaded"); a kwarg that would rewrite the graph is refused. Default: true. */
+  optimizeForInference?: boolean | null;
+  /** enable_io16xc32: Float16 tensors between operators, float32 inside them (f16_io_f32_comp); the outputs become float16. Default: false. */
+  enableIo16xc32?: boolean | null;
+  /** enable_ioc16: Float16 for tensors and for computation alike (f16_io_comp). Default: false. */
+  enableIoc16?: boolean | null;
+  /** enable_hwcd4: Convert to the NHWCD4 layout (fast on some OpenCL devices). Default: false. */
+  enableHwcd4?: boolean | null;
+  /** enable_nchw88: Convert to the NCHW88 layout (x86 AVX). Default: false. */
+  enableNchw88?: boolean | null;
+  /** enable_nchw44: Convert to the NCHW44 layout (Arm). Default: false. */
+  enableNchw44?: boolean | null;
+  /** enable_nchw44_dot: Convert to the NCHW44-dot layout (Armv8.2 with dot product). Default: false. */
+  enableNchw44Dot?: boolean | null;
+  /** enable_nchw4: Convert to the NCHW4 layout (NVIDIA, cuDNN). Default: false. */
+  enableNchw4?: boolean | null;
+  /** enable_nchw32: Convert to the NCHW32 layout (NVIDIA tensor cores, cuDNN). Default: false. */
+  enableNchw32?: boolean | null;
+  /** enable_chwn4: Convert to the CHWN4 layout (NVIDIA tensor cores). Default: false. */
+  enableChwn4?: boolean | null;
+  /** enable_nchw64: Convert to the NCHW64 layout (int4 on NVIDIA). Default: false. */
+  enableNchw64?: boolean | null;
+  /** enable_fuse_conv_bias_nonlinearity: Fuse convolution, bias and the nonlinearity after them into one ConvBias operator. Default: false. */
+  enableFuseConvBiasNonlinearity?: boolean | null;
+  /** enable_fuse_conv_bias_with_z: Also fuse an added z input into ConvBias (NVIDIA); inference results may then differ slightly from training. Default: false. */
+  enableFuseConvBiasWithZ?: boolean | null;
+  /** enable_fuse_preprocess: Fuse the input preprocessing (astype, channel padding, dimshuffle) into one operator. Default: false. */
+  enableFusePreprocess?: boolean | null;
+  /** enable_fuse_grain: Fold reduce-mean and global pooling patterns (FoldingReduceMean, FoldingGlobalPooling); on by default. Default: true. */
+  enableFuseGrain?: boolean | null;
+}
+
+/** Load options of TensorFlow.js models. */
+export interface TfjsLoadOptions {
+  /** On by default (--dequantize): quantized weights (uint8, uint16, float16) become the Const's own dtype exactly as TF.js dequantizes them. --no-dequantize keeps their codes, so a TF.js export writes them back unchanged. Default: true. */
+  dequantize?: boolean | null;
+}
+
+/** Export options of TensorFlow.js models (as tf.train.export_meta_graph); the original argument name starts each comment. */
+export interface TfjsExportOptions {
+  /** The kind of file to write. export_meta_graph writes a MetaGraphDef; a GraphDef holds only the graph; a SavedModel wraps the MetaGraphDef, with the variables and assets of a SavedModel folder passed through. tfjs writes a TensorFlow.js graph model: model.json and its weight shards, as tfjs-converter lays them out. Default: "meta-graph". */
+  to?: 'meta-graph' | 'graph-def' | 'saved-model' | 'tfjs' | null;
+  /** as_text: Write protobuf text format (readable, larger) instead of binary. Default: false. */
+  asText?: boolean | null;
+  /** filename: Name of the main output file (on the CLI, -o sets it). Empty: model.meta / model.pbtxt, graph.pb / graph.pbtxt, or saved_model.pb / saved_model.pbtxt. */
+  filename?: string | null;
+  /** export_scope: Export only the nodes under this name scope, with the scope removed from their names. Inputs from outside become $unbound_inputs_... and are listed in the unbound_inputs collection. */
+  exportScope?: string | null;
+  /** clear_devices: Empty the device (e.g. /device:GPU:0) of every top-level node, so the graph can be placed anywhere when it is imported. Default: false. */
+  clearDevices?: boolean | null;
+  /** clear_extraneous_savers: Drop the save/restore subgraphs of every saver other than the exported SaverDef's, and rewrite the savers collection. Default: false. */
+  clearExtraneousSavers?: boolean | null;
+  /** strip_default_attrs: Drop every attr whose value equals its op's default, in nodes and function bodies: smaller files that older TensorFlow versions can read. Default: false. */
+  stripDefaultAttrs?: boolean | null;
+  /** An OpList (TensorFlow's ops.pbtxt, say; text, binary or JSON) consulted first for op definitions and attr defaults, by strip_default_attrs and stripped_op_list. */
+  opRegistry?: MessageOption | null;
+  /** collection_list: The collections to export: all of them by default; an empty list ("" on the CLI) exports none. */
+  collectionList?: string[] | null;
+  /** meta_info_def: A MetaInfoDef whose set fields replace the loaded ones (tags, tensorflow_version, ...); the fields it leaves unset keep their loaded values. */
+  metaInfoDef?: MessageOption | null;
+  /** saver_def: The SaverDef to export instead of the loaded one; clear_extraneous_savers keeps its saver. */
+  saverDef?: MessageOption | null;
+  /** graph_def: A GraphDef to export instead of the loaded graph. */
+  graphDef?: MessageOption | null;
+  /** save_debug_info: Also write the GraphDebugInfo (stack traces) of the exported nodes to a second file, named with _debug before the extension. Default: false. */
+  saveDebugInfo?: boolean | null;
+  /** quantize_{float16,uint8,uint16}: With to: 'tfjs', store float32 weights as float16, or as uint8/uint16 codes with a scale and a minimum, with tfjs-converter's formulas. TF.js dequantizes them when it loads the model. */
+  quantize?: 'float16' | 'uint8' | 'uint16' | null;
+  /** quantize_{float16,uint8,uint16}=PATTERNS: Quantize only the weights whose names match one of these fnmatch patterns ('*' matches across '/'), as tfjs-converter's --quantize_* flags take them. Needs quantize. */
+  quantizeWeights?: string[] | null;
+  /** weight_shard_size_bytes: With to: 'tfjs', the size of each weight file (group1-shard1ofN.bin); the last holds the rest. tfjs-converter's default is 4 MiB. Default: 4194304. */
+  shardSize?: number | null;
+  /** Rewrite _FusedConv2D, _FusedMatMul, FusedDepthwiseConv2dNative, Prelu and the other ops TensorFlow's registry lacks or keeps for Grappler into standard TensorFlow ops, so TensorFlow can import the graph; info lists every rewrite. Default: false. */
+  unfuseOps?: boolean | null;
 }
 
 /** The load options of every family: a load may meet any of them. */
-export type FamilyLoadOptions = TensorflowLoadOptions;
+export type FamilyLoadOptions = TensorflowLoadOptions & MegengineLoadOptions & TfjsLoadOptions;
 
 /** The export options of one family: those of the loaded model's family apply. */
-export type FamilyExportOptions = TensorflowExportOptions;
+export type FamilyExportOptions = TensorflowExportOptions | MegengineExportOptions | TfjsExportOptions;
