@@ -1,5 +1,6 @@
-// bindings/js/options.d.ts is generated from the families' option schemas: it must be what the
-// generator makes of the schemas of this build, or the published types lie about the options.
+// bindings/js/options.d.ts and the README's option tables are generated from the families'
+// option schemas: each must be what its generator makes of this build's schemas, or the
+// published types and the documentation lie about the options.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -24,4 +25,9 @@ test('every option of every family is in options.d.ts with its seed name', () =>
       if (option.seed) assert.ok(types.includes(`/** ${option.seed}: `), `${option.seed} is named`);
     }
   }
+});
+
+test('the README\'s option tables are what scripts/gen-option-tables.mjs makes of the schemas', () => {
+  const r = spawnSync(process.execPath, ['scripts/gen-option-tables.mjs', '--check'], { cwd: repo, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
 });
