@@ -3,6 +3,7 @@
 #include <cctype>
 #include <map>
 
+#include "core/message_text.h"
 #include "tf/wire_scan.h"
 
 namespace graphport::tf {
@@ -49,8 +50,8 @@ TfDetection DetectText(std::string_view prefix) {
     }
   }
   detection.reason = field.empty() ? "the input is text with no protobuf field in it"
-                                   : "the input is text, but its first field '" + field +
-                                         "' (line " + std::to_string(line) +
+                                   : "the input is text, but its first field '" +
+                                         CapForMessage(field) + "' (line " + std::to_string(line) +
                                          ") is not a field of SavedModel, MetaGraphDef or GraphDef";
   return detection;
 }
@@ -87,7 +88,9 @@ TfDetection DetectTf(std::string_view prefix, bool complete) {
   if (LooksLikeText(prefix)) return DetectText(prefix);
 
   // Every candidate whose schema the bytes fit is scored; a field the schema lacks costs more
-  // than a known field earns, so the schema that explains the most bytes wins.
+  // than a known field earns, so the schema that explains the most bytes wins. A candidate
+  // with many unknown fields still fits when at least as many fields are known: graphport
+  // keeps unknown fields through an export, and must read its own output back.
   TfDetection best;
   int best_score = 0;
   std::string rejections;
@@ -100,7 +103,8 @@ TfDetection DetectTf(std::string_view prefix, bool complete) {
       continue;
     }
     int score = scan.known_fields - 2 * scan.unknown_fields;
-    if (scan.known_fields > 0 && score > best_score) {
+    bool fits = scan.known_fields > 0 && (score > 0 || scan.known_fields >= scan.unknown_fields);
+    if (fits && (!best.found || score > best_score)) {
       best_score = score;
       best.found = true;
       best.format = TfFormat{kind, false};
@@ -108,7 +112,7 @@ TfDetection DetectTf(std::string_view prefix, bool complete) {
                     " (" + std::to_string(scan.known_fields) + " fields checked, " +
                     std::to_string(scan.unknown_fields) + " unknown" +
                     (scan.truncated ? "; the input is cut off" : "") + ")";
-    } else if (scan.known_fields == 0 || score <= 0) {
+    } else if (!fits) {
       rejections += std::string(rejections.empty() ? "" : "; ") + "not a " + MessageName(kind) +
                     ": " + std::to_string(scan.unknown_fields) + " of its fields are unknown";
     }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/byte_stream.h"
+#include "core/limits.h"
 #include "tensorflow/graph.pb.h"
 #include "tensorflow/meta_graph.pb.h"
 #include "tensorflow/saved_model.pb.h"
@@ -30,6 +31,9 @@ struct TfLoadOptions {
   bool tags_explicit = false;
   // The input's name in error messages.
   std::string name = "input";
+  // Memory the loaded model may take, checked as the parse grows (TOO_LARGE past it); the
+  // same natively and in WebAssembly. 0 means no limit.
+  uint64_t max_memory_bytes = kDefaultMaxMemoryBytes;
 };
 
 class TfModel {
