@@ -102,8 +102,13 @@ TfDetection DetectTf(std::string_view prefix, bool complete) {
                     std::to_string(scan.conflict_offset);
       continue;
     }
-    int score = scan.known_fields - 2 * scan.unknown_fields;
-    bool fits = scan.known_fields > 0 && (score > 0 || scan.known_fields >= scan.unknown_fields);
+    // A known number with another wire type is the stronger sign of a wrong schema: in a
+    // small protobuf of another kind it decides; in a big graph one such field (kept from a
+    // damaged input) does not outweigh thousands that fit.
+    int score = scan.known_fields - 2 * scan.unknown_fields - 8 * scan.mismatched_fields;
+    int odd = scan.unknown_fields + scan.mismatched_fields;
+    bool fits = scan.known_fields > 0 &&
+                (score > 0 || (scan.mismatched_fields == 0 && scan.known_fields >= odd));
     if (fits && (!best.found || score > best_score)) {
       best_score = score;
       best.found = true;
@@ -111,10 +116,14 @@ TfDetection DetectTf(std::string_view prefix, bool complete) {
       best.reason = std::string("binary protobuf whose structure fits ") + MessageName(kind) +
                     " (" + std::to_string(scan.known_fields) + " fields checked, " +
                     std::to_string(scan.unknown_fields) + " unknown" +
+                    (scan.mismatched_fields > 0
+                         ? ", " + std::to_string(scan.mismatched_fields) + " of another wire type"
+                         : "") +
                     (scan.truncated ? "; the input is cut off" : "") + ")";
     } else if (!fits) {
       rejections += std::string(rejections.empty() ? "" : "; ") + "not a " + MessageName(kind) +
-                    ": " + std::to_string(scan.unknown_fields) + " of its fields are unknown";
+                    ": " + std::to_string(odd) + " of its fields are unknown" +
+                    (scan.first_mismatch.empty() ? "" : " (" + scan.first_mismatch + ")");
     }
   }
   if (!best.found) best.reason = rejections;
