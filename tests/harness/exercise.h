@@ -65,7 +65,10 @@ inline std::string Deterministic(const google::protobuf::Message& message) {
 }
 
 // Exports `model` as `to`/`as_text` and loads the output back; "" or what went wrong.
-inline std::string CheckExportReloads(tf::TfModel* model, tf::TfKind to, bool as_text) {
+// `auto_detect`: load the output back with format "auto" (else with its own kind and
+// encoding given, which checks the bytes without asking detection).
+inline std::string CheckExportReloads(tf::TfModel* model, tf::TfKind to, bool as_text,
+                                      bool auto_detect = true) {
   const std::string what = std::string(tf::KindName(to)) + (as_text ? " text" : " binary");
   MemoryOutputSet out;
   tf::TfExportOptions options;
@@ -85,6 +88,7 @@ inline std::string CheckExportReloads(tf::TfModel* model, tf::TfKind to, bool as
     MemorySource source(bytes);
     tf::TfLoadOptions load;
     load.name = "export";
+    if (!auto_detect) load.format = std::string(tf::KindName(to)) + (as_text ? "-text" : "-binary");
     again = tf::TfModel::Load(&source, load);
   } catch (const Error& e) {
     // An empty message (a GraphDef without nodes) is zero bytes, which no format detection
@@ -106,12 +110,13 @@ inline std::string CheckExportReloads(tf::TfModel* model, tf::TfKind to, bool as
   return "";
 }
 
-// `check_exports`: also export every kind and encoding and load each back. Meant for graphs
-// and their damaged copies; bytes of another kind that happen to load (a tiny protobuf of
-// another schema) can be as valid as a MetaGraphDef as they are as a GraphDef, and then no
-// detection can say which was meant.
+// `check_exports`: also export every kind and encoding and load each back; with
+// `reload_auto`, with format "auto". That is promised for graphs and their damaged copies
+// (the sweep); bytes of another kind that happen to load, or that the caller forced into a
+// kind, can export bytes as valid as a MetaGraphDef as they are as a GraphDef, and then no
+// detection can say which was meant (the fuzz targets reload with the kind given).
 inline Outcome Exercise(std::string_view bytes, bool check_exports = true,
-                        const std::string& format = "auto") {
+                        const std::string& format = "auto", bool reload_auto = true) {
   Outcome outcome;
   std::unique_ptr<tf::TfModel> model;
   try {
@@ -137,7 +142,7 @@ inline Outcome Exercise(std::string_view bytes, bool check_exports = true,
     for (tf::TfKind to :
          {tf::TfKind::kGraphDef, tf::TfKind::kMetaGraphDef, tf::TfKind::kSavedModel}) {
       for (bool as_text : {false, true}) {
-        std::string failure = CheckExportReloads(model.get(), to, as_text);
+        std::string failure = CheckExportReloads(model.get(), to, as_text, reload_auto);
         if (!failure.empty()) {
           outcome.failure = failure;
           return outcome;
