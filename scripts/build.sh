@@ -24,8 +24,11 @@ if [ "$what" = all ] || [ "$what" = native ]; then
   dir="$repo/build/native"
   [ "$sanitize" = ON ] && dir="$repo/build/asan"
   log "native ($build_type, sanitize=$sanitize) in ${dir#$repo/}"
+  # The sanitizer build is for tests: no benchmarks in it.
+  bench=ON
+  [ "$sanitize" = ON ] && bench=OFF
   cmake -S "$repo" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" \
-    -DGRAPHPORT_SANITIZE="$sanitize" >/dev/null
+    -DGRAPHPORT_SANITIZE="$sanitize" -DGRAPHPORT_BUILD_BENCH="$bench" >/dev/null
   cmake --build "$dir" -j "$jobs"
 fi
 

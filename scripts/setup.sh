@@ -26,6 +26,7 @@ packages=(
   libxxhash-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev
   clang-format        # tests/style: the C++ files follow .clang-format
+  clang libclang-rt-14-dev  # tests/fuzz: libFuzzer targets under ASan + UBSan (scripts/fuzz.sh)
   dpkg-dev            # dpkg-source, needed by `apt-get source` in build-protobuf-wasm.sh
   chromium            # browser tests (driven by playwright-core; never a downloaded browser)
   zip gzip

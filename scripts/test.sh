@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
-# Runs every test: set-up (idempotent), both builds, the native suite (ctest), then the
-# node:test suite against the built WebAssembly package. This is what `npm test` and CI run.
+# Runs every test: set-up (idempotent), both builds, the native suite (ctest), the same suite
+# built with ASan + UBSan (build/asan), each libFuzzer target for a minute (scripts/fuzz.sh;
+# any finding fails), then the node:test suite against the built WebAssembly package. This is
+# what `npm test` and CI run.
+#
+#   GRAPHPORT_FUZZ_SECONDS=N   seconds per fuzz target (default 60; 0 skips fuzzing)
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -14,6 +18,18 @@ log_tag=test
 
 log "native tests (ctest)"
 ctest --test-dir "$repo/build/native" --output-on-failure -j "$(nproc 2>/dev/null || echo 2)"
+
+log "native tests under ASan + UBSan (ctest on build/asan)"
+GRAPHPORT_SANITIZE=ON "$here/build.sh" native
+# Debian's libprotobuf is not instrumented; everything graphport compiles is. A report fails.
+ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+  ctest --test-dir "$repo/build/asan" --output-on-failure -j "$(nproc 2>/dev/null || echo 2)"
+
+fuzz_seconds="${GRAPHPORT_FUZZ_SECONDS:-60}"
+if [ "$fuzz_seconds" -gt 0 ]; then
+  log "fuzz targets, ${fuzz_seconds}s each (ASan + UBSan)"
+  "$here/fuzz.sh" all "$fuzz_seconds"
+fi
 
 log "JavaScript tests (node:test): the WebAssembly build, the page in Chromium, the packed npm package"
 cd "$repo"

@@ -144,6 +144,10 @@ export interface ExportInfo {
   debugInfoNodes?: number;
   /** What a SavedModel export passed through or left out, for people. */
   notes?: string[];
+  /** A text export leaves out the fields the schema does not know (as TensorFlow does). */
+  unknownFieldsLeftOut?: { count: number; fields: string[] };
+  /** With exportScope: the signatures and the saver dropped because they name tensors outside. */
+  droppedReferences?: { what: string; reason: string }[];
 }
 
 export interface TensorSummary {

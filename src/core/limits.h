@@ -11,6 +11,12 @@ namespace graphport {
 // path); TensorFlow raises "GraphDef cannot be larger than 2GB" at the same bound.
 inline constexpr uint64_t kMaxProtoBytes = (uint64_t{1} << 31) - 1;
 
+// Default memory budget of one loaded model, the same natively and in WebAssembly: what one
+// protobuf message can carry on the wire. With the input beside it, that still fits wasm32's
+// 4 GiB heap; natively it stops a small file that expands (packed int64: 1 byte on disk, 8 in
+// memory) from taking the machine's RAM. A load option raises or lowers it.
+inline constexpr uint64_t kDefaultMaxMemoryBytes = uint64_t{2} << 30;
+
 // Nesting depth for protobuf binary and text parsing: real graphs nest below 20 (function
 // attrs inside lists inside attrs); the limit stops stack exhaustion on hostile input.
 inline constexpr int kMaxProtoNesting = 100;

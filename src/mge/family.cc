@@ -106,9 +106,11 @@ class MegengineFamilyImpl : public Family {
         break;
       case FileKind::kPickle:
       case FileKind::kLfsPointer:
-        // A pickle or an LFS pointer is only ours when it carries a .mge name.
+        // A pickle or an LFS pointer is only ours when it carries a .mge name; then its magic
+        // and its name together outweigh what another family reads into it (an LFS pointer's
+        // "version ..." line parses as a TensorFlow text field).
         if (EndsWith(d.primary, ".mge")) {
-          d.score = Detection::kByName;
+          d.score = Detection::kByMagic;
           d.format = c.kind == FileKind::kPickle ? kPickleFormat : kLfsFormat;
           d.reason += ", named *.mge";
         }
@@ -119,9 +121,7 @@ class MegengineFamilyImpl : public Family {
     return d;
   }
 
-  // Family::SummaryText on main (a15cba6); a plain member against this branch's older
-  // core/family.h, so the merge needs no edit here.
-  std::string SummaryText(const nlohmann::json& summary) const {
+  std::string SummaryText(const nlohmann::json& summary) const override {
     return mge::MgeSummaryText(summary);
   }
 

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <map>
 
+#include "core/message_text.h"
 #include "tf/wire_scan.h"
 
 namespace graphport::tf {
@@ -49,8 +50,8 @@ TfDetection DetectText(std::string_view prefix) {
     }
   }
   detection.reason = field.empty() ? "the input is text with no protobuf field in it"
-                                   : "the input is text, but its first field '" + field +
-                                         "' (line " + std::to_string(line) +
+                                   : "the input is text, but its first field '" +
+                                         CapForMessage(field) + "' (line " + std::to_string(line) +
                                          ") is not a field of SavedModel, MetaGraphDef or GraphDef";
   return detection;
 }
@@ -87,7 +88,9 @@ TfDetection DetectTf(std::string_view prefix, bool complete) {
   if (LooksLikeText(prefix)) return DetectText(prefix);
 
   // Every candidate whose schema the bytes fit is scored; a field the schema lacks costs more
-  // than a known field earns, so the schema that explains the most bytes wins.
+  // than a known field earns, so the schema that explains the most bytes wins. A candidate
+  // with many unknown fields still fits when at least as many fields are known: graphport
+  // keeps unknown fields through an export, and must read its own output back.
   TfDetection best;
   int best_score = 0;
   std::string rejections;
@@ -99,18 +102,28 @@ TfDetection DetectTf(std::string_view prefix, bool complete) {
                     std::to_string(scan.conflict_offset);
       continue;
     }
-    int score = scan.known_fields - 2 * scan.unknown_fields;
-    if (scan.known_fields > 0 && score > best_score) {
+    // A known number with another wire type is the stronger sign of a wrong schema: in a
+    // small protobuf of another kind it decides; in a big graph one such field (kept from a
+    // damaged input) does not outweigh thousands that fit.
+    int score = scan.known_fields - 2 * scan.unknown_fields - 8 * scan.mismatched_fields;
+    int odd = scan.unknown_fields + scan.mismatched_fields;
+    bool fits = scan.known_fields > 0 &&
+                (score > 0 || (scan.mismatched_fields == 0 && scan.known_fields >= odd));
+    if (fits && (!best.found || score > best_score)) {
       best_score = score;
       best.found = true;
       best.format = TfFormat{kind, false};
       best.reason = std::string("binary protobuf whose structure fits ") + MessageName(kind) +
                     " (" + std::to_string(scan.known_fields) + " fields checked, " +
                     std::to_string(scan.unknown_fields) + " unknown" +
+                    (scan.mismatched_fields > 0
+                         ? ", " + std::to_string(scan.mismatched_fields) + " of another wire type"
+                         : "") +
                     (scan.truncated ? "; the input is cut off" : "") + ")";
-    } else if (scan.known_fields == 0 || score <= 0) {
+    } else if (!fits) {
       rejections += std::string(rejections.empty() ? "" : "; ") + "not a " + MessageName(kind) +
-                    ": " + std::to_string(scan.unknown_fields) + " of its fields are unknown";
+                    ": " + std::to_string(odd) + " of its fields are unknown" +
+                    (scan.first_mismatch.empty() ? "" : " (" + scan.first_mismatch + ")");
     }
   }
   if (!best.found) best.reason = rejections;

@@ -13,11 +13,19 @@ namespace {
 
 using google::protobuf::Arena;
 
+// Text output leaves unknown fields out (see WriteText); what it left out is added to
+// `left_out`, for the info record.
 void WriteMessage(const google::protobuf::Message& message, bool as_text, const std::string& name,
-                  OutputSet* out) {
+                  OutputSet* out, UnknownFieldReport* left_out) {
   ByteSink* sink = out->Open(name);
   if (as_text) {
-    WriteText(message, sink);
+    UnknownFieldReport report = WriteText(message, sink);
+    left_out->count += report.count;
+    for (auto& field : report.listed) {
+      if (left_out->listed.size() < UnknownFieldReport::kMaxListed) {
+        left_out->listed.push_back(name + ": " + field);
+      }
+    }
   } else {
     WriteBinary(message, sink);
   }
@@ -73,28 +81,34 @@ nlohmann::json Export(TfModel* model, const TfExportOptions& options, OutputSet*
   // Everything the export builds lives here and dies with it; the model is only read.
   Arena arena(GraphArenaOptions());
   MetaGraphExport exported = BuildMetaGraph(*model, options, &arena);
+  UnknownFieldReport left_out;
   switch (options.to) {
     case TfKind::kGraphDef:
-      WriteMessage(exported.meta_graph->graph_def(), options.as_text, name, out);
+      WriteMessage(exported.meta_graph->graph_def(), options.as_text, name, out, &left_out);
       break;
     case TfKind::kMetaGraphDef:
-      WriteMessage(*exported.meta_graph, options.as_text, name, out);
+      WriteMessage(*exported.meta_graph, options.as_text, name, out, &left_out);
       break;
     case TfKind::kSavedModel:
       WriteMessage(*WrapInSavedModel(*model, exported.meta_graph, &arena), options.as_text, name,
-                   out);
+                   out, &left_out);
       break;
   }
   nlohmann::json files = nlohmann::json::array({name});
   if (exported.debug_info != nullptr) {
     std::string debug_name = DebugFileName(name);
-    WriteMessage(*exported.debug_info, options.as_text, debug_name, out);
+    WriteMessage(*exported.debug_info, options.as_text, debug_name, out, &left_out);
     files.push_back(debug_name);
   }
   nlohmann::json info = exported.info;
   info["format"] = KindName(options.to);
   info["encoding"] = options.as_text ? "text" : "binary";
   info["files"] = files;
+  if (options.as_text) {
+    // Text cannot carry fields the schema does not know (binary output keeps them): say which
+    // were dropped, so a user can choose binary instead.
+    info["unknownFieldsLeftOut"] = {{"count", left_out.count}, {"fields", left_out.listed}};
+  }
   return info;
 }
 

@@ -1,5 +1,7 @@
 #include "tf/options.h"
 
+#include "core/error.h"
+#include "core/limits.h"
 #include "tf/message_option.h"
 
 namespace graphport::tf {
@@ -153,6 +155,19 @@ OptionSchema MakeLoadSchema() {
       "The tag set of the SavedModel MetaGraphDef to use. Default: serve; a SavedModel with a "
       "single MetaGraphDef is used whatever its tags.";
   s.options.push_back(tags);
+
+  OptionSpec budget;
+  budget.name = "maxMemoryBytes";
+  budget.cli = "max-memory-bytes";
+  budget.type = OptionType::kInt;
+  budget.default_value = kDefaultMaxMemoryBytes;
+  budget.group = "input";
+  budget.label = "Memory budget";
+  budget.metavar = "N";
+  budget.help =
+      "The most memory the loaded graph may take, checked as it is parsed: a graph that would "
+      "take more is refused as TOO_LARGE before it exhausts the machine. 0: no limit.";
+  s.options.push_back(budget);
   return s;
 }
 
@@ -175,6 +190,12 @@ void ReadTfLoadOptions(const OptionValues& values, TfLoadOptions* options) {
     options->tags = std::move(tags);
     options->tags_explicit = true;
   }
+  int64_t budget = values.Int("maxMemoryBytes");
+  if (budget < 0) {
+    throw Error(ErrorCode::kInvalidOption, "load option 'maxMemoryBytes' must be 0 or more",
+                ErrorLocation::OfOption("maxMemoryBytes"));
+  }
+  options->max_memory_bytes = static_cast<uint64_t>(budget);
 }
 
 TfExportOptions ReadTfExportOptions(const OptionValues& values, TfMessageOptions* messages) {

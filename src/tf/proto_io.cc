@@ -5,9 +5,13 @@
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/text_format.h>
 
+#include <memory>
+
 #include "core/error.h"
 #include "core/limits.h"
+#include "core/message_text.h"
 #include "tf/proto_streams.h"
+#include "tf/protobuf_log.h"
 #include "tf/wire_scan.h"
 
 namespace graphport::tf {
@@ -38,19 +42,89 @@ std::string LocateBinaryFault(ByteSource* source, const google::protobuf::Descri
   return scan.conflict_reason + " at byte " + std::to_string(scan.conflict_offset);
 }
 
+ErrorLocation InFile(const std::string& what) {
+  ErrorLocation where;
+  where.file = what;
+  return where;
+}
+
 class FirstErrorCollector : public io::ErrorCollector {
  public:
   void AddError(int line, int column, const std::string& message) override {
     if (!error_.empty()) return;
     // protobuf counts lines and columns from zero; editors count from one.
-    error_ = "line " + std::to_string(line + 1) + " column " + std::to_string(column + 1) + ": " +
-             message;
+    line_ = line + 1;
+    column_ = column + 1;
+    // The message quotes the offending token, which can be a megabyte-long string.
+    error_ = "line " + std::to_string(line_) + " column " + std::to_string(column_) + ": " +
+             CapForMessage(message);
   }
   const std::string& error() const { return error_; }
+  int line() const { return line_; }
+  int column() const { return column_; }
 
  private:
   std::string error_;
+  int line_ = 0;
+  int column_ = 0;
 };
+
+// Where a field of a text input was, found by parsing it again with locations recorded (only
+// on the way to an error: recording them for every field of a big graph costs its memory).
+// False when the input cannot be reread, or the path passes through a map (whose entries
+// reflection lists in another order than the text has them).
+bool LocateTextField(ByteSource* source, const google::protobuf::Message& prototype,
+                     const FieldPath& path, int* line, int* column) {
+  for (const FieldStep& step : path) {
+    if (step.field->is_map()) return false;
+  }
+  uint64_t size = 0;
+  if (!source->Rewind() || !source->SizeHint(&size) || size > kMaxDiagnosticReread) return false;
+  std::unique_ptr<google::protobuf::Message> again(prototype.New());
+  google::protobuf::TextFormat::ParseInfoTree tree;
+  google::protobuf::TextFormat::Parser parser;
+  FirstErrorCollector ignored;
+  parser.RecordErrorsTo(&ignored);
+  parser.SetRecursionLimit(kMaxProtoNesting);
+  parser.WriteLocationsTo(&tree);
+  SourceCopyingStream copying(source);
+  io::CopyingInputStreamAdaptor adaptor(&copying, static_cast<int>(kStreamChunkBytes));
+  if (!parser.Parse(&adaptor, again.get())) return false;
+  const google::protobuf::TextFormat::ParseInfoTree* node = &tree;
+  for (size_t i = 0; i + 1 < path.size() && node != nullptr; ++i) {
+    node = node->GetTreeForNested(path[i].field, path[i].index);
+  }
+  if (node == nullptr) return false;
+  google::protobuf::TextFormat::ParseLocation where =
+      node->GetLocation(path.back().field, path.back().index);
+  if (where.line < 0) return false;
+  *line = where.line + 1;
+  *column = where.column + 1;
+  return true;
+}
+
+// libprotobuf 3.21's text parser takes any bytes into a proto3 string; its binary parser
+// refuses them, and so does TensorFlow's text loader. Checked after the parse, in one walk.
+void CheckTextStrings(ByteSource* source, google::protobuf::Message* message,
+                      const std::string& what) {
+  FieldPath path;
+  size_t bad_offset = 0;
+  if (!FindNonUtf8String(*message, &path, &bad_offset)) return;
+  const google::protobuf::FieldDescriptor* field = path.back().field;
+  std::string message_text = "string field '" + field->full_name() + "' (" + FieldPathText(path) +
+                             ") is not valid UTF-8 (at byte " + std::to_string(bad_offset) +
+                             " of the string); a proto3 string must be UTF-8";
+  ErrorLocation where;
+  where.file = what;
+  std::string type = message->GetDescriptor()->name();
+  if (LocateTextField(source, *message, path, &where.line, &where.column)) {
+    message_text = "line " + std::to_string(where.line) + " column " +
+                   std::to_string(where.column) + ": " + message_text;
+  }
+  message->Clear();
+  throw Error(ErrorCode::kParseError, what + ": not a valid text " + type + ": " + message_text,
+              where);
+}
 
 void CheckSize(ByteSource* source, const std::string& what) {
   uint64_t size = 0;
@@ -62,22 +136,36 @@ void CheckSize(ByteSource* source, const std::string& what) {
 
 }  // namespace
 
-void ParseBinary(ByteSource* source, google::protobuf::Message* message, const std::string& what) {
+void ParseBinary(ByteSource* source, google::protobuf::Message* message, const std::string& what,
+                 const MemoryBudget* budget) {
   CheckSize(source, what);
   const std::string type = message->GetDescriptor()->name();
+  ProtobufLogCapture log;
   std::string_view bytes;
   bool ok;
+  bool over_budget;
   int64_t consumed;
   std::string source_error;
-  if (source->Contiguous(&bytes)) {
-    // In memory already: parse in place, no chunk copies.
+  if (source->Contiguous(&bytes) && budget == nullptr) {
+    // In memory already and nothing to watch: parse in place, in one piece.
     io::CodedInputStream input(reinterpret_cast<const uint8_t*>(bytes.data()),
                                static_cast<int>(bytes.size()));
     input.SetRecursionLimit(kMaxProtoNesting);
     ok = message->ParseFromCodedStream(&input) && input.ConsumedEntireMessage();
     consumed = input.CurrentPosition();
+    over_budget = false;
+  } else if (source->Contiguous(&bytes)) {
+    // In memory: lent in chunks, no copies, so the budget is checked as the message grows.
+    BudgetedArrayStream chunks(bytes, kStreamChunkBytes, budget);
+    {
+      io::CodedInputStream input(&chunks);
+      input.SetRecursionLimit(kMaxProtoNesting);
+      ok = message->ParseFromCodedStream(&input) && input.ConsumedEntireMessage();
+    }
+    consumed = chunks.ByteCount();
+    over_budget = chunks.over_budget();
   } else {
-    SourceCopyingStream copying(source);
+    SourceCopyingStream copying(source, budget);
     io::CopyingInputStreamAdaptor adaptor(&copying, static_cast<int>(kStreamChunkBytes));
     {
       io::CodedInputStream input(&adaptor);
@@ -86,37 +174,75 @@ void ParseBinary(ByteSource* source, google::protobuf::Message* message, const s
     }
     consumed = adaptor.ByteCount();
     source_error = copying.error();
+    over_budget = copying.over_budget();
   }
   if (!source_error.empty()) throw Error(ErrorCode::kIo, what + ": " + source_error);
-  if (ok) return;
+  if (over_budget) {
+    // Measured before Clear(): an arena keeps its blocks until it dies.
+    std::string text = BudgetExceededMessage(*budget, static_cast<uint64_t>(consumed), what);
+    message->Clear();
+    throw Error(ErrorCode::kTooLarge, text, InFile(what));
+  }
+  if (ok && log.errors().empty()) return;
   message->Clear();
   bool scanned;
   std::string where = LocateBinaryFault(source, message->GetDescriptor(), &scanned);
   if (where.empty()) {
-    // Only when the wire structure was checked and found sound is the cause one of these two.
+    // Only when the wire structure was checked and found sound is the cause one of these two;
+    // libprotobuf's log then tells which. (On input that is cut off, its parser misreads the
+    // last string and logs a UTF-8 error that is not the fault, so the log is not quoted
+    // when the structure could not be checked.)
+    std::string logged = scanned ? log.Summary() : "";
     where = "within the first " + std::to_string(consumed) + " bytes (" +
-            (scanned ? "nested too deep, or a string that is not UTF-8"
-                     : "cut off, malformed, nested too deep, or a string that is not UTF-8") +
+            (!logged.empty() ? logged
+             : scanned       ? "nested too deep, or a string that is not UTF-8"
+                       : "cut off, malformed, nested too deep, or a string that is not UTF-8") +
             ")";
   }
-  throw Error(ErrorCode::kParseError, what + ": not a valid binary " + type + ": " + where);
+  throw Error(ErrorCode::kParseError, what + ": not a valid binary " + type + ": " + where,
+              InFile(what));
 }
 
-void ParseText(ByteSource* source, google::protobuf::Message* message, const std::string& what) {
+void ParseText(ByteSource* source, google::protobuf::Message* message, const std::string& what,
+               const MemoryBudget* budget) {
   CheckSize(source, what);
-  SourceCopyingStream copying(source);
-  io::CopyingInputStreamAdaptor adaptor(&copying, static_cast<int>(kStreamChunkBytes));
+  ProtobufLogCapture log;
+  bool ok;
+  std::string source_error;
+  bool over_budget;
+  uint64_t consumed;
   FirstErrorCollector errors;
-  google::protobuf::TextFormat::Parser parser;
-  parser.RecordErrorsTo(&errors);
-  parser.SetRecursionLimit(kMaxProtoNesting);
-  bool ok = parser.Parse(&adaptor, message);
-  if (!copying.error().empty()) throw Error(ErrorCode::kIo, what + ": " + copying.error());
-  if (ok) return;
+  {
+    SourceCopyingStream copying(source, budget);
+    io::CopyingInputStreamAdaptor adaptor(&copying, static_cast<int>(kStreamChunkBytes));
+    google::protobuf::TextFormat::Parser parser;
+    parser.RecordErrorsTo(&errors);
+    parser.SetRecursionLimit(kMaxProtoNesting);
+    ok = parser.Parse(&adaptor, message);
+    source_error = copying.error();
+    over_budget = copying.over_budget();
+    consumed = copying.consumed();
+  }
+  if (!source_error.empty()) throw Error(ErrorCode::kIo, what + ": " + source_error);
+  if (over_budget) {
+    std::string text = BudgetExceededMessage(*budget, consumed, what);
+    message->Clear();
+    throw Error(ErrorCode::kTooLarge, text, InFile(what));
+  }
+  if (ok && log.errors().empty()) {
+    CheckTextStrings(source, message, what);
+    return;
+  }
   message->Clear();
+  ErrorLocation where = InFile(what);
+  where.line = errors.line();
+  where.column = errors.column();
+  std::string detail = errors.error();
+  if (detail.empty()) detail = log.Summary();
+  if (detail.empty()) detail = "parse failed";
   throw Error(ErrorCode::kParseError,
-              what + ": not a valid text " + message->GetDescriptor()->name() + ": " +
-                  (errors.error().empty() ? "parse failed" : errors.error()));
+              what + ": not a valid text " + message->GetDescriptor()->name() + ": " + detail,
+              where);
 }
 
 void WriteBinary(const google::protobuf::Message& message, ByteSink* sink) {
@@ -127,6 +253,7 @@ void WriteBinary(const google::protobuf::Message& message, ByteSink* sink) {
                                           " bytes: a protobuf message must be under 2 GiB");
   }
   sink->SizeHint(size);
+  ProtobufLogCapture log;
   SinkCopyingStream copying(sink);
   io::CopyingOutputStreamAdaptor adaptor(&copying, static_cast<int>(kStreamChunkBytes));
   bool had_error;
@@ -142,18 +269,33 @@ void WriteBinary(const google::protobuf::Message& message, ByteSink* sink) {
                 "writing " + std::string(message.GetDescriptor()->name()) + ": " +
                     (copying.error().empty() ? "the sink failed" : copying.error()));
   }
+  // libprotobuf writes a proto3 string that is not UTF-8 and only logs it; the output would
+  // then be refused on reload, so it is not handed back. (Loading refuses such strings, so
+  // this guards messages built in memory.)
+  if (!log.errors().empty()) {
+    throw Error(ErrorCode::kParseError,
+                "writing " + std::string(message.GetDescriptor()->name()) + ": " + log.Summary());
+  }
 }
 
-void WriteText(const google::protobuf::Message& message, ByteSink* sink) {
+UnknownFieldReport WriteText(const google::protobuf::Message& message, ByteSink* sink) {
+  ProtobufLogCapture log;
   SinkCopyingStream copying(sink);
   io::CopyingOutputStreamAdaptor adaptor(&copying, static_cast<int>(kStreamChunkBytes));
   google::protobuf::TextFormat::Printer printer;
+  printer.SetHideUnknownFields(true);
   bool ok = printer.Print(message, &adaptor);
   if (!adaptor.Flush() || !ok) {
     throw Error(ErrorCode::kIo,
                 "writing text " + std::string(message.GetDescriptor()->name()) + ": " +
                     (copying.error().empty() ? "the sink failed" : copying.error()));
   }
+  if (!log.errors().empty()) {
+    throw Error(
+        ErrorCode::kParseError,
+        "writing text " + std::string(message.GetDescriptor()->name()) + ": " + log.Summary());
+  }
+  return ListUnknownFields(message);
 }
 
 }  // namespace graphport::tf

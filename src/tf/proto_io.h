@@ -1,5 +1,6 @@
 // Parsing and writing protobuf messages, binary or text, from a ByteSource to a ByteSink,
-// with graphport's limits and errors that say where the input went wrong.
+// with graphport's limits and errors that say where the input went wrong. What libprotobuf
+// logs meanwhile goes into the error, never to stderr.
 #ifndef GRAPHPORT_TF_PROTO_IO_H_
 #define GRAPHPORT_TF_PROTO_IO_H_
 
@@ -8,19 +9,28 @@
 #include <string>
 
 #include "core/byte_stream.h"
+#include "tf/memory_budget.h"
+#include "tf/message_walk.h"
 
 namespace graphport::tf {
 
 // `what` names the input in errors ("model.pb", or "input" when unnamed).
-// Throws graphport::Error(kParseError) with a byte offset (binary) or line:column (text).
-void ParseBinary(ByteSource* source, google::protobuf::Message* message, const std::string& what);
-void ParseText(ByteSource* source, google::protobuf::Message* message, const std::string& what);
+// Throws graphport::Error(kParseError) with a byte offset (binary) or line:column (text), and
+// kTooLarge when `budget` (may be null) is exceeded while the message grows. Text input is
+// held to what binary parsing enforces: a proto3 `string` that is not UTF-8 is refused, with
+// its field and line.
+void ParseBinary(ByteSource* source, google::protobuf::Message* message, const std::string& what,
+                 const MemoryBudget* budget = nullptr);
+void ParseText(ByteSource* source, google::protobuf::Message* message, const std::string& what,
+               const MemoryBudget* budget = nullptr);
 
 // Deterministic binary (map entries sorted by key), as TensorFlow writes it.
 // Throws graphport::Error(kTooLarge) for a message of 2 GiB or more, before writing a byte.
 void WriteBinary(const google::protobuf::Message& message, ByteSink* sink);
-// protobuf text format, identical to what `protoc --decode` prints.
-void WriteText(const google::protobuf::Message& message, ByteSink* sink);
+// protobuf text format, identical to what `protoc --decode` prints, except that fields the
+// schema does not know are left out, as TensorFlow's Python exporter does: printed by number
+// ("9: 1") no text parser reads them back. Returns what was left out.
+UnknownFieldReport WriteText(const google::protobuf::Message& message, ByteSink* sink);
 
 }  // namespace graphport::tf
 

@@ -9,6 +9,7 @@
 
 #include "core/base64.h"
 #include "core/limits.h"
+#include "core/message_text.h"
 #include "tf/proto_json_scalars.h"
 
 namespace graphport::tf {
@@ -196,8 +197,8 @@ class JsonReader {
     // The type name is what follows the URL's last '/' (type.googleapis.com/tensorflow.X).
     size_t slash = url.rfind('/');
     if (slash == std::string::npos || slash + 1 == url.size()) {
-      Fail("\"@type\" must be a type URL like type.googleapis.com/<message name>, got \"" + url +
-           "\"");
+      Fail("\"@type\" must be a type URL like type.googleapis.com/<message name>, got \"" +
+           CapForMessage(url) + "\"");
     }
     std::string name = url.substr(slash + 1);
     const pb::Descriptor* type =
@@ -205,7 +206,8 @@ class JsonReader {
     const pb::Message* prototype =
         type == nullptr ? nullptr
                         : message->GetReflection()->GetMessageFactory()->GetPrototype(type);
-    if (prototype == nullptr) Fail("\"@type\" names an unknown message type '" + name + "'");
+    if (prototype == nullptr)
+      Fail("\"@type\" names an unknown message type '" + CapForMessage(name) + "'");
     std::unique_ptr<pb::Message> inner(prototype->New());
     if (FormOf(type) == JsonForm::kObject) {
       ReadMessage(value, inner.get(), true);
@@ -417,7 +419,7 @@ class JsonReader {
           break;
         case Segment::Kind::kKey:
           out += "[\"";
-          out += s.name;
+          out += CapForMessage(s.name);
           out += "\"]";
           break;
       }

@@ -1,25 +1,60 @@
 // Adapters between graphport's ByteSource/ByteSink and protobuf's zero-copy streams, so
-// libprotobuf parses and serializes in chunks without the whole file held twice.
+// libprotobuf parses and serializes in chunks without the whole file held twice. The input
+// adapters check a memory budget at each chunk: a stream that refuses its next chunk is the
+// only way to stop libprotobuf's parser without an exception crossing its frames.
 #ifndef GRAPHPORT_TF_PROTO_STREAMS_H_
 #define GRAPHPORT_TF_PROTO_STREAMS_H_
 
+#include <google/protobuf/io/zero_copy_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
+#include <string>
+#include <string_view>
+
 #include "core/byte_stream.h"
+#include "tf/memory_budget.h"
 
 namespace graphport::tf {
 
 class SourceCopyingStream : public google::protobuf::io::CopyingInputStream {
  public:
-  explicit SourceCopyingStream(ByteSource* source) : source_(source) {}
+  // `budget` may be null (no limit).
+  explicit SourceCopyingStream(ByteSource* source, const MemoryBudget* budget = nullptr)
+      : source_(source), budget_(budget) {}
   int Read(void* buffer, int size) override;
   // First failure of the source, kept because protobuf only sees "-1". Exceptions must not
   // cross libprotobuf's frames: in WebAssembly it is built without exception support.
   const std::string& error() const { return error_; }
+  bool over_budget() const { return over_budget_; }
+  uint64_t consumed() const { return consumed_; }
 
  private:
   ByteSource* source_;
+  const MemoryBudget* budget_;
   std::string error_;
+  bool over_budget_ = false;
+  uint64_t consumed_ = 0;
+};
+
+// Bytes already in memory, lent to the parser in chunks (no copy) so the budget is checked
+// between them.
+class BudgetedArrayStream : public google::protobuf::io::ZeroCopyInputStream {
+ public:
+  BudgetedArrayStream(std::string_view bytes, size_t chunk, const MemoryBudget* budget)
+      : bytes_(bytes), chunk_(chunk), budget_(budget) {}
+  bool Next(const void** data, int* size) override;
+  void BackUp(int count) override;
+  bool Skip(int count) override;
+  int64_t ByteCount() const override { return static_cast<int64_t>(position_); }
+  bool over_budget() const { return over_budget_; }
+
+ private:
+  std::string_view bytes_;
+  size_t chunk_;
+  const MemoryBudget* budget_;
+  size_t position_ = 0;
+  size_t last_chunk_ = 0;
+  bool over_budget_ = false;
 };
 
 class SinkCopyingStream : public google::protobuf::io::CopyingOutputStream {

@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/limits.h"
+#include "core/message_text.h"
 #include "tf/detect.h"
 #include "tf/graph_arena.h"
 #include "tf/proto_io.h"
@@ -39,9 +40,7 @@ bool EndsWith(const std::string& s, const std::string& suffix) {
 }
 
 std::string JoinTags(const google::protobuf::RepeatedPtrField<std::string>& tags) {
-  std::string out = "[";
-  for (int i = 0; i < tags.size(); ++i) out += (i ? ", " : "") + tags.Get(i);
-  return out + "]";
+  return "[" + JoinForMessage(std::vector<std::string>(tags.begin(), tags.end()), ", ") + "]";
 }
 
 }  // namespace
@@ -92,7 +91,7 @@ std::unique_ptr<TfModel> TfModel::Load(ByteSource* raw_source, const TfLoadOptio
     TfKind kind;
     if (!ParseKindName(kind_name, &kind)) {
       throw Error(ErrorCode::kInvalidOption,
-                  "unknown format '" + format +
+                  "unknown format '" + CapForMessage(format) +
                       "': use auto, graph-def, meta-graph or saved-model, optionally with "
                       "-text or -binary");
     }
@@ -118,10 +117,12 @@ std::unique_ptr<TfModel> TfModel::Load(ByteSource* raw_source, const TfLoadOptio
 
   PrefixedSource replay(std::move(prefix_buffer), &source);
   ByteSource* input = in_memory ? static_cast<ByteSource*>(&source) : &replay;
+  MemoryBudget budget{arena, options.max_memory_bytes};
+  const MemoryBudget* watch = options.max_memory_bytes > 0 ? &budget : nullptr;
   if (model->format_.text) {
-    ParseText(input, root, options.name);
+    ParseText(input, root, options.name, watch);
   } else {
-    ParseBinary(input, root, options.name);
+    ParseBinary(input, root, options.name, watch);
   }
   model->input_bytes_ = in_memory ? contiguous.size() : source.count();
   model->Select(options);
@@ -158,14 +159,15 @@ void TfModel::Select(const TfLoadOptions& options) {
       selected_ = 0;
     }
     if (selected_ < 0) {
-      std::string available;
+      std::vector<std::string> available;
       for (const auto& mg : saved_model_->meta_graphs()) {
-        available += (available.empty() ? "" : ", ") + JoinTags(mg.meta_info_def().tags());
+        available.push_back(JoinTags(mg.meta_info_def().tags()));
       }
-      std::string asked;
-      for (const auto& t : wanted) asked += (asked.empty() ? "" : ", ") + t;
+      std::string asked =
+          JoinForMessage(std::vector<std::string>(wanted.begin(), wanted.end()), ", ");
       throw Error(ErrorCode::kNotFound, options.name + ": no MetaGraphDef has the tags [" + asked +
-                                            "]; the SavedModel has " + available);
+                                            "]; the SavedModel has " +
+                                            JoinForMessage(available, ", "));
     }
     meta_graph_ = saved_model_->mutable_meta_graphs(selected_);
   }

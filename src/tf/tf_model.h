@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/byte_stream.h"
+#include "core/limits.h"
 #include "tensorflow/graph.pb.h"
 #include "tensorflow/meta_graph.pb.h"
 #include "tensorflow/saved_model.pb.h"
@@ -32,6 +33,9 @@ struct TfLoadOptions {
   std::string name = "input";
   // Why `format` was chosen, when a detector outside chose it; empty: "given by the caller".
   std::string detection_reason;
+  // Memory the loaded model may take, checked as the parse grows (TOO_LARGE past it); the
+  // same natively and in WebAssembly. 0 means no limit.
+  uint64_t max_memory_bytes = kDefaultMaxMemoryBytes;
 };
 
 class TfModel {

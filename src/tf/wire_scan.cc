@@ -104,12 +104,18 @@ class Scanner {
       bool packed_ok =
           field && field->is_repeated() && field->is_packable() && wire_type == kLengthDelimited;
       if (field && wire_type != expected && !packed_ok) {
-        return Conflict(field_start, "field " + std::to_string(number) + " (" + field->name() +
-                                         " of " + type->name() + ") has wire type " +
-                                         WireTypeName(wire_type) + ", expected " +
-                                         WireTypeName(expected));
-      }
-      if (field) {
+        // libprotobuf keeps a known number with another wire type as an unknown field, and an
+        // export writes it back: so it is no conflict (else a SavedModel that loads exports a
+        // MetaGraphDef that does not), only a strong hint against this schema.
+        ++result_.mismatched_fields;
+        if (result_.first_mismatch.empty()) {
+          result_.first_mismatch =
+              "field " + std::to_string(number) + " (" + field->name() + " of " + type->name() +
+              ") has wire type " + WireTypeName(wire_type) + ", expected " +
+              WireTypeName(expected) + " at byte " + std::to_string(field_start);
+        }
+        field = nullptr;  // its payload is skipped by its own wire type, like an unknown one
+      } else if (field) {
         ++result_.known_fields;
       } else {
         ++result_.unknown_fields;

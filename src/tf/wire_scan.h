@@ -18,7 +18,11 @@ namespace graphport::tf {
 struct WireScan {
   int known_fields = 0;    // fields whose number and wire type fit the schema
   int unknown_fields = 0;  // field numbers the schema does not have (allowed, but suspicious)
-  bool conflict = false;   // the bytes cannot be this message
+  // Known numbers with another wire type: libprotobuf keeps them as unknown fields, so they
+  // are allowed, but they speak against the schema more than an unknown number does.
+  int mismatched_fields = 0;
+  std::string first_mismatch;  // "field 1 (name of NodeDef) has wire type varint, ... at byte 2"
+  bool conflict = false;       // the bytes cannot be this message
   // The bytes fit this message but end inside a field: a cut-off file, not another format.
   bool truncated = false;
   size_t conflict_offset = 0;   // where the conflict or the cut-off field starts

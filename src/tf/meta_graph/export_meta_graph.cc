@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/error.h"
+#include "core/message_text.h"
 #include "tf/meta_graph/builtin_op_defaults.h"
 #include "tf/meta_graph/collections.h"
 #include "tf/meta_graph/debug_info.h"
@@ -73,7 +74,7 @@ bool FieldIsSet(const google::protobuf::Message& m, const FieldDescriptor* f) {
 void ApplyMetaInfoDef(const MetaInfoDef& given, MetaInfoDef* target) {
   if (!given.tensorflow_version().empty() && !IsPep440Version(given.tensorflow_version())) {
     throw Error(ErrorCode::kInvalidOption,
-                "metaInfoDef.tensorflow_version '" + given.tensorflow_version() +
+                "metaInfoDef.tensorflow_version '" + CapForMessage(given.tensorflow_version()) +
                     "' is not a version (PEP 440, e.g. \"2.14.0\"); TensorFlow's importer "
                     "would fail on it");
   }
@@ -113,9 +114,10 @@ std::vector<std::string> ExportedCollectionKeys(const tensorflow::MetaGraphDef* 
     if (!available.count(key) && key != kUnboundInputsKey) missing.push_back(key);
   }
   if (!missing.empty()) {
-    std::string list, have;
-    for (const auto& k : missing) list += (list.empty() ? "'" : ", '") + k + "'";
-    for (const auto& k : available) have += (have.empty() ? "" : ", ") + k;
+    for (auto& k : missing) k = "'" + k + "'";
+    std::string list = JoinForMessage(missing, ", ");
+    std::string have =
+        JoinForMessage(std::vector<std::string>(available.begin(), available.end()), ", ");
     throw Error(ErrorCode::kNotFound,
                 "collectionList names " + list + ", not in the model" +
                     (have.empty() ? " (it has no collections)" : " (it has: " + have + ")"));
@@ -139,7 +141,7 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
   Scope scope(options.export_scope);
   if (scope.empty() && !options.export_scope.empty()) {
     // "/" (or "//") strips to nothing: exporting the whole graph would hide the mistake.
-    throw Error(ErrorCode::kInvalidOption, "exportScope '" + options.export_scope +
+    throw Error(ErrorCode::kInvalidOption, "exportScope '" + CapForMessage(options.export_scope) +
                                                "' names no scope; give a name such as 'tower_0'");
   }
   std::set<std::string> excluded;
@@ -163,7 +165,7 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
       if (want_names) exported_names.insert(node.name());
     }
     if (!scope.empty() && graph->node_size() == 0) {
-      throw Error(ErrorCode::kNotFound, "exportScope '" + scope.name() +
+      throw Error(ErrorCode::kNotFound, "exportScope '" + CapForMessage(scope.name()) +
                                             "' matches no node of the " +
                                             std::to_string(source.node_size()) + "-node graph");
     }

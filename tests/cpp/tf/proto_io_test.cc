@@ -376,7 +376,7 @@ TEST(ProtoIoTest, SinkFailureIsAnIoError) {
   for (bool text : {false, true}) {
     FailingSink sink;
     try {
-      text ? WriteText(graph, &sink) : WriteBinary(graph, &sink);
+      text ? (void)WriteText(graph, &sink) : WriteBinary(graph, &sink);
       FAIL() << "wrote";
     } catch (const Error& e) {
       EXPECT_EQ(e.code(), ErrorCode::kIo);

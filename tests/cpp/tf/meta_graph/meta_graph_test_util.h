@@ -102,6 +102,17 @@ inline const tensorflow::NodeDef* FindNode(const tensorflow::GraphDef& graph,
   return nullptr;
 }
 
+// The node named `name`; when there is none the test fails here, naming it, and an empty node
+// stands in, so a regression reads as a failure instead of a null dereference.
+inline const tensorflow::NodeDef& NodeOrFail(const tensorflow::GraphDef& graph,
+                                             const std::string& name) {
+  const tensorflow::NodeDef* node = FindNode(graph, name);
+  if (node != nullptr) return *node;
+  ADD_FAILURE() << "the graph has no node '" << name << "'";
+  static const tensorflow::NodeDef* const kNone = new tensorflow::NodeDef();
+  return *kNone;
+}
+
 template <typename Repeated>
 std::vector<std::string> ToVector(const Repeated& values) {
   return std::vector<std::string>(values.begin(), values.end());

@@ -1,0 +1,13 @@
+#include "tf/memory_budget.h"
+
+namespace graphport::tf {
+
+std::string BudgetExceededMessage(const MemoryBudget& budget, uint64_t consumed,
+                                  const std::string& what) {
+  return what + ": loading needs more than the memory budget of " +
+         std::to_string(budget.max_bytes) + " bytes (" + std::to_string(budget.Estimate(consumed)) +
+         " bytes held after reading " + std::to_string(consumed) +
+         " bytes of input); raise the load option maxMemoryBytes to load it";
+}
+
+}  // namespace graphport::tf

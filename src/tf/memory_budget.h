@@ -1,0 +1,33 @@
+// The memory a parse may build, checked as it grows (each chunk of input), so a small file
+// that expands fails fast with TOO_LARGE instead of exhausting the heap.
+#ifndef GRAPHPORT_TF_MEMORY_BUDGET_H_
+#define GRAPHPORT_TF_MEMORY_BUDGET_H_
+
+#include <google/protobuf/arena.h>
+
+#include <cstdint>
+#include <string>
+
+namespace graphport::tf {
+
+struct MemoryBudget {
+  // The arena the parsed message lives on: it holds the messages and repeated fields.
+  const google::protobuf::Arena* arena = nullptr;
+  uint64_t max_bytes = 0;
+
+  // The estimate: the arena's blocks, plus the input read so far, which bounds the heap
+  // buffers of strings and bytes (libprotobuf keeps those off the arena, and each of their
+  // bytes came from at least one input byte).
+  uint64_t Estimate(uint64_t consumed) const {
+    return (arena != nullptr ? arena->SpaceAllocated() : 0) + consumed;
+  }
+  bool Exceeded(uint64_t consumed) const { return Estimate(consumed) > max_bytes; }
+};
+
+// The TOO_LARGE message: "<what>: the model needs more than N bytes of memory ...".
+std::string BudgetExceededMessage(const MemoryBudget& budget, uint64_t consumed,
+                                  const std::string& what);
+
+}  // namespace graphport::tf
+
+#endif  // GRAPHPORT_TF_MEMORY_BUDGET_H_

@@ -1,0 +1,101 @@
+// One memory budget for a load, checked as the parse grows (issue 11, fault 6).
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "core/error.h"
+#include "test_util.h"
+#include "tf/tf_model.h"
+
+namespace graphport::tf {
+namespace {
+
+void AppendVarint(uint64_t v, std::string* out) {
+  while (v >= 0x80) {
+    out->push_back(static_cast<char>((v & 0x7F) | 0x80));
+    v >>= 7;
+  }
+  out->push_back(static_cast<char>(v));
+}
+
+void AppendField(int number, const std::string& payload, std::string* out) {
+  AppendVarint(static_cast<uint64_t>(number) << 3 | 2, out);
+  AppendVarint(payload.size(), out);
+  *out += payload;
+}
+
+// GraphDef { node { name: "c" attr { key: "value" value { tensor { int64_val: [0 x count] } } } } }
+// with int64_val packed: one byte per value on disk, eight in memory.
+std::string PackedInt64Graph(size_t count) {
+  std::string tensor;
+  AppendField(10, std::string(count, '\0'), &tensor);  // TensorProto.int64_val
+  std::string value;
+  AppendField(8, tensor, &value);  // AttrValue.tensor
+  std::string entry;
+  AppendField(1, "value", &entry);
+  AppendField(2, value, &entry);
+  std::string node;
+  AppendField(1, "c", &node);
+  AppendField(5, entry, &node);  // NodeDef.attr
+  std::string graph;
+  AppendField(1, node, &graph);
+  return graph;
+}
+
+Error LoadError(ByteSource* source, uint64_t budget) {
+  TfLoadOptions options;
+  options.name = "packed.pb";
+  options.format = "graph-def";
+  options.max_memory_bytes = budget;
+  try {
+    TfModel::Load(source, options);
+  } catch (const Error& e) {
+    return e;
+  }
+  ADD_FAILURE() << "loaded";
+  return Error(ErrorCode::kInternal, "loaded");
+}
+
+TEST(MemoryBudgetTest, AnExpandingInputFailsFastInMemoryAndStreamed) {
+  // 8 MiB on disk is 64 MiB in memory, and more while the field doubles as it grows.
+  std::string bytes = PackedInt64Graph(size_t{8} << 20);
+  MemorySource memory(bytes);
+  testing::ChunkedSource chunks(bytes);
+  for (ByteSource* source :
+       {static_cast<ByteSource*>(&memory), static_cast<ByteSource*>(&chunks)}) {
+    Error e = LoadError(source, uint64_t{16} << 20);
+    EXPECT_EQ(e.code(), ErrorCode::kTooLarge) << e.what();
+    std::string msg = e.what();
+    EXPECT_EQ(msg.rfind("packed.pb: ", 0), 0u) << msg;
+    EXPECT_NE(msg.find("memory budget of 16777216 bytes"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("maxMemoryBytes"), std::string::npos) << msg;
+    EXPECT_EQ(e.where().file, "packed.pb");
+  }
+}
+
+TEST(MemoryBudgetTest, TheSameInputLoadsUnderALargerBudgetOrNone) {
+  std::string bytes = PackedInt64Graph(size_t{1} << 20);
+  for (uint64_t budget : {uint64_t{64} << 20, uint64_t{0}}) {
+    MemorySource source(bytes);
+    TfLoadOptions options;
+    options.max_memory_bytes = budget;
+    auto model = TfModel::Load(&source, options);
+    EXPECT_EQ(model->graph().node(0).attr().at("value").tensor().int64_val_size(), 1 << 20);
+  }
+}
+
+TEST(MemoryBudgetTest, TextInputIsHeldToTheBudgetToo) {
+  std::string text = "node { name: \"c\" attr { key: \"value\" value { tensor {";
+  for (int i = 0; i < (1 << 20); ++i) text += " int64_val: 7";
+  text += " } } } }\n";
+  MemorySource source(text);
+  Error e = LoadError(&source, uint64_t{4} << 20);
+  EXPECT_EQ(e.code(), ErrorCode::kTooLarge) << e.what();
+}
+
+TEST(MemoryBudgetTest, TheDefaultIsTheSameBoundAsProtobufsMessageSize) {
+  EXPECT_EQ(TfLoadOptions().max_memory_bytes, uint64_t{2} << 30);
+}
+
+}  // namespace
+}  // namespace graphport::tf

@@ -1,0 +1,66 @@
+// A library must not touch its host's process (issue 11, fault 5): createGraphport() adds no
+// 'uncaughtException' or 'unhandledRejection' handler, and nothing of libprotobuf's log
+// reaches the console (fault 4). Each check runs in a fresh Node process, whose handlers and
+// stderr are its own.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { test } from 'node:test';
+
+import { NODE_ENTRY } from './helpers.mjs';
+
+function runNode(source) {
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', source], {
+    encoding: 'utf8',
+  });
+  assert.equal(child.status, 0, `child failed: ${child.stderr}`);
+  return child;
+}
+
+test('createGraphport() leaves the process handlers as they were', () => {
+  const child = runNode(`
+    const events = ['uncaughtException', 'unhandledRejection', 'exit'];
+    const count = () => events.map((e) => process.listenerCount(e));
+    const before = count();
+    const { default: createGraphport } = await import(${JSON.stringify(NODE_ENTRY)});
+    const gp = await createGraphport();
+    gp.load(new TextEncoder().encode('node { name: "a" op: "NoOp" }')).delete();
+    console.log(JSON.stringify({ before, after: count() }));
+  `);
+  const { before, after } = JSON.parse(child.stdout);
+  assert.deepEqual(after, before);
+});
+
+test("an unrelated error of the user's program is not answered with the loader's source", () => {
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', `
+    const { default: createGraphport } = await import(${JSON.stringify(NODE_ENTRY)});
+    await createGraphport();
+    setTimeout(() => { throw new Error('the user program failed'); }, 0);
+  `], { encoding: 'utf8' });
+  assert.notEqual(child.status, 0);
+  assert.match(child.stderr, /the user program failed/);
+  // Node's own report of an uncaught error is a few lines; Emscripten's handler printed the
+  // whole minified loader (~55 KB).
+  assert.ok(child.stderr.length < 4000, `stderr is ${child.stderr.length} bytes`);
+});
+
+test('libprotobuf writes nothing to stderr; its message is in the GraphportError', () => {
+  const child = runNode(`
+    const { default: createGraphport } = await import(${JSON.stringify(NODE_ENTRY)});
+    const gp = await createGraphport();
+    const messages = [];
+    // node { name: "\\xff" }: well-formed wire bytes, a string that is not UTF-8.
+    for (const bytes of [[0x0a, 0x03, 0x0a, 0x01, 0xff], [0x12, 0x05, 0x0a, 0x03, 0x0a, 0x01, 0xfe]]) {
+      try {
+        gp.load(new Uint8Array(bytes), { name: 'utf8.pb' }).delete();
+        messages.push('loaded');
+      } catch (e) {
+        messages.push(e.code + ' ' + e.message);
+      }
+    }
+    console.log(JSON.stringify(messages));
+  `);
+  assert.equal(child.stderr, '');
+  const messages = JSON.parse(child.stdout);
+  assert.match(messages[0], /^PARSE_ERROR utf8\.pb: .*libprotobuf: String field 'tensorflow\.[\w.]+' contains invalid UTF-8/);
+  assert.doesNotMatch(messages.join('\n'), /\.cc:\d+|\[libprotobuf/);
+});
