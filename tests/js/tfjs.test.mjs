@@ -145,6 +145,20 @@ leakCheckedTest(gp, 'unfuseOps on prelu leaves no op outside ops.pbtxt', () => {
   });
 });
 
+// Issue 9's first check: TensorFlow froze the same model into frozen_graph.pb before the TF.js
+// converter fused MatMul + BiasAdd; unfused, our GraphDef is that graph node by node (the
+// order of the nodes aside), weights and attrs byte for byte.
+leakCheckedTest(gp, 'simple, unfused, equals the frozen_graph.pb TensorFlow wrote, node by node', () => {
+  const dir = folderOf('simple');
+  const byName = (nodes) => Object.fromEntries(nodes.map((n) => [n.name, n]));
+  const frozen = byName(decodeNodes(readBytes(join(dir, 'frozen_graph.pb'))));
+  withModel(gp, { files: filesIn(dir) }, {}, (m) => {
+    const ours = byName(decodeNodes(m.export({ to: 'graph-def', unfuseOps: true }).files[0].bytes));
+    assert.deepEqual(Object.keys(ours).sort(), Object.keys(frozen).sort());
+    for (const [name, node] of Object.entries(frozen)) assert.deepEqual(ours[name], node, name);
+  });
+});
+
 describe('tfjs: broken manifests', () => {
   const dir = folderOf('simple');
   const modelJson = readFileSync(join(dir, 'model.json'), 'utf8');
