@@ -29,6 +29,9 @@ const HUMAN_PACKAGE = join(dirname(requireDevDependency('@vladmandic/human')), '
 export const tf = await import('@tensorflow/tfjs-core');
 const converter = await import('@tensorflow/tfjs-converter');
 await import('@tensorflow/tfjs-backend-cpu');
+// Prod mode only silences TF.js's console warnings (the tfjs-node hint, "use execute()");
+// the PROD flag changes no arithmetic.
+tf.enableProdMode();
 await tf.setBackend('cpu');
 await tf.ready();
 
