@@ -20,6 +20,15 @@ build_type="${GRAPHPORT_BUILD_TYPE:-Release}"
 sanitize="${GRAPHPORT_SANITIZE:-OFF}"
 jobs="$(nproc 2>/dev/null || echo 2)"
 
+# Native builds go through ccache when it is there (scripts/setup.sh installs it): a second
+# clone on the same machine, as CI's is, then compiles only what changed. Paths are hashed
+# relative to the clone, so two clones share the cache.
+launcher=()
+if command -v ccache >/dev/null 2>&1; then
+  export CCACHE_BASEDIR="$repo"
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+fi
+
 if [ "$what" = all ] || [ "$what" = native ]; then
   dir="$repo/build/native"
   [ "$sanitize" = ON ] && dir="$repo/build/asan"
@@ -28,7 +37,7 @@ if [ "$what" = all ] || [ "$what" = native ]; then
   bench=ON
   [ "$sanitize" = ON ] && bench=OFF
   cmake -S "$repo" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" \
-    -DGRAPHPORT_SANITIZE="$sanitize" -DGRAPHPORT_BUILD_BENCH="$bench" >/dev/null
+    -DGRAPHPORT_SANITIZE="$sanitize" -DGRAPHPORT_BUILD_BENCH="$bench" "${launcher[@]}" >/dev/null
   cmake --build "$dir" -j "$jobs"
 fi
 

@@ -30,6 +30,7 @@ packages=(
   dpkg-dev            # dpkg-source, needed by `apt-get source` in build-protobuf-wasm.sh
   chromium            # browser tests (driven by playwright-core; never a downloaded browser)
   zip gzip
+  ccache              # native rebuilds in a second clone (CI) reuse the compiled objects
 )
 
 # ---------------------------------------------------------------------------------------------
