@@ -194,7 +194,15 @@ test('MegEngine: FBS compatible with 8.14 is the original file byte for byte; wi
   // What the page wrote reads back with its user_info.
   const back = withModel(entries['model.mge'], 'model.mge', (m) => m.inspect());
   assert.equal(back.megengine.metadata.userInfo.value, 'page2');
+  assert.match(await page.textContent('#result-panel .result-head'), new RegExp(`MegEngine FBS · ${expected.info.nr_opr} operators`));
+  await page.click('#result-panel .export-info summary');
   assert.match(await page.textContent('#result-panel .export-info'), new RegExp(expected.info.content_hash));
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    assert.deepEqual(await overflowing(page), []);
+    await page.locator('#result-panel').scrollIntoViewIfNeeded();
+    await screenshot(page, `mge-exported-${width}`);
+  }
   assert.deepEqual(page.errors, []);
   await page.close();
 });
