@@ -4,7 +4,7 @@
 // an FBS dump compatible with 8.14 is the original file byte for byte, a TF.js model comes
 // back as a SavedModel and as a TF.js folder (a zip). Screenshots at 1366 and 420 px.
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -203,6 +203,48 @@ test('MegEngine: FBS compatible with 8.14 is the original file byte for byte; wi
     await page.locator('#result-panel').scrollIntoViewIfNeeded();
     await screenshot(page, `mge-exported-${width}`);
   }
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('MegEngine: a dump appended to another makes a file of two graphs; the page opens the second, with its user_info', async () => {
+  const path = MGE_FILES[0];
+  const original = readFileSync(path);
+  const page = await session.newPage();
+  await openFiles(page, path);
+  // The page writes the file: the original's bytes, then a new FBS_V2 dump with metadata.
+  await page.setInputFiles('#opt-append', path);
+  await page.waitForSelector('[data-option="append"] [data-remove]', { state: 'visible' });
+  await page.fill('#opt-userInfo', 'two graphs');
+  await clickExport(page);
+  assert.equal(await page.locator('#result-panel .error').count(), 0, await page.textContent('#result-panel'));
+  const written = await download(page, '#download-0');
+  const expected = withModel(original, basename(path), (m) => m.export({ append: new Uint8Array(original), userInfo: 'two graphs' }));
+  assertSameBytes(written.bytes, expected.files[0].bytes, 'appended dump');
+  assertSameBytes(written.bytes.subarray(0, original.length), original, 'the appended-to bytes come first');
+  const two = join(temp, 'two.mge');
+  writeFileSync(two, written.bytes);
+
+  await openFiles(page, two);
+  await tab(page, 'graphs');
+  assert.equal(await page.locator('#summary tr[data-graph]').count(), 2);
+  const before = await page.evaluate(() => window.graphportPage.settled);
+  await page.click('#summary tr[data-graph="1"] button');
+  await page.waitForFunction((n) => window.graphportPage.settled > n, before);
+  const second = withModel(written.bytes, 'two.mge', (m) => m.inspect());
+  assert.equal(second.megengine.graph, 0);
+  const reference = gp.load(written.bytes, { name: 'two.mge', graph: 1 });
+  try {
+    const summary = reference.inspect();
+    assert.deepEqual(await page.evaluate(() => window.graphportPage.summary), summary);
+    assert.equal(await field(page, 'graph'), '#1 (the 2nd of 2 graphs in the file)');
+    await tab(page, 'metadata');
+    assert.equal(await field(page, 'user-info'), `"two graphs" (${summary.megengine.metadata.userInfo.size} B pickled)`);
+    assert.equal(await field(page, 'is-valid'), 'true');
+  } finally {
+    reference.delete();
+  }
+  await screenshot(page, 'mge-two-graphs-metadata');
   assert.deepEqual(page.errors, []);
   await page.close();
 });

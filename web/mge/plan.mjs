@@ -44,7 +44,7 @@ export function planExport(state, summary, schema) {
     say(warnings, 'userInfo', 'user_info is kept in the metadata, which “Save metadata” turned off');
   }
   if (summary?.megengine?.graphs?.length > 1) {
-    say(notes, 'dumpFormat', `only graph ${summary.megengine.graph} of the file’s ${summary.megengine.graphs.length} is written`);
+    say(notes, 'dumpFormat', `only the graph shown (#${summary.megengine.graph}) of the file’s ${summary.megengine.graphs.length} is written`);
   }
   return plan;
 }

@@ -111,7 +111,8 @@ function dumpInfoView(info, outputs) {
 function userInfoView(ui) {
   if (!ui) return h('span.muted', 'none');
   if (ui.value !== null && ui.value !== undefined) {
-    return [h('code', valueText(ui.value)), h('span.muted', ` (${formatBytes(ui.size)} pickled)`)];
+    // JSON, so a str shows quoted, apart from bytes ({"$bytes": base64}) and numbers.
+    return [h('code.wrap', JSON.stringify(ui.value)), h('span.muted', ` (${formatBytes(ui.size)} pickled)`)];
   }
   return [h('span.muted', `${formatBytes(ui.size)}, ${ui.note}: `), h('code.wrap', ui.base64)];
 }
@@ -149,6 +150,12 @@ function testCaseList(mge, onOpenGraph) {
         : h('button.small', { type: 'button', onclick: () => onOpenGraph(t.graph) }, 'Open this one')))));
 }
 
+function ordinal(n) {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' }[n % 10] ?? 'th');
+  return `${formatCount(n)}${suffix}`;
+}
+
 function headerText(header) {
   const parts = [header.format];
   if (header.magic) parts.push(`${header.magic}, type ids ${header.typeIds}`);
@@ -170,7 +177,8 @@ export function mgeSummaryView(summary, { onSetLoadOption }) {
       fact('Dump', headerText(header), 'mge-header'),
       header.hash ? fact('Hash', h('code', header.hash), 'mge-hash') : null,
       header.nrSharedTensor ? fact('Shared tensors', formatCount(header.nrSharedTensor), 'shared-tensors') : null,
-      mge.graphs.length > 1 ? fact('Graph', `${mge.graph} of ${plural(mge.graphs.length, 'graph')} in the file`, 'graph') : null,
+      // #N as the Graph load option counts (from 0), the ordinal for people.
+      mge.graphs.length > 1 ? fact('Graph', `#${mge.graph} (the ${ordinal(mge.graph + 1)} of ${plural(mge.graphs.length, 'graph')} in the file)`, 'graph') : null,
       mge.outputAliases?.length ? fact('Output aliases', varList(mge.outputAliases), 'output-aliases') : null),
     tabs([
       ['Operators', operators.length, () => (operators.length ? operatorTable(operators) : h('p.empty', 'The graph has no operators.'))],
