@@ -343,6 +343,17 @@ function outputRows(files) {
     h('td.action', download(f.name, f.blob, 'Download', `download-${i}`))))));
 }
 
+// "MetaGraphDef, binary · 12 nodes · 4 ms": each family's info says what it has (a TF.js
+// model no node count, a MegEngine dump its nr_opr and no encoding).
+function resultLine(info, formatTitle, seconds) {
+  const what = [info.encoding ? `${formatTitle(info.format)}, ${info.encoding}` : formatTitle(info.format)];
+  if (info.nodeCount !== undefined) what.push(plural(info.nodeCount, 'node'));
+  else if (info.nr_opr !== undefined) what.push(plural(info.nr_opr, 'operator'));
+  else if (info.weights !== undefined) what.push(plural(info.weights, 'weight'));
+  what.push(formatSeconds(seconds));
+  return what.join(' · ');
+}
+
 function showResult(result) {
   const { files, zip, info, seconds } = result;
   const page = familyPage(app.summary?.family);
@@ -350,7 +361,7 @@ function showResult(result) {
   ui.resultPanel.hidden = false;
   clear(ui.resultPanel,
     h('div.result-head', h('strong', '✓ Exported'),
-      h('span.muted', `${formatTitle(info.format)}, ${info.encoding} · ${plural(info.nodeCount ?? 0, 'node')} · ${formatSeconds(seconds)}`)),
+      h('span.muted', resultLine(info, formatTitle, seconds))),
     info.notes?.length ? h('ul.export-notes', { id: 'export-notes' }, info.notes.map((n) => h('li', n))) : null,
     zip ? h('div.zip', download(zip.name, zip.blob, zip.folder ? `Download the folder as ${zip.name}` : `Download all as ${zip.name}`, 'download-zip'),
       h('span.muted', `${formatBytes(zip.size)}, ${plural(files.length, 'file')}`)) : null,

@@ -113,15 +113,16 @@ export function errorView(error, { action, file, phase, familyTips } = {}) {
       h('ul', tips.map((t) => h('li', t)))));
 }
 
-// The core's UNSUPPORTED answer for a family it recognises but does not read yet: titled with
-// the family its message names, with the message as it is.
+// The core's UNSUPPORTED answer for an input of a family it reads, but not of this kind (a
+// Keras layers model, a legacy MegBrain file): titled with the family its message names,
+// with the message as it is.
 export function unsupportedView(error, { familyTitle, files }) {
-  const title = familyTitle ? `${familyTitle} models are not supported yet` : describeCode('UNSUPPORTED').title;
+  const title = familyTitle ? `This ${familyTitle} input is not supported` : describeCode('UNSUPPORTED').title;
   return h('div.notice.unsupported', { role: 'status', id: 'unsupported' },
     h('div.error-head', h('strong', title), h('code.code', error.code)),
     h('p.message', error.message),
     h('p.muted', familyTitle
-      ? `graphport recognises ${familyTitle} models; its reader for them is being written.`
+      ? `graphport reads ${familyTitle} models, but not this kind: the message above says why.`
       : 'Please report it with the file if you can share it.'),
     files?.length ? h('p.muted.given', `Given: ${files.join(', ')}`) : null);
 }

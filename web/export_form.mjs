@@ -14,7 +14,7 @@ export function initialValues(schema) {
   const state = {};
   for (const o of schema.options) {
     if (o.type === 'bool') state[o.name] = o.default ?? false;
-    else if (o.type === 'choice') state[o.name] = o.default ?? o.choices[0];
+    else if (o.type === 'choice') state[o.name] = o.default === null ? null : o.default ?? o.choices[0];
     else if (o.type === 'string' || o.type === 'int') state[o.name] = o.default ?? '';
     else state[o.name] = o.default ?? null;
   }
@@ -84,6 +84,7 @@ export function exportForm({ onExport, onChange }) {
   }
 
   function choiceLabel(option, value) {
+    if (value === null) return hooks().choiceLabels?.[option.name]?.none ?? 'none';
     return hooks().choiceLabels?.[option.name]?.[value] ?? value;
   }
 
@@ -97,6 +98,7 @@ export function exportForm({ onExport, onChange }) {
       const eq = option.seed ? '=' : ': ';
       let text = key;
       if (option.type === 'choice') text = `${key}${eq}${choiceLabel(option, value)}`;
+      else if (FILE_TYPES.has(option.type) && typeof state[name] === 'string') text = `${key}${eq}${JSON.stringify(state[name])}`;
       else if (FILE_TYPES.has(option.type)) text = `${key}${eq}${state[name]?.name ?? 'file'}`;
       else if (Array.isArray(value)) {
         const shown = value.length > 3 ? [...value.slice(0, 3), `… ${value.length} in all`] : value;
@@ -115,7 +117,7 @@ export function exportForm({ onExport, onChange }) {
       const input = element.querySelector(`#opt-${name}`);
       if (input) input.placeholder = make(state);
     }
-    plan = summary ? (hooks().plan ?? ((s) => schemaPlan(schema, s)))(state, summary) : null;
+    plan = summary ? (hooks().plan ?? ((s) => schemaPlan(schema, s)))(state, summary, schema) : null;
     for (const row of Object.values(rows)) {
       row.classList.remove('has-error', 'has-warning');
       clear(row.querySelector('.option-plan'));
@@ -191,9 +193,15 @@ export function exportForm({ onExport, onChange }) {
     }
     switch (option.type) {
       case 'choice':
+      case 'int':
+        // An int with choices (MegEngine's keep_var_name levels) is picked like a choice.
+        if (option.type === 'int' && !option.choices?.length) {
+          return textInput(option, { type: 'number', value: state[name], onValue: (v) => { state[name] = v; } });
+        }
+        // A choice without a default (quantize) may also be left unset.
         return h('div.segmented', { role: 'radiogroup', 'aria-label': option.label },
-          option.choices.map((value) => h('label',
-            h('input', { type: 'radio', name: `opt-${name}`, value, checked: state[name] === value,
+          (option.default === null ? [null, ...option.choices] : option.choices).map((value) => h('label',
+            h('input', { type: 'radio', name: `opt-${name}`, value: value ?? '', checked: state[name] === value,
               onchange: () => {
                 state[name] = value;
                 changed();
@@ -207,8 +215,6 @@ export function exportForm({ onExport, onChange }) {
           } });
       case 'string':
         return textInput(option, { value: state[name], onValue: (v) => { state[name] = v; } });
-      case 'int':
-        return textInput(option, { type: 'number', value: state[name], onValue: (v) => { state[name] = v; } });
       case 'string-list':
         return textInput(option, { value: (state[name] ?? []).join(', '),
           onValue: (v) => {
@@ -229,7 +235,8 @@ export function exportForm({ onExport, onChange }) {
   function row(option) {
     const c = control(option);
     const inline = option.type === 'bool' && !customs[option.name];
-    const labelFor = inline || ['string', 'int', 'string-list'].includes(option.type) ? `opt-${option.name}` : null;
+    const typed = ['string', 'string-list'].includes(option.type) || (option.type === 'int' && !option.choices?.length);
+    const labelFor = inline || typed ? `opt-${option.name}` : null;
     const el = h(`div.option.kind-${option.type}`, { dataset: { option: option.name } },
       h('div.option-head',
         inline

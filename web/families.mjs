@@ -7,10 +7,14 @@
 //   form: {choiceLabels, placeholders, suggestions, controls, forModel, plan} (export_form.mjs)
 //   exportInfoView(info, {labelOf}) -> what an export wrote
 //   errorTips(error, {labelOf}) -> {title, tips} for an error of its reader, or null
+import { megenginePage } from './mge/index.mjs';
 import { tensorflowPage } from './tf/index.mjs';
+import { tfjsPage } from './tfjs/index.mjs';
 
 const PAGES = {
   tensorflow: tensorflowPage,
+  megengine: megenginePage,
+  tfjs: tfjsPage,
 };
 
 export function familyPage(family) {

@@ -79,11 +79,14 @@ function exportModel(id, options) {
     for (const f of out.files) {
       entries[f.name] = [f.bytes, { level: f.bytes.length > ZIP_STORE_ABOVE ? 0 : 6 }];
     }
-    // Named after the main file; `folder` when it holds folders (a SavedModel's variables/).
-    const main = out.files[0].name;
-    const dot = main.lastIndexOf('.');
-    const stem = dot > 0 ? main.slice(0, dot) : main;
-    zip = { name: `${stem}.zip`, bytes: zipSync(entries), folder: out.files.some((f) => f.name.includes('/')) };
+    // Named after the main file (a TF.js model's is its model.json, whatever order the
+    // shards come in); `folder` when it is one: a SavedModel's variables/, a TF.js model.
+    const tfjs = out.info?.format === 'tfjs';
+    const main = (tfjs && out.files.find((f) => f.name.endsWith('.json'))) || out.files[0];
+    const dot = main.name.lastIndexOf('.');
+    const stem = dot > 0 ? main.name.slice(0, dot) : main.name;
+    const folder = tfjs || out.files.some((f) => f.name.includes('/'));
+    zip = { name: `${stem}.zip`, bytes: zipSync(entries), folder };
   }
   // Blobs are made here, not on the page: wrapping hundreds of megabytes copies them, and a
   // Blob crosses to the page as a handle, so the page's thread never touches the bytes.

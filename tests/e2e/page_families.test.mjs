@@ -1,7 +1,7 @@
 // The page on the family seam, in Chromium: the export form is the core's schema (every
 // option, its label, help and the seed's name), a SavedModel folder goes in whole and comes
-// back whole as a zip, and MegEngine and TensorFlow.js inputs get the core's UNSUPPORTED
-// answer titled with their family.
+// back whole as a zip. MegEngine and TensorFlow.js have tests of their own
+// (page_mge_tfjs.test.mjs).
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -129,34 +129,5 @@ test('a SavedModel folder dropped whole comes back whole: the zip holds variable
     reference.delete();
   }
   assert.deepEqual(page.errors, []);
-  await page.close();
-});
-
-test('a MegEngine file and a TensorFlow.js folder get the core\'s UNSUPPORTED, titled with their family', async () => {
-  const page = await session.newPage();
-  const mge = readFileSync(corpusFile('mge'));
-  let expected;
-  try {
-    gp.load(mge, { name: 'mgeconvert_e4a1261_test_test_model.mge' }).delete();
-  } catch (e) {
-    expected = e;
-  }
-  assert.equal(expected?.code, 'UNSUPPORTED');
-  await openFiles(page, corpusFile('mge'));
-  let text = await page.textContent('#unsupported');
-  assert.match(text, /^MegEngine models are not supported yet/);
-  assert.ok(text.includes(expected.message), text);
-  await screenshot(page, 'megengine-unsupported');
-
-  const tfjs = join(temp, 'tfjs_simple');
-  mkdirSync(tfjs);
-  for (const key of ['tfjsModel', 'tfjsShard']) cpSync(corpusFile(key), join(tfjs, corpusFile(key).split('/').pop()));
-  await openFiles(page, tfjs, '#folder-input');
-  text = await page.textContent('#unsupported');
-  assert.match(text, /^TensorFlow\.js models are not supported yet/);
-  assert.match(text, /UNSUPPORTED/);
-  assert.match(text, /tfjs_simple\/model\.json: a TensorFlow\.js graph model/);
-  assert.equal(await page.isVisible('#summary-panel'), false);
-  await screenshot(page, 'tfjs-unsupported');
   await page.close();
 });

@@ -98,15 +98,17 @@ for (const width of [1366, 420]) {
     await page.close();
   });
 
-  test(`at ${width} px: the messages for random bytes, an OpList and a MegEngine file fit`, async () => {
+  test(`at ${width} px: the messages for random bytes, an OpList and a Keras layers model fit`, async () => {
     const random = join(temp, 'random.bin');
     writeFileSync(random, Buffer.from([0xde, 0xad, 0xbe, 0xef, 0x12, 0x99, 0x77, 0x01, 0xff, 0xfe]));
     const ops = join(temp, 'ops.pbtxt');
     writeFileSync(ops, 'op {\n  name: "Foo"\n}\n');
+    const layers = join(temp, 'model.json');
+    writeFileSync(layers, JSON.stringify({ format: 'layers-model', modelTopology: { class_name: 'Sequential', config: {} }, weightsManifest: [] }));
     const page = await session.newPage();
     await page.setViewportSize({ width, height: 800 });
     for (const [name, path, title] of [['random-bytes', random, /This is not a protobuf/],
-      ['oplist', ops, /This is an OpList/], ['megengine', corpusFile('mge'), /MegEngine models are not supported yet/]]) {
+      ['oplist', ops, /This is an OpList/], ['layers-model', layers, /This TensorFlow\.js input is not supported/]]) {
       await openFiles(page, path);
       assert.match(await page.textContent('#open-message'), title);
       assert.deepEqual(await overflowing(page), []);

@@ -180,11 +180,13 @@ test('several graph files: the core names them, the page offers exactly those', 
 
 test('UNSUPPORTED is titled with the family the core\'s message names', () => {
   const families = gp.optionSchema();
-  const mge = loadError(readFileSync(corpusFile('mge')), { name: 'model.mge' });
+  // Inputs of a family the core reads, of a kind it does not: a legacy MegBrain file, a Keras
+  // layers model.json.
+  const mge = loadError(Buffer.concat([Buffer.from('mgb0001'), Buffer.alloc(64)]), { name: 'old.mgb' });
   assert.equal(mge.code, 'UNSUPPORTED');
   assert.equal(namedFamily(mge.message, families).family, 'megengine');
-  const tfjs = loadError({ files: { 'model.json': readFileSync(corpusFile('tfjsModel')),
-    'group1-shard1of1.bin': readFileSync(corpusFile('tfjsShard')) } });
+  const layers = JSON.stringify({ format: 'layers-model', modelTopology: { class_name: 'Sequential', config: {} }, weightsManifest: [] });
+  const tfjs = loadError({ files: { 'model.json': Buffer.from(layers) } });
   assert.equal(tfjs.code, 'UNSUPPORTED');
   // "TensorFlow.js" names TensorFlow too: the longer title wins.
   assert.equal(namedFamily(tfjs.message, families).family, 'tfjs');
@@ -228,4 +230,55 @@ test('a SavedModel folder: the plan names every file the export writes, the fold
   } finally {
     model.delete();
   }
+});
+
+test('the MegEngine plan: compat_older_version needs FBS and 8.14, a strip-info file adds a second output', async () => {
+  const { planExport } = await import('../../web/mge/plan.mjs');
+  const schema = gp.optionSchema('megengine').export;
+  const summary = await nodeReference(corpusFile('mge')).then((r) => r.summary);
+  const state = initialValues(schema);
+  let plan = planExport(state, summary, schema);
+  assert.deepEqual([plan.options, plan.files, plan.errors], [{}, ['model.mge'], []]);
+  state.compatOlderVersion = ' 8.14 ';
+  plan = planExport(state, summary, schema);
+  assert.deepEqual(plan.errors.map((e) => e.option), ['compatOlderVersion']);
+  state.dumpFormat = 'FBS';
+  plan = planExport(state, summary, schema);
+  assert.deepEqual([plan.options, plan.errors], [{ dumpFormat: 'FBS', compatOlderVersion: '8.14' }, []]);
+  state.compatOlderVersion = '8.10';
+  assert.match(planExport(state, summary, schema).errors[0].text, /only “8\.14”/);
+  state.compatOlderVersion = '';
+  state.stripInfoFile = 'model.mge';
+  assert.match(planExport(state, summary, schema).errors[0].text, /other than the model’s/);
+  state.stripInfoFile = 'strip.json';
+  state.keepVarName = 2;
+  plan = planExport(state, summary, schema);
+  assert.deepEqual([plan.files, plan.options, plan.errors], [['model.mge', 'strip.json'], { dumpFormat: 'FBS', stripInfoFile: 'strip.json', keepVarName: 2 }, []]);
+  // The core agrees: these options export, and write those files.
+  const model = gp.load(readFileSync(corpusFile('mge')), { name: 'model.mge' });
+  try {
+    assert.deepEqual(model.export(plan.options).files.map((f) => f.name), plan.files);
+  } finally {
+    model.delete();
+  }
+});
+
+test('the TensorFlow plan for to: \'tfjs\': model.json and shards, the TF.js options only there', async () => {
+  const { planExport } = await import('../../web/tf/plan.mjs');
+  const schema = gp.optionSchema('tensorflow').export;
+  const state = initialValues(schema);
+  assert.equal(state.quantize, null, 'a choice without a default starts unset');
+  state.quantize = 'uint8';
+  let plan = planExport(state, null);
+  assert.equal(plan.options.quantize, undefined);
+  assert.deepEqual(plan.warnings.map((w) => w.option), ['quantize']);
+  state.to = 'tfjs';
+  state.shardSize = '1000';
+  state.filename = 'x.json';
+  plan = planExport(state, null);
+  assert.deepEqual(plan.options, { to: 'tfjs', quantize: 'uint8', shardSize: 1000 });
+  assert.equal(plan.files[0], 'model.json');
+  assert.deepEqual(plan.warnings.map((w) => w.option), ['filename']);
+  state.shardSize = '0';
+  assert.deepEqual(planExport(state, null).errors.map((e) => e.option), ['shardSize']);
 });

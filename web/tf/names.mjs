@@ -1,9 +1,11 @@
 // The names TensorFlow's people use for the formats the core calls graph-def, meta-graph and
-// saved-model.
+// saved-model, and TensorFlow.js's.
 export const FORMAT_TITLES = {
   'meta-graph': 'MetaGraphDef',
   'graph-def': 'GraphDef',
   'saved-model': 'SavedModel',
+  tfjs: 'TensorFlow.js',
+  'tfjs-graph-model': 'TensorFlow.js graph model',
 };
 
 // 'saved-model-text' -> 'SavedModel, text'; unknown formats as the core names them.

@@ -8,6 +8,8 @@ const DEFAULT_NAMES = {
   'meta-graph': ['model.meta', 'model.pbtxt'],
   'graph-def': ['graph.pb', 'graph.pbtxt'],
   'saved-model': ['saved_model.pb', 'saved_model.pbtxt'],
+  // tfjs-converter's layout: the manifest is always model.json, JSON either way.
+  tfjs: ['model.json', 'model.json'],
 };
 
 export function defaultFilename(to, asText) {
@@ -84,6 +86,45 @@ function scopeProblem(scope) {
   return null;
 }
 
+// The TensorFlow.js options (quantization, shards, unfusing) go only with to: 'tfjs'; the
+// plan adds them there and says where they would be ignored otherwise.
+const TFJS_OPTIONS = ['quantize', 'quantizeWeights', 'shardSize', 'unfuseOps'];
+
+function tfjsOptionsSet(state) {
+  return TFJS_OPTIONS.filter((key) => {
+    const value = state[key];
+    if (key === 'shardSize') return value !== '' && value !== null && value !== undefined && Number(value) !== 4194304;
+    if (key === 'quantizeWeights') return Array.isArray(value) && value.length > 0;
+    return Boolean(value);
+  });
+}
+
+function planTfjs(state, { options, files, say, errors, warnings, notes }) {
+  if ((state.filename ?? '').trim()) {
+    delete options.filename;
+    files[0] = 'model.json';
+    say(warnings, 'filename', 'a TensorFlow.js model’s manifest is always model.json, beside its weight shards: File name is not used');
+  }
+  if (state.asText) {
+    delete options.asText;
+    say(notes, 'asText', 'model.json is JSON either way: Text format changes nothing');
+  }
+  if (state.quantize) options.quantize = state.quantize;
+  if (Array.isArray(state.quantizeWeights) && state.quantizeWeights.length) {
+    options.quantizeWeights = state.quantizeWeights;
+    if (!state.quantize) say(errors, 'quantizeWeights', 'needs a quantization type under Quantize weights');
+  }
+  const shard = state.shardSize;
+  if (shard !== '' && shard !== null && shard !== undefined) {
+    const n = Number(shard);
+    if (!Number.isSafeInteger(n) || n < 1) say(errors, 'shardSize', `“${shard}” is not a positive whole number of bytes`);
+    else if (n !== 4194304) options.shardSize = n;
+  }
+  if (state.unfuseOps) options.unfuseOps = true;
+  files.push('group1-shard…of….bin');
+  say(notes, 'to', 'writes model.json and its weight shards as tfjs-converter lays them out; all come as one .zip');
+}
+
 // What an export with these settings will do, before it runs:
 //   {options, files, errors, warnings, notes}
 // options: the ExportOptions for model.export(); files: the names it will write.
@@ -97,6 +138,10 @@ export function planExport(state, summary) {
   const graphDefOut = state.to === 'graph-def';
 
   if (state.asText) options.asText = true;
+  const tfjsSet = tfjsOptionsSet(state);
+  if (state.to !== 'tfjs' && tfjsSet.length) {
+    for (const key of tfjsSet) say(warnings, key, 'is used only when writing a TensorFlow.js model (Write as: TensorFlow.js)');
+  }
 
   const filename = (state.filename ?? '').trim();
   const main = filename || defaultFilename(state.to, state.asText);
@@ -186,6 +231,7 @@ export function planExport(state, summary) {
   }
 
   const files = [main];
+  if (state.to === 'tfjs') planTfjs(state, { options, files, say, errors, warnings, notes });
   if (state.saveDebugInfo) {
     options.saveDebugInfo = true;
     const debug = debugFilename(main);

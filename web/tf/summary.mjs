@@ -2,8 +2,10 @@
 // renders): tags, constants, the files a SavedModel folder passes through, then tabs for ops
 // (a bar chart), signatures, scopes, collections, functions and a SavedModel's meta graphs.
 // Long lists are paged, so thousands of ops or functions stay cheap to show.
-import { clear, formatBytes, formatCount, h, plural } from '../dom.mjs';
+import { formatBytes, formatCount, h, plural } from '../dom.mjs';
+import { opChart } from '../op_chart.mjs';
 import { pagedList } from '../paged_list.mjs';
+import { tabs } from '../tabs.mjs';
 
 function dtypeName(dtype) {
   if (!dtype) return '?';
@@ -18,23 +20,6 @@ function shapeText(shape) {
 
 function fact(label, value, field) {
   return h('div.fact', h('span.fact-label', label), h('span.fact-value', { dataset: { field } }, value));
-}
-
-function opChart(ops) {
-  const entries = Object.entries(ops).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-  const max = entries.length ? entries[0][1] : 1;
-  const total = entries.reduce((sum, [, n]) => sum + n, 0);
-  return pagedList({
-    items: entries,
-    label: 'op types',
-    pageSize: 15,
-    tag: 'div.bars',
-    matches: ([op], q) => op.toLowerCase().includes(q),
-    renderRow: ([op, count]) => h('div.bar-row', { title: `${op}: ${plural(count, 'node')} (${(100 * count / total).toFixed(1)}%)` },
-      h('span.bar-name', op),
-      h('span.bar-track', h('span.bar', { style: { width: `${Math.max(0.5, (100 * count) / max)}%` } })),
-      h('span.bar-count', formatCount(count))),
-  });
 }
 
 function tensorRows(role, tensors) {
@@ -117,24 +102,6 @@ function metaGraphList(summary, onSelectTags) {
       h('td', i === summary.selectedMetaGraph
         ? h('span.muted', 'shown')
         : h('button.small', { type: 'button', onclick: () => onSelectTags(m.tags) }, 'Open this one')))));
-}
-
-function tabs(entries) {
-  const bar = h('div.tabs', { role: 'tablist' });
-  const body = h('div.tab-body');
-  const buttons = entries.map(([title, count], i) => h('button.tab', {
-    type: 'button',
-    role: 'tab',
-    dataset: { tab: title.toLowerCase().replace(/\s+/g, '-') },
-    onclick: () => select(i),
-  }, title, h('span.count', formatCount(count))));
-  function select(i) {
-    buttons.forEach((b, j) => b.setAttribute('aria-selected', String(i === j)));
-    clear(body, entries[i][2]());
-  }
-  bar.append(...buttons);
-  select(0);
-  return h('div', bar, body);
 }
 
 function folderFiles(files) {
