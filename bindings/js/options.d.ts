@@ -27,6 +27,8 @@ export type InputFormat =
 export interface TensorflowLoadOptions {
   /** tags: The tag set of the SavedModel MetaGraphDef to use. Default: serve; a SavedModel with a single MetaGraphDef is used whatever its tags. */
   tags?: string[] | null;
+  /** The most memory the loaded graph may take, checked as it is parsed: a graph that would take more is refused as TOO_LARGE before it exhausts the machine. 0: no limit. Default: 2147483648. */
+  maxMemoryBytes?: number | null;
 }
 
 /** Export options of TensorFlow models (as tf.train.export_meta_graph); the original argument name starts each comment. */

@@ -26,7 +26,7 @@ constexpr size_t kMaxDiagnosticReread = size_t{256} << 20;
 // `scanned` tells whether the bytes could be looked at again at all: a stream that cannot
 // rewind cannot say where it went wrong, only that it did.
 std::string LocateBinaryFault(ByteSource* source, const google::protobuf::Descriptor* type,
-                              bool* scanned) {
+                              bool* scanned, int64_t* offset) {
   *scanned = false;
   std::string_view bytes;
   std::string reread;
@@ -39,13 +39,12 @@ std::string LocateBinaryFault(ByteSource* source, const google::protobuf::Descri
   *scanned = true;
   WireScan scan = ScanWire(bytes, type, /*complete=*/true);
   if (!scan.conflict && !scan.truncated) return "";
+  *offset = static_cast<int64_t>(scan.conflict_offset);
   return scan.conflict_reason + " at byte " + std::to_string(scan.conflict_offset);
 }
 
-ErrorLocation InFile(const std::string& what) {
-  ErrorLocation where;
-  where.file = what;
-  return where;
+ErrorLocation InFile(const std::string& what, int64_t offset = -1) {
+  return ErrorLocation::InFile(what, offset);
 }
 
 class FirstErrorCollector : public io::ErrorCollector {
@@ -186,7 +185,8 @@ void ParseBinary(ByteSource* source, google::protobuf::Message* message, const s
   if (ok && log.errors().empty()) return;
   message->Clear();
   bool scanned;
-  std::string where = LocateBinaryFault(source, message->GetDescriptor(), &scanned);
+  int64_t offset = -1;
+  std::string where = LocateBinaryFault(source, message->GetDescriptor(), &scanned, &offset);
   if (where.empty()) {
     // Only when the wire structure was checked and found sound is the cause one of these two;
     // libprotobuf's log then tells which. (On input that is cut off, its parser misreads the
@@ -200,7 +200,7 @@ void ParseBinary(ByteSource* source, google::protobuf::Message* message, const s
             ")";
   }
   throw Error(ErrorCode::kParseError, what + ": not a valid binary " + type + ": " + where,
-              InFile(what));
+              InFile(what, offset));
 }
 
 void ParseText(ByteSource* source, google::protobuf::Message* message, const std::string& what,

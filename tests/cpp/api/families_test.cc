@@ -107,5 +107,28 @@ TEST(FamiliesTest, TheSummaryHasTheCommonHeader) {
   EXPECT_FALSE(s.contains("inputs")) << "one input given alone lists no inputs";
 }
 
+// The place of a parse error is in the error's fields, not only in its text: the page and the
+// JS API read it from there.
+TEST(ErrorLocationTest, ABinaryParseErrorCarriesItsByteOffset) {
+  ASSERT_TRUE(testing::CorpusPresent()) << testing::MissingCorpusMessage();
+  std::string bytes = testing::ReadCorpus(testing::kSessionBundleMeta).substr(0, 1000);
+  Error e = LoadError(One("cut.meta", bytes), json{{"format", "meta-graph-binary"}});
+  ASSERT_EQ(e.code(), ErrorCode::kParseError) << e.what();
+  EXPECT_EQ(e.where().file, "cut.meta");
+  std::string message = e.what();
+  size_t at = message.find("at byte ");
+  ASSERT_NE(at, std::string::npos) << message;
+  EXPECT_EQ(e.where().offset, std::stoll(message.substr(at + 8))) << message;
+}
+
+TEST(ErrorLocationTest, ATextParseErrorCarriesItsLineAndColumn) {
+  Error e = LoadError(One("g.pbtxt", "node {\n  name: \"a\"\n  bogus: 1\n}\n"),
+                      json{{"format", "graph-def-text"}});
+  ASSERT_EQ(e.code(), ErrorCode::kParseError) << e.what();
+  EXPECT_EQ(e.where().file, "g.pbtxt");
+  EXPECT_EQ(e.where().line, 3) << e.what();
+  EXPECT_GT(e.where().column, 0);
+}
+
 }  // namespace
 }  // namespace graphport

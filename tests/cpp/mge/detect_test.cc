@@ -77,7 +77,7 @@ TEST(MgeDetect, PickledStateDictIsRefusedWithWhatItIs) {
   std::string pickle(kPickle, sizeof(kPickle) - 1);
   EXPECT_EQ(DetectBytes({{"net.pkl", pickle}}).score, 0);  // not ours without a .mge name
   Detection d = DetectBytes({{"net.mge", pickle}});
-  EXPECT_EQ(d.score, Detection::kByName);
+  EXPECT_EQ(d.score, Detection::kByMagic);  // its magic and its name together
   Error e = ReadError(pickle, "net.mge");
   EXPECT_EQ(e.code(), ErrorCode::kUnsupported);
   EXPECT_NE(std::string(e.what()).find("this is a pickled state dict, not a dumped graph: dump "
