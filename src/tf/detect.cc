@@ -4,7 +4,7 @@
 #include <map>
 
 #include "core/message_text.h"
-#include "tf/wire_scan.h"
+#include "proto/wire_scan.h"
 
 namespace graphport::tf {
 namespace {
@@ -95,7 +95,7 @@ TfDetection DetectTf(std::string_view prefix, bool complete) {
   int best_score = 0;
   std::string rejections;
   for (TfKind kind : kAllKinds) {
-    WireScan scan = ScanWire(prefix, KindDescriptor(kind), complete);
+    proto::WireScan scan = proto::ScanWire(prefix, KindDescriptor(kind), complete);
     if (scan.conflict) {
       rejections += std::string(rejections.empty() ? "" : "; ") + "not a " + MessageName(kind) +
                     ": " + scan.conflict_reason + " at byte " +

@@ -3,10 +3,10 @@
 #include <google/protobuf/arena.h>
 
 #include "core/error.h"
-#include "tf/graph_arena.h"
+#include "proto/graph_arena.h"
+#include "proto/proto_io.h"
 #include "tf/meta_graph/debug_info.h"
 #include "tf/meta_graph/export_meta_graph.h"
-#include "tf/proto_io.h"
 
 namespace graphport::tf {
 namespace {
@@ -16,18 +16,18 @@ using google::protobuf::Arena;
 // Text output leaves unknown fields out (see WriteText); what it left out is added to
 // `left_out`, for the info record.
 void WriteMessage(const google::protobuf::Message& message, bool as_text, const std::string& name,
-                  OutputSet* out, UnknownFieldReport* left_out) {
+                  OutputSet* out, proto::UnknownFieldReport* left_out) {
   ByteSink* sink = out->Open(name);
   if (as_text) {
-    UnknownFieldReport report = WriteText(message, sink);
+    proto::UnknownFieldReport report = proto::WriteText(message, sink);
     left_out->count += report.count;
     for (auto& field : report.listed) {
-      if (left_out->listed.size() < UnknownFieldReport::kMaxListed) {
+      if (left_out->listed.size() < proto::UnknownFieldReport::kMaxListed) {
         left_out->listed.push_back(name + ": " + field);
       }
     }
   } else {
-    WriteBinary(message, sink);
+    proto::WriteBinary(message, sink);
   }
   out->Close();
 }
@@ -79,9 +79,9 @@ nlohmann::json Export(TfModel* model, const TfExportOptions& options, OutputSet*
   std::string name =
       options.filename.empty() ? DefaultFileName(options.to, options.as_text) : options.filename;
   // Everything the export builds lives here and dies with it; the model is only read.
-  Arena arena(GraphArenaOptions());
+  Arena arena(proto::GraphArenaOptions());
   MetaGraphExport exported = BuildMetaGraph(*model, options, &arena);
-  UnknownFieldReport left_out;
+  proto::UnknownFieldReport left_out;
   switch (options.to) {
     case TfKind::kGraphDef:
       WriteMessage(exported.meta_graph->graph_def(), options.as_text, name, out, &left_out);

@@ -6,9 +6,9 @@
 #include "core/byte_stream.h"
 #include "core/error.h"
 #include "core/option_schema.h"
+#include "proto/proto_io.h"
+#include "proto/proto_json.h"
 #include "tf/detect.h"
-#include "tf/proto_io.h"
-#include "tf/proto_json.h"
 
 namespace graphport::tf {
 
@@ -24,9 +24,9 @@ void ParseProtoOption(const std::string& option, const nlohmann::json& value,
     MemorySource source(bytes);
     try {
       if (!bytes.empty() && LooksLikeText(std::string_view(bytes).substr(0, 4096))) {
-        ParseText(&source, message, "export option '" + option + "'");
+        proto::ParseText(&source, message, "export option '" + option + "'");
       } else {
-        ParseBinary(&source, message, "export option '" + option + "'");
+        proto::ParseBinary(&source, message, "export option '" + option + "'");
       }
     } catch (const Error& e) {
       throw Error(ErrorCode::kInvalidOption, e.what());
@@ -39,8 +39,8 @@ void ParseProtoOption(const std::string& option, const nlohmann::json& value,
                     " as a protobuf-JSON object, or its bytes (binary or text format)");
   }
   // Unknown fields are errors: a misspelt option field must not be dropped silently.
-  JsonToMessage(value, message, "export option '" + option + "' is not a valid " + type,
-                ErrorCode::kInvalidOption);
+  proto::JsonToMessage(value, message, "export option '" + option + "' is not a valid " + type,
+                       ErrorCode::kInvalidOption);
 }
 
 }  // namespace graphport::tf

@@ -3,9 +3,9 @@
 #include <google/protobuf/arena.h>
 
 #include "core/error.h"
+#include "proto/graph_arena.h"
 #include "tf/export.h"
 #include "tf/family.h"
-#include "tf/graph_arena.h"
 #include "tf/meta_graph/export_meta_graph.h"
 #include "tf/options.h"
 #include "tf/summary_text.h"
@@ -191,7 +191,7 @@ json ExportWithTfjs(tf::TfModel* model, const OptionValues& values, const json& 
   const tensorflow::GraphDef* graph =
       options.graph_def != nullptr ? options.graph_def : &model->graph();
   const tensorflow::SignatureDef* signature = nullptr;
-  google::protobuf::Arena arena(tf::GraphArenaOptions());
+  google::protobuf::Arena arena(proto::GraphArenaOptions());
   if (AnyTfPassGiven(values)) {
     tf::MetaGraphExport exported = tf::BuildMetaGraph(*model, options, &arena);
     graph = &exported.meta_graph->graph_def();

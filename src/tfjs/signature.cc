@@ -1,7 +1,7 @@
 #include "tfjs/signature.h"
 
 #include "core/error.h"
-#include "tf/proto_json.h"
+#include "proto/proto_json.h"
 
 namespace graphport::tfjs {
 
@@ -37,7 +37,7 @@ void ReadSignature(const json& value, const std::string& what,
       if (info.is_object()) info.erase("resourceId");
     }
   }
-  tf::JsonToMessage(cleaned, signature, what);
+  proto::JsonToMessage(cleaned, signature, what);
   if (signature->method_name().empty()) signature->set_method_name("tensorflow/serving/predict");
   for (auto* map : {signature->mutable_inputs(), signature->mutable_outputs()}) {
     for (auto& [key, info] : *map) {

@@ -3,7 +3,7 @@
 #include "core/base64.h"
 #include "core/error.h"
 #include "core/limits.h"
-#include "tf/proto_json.h"
+#include "proto/proto_json.h"
 
 namespace graphport::tfjs {
 namespace {
@@ -124,7 +124,7 @@ void ReadTopology(const json& topology, const std::string& model_json,
   for (const auto& [key, value] : topology.items()) {
     if (key != "node") rest[key] = value;
   }
-  tf::JsonToMessage(rest, graph, model_json + ": modelTopology");
+  proto::JsonToMessage(rest, graph, model_json + ": modelTopology");
   auto nodes = topology.find("node");
   if (nodes == topology.end() || nodes->is_null()) return;
   if (!nodes->is_array()) {
@@ -140,7 +140,7 @@ void ReadTopology(const json& topology, const std::string& model_json,
       if (n != node.end() && n->is_string()) name = n->get<std::string>();
     }
     try {
-      tf::JsonToMessage(
+      proto::JsonToMessage(
           node, graph->add_node(),
           model_json + ": modelTopology.node[" + std::to_string(i) + "] ('" + name + "')");
     } catch (const Error& e) {

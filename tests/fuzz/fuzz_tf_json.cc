@@ -1,4 +1,4 @@
-// libFuzzer target: graphport's protobuf JSON reader (tf::JsonToMessage), which reads message
+// libFuzzer target: graphport's protobuf JSON reader (proto::JsonToMessage), which reads message
 // options and TensorFlow.js topologies. Any JSON value goes into each root type; a topology
 // ({"modelTopology": ...}) goes in as its GraphDef. Every failure must be a graphport::Error
 // that is not INTERNAL, and what it read must print as binary and text and parse back.
@@ -9,10 +9,10 @@
 #include <string>
 
 #include "core/error.h"
+#include "proto/proto_json.h"
 #include "tensorflow/graph.pb.h"
 #include "tensorflow/meta_graph.pb.h"
 #include "tensorflow/saver.pb.h"
-#include "tf/proto_json.h"
 
 namespace {
 

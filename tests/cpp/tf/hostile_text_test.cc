@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "proto/proto_io.h"
 #include "tf/export.h"
-#include "tf/proto_io.h"
 #include "tf/tf_model.h"
 
 namespace graphport::tf {
@@ -73,7 +73,7 @@ TEST(HostileTextTest, StreamedTextNamesTheFieldEvenWithoutALine) {
   } pipe("node { name: \"a\" device: \"\\377\" }\n");
   tensorflow::GraphDef graph;
   try {
-    ParseText(&pipe, &graph, "pipe");
+    proto::ParseText(&pipe, &graph, "pipe");
     FAIL() << "parsed";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::kParseError);

@@ -1,4 +1,4 @@
-#include "tf/proto_io.h"
+#include "proto/proto_io.h"
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/tokenizer.h>
@@ -10,11 +10,11 @@
 #include "core/error.h"
 #include "core/limits.h"
 #include "core/message_text.h"
-#include "tf/proto_streams.h"
-#include "tf/protobuf_log.h"
-#include "tf/wire_scan.h"
+#include "proto/proto_streams.h"
+#include "proto/protobuf_log.h"
+#include "proto/wire_scan.h"
 
-namespace graphport::tf {
+namespace graphport::proto {
 namespace {
 
 namespace io = google::protobuf::io;
@@ -298,4 +298,4 @@ UnknownFieldReport WriteText(const google::protobuf::Message& message, ByteSink*
   return ListUnknownFields(message);
 }
 
-}  // namespace graphport::tf
+}  // namespace graphport::proto

@@ -1,7 +1,7 @@
 // Reflection walks over a whole message tree: the checks a parser does not make for us, and
 // what a writer leaves out.
-#ifndef GRAPHPORT_TF_MESSAGE_WALK_H_
-#define GRAPHPORT_TF_MESSAGE_WALK_H_
+#ifndef GRAPHPORT_PROTO_MESSAGE_WALK_H_
+#define GRAPHPORT_PROTO_MESSAGE_WALK_H_
 
 #include <google/protobuf/message.h>
 
@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "tf/field_path.h"
+#include "proto/field_path.h"
 
-namespace graphport::tf {
+namespace graphport::proto {
 
 // The first proto3 `string` field (depth first, in field order) whose bytes are not UTF-8.
 // libprotobuf's binary parser refuses such strings, its text parser in 3.21 does not; the
@@ -28,6 +28,6 @@ struct UnknownFieldReport {
 };
 UnknownFieldReport ListUnknownFields(const google::protobuf::Message& message);
 
-}  // namespace graphport::tf
+}  // namespace graphport::proto
 
-#endif  // GRAPHPORT_TF_MESSAGE_WALK_H_
+#endif  // GRAPHPORT_PROTO_MESSAGE_WALK_H_

@@ -1,8 +1,8 @@
-#include "tf/proto_streams.h"
+#include "proto/proto_streams.h"
 
 #include <algorithm>
 
-namespace graphport::tf {
+namespace graphport::proto {
 
 int SourceCopyingStream::Read(void* buffer, int size) {
   if (budget_ != nullptr && budget_->Exceeded(consumed_)) {
@@ -59,4 +59,4 @@ bool SinkCopyingStream::Write(const void* buffer, int size) {
   }
 }
 
-}  // namespace graphport::tf
+}  // namespace graphport::proto

@@ -1,4 +1,4 @@
-#include "tf/protobuf_log.h"
+#include "proto/protobuf_log.h"
 
 #include <google/protobuf/stubs/logging.h>
 
@@ -6,7 +6,7 @@
 
 #include "core/message_text.h"
 
-namespace graphport::tf {
+namespace graphport::proto {
 namespace {
 
 namespace pb = google::protobuf;
@@ -62,4 +62,4 @@ std::string ProtobufLogCapture::Summary() const {
   return out;
 }
 
-}  // namespace graphport::tf
+}  // namespace graphport::proto

@@ -1,6 +1,6 @@
-#include "tf/memory_budget.h"
+#include "proto/memory_budget.h"
 
-namespace graphport::tf {
+namespace graphport::proto {
 
 std::string BudgetExceededMessage(const MemoryBudget& budget, uint64_t consumed,
                                   const std::string& what) {
@@ -10,4 +10,4 @@ std::string BudgetExceededMessage(const MemoryBudget& budget, uint64_t consumed,
          " bytes of input); raise the load option maxMemoryBytes to load it";
 }
 
-}  // namespace graphport::tf
+}  // namespace graphport::proto

@@ -1,14 +1,14 @@
 // A path from a root message down to one field, for messages that name where in a model
 // something is: "graph_def.node[3].attr[\"T\"].s".
-#ifndef GRAPHPORT_TF_FIELD_PATH_H_
-#define GRAPHPORT_TF_FIELD_PATH_H_
+#ifndef GRAPHPORT_PROTO_FIELD_PATH_H_
+#define GRAPHPORT_PROTO_FIELD_PATH_H_
 
 #include <google/protobuf/message.h>
 
 #include <string>
 #include <vector>
 
-namespace graphport::tf {
+namespace graphport::proto {
 
 struct FieldStep {
   const google::protobuf::Message* parent;
@@ -22,6 +22,6 @@ using FieldPath = std::vector<FieldStep>;
 // repeated fields by index. A very deep path keeps its first and last steps.
 std::string FieldPathText(const FieldPath& path);
 
-}  // namespace graphport::tf
+}  // namespace graphport::proto
 
-#endif  // GRAPHPORT_TF_FIELD_PATH_H_
+#endif  // GRAPHPORT_PROTO_FIELD_PATH_H_

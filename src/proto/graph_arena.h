@@ -1,11 +1,11 @@
 // Arena block sizes for messages that hold a whole graph (the loaded model, an export's
 // rebuilt copy).
-#ifndef GRAPHPORT_TF_GRAPH_ARENA_H_
-#define GRAPHPORT_TF_GRAPH_ARENA_H_
+#ifndef GRAPHPORT_PROTO_GRAPH_ARENA_H_
+#define GRAPHPORT_PROTO_GRAPH_ARENA_H_
 
 #include <google/protobuf/arena.h>
 
-namespace graphport::tf {
+namespace graphport::proto {
 
 // libprotobuf's default blocks start at 256 bytes and stop growing at 8 KiB: a 200k-node graph
 // then takes ~30,000 mallocs, interleaved with the heap buffers of its strings, and freeing it
@@ -19,6 +19,6 @@ inline google::protobuf::ArenaOptions GraphArenaOptions() {
   return options;
 }
 
-}  // namespace graphport::tf
+}  // namespace graphport::proto
 
-#endif  // GRAPHPORT_TF_GRAPH_ARENA_H_
+#endif  // GRAPHPORT_PROTO_GRAPH_ARENA_H_

@@ -1,4 +1,4 @@
-#include "tf/wire_scan.h"
+#include "proto/wire_scan.h"
 
 #include <gtest/gtest.h>
 
@@ -25,7 +25,7 @@ class WireScanCorpusTest : public ::testing::TestWithParam<CorpusGraph> {};
 TEST_P(WireScanCorpusTest, WholeFileFitsItsOwnSchema) {
   const CorpusGraph& g = GetParam();
   std::string bytes = testing::ReadFile(g.path());
-  WireScan scan = ScanWire(bytes, KindDescriptor(g.kind), /*complete=*/true);
+  proto::WireScan scan = proto::ScanWire(bytes, KindDescriptor(g.kind), /*complete=*/true);
   EXPECT_FALSE(scan.conflict) << scan.conflict_reason << " at " << scan.conflict_offset;
   EXPECT_FALSE(scan.truncated) << scan.conflict_reason << " at " << scan.conflict_offset;
   EXPECT_GT(scan.known_fields, 0);
@@ -37,8 +37,9 @@ TEST_P(WireScanCorpusTest, PrefixesNeverConflictWhenIncomplete) {
   const CorpusGraph& g = GetParam();
   std::string bytes = testing::ReadFile(g.path());
   for (size_t n = 1; n < bytes.size(); n += 97) {
-    WireScan scan = ScanWire(std::string_view(bytes).substr(0, n), KindDescriptor(g.kind),
-                             /*complete=*/false);
+    proto::WireScan scan =
+        proto::ScanWire(std::string_view(bytes).substr(0, n), KindDescriptor(g.kind),
+                        /*complete=*/false);
     EXPECT_FALSE(scan.conflict) << "prefix of " << n << " bytes: " << scan.conflict_reason;
     EXPECT_FALSE(scan.truncated) << "prefix of " << n << " bytes: " << scan.conflict_reason;
   }
@@ -58,7 +59,7 @@ TEST_P(WireScanCorpusTest, TruncationIsReportedUnlessAtAFieldBoundary) {
   cuts.insert(cuts.end(), boundaries.begin() + 1, boundaries.end() - 1);
   for (size_t n : cuts) {
     std::string_view cut = std::string_view(bytes).substr(0, n);
-    WireScan scan = ScanWire(cut, KindDescriptor(g.kind), /*complete=*/true);
+    proto::WireScan scan = proto::ScanWire(cut, KindDescriptor(g.kind), /*complete=*/true);
     bool at_boundary = std::find(boundaries.begin(), boundaries.end(), n) != boundaries.end();
     EXPECT_FALSE(scan.conflict) << "cut at " << n << ": " << scan.conflict_reason;
     EXPECT_EQ(scan.truncated, !at_boundary) << "cut at " << n << ": " << scan.conflict_reason;
@@ -80,7 +81,7 @@ INSTANTIATE_TEST_SUITE_P(Corpus, WireScanCorpusTest, ::testing::ValuesIn(testing
 // such a field, and must be detected again).
 TEST(WireScanTest, WrongWireTypeIsAMismatchNamingFieldAndTypes) {
   // GraphDef field 1 (node) as a varint.
-  WireScan scan = ScanWire(Bytes({0x08, 0x01}), GraphDefType(), true);
+  proto::WireScan scan = proto::ScanWire(Bytes({0x08, 0x01}), GraphDefType(), true);
   EXPECT_FALSE(scan.conflict);
   EXPECT_EQ(scan.mismatched_fields, 1);
   EXPECT_EQ(scan.known_fields, 0);
@@ -93,7 +94,7 @@ TEST(WireScanTest, WrongWireTypeIsAMismatchNamingFieldAndTypes) {
 
 TEST(WireScanTest, NestedMismatchHasTheAbsoluteOffset) {
   // node { <field 1 (name, a string) as a varint> } : the odd tag is byte 2 of the input.
-  WireScan scan = ScanWire(Bytes({0x0a, 0x02, 0x08, 0x01}), GraphDefType(), true);
+  proto::WireScan scan = proto::ScanWire(Bytes({0x0a, 0x02, 0x08, 0x01}), GraphDefType(), true);
   EXPECT_FALSE(scan.conflict);
   EXPECT_EQ(scan.known_fields, 1);
   EXPECT_EQ(scan.mismatched_fields, 1);
@@ -103,21 +104,21 @@ TEST(WireScanTest, NestedMismatchHasTheAbsoluteOffset) {
 
 TEST(WireScanTest, NestedConflictHasTheAbsoluteOffset) {
   // node { <field 1 claiming 9 bytes of a 2-byte payload> }: the cut tag is byte 2.
-  WireScan scan = ScanWire(Bytes({0x0a, 0x02, 0x0a, 0x09}), GraphDefType(), true);
+  proto::WireScan scan = proto::ScanWire(Bytes({0x0a, 0x02, 0x0a, 0x09}), GraphDefType(), true);
   ASSERT_TRUE(scan.conflict);
   EXPECT_EQ(scan.conflict_offset, 2u);
   EXPECT_NE(scan.conflict_reason.find("claims 9 bytes"), std::string::npos) << scan.conflict_reason;
 }
 
 TEST(WireScanTest, FieldNumberZeroIsAConflict) {
-  WireScan scan = ScanWire(Bytes({0x00, 0x01}), GraphDefType(), true);
+  proto::WireScan scan = proto::ScanWire(Bytes({0x00, 0x01}), GraphDefType(), true);
   EXPECT_TRUE(scan.conflict);
   EXPECT_EQ(scan.conflict_offset, 0u);
 }
 
 TEST(WireScanTest, GroupAndReservedWireTypesAreConflicts) {
   for (int tag : {0x0b, 0x0c, 0x0e, 0x0f}) {  // field 1 with wire types 3, 4, 6, 7
-    WireScan scan = ScanWire(Bytes({0x12, 0x00, tag, 0x00}), GraphDefType(), true);
+    proto::WireScan scan = proto::ScanWire(Bytes({0x12, 0x00, tag, 0x00}), GraphDefType(), true);
     EXPECT_TRUE(scan.conflict) << "tag " << tag;
     EXPECT_EQ(scan.conflict_offset, 2u) << "tag " << tag;
   }
@@ -125,7 +126,8 @@ TEST(WireScanTest, GroupAndReservedWireTypesAreConflicts) {
 
 TEST(WireScanTest, UnknownFieldsAreCountedNotConflicts) {
   // Field 100 (unknown to GraphDef) as varint 1, then an empty node.
-  WireScan scan = ScanWire(Bytes({0xa0, 0x06, 0x01, 0x0a, 0x00}), GraphDefType(), true);
+  proto::WireScan scan =
+      proto::ScanWire(Bytes({0xa0, 0x06, 0x01, 0x0a, 0x00}), GraphDefType(), true);
   EXPECT_FALSE(scan.conflict) << scan.conflict_reason;
   EXPECT_EQ(scan.unknown_fields, 1);
   EXPECT_EQ(scan.known_fields, 1);
@@ -134,7 +136,8 @@ TEST(WireScanTest, UnknownFieldsAreCountedNotConflicts) {
 TEST(WireScanTest, PackedAndUnpackedRepeatedScalarsBothFit) {
   const auto* tensor = tensorflow::TensorProto::descriptor();
   // int_val = 7: packed (length-delimited) and one unpacked varint.
-  WireScan scan = ScanWire(Bytes({0x3a, 0x03, 0x01, 0x02, 0x03, 0x38, 0x04}), tensor, true);
+  proto::WireScan scan =
+      proto::ScanWire(Bytes({0x3a, 0x03, 0x01, 0x02, 0x03, 0x38, 0x04}), tensor, true);
   EXPECT_FALSE(scan.conflict) << scan.conflict_reason;
   EXPECT_EQ(scan.known_fields, 2);
   EXPECT_EQ(scan.unknown_fields, 0);
@@ -156,23 +159,25 @@ TEST(WireScanTest, CutFieldsAreTruncationsOnlyWhenTheInputIsComplete) {
       {"length varint cut", Bytes({0x0a, 0xff}), GraphDefType()},
   };
   for (const Case& c : cases) {
-    WireScan whole = ScanWire(c.bytes, c.type, /*complete=*/true);
+    proto::WireScan whole = proto::ScanWire(c.bytes, c.type, /*complete=*/true);
     EXPECT_TRUE(whole.truncated) << c.what;
     EXPECT_FALSE(whole.conflict) << c.what << ": " << whole.conflict_reason;
-    WireScan partial = ScanWire(c.bytes, c.type, /*complete=*/false);
+    proto::WireScan partial = proto::ScanWire(c.bytes, c.type, /*complete=*/false);
     EXPECT_FALSE(partial.conflict) << c.what << ": " << partial.conflict_reason;
     EXPECT_FALSE(partial.truncated) << c.what;
   }
   // The second field is the cut one: the offset says so.
-  EXPECT_EQ(ScanWire(Bytes({0x0a, 0x00, 0x0a, 0x05, 0x00}), GraphDefType(), true).conflict_offset,
-            2u);
+  EXPECT_EQ(
+      proto::ScanWire(Bytes({0x0a, 0x00, 0x0a, 0x05, 0x00}), GraphDefType(), true).conflict_offset,
+      2u);
 }
 
 // Inside a payload whose length is known, running out of bytes is no truncation of the file:
 // the bytes cannot be this message.
 TEST(WireScanTest, CutInsideASizedPayloadIsAConflict) {
   // node { <a 5-byte name field that claims more than the 3 bytes node has> }
-  WireScan scan = ScanWire(Bytes({0x0a, 0x03, 0x0a, 0x05, 0x61}), GraphDefType(), true);
+  proto::WireScan scan =
+      proto::ScanWire(Bytes({0x0a, 0x03, 0x0a, 0x05, 0x61}), GraphDefType(), true);
   EXPECT_TRUE(scan.conflict) << scan.conflict_reason;
   EXPECT_EQ(scan.conflict_offset, 2u);
 }
@@ -193,7 +198,7 @@ TEST(WireScanTest, OverlongVarintIsAConflictNotATruncation) {
   };
   for (const Case& c : cases) {
     for (bool complete : {true, false}) {
-      WireScan scan = ScanWire(c.bytes, GraphDefType(), complete);
+      proto::WireScan scan = proto::ScanWire(c.bytes, GraphDefType(), complete);
       EXPECT_TRUE(scan.conflict) << c.what;
       EXPECT_FALSE(scan.truncated) << c.what;
       EXPECT_EQ(scan.conflict_offset, c.offset) << c.what;
@@ -205,14 +210,14 @@ TEST(WireScanTest, OverlongVarintIsAConflictNotATruncation) {
 
 TEST(WireScanTest, DeepNestingIsWalkedWithoutConflictOrCrash) {
   std::string bytes = testing::DeeplyNestedGraph(500).SerializeAsString();
-  WireScan scan = ScanWire(bytes, GraphDefType(), true);
+  proto::WireScan scan = proto::ScanWire(bytes, GraphDefType(), true);
   EXPECT_FALSE(scan.conflict) << scan.conflict_reason;
   EXPECT_FALSE(scan.truncated);
   EXPECT_GT(scan.known_fields, 0);
 }
 
 TEST(WireScanTest, EmptyBytesFitWithNoFields) {
-  WireScan scan = ScanWire(std::string_view{}, GraphDefType(), true);
+  proto::WireScan scan = proto::ScanWire(std::string_view{}, GraphDefType(), true);
   EXPECT_FALSE(scan.conflict);
   EXPECT_EQ(scan.known_fields, 0);
   EXPECT_EQ(scan.unknown_fields, 0);

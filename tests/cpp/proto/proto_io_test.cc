@@ -1,4 +1,4 @@
-#include "tf/proto_io.h"
+#include "proto/proto_io.h"
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
@@ -16,13 +16,13 @@ using testing::CorpusGraph;
 
 std::string Binary(const google::protobuf::Message& m) {
   StringSink sink;
-  WriteBinary(m, &sink);
+  proto::WriteBinary(m, &sink);
   return sink.Take();
 }
 
 std::string Text(const google::protobuf::Message& m) {
   StringSink sink;
-  WriteText(m, &sink);
+  proto::WriteText(m, &sink);
   return sink.Take();
 }
 
@@ -48,7 +48,7 @@ class ProtoIoCorpusTest : public ::testing::TestWithParam<CorpusGraph> {
   std::unique_ptr<google::protobuf::Message> Parsed() {
     auto m = testing::NewRoot(GetParam().kind);
     MemorySource source(bytes_);
-    ParseBinary(&source, m.get(), GetParam().relative);
+    proto::ParseBinary(&source, m.get(), GetParam().relative);
     return m;
   }
   std::string bytes_;
@@ -62,7 +62,7 @@ TEST_P(ProtoIoCorpusTest, BinaryParseEqualsLibprotobuf) {
 TEST_P(ProtoIoCorpusTest, StreamedBinaryParseEqualsInMemory) {
   auto m = testing::NewRoot(GetParam().kind);
   testing::ChunkedSource source(bytes_);
-  ParseBinary(&source, m.get(), GetParam().relative);
+  proto::ParseBinary(&source, m.get(), GetParam().relative);
   EXPECT_TRUE(testing::MessagesEqual(*reference_, *m));
   EXPECT_GT(source.reads(), 1u);
 }
@@ -97,13 +97,13 @@ TEST_P(ProtoIoCorpusTest, BinaryToTextToBinary) {
   std::string text = Text(*parsed);
   auto from_text = testing::NewRoot(GetParam().kind);
   MemorySource source(text);
-  ParseText(&source, from_text.get(), "text");
+  proto::ParseText(&source, from_text.get(), "text");
   EXPECT_TRUE(testing::MessagesEqual(*reference_, *from_text));
   EXPECT_EQ(Binary(*from_text), Binary(*parsed));
   // And streamed text parses the same.
   auto streamed = testing::NewRoot(GetParam().kind);
   testing::ChunkedSource chunks(text);
-  ParseText(&chunks, streamed.get(), "text");
+  proto::ParseText(&chunks, streamed.get(), "text");
   EXPECT_TRUE(testing::MessagesEqual(*reference_, *streamed));
 }
 
@@ -115,7 +115,7 @@ TEST_P(ProtoIoCorpusTest, TruncatedBinaryNamesInputAndOffset) {
     auto m = testing::NewRoot(GetParam().kind);
     MemorySource source(cut);
     try {
-      ParseBinary(&source, m.get(), "cut.pb");
+      proto::ParseBinary(&source, m.get(), "cut.pb");
       ADD_FAILURE() << "a cut at " << n << " parsed";
     } catch (const Error& e) {
       EXPECT_EQ(e.code(), ErrorCode::kParseError);
@@ -140,7 +140,7 @@ TEST_P(ProtoIoCorpusTest, TruncatedStreamedBinaryErrors) {
     auto parse = [&](ByteSource* source, std::string* message) {
       auto m = testing::NewRoot(GetParam().kind);
       try {
-        ParseBinary(source, m.get(), "cut.pb");
+        proto::ParseBinary(source, m.get(), "cut.pb");
         ADD_FAILURE() << "a cut at " << n << " parsed";
       } catch (const Error& e) {
         EXPECT_EQ(e.code(), ErrorCode::kParseError) << e.what();
@@ -190,7 +190,7 @@ TEST(ProtoIoTest, TextSyntaxErrorGivesLineAndColumn) {
   tensorflow::GraphDef graph;
   MemorySource source(text);
   try {
-    ParseText(&source, &graph, "bad.pbtxt");
+    proto::ParseText(&source, &graph, "bad.pbtxt");
     FAIL() << "parsed";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::kParseError);
@@ -207,7 +207,7 @@ TEST(ProtoIoTest, TextUnknownFieldGivesLineAndColumn) {
   tensorflow::GraphDef graph;
   MemorySource source(text);
   try {
-    ParseText(&source, &graph, "x.pbtxt");
+    proto::ParseText(&source, &graph, "x.pbtxt");
     FAIL() << "parsed";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::kParseError);
@@ -222,14 +222,14 @@ TEST(ProtoIoTest, StreamedTextErrorsAreTheSame) {
   try {
     tensorflow::GraphDef g;
     MemorySource source(text);
-    ParseText(&source, &g, "t");
+    proto::ParseText(&source, &g, "t");
   } catch (const Error& e) {
     in_memory = e.what();
   }
   try {
     tensorflow::GraphDef g;
     testing::ChunkedSource source(text);
-    ParseText(&source, &g, "t");
+    proto::ParseText(&source, &g, "t");
   } catch (const Error& e) {
     streamed = e.what();
   }
@@ -243,7 +243,7 @@ TEST(ProtoIoTest, NonUtf8StringIsAParseError) {
   tensorflow::GraphDef graph;
   MemorySource source(bytes);
   try {
-    ParseBinary(&source, &graph, "utf8.pb");
+    proto::ParseBinary(&source, &graph, "utf8.pb");
     FAIL() << "parsed";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::kParseError);
@@ -261,7 +261,7 @@ TEST_P(DeepNestingTest, BinaryOverTheRecursionLimitIsAParseError) {
   testing::ChunkedSource chunks(bytes);
   ByteSource* source = GetParam() ? static_cast<ByteSource*>(&chunks) : &memory;
   try {
-    ParseBinary(source, &graph, "deep.pb");
+    proto::ParseBinary(source, &graph, "deep.pb");
     FAIL() << "parsed";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::kParseError);
@@ -277,7 +277,7 @@ TEST_P(DeepNestingTest, TextOverTheRecursionLimitIsAParseError) {
   testing::ChunkedSource chunks(text);
   ByteSource* source = GetParam() ? static_cast<ByteSource*>(&chunks) : &memory;
   try {
-    ParseText(source, &graph, "deep.pbtxt");
+    proto::ParseText(source, &graph, "deep.pbtxt");
     FAIL() << "parsed";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::kParseError);
@@ -296,9 +296,9 @@ TEST_P(DeepNestingTest, NestingWellInsideTheLimitParses) {
     testing::ChunkedSource chunks(bytes);
     ByteSource* source = GetParam() ? static_cast<ByteSource*>(&chunks) : &memory;
     if (text) {
-      ParseText(source, &graph, "ok");
+      proto::ParseText(source, &graph, "ok");
     } else {
-      ParseBinary(source, &graph, "ok");
+      proto::ParseBinary(source, &graph, "ok");
     }
     EXPECT_TRUE(testing::MessagesEqual(expected, graph));
   }
@@ -323,7 +323,8 @@ TEST(ProtoIoTest, SizeOverTwoGibibytesIsTooLargeBeforeReading) {
     tensorflow::GraphDef graph;
     HugeHintSource source(bytes);
     try {
-      text ? ParseText(&source, &graph, "huge") : ParseBinary(&source, &graph, "huge");
+      text ? proto::ParseText(&source, &graph, "huge")
+           : proto::ParseBinary(&source, &graph, "huge");
       FAIL() << "parsed";
     } catch (const Error& e) {
       EXPECT_EQ(e.code(), ErrorCode::kTooLarge);
@@ -356,7 +357,7 @@ TEST(ProtoIoTest, SourceFailureIsAnIoError) {
     tensorflow::GraphDef graph;
     FailingSource source(text ? testing::DeeplyNestedGraph(3).DebugString() : bytes);
     try {
-      text ? ParseText(&source, &graph, "src") : ParseBinary(&source, &graph, "src");
+      text ? proto::ParseText(&source, &graph, "src") : proto::ParseBinary(&source, &graph, "src");
       FAIL() << "parsed";
     } catch (const Error& e) {
       EXPECT_EQ(e.code(), ErrorCode::kIo);
@@ -376,7 +377,7 @@ TEST(ProtoIoTest, SinkFailureIsAnIoError) {
   for (bool text : {false, true}) {
     FailingSink sink;
     try {
-      text ? (void)WriteText(graph, &sink) : WriteBinary(graph, &sink);
+      text ? (void)proto::WriteText(graph, &sink) : proto::WriteBinary(graph, &sink);
       FAIL() << "wrote";
     } catch (const Error& e) {
       EXPECT_EQ(e.code(), ErrorCode::kIo);

@@ -1,14 +1,14 @@
 // Scalar values of the protobuf JSON mapping: a JSON number, string or bool read as one of
 // protobuf's scalar types, with the range checks that keep a value from being truncated.
-#ifndef GRAPHPORT_TF_PROTO_JSON_SCALARS_H_
-#define GRAPHPORT_TF_PROTO_JSON_SCALARS_H_
+#ifndef GRAPHPORT_PROTO_PROTO_JSON_SCALARS_H_
+#define GRAPHPORT_PROTO_PROTO_JSON_SCALARS_H_
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
-namespace graphport::tf {
+namespace graphport::proto {
 
 // Each function stores the value in *out and returns an empty string, or leaves *out alone and
 // returns why the value does not fit, for an error message ("expected an int32 ..., got 1.5").
@@ -36,6 +36,6 @@ std::string KeyToBool(std::string_view key, bool* out);
 // A JSON value as it appears in an error message, shortened when long.
 std::string JsonForMessage(const nlohmann::json& value);
 
-}  // namespace graphport::tf
+}  // namespace graphport::proto
 
-#endif  // GRAPHPORT_TF_PROTO_JSON_SCALARS_H_
+#endif  // GRAPHPORT_PROTO_PROTO_JSON_SCALARS_H_

@@ -2,8 +2,8 @@
 // libprotobuf parses and serializes in chunks without the whole file held twice. The input
 // adapters check a memory budget at each chunk: a stream that refuses its next chunk is the
 // only way to stop libprotobuf's parser without an exception crossing its frames.
-#ifndef GRAPHPORT_TF_PROTO_STREAMS_H_
-#define GRAPHPORT_TF_PROTO_STREAMS_H_
+#ifndef GRAPHPORT_PROTO_PROTO_STREAMS_H_
+#define GRAPHPORT_PROTO_PROTO_STREAMS_H_
 
 #include <google/protobuf/io/zero_copy_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
@@ -12,9 +12,9 @@
 #include <string_view>
 
 #include "core/byte_stream.h"
-#include "tf/memory_budget.h"
+#include "proto/memory_budget.h"
 
-namespace graphport::tf {
+namespace graphport::proto {
 
 class SourceCopyingStream : public google::protobuf::io::CopyingInputStream {
  public:
@@ -68,6 +68,6 @@ class SinkCopyingStream : public google::protobuf::io::CopyingOutputStream {
   std::string error_;
 };
 
-}  // namespace graphport::tf
+}  // namespace graphport::proto
 
-#endif  // GRAPHPORT_TF_PROTO_STREAMS_H_
+#endif  // GRAPHPORT_PROTO_PROTO_STREAMS_H_

@@ -1,18 +1,18 @@
 // Parsing and writing protobuf messages, binary or text, from a ByteSource to a ByteSink,
 // with graphport's limits and errors that say where the input went wrong. What libprotobuf
 // logs meanwhile goes into the error, never to stderr.
-#ifndef GRAPHPORT_TF_PROTO_IO_H_
-#define GRAPHPORT_TF_PROTO_IO_H_
+#ifndef GRAPHPORT_PROTO_PROTO_IO_H_
+#define GRAPHPORT_PROTO_PROTO_IO_H_
 
 #include <google/protobuf/message.h>
 
 #include <string>
 
 #include "core/byte_stream.h"
-#include "tf/memory_budget.h"
-#include "tf/message_walk.h"
+#include "proto/memory_budget.h"
+#include "proto/message_walk.h"
 
-namespace graphport::tf {
+namespace graphport::proto {
 
 // `what` names the input in errors ("model.pb", or "input" when unnamed).
 // Throws graphport::Error(kParseError) with a byte offset (binary) or line:column (text), and
@@ -32,6 +32,6 @@ void WriteBinary(const google::protobuf::Message& message, ByteSink* sink);
 // ("9: 1") no text parser reads them back. Returns what was left out.
 UnknownFieldReport WriteText(const google::protobuf::Message& message, ByteSink* sink);
 
-}  // namespace graphport::tf
+}  // namespace graphport::proto
 
-#endif  // GRAPHPORT_TF_PROTO_IO_H_
+#endif  // GRAPHPORT_PROTO_PROTO_IO_H_

@@ -1,8 +1,8 @@
-// tf::JsonToMessage against libprotobuf's own JSON parser and printer, which the WebAssembly
+// proto::JsonToMessage against libprotobuf's own JSON parser and printer, which the WebAssembly
 // module no longer links but these native tests still can: the corpus printed by
 // MessageToJsonString must read back equal, each rule of the mapping has its own case, and a
 // table of tricky inputs must be accepted or refused as libprotobuf does.
-#include "tf/proto_json.h"
+#include "proto/proto_json.h"
 
 #include <google/protobuf/text_format.h>
 #include <google/protobuf/util/json_util.h>
@@ -26,7 +26,7 @@ namespace util = google::protobuf::util;
 // JsonToMessage on JSON text, into a fresh Everything.
 Everything Read(const std::string& text) {
   Everything message;
-  JsonToMessage(json::parse(text), &message, "input");
+  proto::JsonToMessage(json::parse(text), &message, "input");
   return message;
 }
 
@@ -34,7 +34,7 @@ Everything Read(const std::string& text) {
 std::string ErrorFor(const std::string& text, ErrorCode* code = nullptr) {
   Everything message;
   try {
-    JsonToMessage(json::parse(text), &message, "input");
+    proto::JsonToMessage(json::parse(text), &message, "input");
   } catch (const Error& e) {
     if (code != nullptr) *code = e.code();
     return e.what();
@@ -106,7 +106,7 @@ TEST_P(CorpusJsonTest, MessageToJsonReadsBackEqual) {
     std::string text;
     ASSERT_TRUE(util::MessageToJsonString(*original, &text, options).ok());
     auto read = testing::NewRoot(graph.kind);
-    JsonToMessage(json::parse(text), read.get(), graph.relative);
+    proto::JsonToMessage(json::parse(text), read.get(), graph.relative);
     EXPECT_TRUE(testing::MessagesEqual(*original, *read));
   }
 }
@@ -128,7 +128,7 @@ TEST(ProtoJsonTest, TfjsModelTopologyAsLibprotobufReadsIt) {
     tensorflow::GraphDef theirs;
     ASSERT_TRUE(util::JsonStringToMessage(model["modelTopology"].dump(), &theirs).ok());
     tensorflow::GraphDef ours;
-    JsonToMessage(model["modelTopology"], &ours, entry.path().string());
+    proto::JsonToMessage(model["modelTopology"], &ours, entry.path().string());
     EXPECT_GT(ours.node_size(), 0);
     EXPECT_TRUE(testing::MessagesEqual(theirs, ours));
     ++models;
@@ -160,7 +160,7 @@ TEST(ProtoJsonTest, ThousandsOfNodesReadBackEqual) {
   using Clock = std::chrono::steady_clock;
   auto start = Clock::now();
   tensorflow::GraphDef read;
-  JsonToMessage(value, &read, "graph");
+  proto::JsonToMessage(value, &read, "graph");
   auto ours = Clock::now() - start;
   start = Clock::now();
   tensorflow::GraphDef oracle;
@@ -304,7 +304,7 @@ TEST(ProtoJsonTest, ReadsNaN) {
 
 TEST(ProtoJsonTest, ReplacesWhatTheMessageHeld) {
   Everything message = FromText(R"(str_list: "old" scalars { i32: 1 })");
-  JsonToMessage(json::parse(R"({"strList": ["new"]})"), &message, "input");
+  proto::JsonToMessage(json::parse(R"({"strList": ["new"]})"), &message, "input");
   EXPECT_TRUE(testing::MessagesEqual(FromText(R"(str_list: "new")"), message));
 }
 
@@ -429,7 +429,8 @@ TEST(ProtoJsonTest, RefusesWithThePath) {
 TEST(ProtoJsonTest, ErrorsCarryTheCallersCode) {
   Everything message;
   try {
-    JsonToMessage(json::parse(R"({"nope": 1})"), &message, "option 'x'", ErrorCode::kInvalidOption);
+    proto::JsonToMessage(json::parse(R"({"nope": 1})"), &message, "option 'x'",
+                         ErrorCode::kInvalidOption);
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::kInvalidOption);
@@ -466,7 +467,7 @@ TEST(ProtoJsonTest, TensorflowAnyList) {
   std::string text;
   ASSERT_TRUE(util::MessageToJsonString(meta, &text).ok());
   tensorflow::MetaGraphDef read;
-  JsonToMessage(json::parse(text), &read, "meta");
+  proto::JsonToMessage(json::parse(text), &read, "meta");
   EXPECT_TRUE(testing::MessagesEqual(meta, read));
   tensorflow::SaverDef unpacked;
   ASSERT_TRUE(read.collection_def().at("savers").any_list().value(0).UnpackTo(&unpacked));

@@ -1,14 +1,14 @@
 // The memory a parse may build, checked as it grows (each chunk of input), so a small file
 // that expands fails fast with TOO_LARGE instead of exhausting the heap.
-#ifndef GRAPHPORT_TF_MEMORY_BUDGET_H_
-#define GRAPHPORT_TF_MEMORY_BUDGET_H_
+#ifndef GRAPHPORT_PROTO_MEMORY_BUDGET_H_
+#define GRAPHPORT_PROTO_MEMORY_BUDGET_H_
 
 #include <google/protobuf/arena.h>
 
 #include <cstdint>
 #include <string>
 
-namespace graphport::tf {
+namespace graphport::proto {
 
 struct MemoryBudget {
   // The arena the parsed message lives on: it holds the messages and repeated fields.
@@ -28,6 +28,6 @@ struct MemoryBudget {
 std::string BudgetExceededMessage(const MemoryBudget& budget, uint64_t consumed,
                                   const std::string& what);
 
-}  // namespace graphport::tf
+}  // namespace graphport::proto
 
-#endif  // GRAPHPORT_TF_MEMORY_BUDGET_H_
+#endif  // GRAPHPORT_PROTO_MEMORY_BUDGET_H_

@@ -1,4 +1,4 @@
-// tf::JsonToMessage against libprotobuf's JsonStringToMessage on a table of tricky inputs, and
+// proto::JsonToMessage against libprotobuf's JsonStringToMessage on a table of tricky inputs, and
 // its nesting limit: split from proto_json_test.cc, which holds the corpus and the mapping's
 // rules.
 #include <google/protobuf/text_format.h>
@@ -10,9 +10,9 @@
 #include <string>
 
 #include "core/limits.h"
+#include "proto/proto_json.h"
 #include "proto_json_test.pb.h"
 #include "test_util.h"
-#include "tf/proto_json.h"
 
 namespace graphport::tf {
 namespace {
@@ -24,7 +24,7 @@ namespace util = google::protobuf::util;
 // JsonToMessage on JSON text, into a fresh Everything.
 Everything Read(const std::string& text) {
   Everything message;
-  JsonToMessage(json::parse(text), &message, "input");
+  proto::JsonToMessage(json::parse(text), &message, "input");
   return message;
 }
 
@@ -32,7 +32,7 @@ Everything Read(const std::string& text) {
 std::string ErrorFor(const std::string& text, ErrorCode* code = nullptr) {
   Everything message;
   try {
-    JsonToMessage(json::parse(text), &message, "input");
+    proto::JsonToMessage(json::parse(text), &message, "input");
   } catch (const Error& e) {
     if (code != nullptr) *code = e.code();
     return e.what();
@@ -204,7 +204,7 @@ std::string DeeplyNestedGraphJson(int levels) {
 TEST(ProtoJsonTest, DeeplyNestedGraphIsAnErrorNotACrash) {
   tensorflow::GraphDef read;
   try {
-    JsonToMessage(json::parse(DeeplyNestedGraphJson(200)), &read, "deep");
+    proto::JsonToMessage(json::parse(DeeplyNestedGraphJson(200)), &read, "deep");
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("nest more than"), std::string::npos) << e.what();
@@ -214,11 +214,11 @@ TEST(ProtoJsonTest, DeeplyNestedGraphIsAnErrorNotACrash) {
   tensorflow::GraphDef shallow = testing::DeeplyNestedGraph(20);
   std::string text;
   ASSERT_TRUE(util::MessageToJsonString(shallow, &text).ok());
-  JsonToMessage(json::parse(text), &read, "shallow");
+  proto::JsonToMessage(json::parse(text), &read, "shallow");
   EXPECT_TRUE(testing::MessagesEqual(shallow, read));
   tensorflow::GraphDef oracle;
   ASSERT_TRUE(util::JsonStringToMessage(DeeplyNestedGraphJson(20), &oracle).ok());
-  JsonToMessage(json::parse(DeeplyNestedGraphJson(20)), &read, "shallow");
+  proto::JsonToMessage(json::parse(DeeplyNestedGraphJson(20)), &read, "shallow");
   EXPECT_TRUE(testing::MessagesEqual(oracle, read));
 }
 

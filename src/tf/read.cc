@@ -1,14 +1,16 @@
-#include "tf/tf_model.h"
-
+// The TensorFlow reader: TfModel::Load detects the kind and encoding of one GraphDef,
+// MetaGraphDef or SavedModel, parses it under the memory budget and selects the MetaGraphDef
+// the tags name. TfModel::Build is the door for readers that make a graph in memory (TF.js).
 #include <algorithm>
 #include <set>
 
 #include "core/error.h"
 #include "core/limits.h"
 #include "core/message_text.h"
+#include "proto/graph_arena.h"
+#include "proto/proto_io.h"
 #include "tf/detect.h"
-#include "tf/graph_arena.h"
-#include "tf/proto_io.h"
+#include "tf/tf_model.h"
 
 namespace graphport::tf {
 namespace {
@@ -45,7 +47,7 @@ std::string JoinTags(const google::protobuf::RepeatedPtrField<std::string>& tags
 
 }  // namespace
 
-TfModel::TfModel() : arena_(GraphArenaOptions()) {}
+TfModel::TfModel() : arena_(proto::GraphArenaOptions()) {}
 
 std::unique_ptr<TfModel> TfModel::Load(ByteSource* raw_source, const TfLoadOptions& options) {
   std::unique_ptr<TfModel> model(new TfModel());
@@ -117,12 +119,12 @@ std::unique_ptr<TfModel> TfModel::Load(ByteSource* raw_source, const TfLoadOptio
 
   PrefixedSource replay(std::move(prefix_buffer), &source);
   ByteSource* input = in_memory ? static_cast<ByteSource*>(&source) : &replay;
-  MemoryBudget budget{arena, options.max_memory_bytes};
-  const MemoryBudget* watch = options.max_memory_bytes > 0 ? &budget : nullptr;
+  proto::MemoryBudget budget{arena, options.max_memory_bytes};
+  const proto::MemoryBudget* watch = options.max_memory_bytes > 0 ? &budget : nullptr;
   if (model->format_.text) {
-    ParseText(input, root, options.name, watch);
+    proto::ParseText(input, root, options.name, watch);
   } else {
-    ParseBinary(input, root, options.name, watch);
+    proto::ParseBinary(input, root, options.name, watch);
   }
   model->input_bytes_ = in_memory ? contiguous.size() : source.count();
   model->Select(options);

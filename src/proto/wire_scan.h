@@ -4,8 +4,8 @@
 // something else entirely. Detection scores each candidate schema by walking the bytes with
 // its descriptor and counting fields whose number and wire type fit. The walk is also how an
 // error names the byte offset where the input stops making sense.
-#ifndef GRAPHPORT_TF_WIRE_SCAN_H_
-#define GRAPHPORT_TF_WIRE_SCAN_H_
+#ifndef GRAPHPORT_PROTO_WIRE_SCAN_H_
+#define GRAPHPORT_PROTO_WIRE_SCAN_H_
 
 #include <google/protobuf/descriptor.h>
 
@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-namespace graphport::tf {
+namespace graphport::proto {
 
 struct WireScan {
   int known_fields = 0;    // fields whose number and wire type fit the schema
@@ -34,6 +34,6 @@ struct WireScan {
 // to a fixed depth.
 WireScan ScanWire(std::string_view bytes, const google::protobuf::Descriptor* type, bool complete);
 
-}  // namespace graphport::tf
+}  // namespace graphport::proto
 
-#endif  // GRAPHPORT_TF_WIRE_SCAN_H_
+#endif  // GRAPHPORT_PROTO_WIRE_SCAN_H_

@@ -1,8 +1,8 @@
-#include "tf/wire_scan.h"
+#include "proto/wire_scan.h"
 
 #include <cstdint>
 
-namespace graphport::tf {
+namespace graphport::proto {
 namespace {
 
 using google::protobuf::Descriptor;
@@ -211,4 +211,4 @@ WireScan ScanWire(std::string_view bytes, const Descriptor* type, bool complete)
   return scanner.result();
 }
 
-}  // namespace graphport::tf
+}  // namespace graphport::proto

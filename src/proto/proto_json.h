@@ -1,8 +1,8 @@
 // Protobuf JSON (the mapping protobuf's MessageToJson writes) to a message, through reflection,
 // from an nlohmann::json value. It replaces libprotobuf's util/json_util, which costs the
 // WebAssembly module about 105 KB (46 KB gzip) and first prints the value back to text.
-#ifndef GRAPHPORT_TF_PROTO_JSON_H_
-#define GRAPHPORT_TF_PROTO_JSON_H_
+#ifndef GRAPHPORT_PROTO_PROTO_JSON_H_
+#define GRAPHPORT_PROTO_PROTO_JSON_H_
 
 #include <google/protobuf/message.h>
 
@@ -11,7 +11,7 @@
 
 #include "core/error.h"
 
-namespace graphport::tf {
+namespace graphport::proto {
 
 // Replaces the contents of *message with `value`, a protobuf-JSON object of its type.
 //
@@ -28,6 +28,6 @@ namespace graphport::tf {
 void JsonToMessage(const nlohmann::json& value, google::protobuf::Message* message,
                    const std::string& what, ErrorCode code = ErrorCode::kParseError);
 
-}  // namespace graphport::tf
+}  // namespace graphport::proto
 
-#endif  // GRAPHPORT_TF_PROTO_JSON_H_
+#endif  // GRAPHPORT_PROTO_PROTO_JSON_H_

@@ -1,4 +1,4 @@
-#include "tf/proto_json_scalars.h"
+#include "proto/proto_json_scalars.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -6,7 +6,7 @@
 #include <limits>
 #include <type_traits>
 
-namespace graphport::tf {
+namespace graphport::proto {
 namespace {
 
 using nlohmann::json;
@@ -240,4 +240,4 @@ std::string JsonForMessage(const json& value) {
   return text;
 }
 
-}  // namespace graphport::tf
+}  // namespace graphport::proto

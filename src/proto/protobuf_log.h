@@ -3,13 +3,13 @@
 // the machine that built it. A library must not write to its user's console: while a
 // ProtobufLogCapture is alive on a thread, what libprotobuf logs on that thread is kept here,
 // for the graphport::Error that follows, and never printed.
-#ifndef GRAPHPORT_TF_PROTOBUF_LOG_H_
-#define GRAPHPORT_TF_PROTOBUF_LOG_H_
+#ifndef GRAPHPORT_PROTO_PROTOBUF_LOG_H_
+#define GRAPHPORT_PROTO_PROTOBUF_LOG_H_
 
 #include <string>
 #include <vector>
 
-namespace graphport::tf {
+namespace graphport::proto {
 
 class ProtobufLogCapture {
  public:
@@ -37,6 +37,6 @@ class ProtobufLogCapture {
 // Called by the handler; a message with no capture on its thread is dropped.
 void KeepProtobufLog(int level, const std::string& message);
 
-}  // namespace graphport::tf
+}  // namespace graphport::proto
 
-#endif  // GRAPHPORT_TF_PROTOBUF_LOG_H_
+#endif  // GRAPHPORT_PROTO_PROTOBUF_LOG_H_

@@ -1,9 +1,9 @@
-#include "tf/field_path.h"
+#include "proto/field_path.h"
 
 #include "core/message_text.h"
 #include "core/utf8.h"
 
-namespace graphport::tf {
+namespace graphport::proto {
 namespace {
 
 namespace pb = google::protobuf;
@@ -56,4 +56,4 @@ std::string FieldPathText(const FieldPath& path) {
   return out;
 }
 
-}  // namespace graphport::tf
+}  // namespace graphport::proto

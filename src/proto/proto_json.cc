@@ -1,4 +1,4 @@
-#include "tf/proto_json.h"
+#include "proto/proto_json.h"
 
 #include <google/protobuf/descriptor.h>
 
@@ -10,9 +10,9 @@
 #include "core/base64.h"
 #include "core/limits.h"
 #include "core/message_text.h"
-#include "tf/proto_json_scalars.h"
+#include "proto/proto_json_scalars.h"
 
-namespace graphport::tf {
+namespace graphport::proto {
 namespace {
 
 namespace pb = google::protobuf;
@@ -442,4 +442,4 @@ void JsonToMessage(const json& value, pb::Message* message, const std::string& w
   JsonReader(what, code).ReadMessage(value, message, false);
 }
 
-}  // namespace graphport::tf
+}  // namespace graphport::proto

@@ -1,12 +1,12 @@
 // libprotobuf's log goes into graphport's errors, never to stderr (issue 11, fault 4).
-#include "tf/protobuf_log.h"
+#include "proto/protobuf_log.h"
 
 #include <google/protobuf/stubs/logging.h>
 #include <gtest/gtest.h>
 
 #include "core/error.h"
+#include "proto/proto_io.h"
 #include "tensorflow/graph.pb.h"
-#include "tf/proto_io.h"
 
 namespace graphport::tf {
 namespace {
@@ -26,7 +26,7 @@ TEST(ProtobufLogTest, ParseFaultsAreQuotedInTheErrorAndNotPrinted) {
   ::testing::internal::CaptureStderr();
   std::string message;
   try {
-    ParseBinary(&source, &graph, "utf8.pb");
+    proto::ParseBinary(&source, &graph, "utf8.pb");
   } catch (const Error& e) {
     message = e.what();
   }
@@ -44,11 +44,11 @@ TEST(ProtobufLogTest, AnEmbeddersHandlerIsPutBackAfterTheCall) {
   seen_by_embedder = &seen;
   pb::LogHandler* original = pb::SetLogHandler(&EmbedderHandler);
   {
-    ProtobufLogCapture capture;
+    proto::ProtobufLogCapture capture;
     GOOGLE_LOG(ERROR) << "inside";
     EXPECT_EQ(capture.errors().size(), 1u);
     {
-      ProtobufLogCapture nested;  // the innermost capture gets the message
+      proto::ProtobufLogCapture nested;  // the innermost capture gets the message
       GOOGLE_LOG(ERROR) << "nested";
       EXPECT_EQ(nested.Summary(), "libprotobuf: nested");
     }
@@ -61,9 +61,9 @@ TEST(ProtobufLogTest, AnEmbeddersHandlerIsPutBackAfterTheCall) {
 }
 
 TEST(ProtobufLogTest, ManyErrorsAreCounted) {
-  ProtobufLogCapture capture;
+  proto::ProtobufLogCapture capture;
   for (int i = 0; i < 250; ++i) GOOGLE_LOG(ERROR) << "e" << i;
-  EXPECT_EQ(capture.errors().size(), ProtobufLogCapture::kMaxKeptErrors);
+  EXPECT_EQ(capture.errors().size(), proto::ProtobufLogCapture::kMaxKeptErrors);
   EXPECT_EQ(capture.error_count(), 250u);
   EXPECT_EQ(capture.Summary(), "libprotobuf: e0 (and 249 more)");
 }

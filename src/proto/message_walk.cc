@@ -1,10 +1,10 @@
-#include "tf/message_walk.h"
+#include "proto/message_walk.h"
 
 #include <google/protobuf/unknown_field_set.h>
 
 #include "core/utf8.h"
 
-namespace graphport::tf {
+namespace graphport::proto {
 namespace {
 
 namespace pb = google::protobuf;
@@ -84,4 +84,4 @@ UnknownFieldReport ListUnknownFields(const pb::Message& message) {
   return report;
 }
 
-}  // namespace graphport::tf
+}  // namespace graphport::proto
