@@ -20,7 +20,7 @@ build_type="${GRAPHPORT_BUILD_TYPE:-Release}"
 sanitize="${GRAPHPORT_SANITIZE:-OFF}"
 jobs="$(nproc 2>/dev/null || echo 2)"
 
-# Native builds go through ccache when it is there (scripts/setup.sh installs it): a second
+# Both builds go through ccache when it is there (scripts/setup.sh installs it): a second
 # clone on the same machine, as CI's is, then compiles only what changed. Paths are hashed
 # relative to the clone, so two clones share the cache.
 launcher=()
@@ -44,7 +44,8 @@ fi
 if [ "$what" = all ] || [ "$what" = wasm ]; then
   dir="$repo/build/wasm"
   log "wasm ($build_type) in ${dir#$repo/}"
+  # ccache knows em++ too: the WebAssembly objects are cached like the native ones.
   emcmake cmake -S "$repo" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" \
-    -DGRAPHPORT_PROTOBUF_WASM_PREFIX="$PROTOBUF_WASM_PREFIX" >/dev/null
+    -DGRAPHPORT_PROTOBUF_WASM_PREFIX="$PROTOBUF_WASM_PREFIX" "${launcher[@]}" >/dev/null
   cmake --build "$dir" -j "$jobs"
 fi
