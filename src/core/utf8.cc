@@ -1,5 +1,8 @@
 #include "core/utf8.h"
 
+#include <cstdint>
+#include <cstring>
+
 namespace graphport {
 
 bool IsValidUtf8(std::string_view text, size_t* bad_offset) {
@@ -7,6 +10,14 @@ bool IsValidUtf8(std::string_view text, size_t* bad_offset) {
   size_t n = text.size();
   size_t i = 0;
   while (i < n) {
+    // Names are mostly ASCII: eight bytes at a time while no high bit is set.
+    while (i + 8 <= n) {
+      uint64_t word;
+      std::memcpy(&word, bytes + i, 8);
+      if ((word & 0x8080808080808080ull) != 0) break;
+      i += 8;
+    }
+    if (i >= n) break;
     unsigned char c = bytes[i];
     if (c < 0x80) {
       ++i;

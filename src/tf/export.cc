@@ -2,11 +2,14 @@
 
 #include <google/protobuf/arena.h>
 
+#include <algorithm>
+
 #include "core/error.h"
 #include "proto/graph_arena.h"
 #include "proto/proto_io.h"
 #include "tf/meta_graph/debug_info.h"
 #include "tf/meta_graph/export_meta_graph.h"
+#include "tf/wire_write.h"
 
 namespace graphport::tf {
 namespace {
@@ -15,10 +18,33 @@ using google::protobuf::Arena;
 
 // Text output leaves unknown fields out (see WriteText); what it left out is added to
 // `left_out`, for the info record.
+// With `wire` set, the graph's nodes are still wire bytes (MetaGraphExport::wire_nodes): they
+// are written into the GraphDef that `path` reaches.
+struct WireNodes {
+  const WireGraph* wire = nullptr;
+  bool drop_devices = false;
+  int meta_graph_index = 0;
+};
+
 void WriteMessage(const google::protobuf::Message& message, bool as_text, const std::string& name,
-                  OutputSet* out, proto::UnknownFieldReport* left_out) {
+                  OutputSet* out, proto::UnknownFieldReport* left_out,
+                  const WireNodes& nodes = {}) {
   ByteSink* sink = out->Open(name);
-  if (as_text) {
+  if (nodes.wire != nullptr) {
+    GraphPath path = PathToGraph(message, nodes.meta_graph_index);
+    if (as_text) {
+      proto::UnknownFieldReport report =
+          WriteTextWithNodes(message, path, *nodes.wire, nodes.drop_devices, sink);
+      left_out->count += report.count;
+      for (auto& field : report.listed) {
+        if (left_out->listed.size() < proto::UnknownFieldReport::kMaxListed) {
+          left_out->listed.push_back(name + ": " + field);
+        }
+      }
+    } else {
+      WriteBinaryWithNodes(message, path, *nodes.wire, nodes.drop_devices, sink);
+    }
+  } else if (as_text) {
     proto::UnknownFieldReport report = proto::WriteText(message, sink);
     left_out->count += report.count;
     for (auto& field : report.listed) {
@@ -82,16 +108,18 @@ nlohmann::json Export(TfModel* model, const TfExportOptions& options, OutputSet*
   Arena arena(proto::GraphArenaOptions());
   MetaGraphExport exported = BuildMetaGraph(*model, options, &arena);
   proto::UnknownFieldReport left_out;
+  WireNodes nodes{exported.wire_nodes, exported.drop_devices,
+                  std::max(model->selected_meta_graph(), 0)};
   switch (options.to) {
     case TfKind::kGraphDef:
-      WriteMessage(exported.meta_graph->graph_def(), options.as_text, name, out, &left_out);
+      WriteMessage(exported.meta_graph->graph_def(), options.as_text, name, out, &left_out, nodes);
       break;
     case TfKind::kMetaGraphDef:
-      WriteMessage(*exported.meta_graph, options.as_text, name, out, &left_out);
+      WriteMessage(*exported.meta_graph, options.as_text, name, out, &left_out, nodes);
       break;
     case TfKind::kSavedModel:
       WriteMessage(*WrapInSavedModel(*model, exported.meta_graph, &arena), options.as_text, name,
-                   out, &left_out);
+                   out, &left_out, nodes);
       break;
   }
   nlohmann::json files = nlohmann::json::array({name});

@@ -92,9 +92,48 @@ uint64_t TensorPayloadBytes(const tensorflow::TensorProto& t) {
   return has_values && count > 0 ? width * static_cast<uint64_t>(count) : 0;
 }
 
+namespace {
+
+// Ops, constants and scopes of a graph whose nodes are still wire bytes: names and ops come
+// from the index; only Const nodes are parsed, one at a time on a scratch arena.
+void InspectWireNodes(const WireGraph& wire, json* out) {
+  std::map<std::string, int> ops;
+  uint64_t const_count = 0, const_bytes = 0;
+  std::vector<std::string_view> names;
+  names.reserve(wire.nodes().size());
+  google::protobuf::Arena scratch;
+  for (size_t i = 0; i < wire.nodes().size(); ++i) {
+    const WireNode& node = wire.nodes()[i];
+    names.push_back(node.name);
+    ++ops[std::string(node.op)];
+    if (node.op != "Const") continue;
+    ++const_count;
+    auto* parsed = google::protobuf::Arena::CreateMessage<tensorflow::NodeDef>(&scratch);
+    wire.ParseNode(i, parsed);
+    auto it = parsed->attr().find("value");
+    if (it != parsed->attr().end() && it->second.has_tensor()) {
+      const_bytes += TensorPayloadBytes(it->second.tensor());
+    }
+    scratch.Reset();
+  }
+  (*out)["nodeCount"] = wire.nodes().size();
+  (*out)["ops"] = ops;
+  (*out)["constants"] = {{"count", const_count}, {"bytes", const_bytes}};
+  NameScopeList scopes = NameScopes(names, kMaxListedScopes);
+  json scope_list = json::array();
+  for (const auto& scope : scopes.scopes) {
+    scope_list.push_back({{"name", scope.name}, {"nodeCount", scope.node_count}});
+  }
+  (*out)["scopes"] = scope_list;
+  (*out)["scopeCount"] = scopes.total;
+}
+
+}  // namespace
+
 json Inspect(const TfModel& model) {
   json out;
-  const tensorflow::GraphDef& graph = model.graph();
+  const WireGraph* wire = model.wire_graph();
+  const tensorflow::GraphDef& graph = wire != nullptr ? wire->header() : model.graph();
   out["family"] = "tensorflow";
   out["format"] = KindName(model.format().kind);
   out["encoding"] = model.format().text ? "text" : "binary";
@@ -110,29 +149,33 @@ json Inspect(const TfModel& model) {
   }
   out["producer"] = producer;
 
-  std::map<std::string, int> ops;
-  uint64_t const_count = 0, const_bytes = 0;
-  for (const auto& node : graph.node()) {
-    ++ops[node.op()];
-    if (node.op() == "Const") {
-      ++const_count;
-      auto it = node.attr().find("value");
-      if (it != node.attr().end() && it->second.has_tensor()) {
-        const_bytes += TensorPayloadBytes(it->second.tensor());
+  if (wire != nullptr) {
+    InspectWireNodes(*wire, &out);
+  } else {
+    std::map<std::string, int> ops;
+    uint64_t const_count = 0, const_bytes = 0;
+    for (const auto& node : graph.node()) {
+      ++ops[node.op()];
+      if (node.op() == "Const") {
+        ++const_count;
+        auto it = node.attr().find("value");
+        if (it != node.attr().end() && it->second.has_tensor()) {
+          const_bytes += TensorPayloadBytes(it->second.tensor());
+        }
       }
     }
-  }
-  out["nodeCount"] = graph.node_size();
-  out["ops"] = ops;  // sorted by op name
-  out["constants"] = {{"count", const_count}, {"bytes", const_bytes}};
+    out["nodeCount"] = graph.node_size();
+    out["ops"] = ops;  // sorted by op name
+    out["constants"] = {{"count", const_count}, {"bytes", const_bytes}};
 
-  NameScopeList scopes = NameScopes(graph, kMaxListedScopes);
-  json scope_list = json::array();
-  for (const auto& scope : scopes.scopes) {
-    scope_list.push_back({{"name", scope.name}, {"nodeCount", scope.node_count}});
+    NameScopeList scopes = NameScopes(graph, kMaxListedScopes);
+    json scope_list = json::array();
+    for (const auto& scope : scopes.scopes) {
+      scope_list.push_back({{"name", scope.name}, {"nodeCount", scope.node_count}});
+    }
+    out["scopes"] = scope_list;
+    out["scopeCount"] = scopes.total;
   }
-  out["scopes"] = scope_list;
-  out["scopeCount"] = scopes.total;
 
   json functions = json::array();
   for (const auto& f : graph.library().function()) {

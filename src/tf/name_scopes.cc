@@ -38,16 +38,22 @@ struct ChainLink {
 }  // namespace
 
 NameScopeList NameScopes(const tensorflow::GraphDef& graph, size_t limit) {
+  std::vector<std::string_view> names;
+  names.reserve(graph.node_size());
+  for (const auto& node : graph.node()) names.push_back(node.name());
+  return NameScopes(names, limit);
+}
+
+NameScopeList NameScopes(const std::vector<std::string_view>& node_names, size_t limit) {
   // Keys view the graph's node names, which outlive this call. Nodes of one scope usually
   // come together, so the scopes that a node shares with the node before it (those ending
   // inside their common prefix) reuse that node's counters and hashes.
   std::unordered_map<HashedName, uint64_t, UseHash> counts;
   std::vector<HashedName> names;
-  names.reserve(graph.node_size());
+  names.reserve(node_names.size());
   std::vector<ChainLink> chain, next_chain;
   std::string_view previous;
-  for (const auto& node : graph.node()) {
-    std::string_view name = node.name();
+  for (std::string_view name : node_names) {
     size_t common =
         std::mismatch(name.begin(), name.begin() + std::min(name.size(), previous.size()),
                       previous.begin())

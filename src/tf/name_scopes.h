@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tensorflow/graph.pb.h"
@@ -27,6 +28,8 @@ struct NameScopeList {
 // At most `limit` scopes, the shallowest first (fewest "/"), then by name: a graph of 200k
 // uniquely scoped nodes must not turn its summary into megabytes.
 NameScopeList NameScopes(const tensorflow::GraphDef& graph, size_t limit);
+// The same over node names given in graph order (views that outlive the call).
+NameScopeList NameScopes(const std::vector<std::string_view>& node_names, size_t limit);
 
 }  // namespace graphport::tf
 

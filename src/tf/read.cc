@@ -45,6 +45,24 @@ std::string JoinTags(const google::protobuf::RepeatedPtrField<std::string>& tags
   return "[" + JoinForMessage(std::vector<std::string>(tags.begin(), tags.end()), ", ") + "]";
 }
 
+// Reads all of `input` into `*out`. False, with `*out` holding what was read, when the input
+// is larger than `max_bytes` (0: no limit), so a parse can go on from there under the budget.
+bool ReadWhole(ByteSource* input, uint64_t max_bytes, std::string* out) {
+  uint64_t size = 0;
+  if (input->SizeHint(&size)) {
+    if (max_bytes > 0 && size > max_bytes) return false;
+    out->reserve(size);
+  }
+  while (true) {
+    size_t old_size = out->size();
+    out->resize(old_size + kStreamChunkBytes);
+    size_t n = input->Read(reinterpret_cast<uint8_t*>(&(*out)[old_size]), kStreamChunkBytes);
+    out->resize(old_size + n);
+    if (n == 0) return true;
+    if (max_bytes > 0 && out->size() > max_bytes) return false;
+  }
+}
+
 }  // namespace
 
 TfModel::TfModel() : arena_(proto::GraphArenaOptions()) {}
@@ -121,6 +139,27 @@ std::unique_ptr<TfModel> TfModel::Load(ByteSource* raw_source, const TfLoadOptio
   ByteSource* input = in_memory ? static_cast<ByteSource*>(&source) : &replay;
   proto::MemoryBudget budget{arena, options.max_memory_bytes};
   const proto::MemoryBudget* watch = options.max_memory_bytes > 0 ? &budget : nullptr;
+  model->name_ = options.name;
+  model->max_memory_bytes_ = options.max_memory_bytes;
+  // A binary GraphDef keeps its nodes as its own bytes (tf/wire_graph.h); what the index
+  // cannot vouch for is parsed as any other input is, which gives the exact error.
+  std::string held;
+  std::unique_ptr<ByteSource> held_source;
+  if (model->format_.kind == TfKind::kGraphDef && !model->format_.text) {
+    if (ReadWhole(input, options.max_memory_bytes, &held)) {
+      model->wire_ = WireGraph::Index(&held, options.max_memory_bytes, arena);
+      if (model->wire_ != nullptr) {
+        model->graph_ = nullptr;
+        model->input_bytes_ = model->wire_->bytes().size();
+        return model;
+      }
+      held_source = std::make_unique<MemorySource>(held);
+    } else {
+      // Over the budget while reading: the parse goes on from where the reading stopped.
+      held_source = std::make_unique<PrefixedSource>(std::move(held), input);
+    }
+    input = held_source.get();
+  }
   if (model->format_.text) {
     proto::ParseText(input, root, options.name, watch);
   } else {
@@ -142,6 +181,15 @@ std::unique_ptr<TfModel> TfModel::Build(
   model->meta_graph_ = Arena::CreateMessage<tensorflow::MetaGraphDef>(&model->arena_);
   build(&model->arena_, model->meta_graph_);
   return model;
+}
+
+void TfModel::Materialize() const {
+  auto* graph = Arena::CreateMessage<tensorflow::GraphDef>(&arena_);
+  MemorySource source(wire_->bytes());
+  proto::MemoryBudget budget{&arena_, max_memory_bytes_};
+  proto::ParseBinary(&source, graph, name_, max_memory_bytes_ > 0 ? &budget : nullptr);
+  graph_ = graph;
+  wire_.reset();
 }
 
 void TfModel::Select(const TfLoadOptions& options) {

@@ -17,6 +17,7 @@
 #include "tensorflow/meta_graph.pb.h"
 #include "tensorflow/saved_model.pb.h"
 #include "tf/tf_format.h"
+#include "tf/wire_graph.h"
 
 namespace graphport::tf {
 
@@ -55,14 +56,20 @@ class TfModel {
   // The root matching format().kind is set; meta_graph() is also set for a SavedModel.
   const tensorflow::SavedModel* saved_model() const { return saved_model_; }
   const tensorflow::MetaGraphDef* meta_graph() const { return meta_graph_; }  // the selected one
+  // The parsed graph. A GraphDef kept as wire bytes (wire_graph()) is parsed on the first
+  // call, and then kept parsed: what needs every node as a message pays for it once.
   const tensorflow::GraphDef& graph() const {
+    if (wire_ != nullptr) Materialize();
     return meta_graph_ != nullptr ? meta_graph_->graph_def() : *graph_;
   }
+  // A binary GraphDef input whose nodes are still the input's bytes, else null. Exports and
+  // inspect() that only need node names, ops and bytes use it instead of graph().
+  const WireGraph* wire_graph() const { return wire_.get(); }
   // The message as read: the SavedModel, the MetaGraphDef or the GraphDef.
   const google::protobuf::Message& root() const {
     if (saved_model_ != nullptr) return *saved_model_;
     if (meta_graph_ != nullptr) return *meta_graph_;
-    return *graph_;
+    return graph();
   }
   // Index of the selected MetaGraphDef in a SavedModel, else -1.
   int selected_meta_graph() const { return selected_; }
@@ -72,20 +79,29 @@ class TfModel {
   // returning; the model is never changed by an export.
   tensorflow::MetaGraphDef* mutable_meta_graph() { return meta_graph_; }
   tensorflow::SavedModel* mutable_saved_model() { return saved_model_; }
-  tensorflow::GraphDef* mutable_graph() { return graph_; }  // only for a GraphDef input
+  tensorflow::GraphDef* mutable_graph() {  // only for a GraphDef input
+    if (wire_ != nullptr) Materialize();
+    return graph_;
+  }
 
  private:
   TfModel();
   void Select(const TfLoadOptions& options);
+  // Parses the wire graph's bytes into graph_ and lets the bytes go.
+  void Materialize() const;
 
   // An arena: a graph is many small messages, and one arena frees them all at once.
-  google::protobuf::Arena arena_;
+  mutable google::protobuf::Arena arena_;
   TfFormat format_;
   std::string detection_reason_;
   uint64_t input_bytes_ = 0;
   tensorflow::SavedModel* saved_model_ = nullptr;
   tensorflow::MetaGraphDef* meta_graph_ = nullptr;
-  tensorflow::GraphDef* graph_ = nullptr;  // a GraphDef input; else the graph is in meta_graph_
+  // A GraphDef input; else the graph is in meta_graph_. Mutable: Materialize() fills it.
+  mutable tensorflow::GraphDef* graph_ = nullptr;
+  mutable std::unique_ptr<WireGraph> wire_;
+  std::string name_;               // the input's name, for errors of a late parse
+  uint64_t max_memory_bytes_ = 0;  // the budget of a late parse
   int selected_ = -1;
 };
 

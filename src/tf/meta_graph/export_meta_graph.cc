@@ -125,11 +125,60 @@ std::vector<std::string> ExportedCollectionKeys(const tensorflow::MetaGraphDef* 
   return *options.collection_list;
 }
 
+// The model's wire nodes, when this export can write them as bytes: no option needs them
+// parsed (exportScope renames inside attrs, stripDefaultAttrs and clearExtraneousSavers read
+// attrs, and a library's functions are called through attrs), and for text no node has fields
+// to leave out (which only a parse lists). Else null: the graph is parsed.
+const WireGraph* WireNodesFor(const TfModel& model, const TfExportOptions& options) {
+  const WireGraph* wire = model.wire_graph();
+  if (wire == nullptr || options.graph_def != nullptr || !options.export_scope.empty() ||
+      options.strip_default_attrs || options.clear_extraneous_savers ||
+      wire->header().library().function_size() > 0 || (options.as_text && !wire->all_canonical())) {
+    return nullptr;
+  }
+  return wire;
+}
+
+std::set<std::string> WireNodeNames(const WireGraph& wire) {
+  std::set<std::string> names;
+  for (const WireNode& node : wire.nodes()) names.emplace(node.name);
+  return names;
+}
+
+// Sorted by code point, each once, as OpsUsedByGraph lists them.
+std::vector<std::string> WireOps(const WireGraph& wire) {
+  std::set<std::string_view> ops;
+  for (const WireNode& node : wire.nodes()) ops.insert(node.op);
+  return std::vector<std::string>(ops.begin(), ops.end());
+}
+
+void AddUnboundInputs(const tensorflow::NodeDef& node, std::vector<std::string>* unbound) {
+  for (const auto& input : node.input()) {
+    if (InputNodeName(input).substr(0, kUnboundInputPrefix.size()) == kUnboundInputPrefix) {
+      unbound->push_back(input);
+    }
+  }
+}
+
+// Only the nodes that the index saw name such an input are parsed.
+void WireUnboundInputs(const WireGraph& wire, std::vector<std::string>* unbound) {
+  Arena scratch;
+  for (size_t i = 0; i < wire.nodes().size(); ++i) {
+    if (!wire.nodes()[i].unbound_input) continue;
+    auto* node = Arena::CreateMessage<tensorflow::NodeDef>(&scratch);
+    wire.ParseNode(i, node);
+    AddUnboundInputs(*node, unbound);
+    scratch.Reset();
+  }
+}
+
 }  // namespace
 
 MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& options, Arena* arena) {
   MetaGraphExport result;
-  const tensorflow::GraphDef& source = options.graph_def ? *options.graph_def : model.graph();
+  const WireGraph* wire = WireNodesFor(model, options);
+  const tensorflow::GraphDef& source =
+      options.graph_def ? *options.graph_def : (wire != nullptr ? wire->header() : model.graph());
   const tensorflow::MetaGraphDef* loaded = model.meta_graph();
   auto* mg = Arena::CreateMessage<tensorflow::MetaGraphDef>(arena);
   result.meta_graph = mg;
@@ -164,6 +213,7 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
       RewriteNode(node, scope, options.clear_devices, graph->add_node(), &unbound);
       if (want_names) exported_names.insert(node.name());
     }
+    if (wire != nullptr && want_names) exported_names = WireNodeNames(*wire);
     if (!scope.empty() && graph->node_size() == 0) {
       throw Error(ErrorCode::kNotFound, "exportScope '" + CapForMessage(scope.name()) +
                                             "' matches no node of the " +
@@ -174,13 +224,8 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
     // wrote, the ones it made (else re-exporting that file with clear_devices loses them).
     // With a scope the second kind is outside it and renamed again, so the list is the same.
     unbound.clear();
-    for (const auto& node : graph->node()) {
-      for (const auto& input : node.input()) {
-        if (InputNodeName(input).substr(0, kUnboundInputPrefix.size()) == kUnboundInputPrefix) {
-          unbound.push_back(input);
-        }
-      }
-    }
+    for (const auto& node : graph->node()) AddUnboundInputs(node, &unbound);
+    if (wire != nullptr) WireUnboundInputs(*wire, &unbound);
   } else if (options.strip_default_attrs) {
     graph = Arena::CreateMessage<tensorflow::GraphDef>(arena);
     CopyGraphHeader(source, graph);
@@ -192,6 +237,7 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
   } else {
     if (want_names) {
       for (const auto& node : source.node()) exported_names.insert(node.name());
+      if (wire != nullptr) exported_names = WireNodeNames(*wire);
     }
     // A MetaGraphDef loaded without a graph_def is written without one.
     bool has_graph = options.graph_def != nullptr || loaded == nullptr || loaded->has_graph_def();
@@ -199,9 +245,10 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
   }
   // A graph lent unchanged from the loaded input is smaller than that input, which was under
   // 2 GiB; only a rebuilt or given graph can break TensorFlow's limit (and sizing costs a pass).
-  bool graph_is_loaded_one = graph == &model.graph();
+  bool graph_is_loaded_one = options.graph_def == nullptr && graph == &source;
   if (graph != nullptr && !graph_is_loaded_one) {
-    size_t bytes = graph->ByteSizeLong();
+    uint64_t bytes = graph->ByteSizeLong();
+    if (wire != nullptr) bytes += wire->RecordsSize(options.clear_devices);
     if (bytes > options.max_graph_bytes) {
       throw Error(ErrorCode::kTooLarge,
                   "GraphDef cannot be larger than 2GB: the exported graph has " +
@@ -227,7 +274,11 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
   if (!op_list_given && graph != nullptr &&
       (node_set_changed || mg->meta_info_def().stripped_op_list().op_size() == 0)) {
     tensorflow::OpList ops;
-    BuildStrippedOpList(*graph, registry, &ops, &unregistered);
+    if (wire != nullptr) {
+      BuildStrippedOpList(WireOps(*wire), registry, &ops, &unregistered);
+    } else {
+      BuildStrippedOpList(*graph, registry, &ops, &unregistered);
+    }
     if (ops.op_size() > 0) {
       *mg->mutable_meta_info_def()->mutable_stripped_op_list() = ops;
     } else if (mg->has_meta_info_def()) {
@@ -278,7 +329,10 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
   }
 
   json& info = result.info;
-  info["nodeCount"] = graph ? graph->node_size() : 0;
+  info["nodeCount"] =
+      wire != nullptr ? static_cast<int>(wire->nodes().size()) : (graph ? graph->node_size() : 0);
+  result.wire_nodes = wire;
+  result.drop_devices = wire != nullptr && options.clear_devices;
   json ops = json::array();
   for (const auto& op : mg->meta_info_def().stripped_op_list().op()) ops.push_back(op.name());
   info["strippedOpList"] = ops;

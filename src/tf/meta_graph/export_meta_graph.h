@@ -19,6 +19,10 @@ struct MetaGraphExport {
   tensorflow::MetaGraphDef* meta_graph = nullptr;    // on the arena
   tensorflow::GraphDebugInfo* debug_info = nullptr;  // set when save_debug_info
   nlohmann::json info;
+  // Set when the nodes are written from the model's wire bytes (tf/wire_graph.h): then the
+  // graph_def holds every field but the nodes, which the writer puts in front of them.
+  const WireGraph* wire_nodes = nullptr;
+  bool drop_devices = false;  // the wire nodes are written without their `device`
 };
 
 // Throws graphport::Error: NOT_FOUND (an unknown collection key, a scope matching no node),

@@ -83,8 +83,13 @@ std::vector<std::string> OpsUsedByGraph(const tensorflow::GraphDef& graph) {
 
 void BuildStrippedOpList(const tensorflow::GraphDef& graph, const OpRegistry& registry,
                          tensorflow::OpList* out, std::vector<std::string>* unregistered) {
+  BuildStrippedOpList(OpsUsedByGraph(graph), registry, out, unregistered);
+}
+
+void BuildStrippedOpList(const std::vector<std::string>& used_ops, const OpRegistry& registry,
+                         tensorflow::OpList* out, std::vector<std::string>* unregistered) {
   out->Clear();
-  for (const auto& name : OpsUsedByGraph(graph)) {
+  for (const auto& name : used_ops) {
     if (IsInternalFunctionOp(name)) continue;
     const tensorflow::OpDef* op = registry.FindComplete(name);
     if (op == nullptr) {

@@ -24,6 +24,9 @@ std::vector<std::string> OpsUsedByGraph(const tensorflow::GraphDef& graph);
 // (TensorFlow 2.x skips them silently too; graphport reports them).
 void BuildStrippedOpList(const tensorflow::GraphDef& graph, const OpRegistry& registry,
                          tensorflow::OpList* out, std::vector<std::string>* unregistered);
+// The same for ops already listed (sorted by code point, each once).
+void BuildStrippedOpList(const std::vector<std::string>& used_ops, const OpRegistry& registry,
+                         tensorflow::OpList* out, std::vector<std::string>* unregistered);
 
 // The names of the graph's library functions.
 std::set<std::string> FunctionNames(const tensorflow::GraphDef& graph);

@@ -1,0 +1,375 @@
+#include "proto/wire_check.h"
+
+#include <google/protobuf/descriptor.pb.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/utf8.h"
+
+namespace graphport::proto {
+namespace {
+
+using google::protobuf::Descriptor;
+using google::protobuf::FieldDescriptor;
+using google::protobuf::FileDescriptor;
+
+// libprotobuf stops at 100 levels; anything this deep is left to it.
+constexpr int kMaxDepth = 64;
+// What one parsed message or field costs beyond its payload, roughly (object, pointers,
+// string headers): only an upper estimate for the memory budget.
+constexpr uint64_t kMessageCost = 64;
+constexpr uint64_t kFieldCost = 32;
+// Field numbers up to this are found in a table; larger ones through the descriptor.
+constexpr int kMaxTabledField = 255;
+
+enum WireType { kVarint = 0, kFixed64 = 1, kLength = 2, kFixed32 = 5 };
+
+// Reads one varint; false when it runs past `end` or past 64 bits. `*minimal` is false when
+// it carries padding bytes, which re-serialisation would not write.
+bool ReadVarint(const uint8_t** p, const uint8_t* end, uint64_t* value, bool* minimal) {
+  uint64_t result = 0;
+  const uint8_t* q = *p;
+  for (int i = 0; i < 10; ++i) {
+    if (q == end) return false;
+    uint8_t byte = *q++;
+    if (i == 9 && byte > 1) return false;
+    result |= static_cast<uint64_t>(byte & 0x7f) << (7 * i);
+    if ((byte & 0x80) == 0) {
+      *minimal = i == 0 || byte != 0;
+      *value = result;
+      *p = q;
+      return true;
+    }
+  }
+  return false;
+}
+
+int ExpectedWireType(const FieldDescriptor* field) {
+  switch (field->type()) {
+    case FieldDescriptor::TYPE_DOUBLE:
+    case FieldDescriptor::TYPE_FIXED64:
+    case FieldDescriptor::TYPE_SFIXED64:
+      return kFixed64;
+    case FieldDescriptor::TYPE_FLOAT:
+    case FieldDescriptor::TYPE_FIXED32:
+    case FieldDescriptor::TYPE_SFIXED32:
+      return kFixed32;
+    case FieldDescriptor::TYPE_STRING:
+    case FieldDescriptor::TYPE_BYTES:
+    case FieldDescriptor::TYPE_MESSAGE:
+      return kLength;
+    case FieldDescriptor::TYPE_GROUP:
+      return -1;
+    default:
+      return kVarint;
+  }
+}
+
+// Bytes one element of a packed field takes in memory.
+uint64_t MemoryWidth(const FieldDescriptor* field) {
+  switch (field->cpp_type()) {
+    case FieldDescriptor::CPPTYPE_INT64:
+    case FieldDescriptor::CPPTYPE_UINT64:
+    case FieldDescriptor::CPPTYPE_DOUBLE:
+      return 8;
+    case FieldDescriptor::CPPTYPE_BOOL:
+      return 1;
+    default:
+      return 4;
+  }
+}
+
+// What the walk needs of one field, read from its descriptor once.
+struct FieldInfo {
+  const FieldDescriptor* field = nullptr;
+  int wire_type = -1;
+  bool repeated = false, packable = false, packed = false, is_map = false;
+  bool zero_omitted = false;  // proto3 without presence: a zero value is not written
+  bool is_string = false, is_message = false;
+  int oneof = -1;
+  uint64_t memory_width = 0;
+};
+
+struct TypeInfo {
+  bool proto3 = false;
+  bool map_entry = false;
+  std::vector<FieldInfo> fields;  // by field number, up to the largest one (small: TF's are)
+};
+
+}  // namespace
+
+struct WireChecker::Tables {
+  std::unordered_map<const Descriptor*, std::unique_ptr<TypeInfo>> types;
+
+  const TypeInfo& For(const Descriptor* type) {
+    auto& slot = types[type];
+    if (slot != nullptr) return *slot;
+    slot = std::make_unique<TypeInfo>();
+    TypeInfo& info = *slot;
+    info.proto3 = type->file()->syntax() == FileDescriptor::SYNTAX_PROTO3;
+    info.map_entry = type->options().map_entry();
+    int largest = 0;
+    for (int i = 0; i < type->field_count(); ++i) {
+      largest = std::max(largest, type->field(i)->number());
+    }
+    // A schema with huge field numbers would make the table large: those are looked up.
+    info.fields.resize(std::min(largest, kMaxTabledField) + 1);
+    for (int i = 0; i < type->field_count(); ++i) {
+      const FieldDescriptor* f = type->field(i);
+      if (f->number() > kMaxTabledField) continue;
+      info.fields[f->number()] = Describe(f, info);
+    }
+    return info;
+  }
+
+  static FieldInfo Describe(const FieldDescriptor* f, const TypeInfo& owner) {
+    FieldInfo fi;
+    fi.field = f;
+    fi.wire_type = ExpectedWireType(f);
+    fi.repeated = f->is_repeated();
+    fi.packable = f->is_packable();
+    fi.packed = f->is_packed();
+    fi.is_map = f->is_map();
+    fi.zero_omitted = owner.proto3 && !owner.map_entry && !f->is_repeated() && !f->has_presence();
+    fi.is_string = f->type() == FieldDescriptor::TYPE_STRING;
+    fi.is_message = f->type() == FieldDescriptor::TYPE_MESSAGE;
+    fi.oneof = f->containing_oneof() != nullptr ? f->containing_oneof()->index() : -1;
+    fi.memory_width = MemoryWidth(f);
+    return fi;
+  }
+
+  // Null for a number the type does not have.
+  const FieldInfo* Field(const TypeInfo& info, const Descriptor* type, int number,
+                         FieldInfo* scratch) {
+    if (number < static_cast<int>(info.fields.size())) {
+      const FieldInfo& fi = info.fields[number];
+      return fi.field != nullptr ? &fi : nullptr;
+    }
+    const FieldDescriptor* f = type->FindFieldByNumber(number);
+    if (f == nullptr) return nullptr;
+    *scratch = Describe(f, info);
+    return scratch;
+  }
+};
+
+namespace {
+
+class Walker {
+ public:
+  explicit Walker(WireChecker::Tables* tables) : tables_(tables) {}
+  WireCheck result;
+
+  // False when the bytes are not (or not surely) a parseable `type`.
+  bool Message(const uint8_t* p, const uint8_t* end, const Descriptor* type, int depth) {
+    if (depth > kMaxDepth) return false;
+    result.parsed_bytes += kMessageCost;
+    const TypeInfo& info = tables_->For(type);
+    // proto2 presence (has-bits, closed enums) is not modelled: such messages are parsed.
+    if (!info.proto3) result.canonical = false;
+    int last_number = 0;
+    bool last_packed = false;
+    uint64_t oneofs_seen = 0;
+    int entry_fields = 0;
+    const FieldDescriptor* map_field = nullptr;  // the map whose entries come one after another
+    std::string_view last_key;
+    FieldInfo scratch;
+    while (p < end) {
+      uint64_t tag;
+      bool minimal;
+      if (!ReadVarint(&p, end, &tag, &minimal) || tag > UINT32_MAX) return false;
+      if (!minimal) result.canonical = false;
+      const int number = static_cast<int>(tag >> 3);
+      const int wire_type = static_cast<int>(tag & 7);
+      if (number == 0) return false;
+      // Groups (3, 4) are left to libprotobuf; 6 and 7 are not wire types.
+      if (wire_type != kVarint && wire_type != kFixed64 && wire_type != kLength &&
+          wire_type != kFixed32) {
+        return false;
+      }
+      // A canonical map entry is its key, then its value, each written once.
+      if (info.map_entry && number != ++entry_fields) result.canonical = false;
+      const FieldInfo* field = tables_->Field(info, type, number, &scratch);
+      const bool packed_record =
+          field != nullptr && field->repeated && field->packable && wire_type == kLength;
+      if (field == nullptr || (wire_type != field->wire_type && !packed_record)) {
+        // Kept as an unknown field, which re-serialisation moves to the end.
+        result.canonical = false;
+        if (!Skip(&p, end, wire_type)) return false;
+        continue;
+      }
+      if (number < last_number ||
+          (number == last_number && (!field->repeated || packed_record || last_packed))) {
+        result.canonical = false;  // out of order, or a singular field given twice
+      }
+      last_number = number;
+      last_packed = packed_record;
+      if (field->oneof >= 0) {
+        if (field->oneof >= 64 || (oneofs_seen >> field->oneof & 1)) result.canonical = false;
+        if (field->oneof < 64) oneofs_seen |= uint64_t{1} << field->oneof;
+      }
+      if (field->is_map && field->field != map_field) {
+        map_field = field->field;
+        last_key = {};
+      }
+      if (!Value(&p, end, *field, wire_type, depth, packed_record, &last_key)) return false;
+    }
+    if (info.map_entry && entry_fields != 2) result.canonical = false;
+    return true;
+  }
+
+ private:
+  bool Skip(const uint8_t** p, const uint8_t* end, int wire_type) {
+    uint64_t value;
+    bool minimal;
+    switch (wire_type) {
+      case kVarint:
+        return ReadVarint(p, end, &value, &minimal);
+      case kFixed64:
+        if (end - *p < 8) return false;
+        *p += 8;
+        return true;
+      case kFixed32:
+        if (end - *p < 4) return false;
+        *p += 4;
+        return true;
+      default:
+        if (!ReadVarint(p, end, &value, &minimal) || value > static_cast<uint64_t>(end - *p)) {
+          return false;
+        }
+        *p += value;
+        return true;
+    }
+  }
+
+  // Values that parse but come back written differently.
+  void CheckVarint(const FieldInfo& field, uint64_t value) {
+    switch (field.field->type()) {
+      case FieldDescriptor::TYPE_BOOL:
+        if (value > 1) result.canonical = false;
+        break;
+      case FieldDescriptor::TYPE_INT32:
+      case FieldDescriptor::TYPE_ENUM:
+        if (static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(value))) != value) {
+          result.canonical = false;
+        }
+        break;
+      case FieldDescriptor::TYPE_UINT32:
+      case FieldDescriptor::TYPE_SINT32:
+        if (value > UINT32_MAX) result.canonical = false;
+        break;
+      default:
+        break;
+    }
+  }
+
+  bool Value(const uint8_t** p, const uint8_t* end, const FieldInfo& field, int wire_type,
+             int depth, bool packed_record, std::string_view* last_key) {
+    uint64_t value;
+    bool minimal;
+    if (wire_type != kLength && field.packed) result.canonical = false;  // written packed
+    result.parsed_bytes += kFieldCost;
+    switch (wire_type) {
+      case kVarint:
+        if (!ReadVarint(p, end, &value, &minimal)) return false;
+        if (!minimal) result.canonical = false;
+        CheckVarint(field, value);
+        if (field.zero_omitted && value == 0) result.canonical = false;
+        return true;
+      case kFixed64:
+      case kFixed32: {
+        size_t width = wire_type == kFixed64 ? 8 : 4;
+        if (static_cast<size_t>(end - *p) < width) return false;
+        uint64_t bits = 0;
+        std::memcpy(&bits, *p, width);
+        *p += width;
+        if (field.zero_omitted && bits == 0) result.canonical = false;
+        return true;
+      }
+      default:
+        break;
+    }
+    if (!ReadVarint(p, end, &value, &minimal) || value > static_cast<uint64_t>(end - *p)) {
+      return false;
+    }
+    if (!minimal) result.canonical = false;
+    const uint8_t* start = *p;
+    const uint8_t* stop = start + value;
+    *p = stop;
+    if (packed_record) return Packed(start, stop, field);
+    if (field.is_message) {
+      if (field.is_map) MapKey(start, stop, field.field, last_key);
+      return Message(start, stop, field.field->message_type(), depth + 1);
+    }
+    std::string_view text(reinterpret_cast<const char*>(start), value);
+    // libprotobuf refuses a proto3 string that is not UTF-8; the real parse says where.
+    if (field.is_string && !IsValidUtf8(text)) return false;
+    if (field.zero_omitted && value == 0) result.canonical = false;
+    result.parsed_bytes += value;
+    return true;
+  }
+
+  bool Packed(const uint8_t* p, const uint8_t* end, const FieldInfo& field) {
+    if (!field.packed) result.canonical = false;  // written one record per element
+    if (p == end) result.canonical = false;       // an empty packed field is not written
+    uint64_t count = 0;
+    if (field.wire_type == kVarint) {
+      while (p < end) {
+        uint64_t value;
+        bool minimal;
+        if (!ReadVarint(&p, end, &value, &minimal)) return false;
+        if (!minimal) result.canonical = false;
+        CheckVarint(field, value);
+        ++count;
+      }
+    } else {
+      size_t width = field.wire_type == kFixed64 ? 8 : 4;
+      if ((end - p) % width != 0) return false;
+      count = (end - p) / width;
+    }
+    result.parsed_bytes += count * field.memory_width;
+    return true;
+  }
+
+  // Deterministic serialisation writes a map's entries sorted by key, each key once.
+  void MapKey(const uint8_t* p, const uint8_t* end, const FieldDescriptor* field,
+              std::string_view* last_key) {
+    const FieldDescriptor* key = field->message_type()->FindFieldByNumber(1);
+    uint64_t length;
+    bool minimal;
+    if (key == nullptr || key->type() != FieldDescriptor::TYPE_STRING || p == end ||
+        *p++ != ((1 << 3) | kLength) || !ReadVarint(&p, end, &length, &minimal) ||
+        length > static_cast<uint64_t>(end - p)) {
+      result.canonical = false;  // only string keys are compared here
+      return;
+    }
+    std::string_view text(reinterpret_cast<const char*>(p), length);
+    if (last_key->data() != nullptr && !(*last_key < text)) result.canonical = false;
+    *last_key = text;
+  }
+  WireChecker::Tables* tables_;
+};
+
+}  // namespace
+
+WireChecker::WireChecker(const Descriptor* type)
+    : type_(type), tables_(std::make_unique<Tables>()) {}
+WireChecker::~WireChecker() = default;
+
+WireCheck WireChecker::Check(std::string_view bytes) {
+  Walker walker(tables_.get());
+  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+  walker.result.valid = walker.Message(p, p + bytes.size(), type_, 0);
+  if (!walker.result.valid) walker.result.canonical = false;
+  return walker.result;
+}
+
+WireCheck CheckWire(std::string_view bytes, const Descriptor* type) {
+  return WireChecker(type).Check(bytes);
+}
+
+}  // namespace graphport::proto

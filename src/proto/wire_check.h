@@ -1,0 +1,50 @@
+// Answers two questions about the wire bytes of one message without parsing them:
+//   - would libprotobuf parse them? (conservatively: "no" also for inputs it would accept but
+//     that are unusual, such as groups, so the caller falls back to a real parse, which then
+//     gives the exact error or the exact message);
+//   - are they canonical, i.e. exactly what deterministic serialization of the parsed message
+//     writes back? Then a writer may copy them instead of parsing and re-serialising.
+// This is what lets a loaded graph keep its nodes as the input's own bytes (GUIDE: "node by
+// node"): a node that is valid and canonical is copied; any other is parsed when written.
+#ifndef GRAPHPORT_PROTO_WIRE_CHECK_H_
+#define GRAPHPORT_PROTO_WIRE_CHECK_H_
+
+#include <google/protobuf/descriptor.h>
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+namespace graphport::proto {
+
+struct WireCheck {
+  bool valid = true;      // libprotobuf parses these bytes as the type (conservative)
+  bool canonical = true;  // deterministic serialization of the parse gives these bytes back
+  // An upper estimate of the memory the parsed message would take (arena bytes), for the
+  // memory budget: packed numbers grow to their in-memory width, each field costs a little.
+  uint64_t parsed_bytes = 0;
+};
+
+// Walks `bytes` as one message of `type` (every nested message too).
+WireCheck CheckWire(std::string_view bytes, const google::protobuf::Descriptor* type);
+
+// The same for many messages of one type (a graph's nodes): what each field's descriptor says
+// is looked up once, not once per field of every message.
+class WireChecker {
+ public:
+  explicit WireChecker(const google::protobuf::Descriptor* type);
+  ~WireChecker();
+  WireChecker(const WireChecker&) = delete;
+  WireChecker& operator=(const WireChecker&) = delete;
+  WireCheck Check(std::string_view bytes);
+
+  struct Tables;
+
+ private:
+  const google::protobuf::Descriptor* type_;
+  std::unique_ptr<Tables> tables_;
+};
+
+}  // namespace graphport::proto
+
+#endif  // GRAPHPORT_PROTO_WIRE_CHECK_H_

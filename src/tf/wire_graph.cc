@@ -1,0 +1,170 @@
+#include "tf/wire_graph.h"
+
+#include "core/byte_stream.h"
+#include "core/error.h"
+#include "proto/proto_io.h"
+#include "proto/wire_check.h"
+#include "proto/wire_record.h"
+
+namespace graphport::tf {
+namespace {
+
+using google::protobuf::Arena;
+using google::protobuf::io::CodedOutputStream;
+using proto::ReadRecord;
+using proto::Record;
+
+constexpr int kNodeField = 1;  // GraphDef.node
+constexpr uint8_t kNodeTag = (kNodeField << 3) | 2;
+// NodeDef fields the index reads.
+constexpr int kNameField = 1, kOpField = 2, kInputField = 3, kDeviceField = 4;
+constexpr std::string_view kUnboundPrefix = "$unbound_inputs_";
+
+// Name, op, device bytes and unbound inputs of a node whose bytes CheckWire accepted.
+void ScanNode(const uint8_t* p, const uint8_t* end, WireNode* node) {
+  Record r;
+  while (p < end && ReadRecord(p, end, &r)) {
+    p = r.end;
+    if (r.wire_type != 2) continue;
+    switch (r.number) {
+      case kNameField:
+        node->name = r.view();  // a repeated singular field: the last one wins, as in a parse
+        break;
+      case kOpField:
+        node->op = r.view();
+        break;
+      case kInputField:
+        if (r.view().substr(0, kUnboundPrefix.size()) == kUnboundPrefix ||
+            r.view().substr(0, kUnboundPrefix.size() + 1) == "^" + std::string(kUnboundPrefix)) {
+          node->unbound_input = true;
+        }
+        break;
+      case kDeviceField:
+        node->device_bytes += static_cast<uint32_t>(r.end - r.start);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<WireGraph> WireGraph::Index(std::string* bytes, uint64_t max_memory_bytes,
+                                            Arena* arena) {
+  std::unique_ptr<WireGraph> graph(new WireGraph());
+  graph->bytes_ = std::move(*bytes);
+  if (graph->IndexBytes(max_memory_bytes, arena)) return graph;
+  *bytes = std::move(graph->bytes_);
+  return nullptr;
+}
+
+bool WireGraph::IndexBytes(uint64_t max_memory_bytes, Arena* arena) {
+  const auto* base = reinterpret_cast<const uint8_t*>(bytes_.data());
+  const uint8_t* p = base;
+  const uint8_t* end = base + bytes_.size();
+  std::string header_bytes;
+  uint64_t parsed_bytes = 0;  // what a full parse would take, for the budget
+  proto::WireChecker checker(tensorflow::NodeDef::descriptor());
+  Record r;
+  // Counted first, so the index is allocated once (its growth would double the peak).
+  size_t count = 0;
+  for (const uint8_t* q = p; q < end && ReadRecord(q, end, &r); q = r.end) {
+    count += r.number == kNodeField && r.wire_type == 2;
+  }
+  nodes_.reserve(count);
+  while (p < end) {
+    if (!ReadRecord(p, end, &r)) return false;
+    p = r.end;
+    if (r.number != kNodeField || r.wire_type != 2) {
+      header_bytes.append(reinterpret_cast<const char*>(r.start), r.end - r.start);
+      continue;
+    }
+    if (r.length > UINT32_MAX) return false;
+    proto::WireCheck check = checker.Check(r.view());
+    if (!check.valid) return false;
+    parsed_bytes += check.parsed_bytes;
+    WireNode node;
+    node.offset = static_cast<uint64_t>(r.value - base);
+    node.length = static_cast<uint32_t>(r.length);
+    node.canonical = check.canonical;
+    all_canonical_ = all_canonical_ && check.canonical;
+    ScanNode(r.value, r.value + r.length, &node);
+    nodes_.push_back(node);
+  }
+  if (max_memory_bytes > 0 && parsed_bytes + header_bytes.size() > max_memory_bytes) {
+    return false;
+  }
+  header_ = Arena::CreateMessage<tensorflow::GraphDef>(arena);
+  try {
+    MemorySource source(header_bytes);
+    proto::ParseBinary(&source, header_, "header");
+  } catch (const Error&) {
+    return false;  // the caller's full parse reports it, at the right offset
+  }
+  return true;
+}
+
+void WireGraph::ParseNode(size_t i, tensorflow::NodeDef* node) const {
+  std::string_view bytes = NodeBytes(i);
+  if (!node->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+    // CheckWire accepted these bytes, so libprotobuf should too.
+    throw Error(ErrorCode::kParseError,
+                "node '" + std::string(nodes_[i].name) + "': its bytes do not parse as a NodeDef");
+  }
+}
+
+uint64_t WireGraph::PayloadSize(size_t i, bool drop_devices) const {
+  const WireNode& node = nodes_[i];
+  if (node.canonical) return node.length - (drop_devices ? node.device_bytes : 0);
+  Arena scratch;
+  auto* parsed = Arena::CreateMessage<tensorflow::NodeDef>(&scratch);
+  ParseNode(i, parsed);
+  if (drop_devices) parsed->clear_device();
+  return parsed->ByteSizeLong();
+}
+
+uint64_t WireGraph::RecordsSize(bool drop_devices) const {
+  uint64_t total = 0;
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    uint64_t payload = PayloadSize(i, drop_devices);
+    total += 1 + CodedOutputStream::VarintSize64(payload) + payload;
+  }
+  return total;
+}
+
+void WireGraph::WriteRecords(bool drop_devices, CodedOutputStream* out) const {
+  Arena scratch;
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    const WireNode& node = nodes_[i];
+    std::string_view bytes = NodeBytes(i);
+    out->WriteTag(kNodeTag);
+    if (!node.canonical) {
+      auto* parsed = Arena::CreateMessage<tensorflow::NodeDef>(&scratch);
+      ParseNode(i, parsed);
+      if (drop_devices) parsed->clear_device();
+      out->WriteVarint64(parsed->ByteSizeLong());
+      parsed->SerializeWithCachedSizes(out);
+      scratch.Reset();
+      continue;
+    }
+    if (!drop_devices || node.device_bytes == 0) {
+      out->WriteVarint64(node.length);
+      out->WriteRaw(bytes.data(), static_cast<int>(bytes.size()));
+      continue;
+    }
+    // Canonical bytes without their device records are still canonical.
+    out->WriteVarint64(node.length - node.device_bytes);
+    const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+    const uint8_t* end = p + bytes.size();
+    Record r;
+    while (p < end && ReadRecord(p, end, &r)) {
+      if (!(r.number == kDeviceField && r.wire_type == 2)) {
+        out->WriteRaw(r.start, static_cast<int>(r.end - r.start));
+      }
+      p = r.end;
+    }
+  }
+}
+
+}  // namespace graphport::tf

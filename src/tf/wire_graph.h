@@ -1,0 +1,72 @@
+// A binary GraphDef kept as its own bytes: the nodes are an index into the input (offset,
+// length, name, op), and only the rest of the graph (versions, library, debug info) is parsed.
+// Loading a node-heavy graph then costs a walk over its bytes instead of a message per node,
+// and the model holds the file once. Writers copy a node's bytes when no option changes it
+// and the bytes are what libprotobuf would write (proto::CheckWire's "canonical"); any other
+// node is parsed into a scratch NodeDef when it is written.
+#ifndef GRAPHPORT_TF_WIRE_GRAPH_H_
+#define GRAPHPORT_TF_WIRE_GRAPH_H_
+
+#include <google/protobuf/arena.h>
+#include <google/protobuf/io/coded_stream.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tensorflow/graph.pb.h"
+
+namespace graphport::tf {
+
+struct WireNode {
+  uint64_t offset = 0;  // of the node's payload in bytes()
+  uint32_t length = 0;
+  std::string_view name, op;   // views of bytes()
+  bool canonical = true;       // copying the bytes equals re-serialising the parsed node
+  uint32_t device_bytes = 0;   // the bytes of its `device` records (tag and length included)
+  bool unbound_input = false;  // an input names "$unbound_inputs_..." (a scoped export's)
+};
+
+class WireGraph {
+ public:
+  // Indexes `bytes` as a GraphDef; the header is parsed on `arena`. Returns null when the
+  // bytes need libprotobuf's own parse: not (surely) valid, or over `max_memory_bytes` once
+  // parsed (0: no limit). The caller then parses them, which gives the exact error.
+  // On success the bytes move into the result; otherwise `*bytes` is left as it was.
+  static std::unique_ptr<WireGraph> Index(std::string* bytes, uint64_t max_memory_bytes,
+                                          google::protobuf::Arena* arena);
+
+  const std::string& bytes() const { return bytes_; }
+  const std::vector<WireNode>& nodes() const { return nodes_; }
+  // Every field of the GraphDef but its nodes.
+  const tensorflow::GraphDef& header() const { return *header_; }
+  bool all_canonical() const { return all_canonical_; }
+  std::string_view NodeBytes(size_t i) const {
+    return std::string_view(bytes_).substr(nodes_[i].offset, nodes_[i].length);
+  }
+
+  // Parses node `i` into `node` (which the caller clears or makes fresh).
+  void ParseNode(size_t i, tensorflow::NodeDef* node) const;
+
+  // The nodes as GraphDef field records (tag, length, payload), without their devices when
+  // `drop_devices`: the size, and the writing.
+  uint64_t RecordsSize(bool drop_devices) const;
+  void WriteRecords(bool drop_devices, google::protobuf::io::CodedOutputStream* out) const;
+
+ private:
+  WireGraph() = default;
+  bool IndexBytes(uint64_t max_memory_bytes, google::protobuf::Arena* arena);
+  // The payload of node `i` as it is written: its bytes, or its re-serialisation.
+  uint64_t PayloadSize(size_t i, bool drop_devices) const;
+
+  std::string bytes_;
+  std::vector<WireNode> nodes_;
+  tensorflow::GraphDef* header_ = nullptr;
+  bool all_canonical_ = true;
+};
+
+}  // namespace graphport::tf
+
+#endif  // GRAPHPORT_TF_WIRE_GRAPH_H_

@@ -1,0 +1,205 @@
+#include "tf/wire_write.h"
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/text_format.h>
+
+#include <cstring>
+
+#include "core/error.h"
+#include "core/limits.h"
+#include "proto/proto_streams.h"
+#include "proto/protobuf_log.h"
+#include "proto/wire_record.h"
+#include "tensorflow/saved_model.pb.h"
+
+namespace graphport::tf {
+namespace {
+
+using google::protobuf::Arena;
+using google::protobuf::io::CodedOutputStream;
+using google::protobuf::io::CopyingOutputStreamAdaptor;
+using google::protobuf::io::ZeroCopyOutputStream;
+
+constexpr int kGraphDefField = 2;    // MetaGraphDef.graph_def
+constexpr int kMetaGraphsField = 2;  // SavedModel.meta_graphs
+
+// Where one step's record sits in the serialised message.
+struct Located {
+  size_t length_at;   // its length varint
+  size_t payload_at;  // its payload
+  uint64_t length;    // of the payload
+};
+
+std::vector<Located> Locate(const std::string& bytes, const GraphPath& path) {
+  std::vector<Located> found;
+  const auto* base = reinterpret_cast<const uint8_t*>(bytes.data());
+  const uint8_t* p = base;
+  const uint8_t* end = base + bytes.size();
+  for (const GraphStep& step : path) {
+    int seen = 0;
+    proto::Record r;
+    bool hit = false;
+    while (p < end && proto::ReadRecord(p, end, &r)) {
+      if (r.number == step.number && r.wire_type == 2 && seen++ == step.occurrence) {
+        hit = true;
+        break;
+      }
+      p = r.end;
+    }
+    if (!hit) {
+      throw Error(ErrorCode::kInternal, "writing the graph's nodes: no " + step.name + " record");
+    }
+    uint64_t tag_size = CodedOutputStream::VarintSize32((step.number << 3) | 2);
+    size_t length_at = static_cast<size_t>(r.start - base) + tag_size;
+    found.push_back({length_at, static_cast<size_t>(r.value - base), r.length});
+    p = r.value;
+    end = r.value + r.length;
+  }
+  return found;
+}
+
+void WriteAll(ZeroCopyOutputStream* out, const char* data, size_t size) {
+  while (size > 0) {
+    void* buffer;
+    int available;
+    if (!out->Next(&buffer, &available)) return;  // the adaptor reports the failure on Flush
+    size_t n = std::min(size, static_cast<size_t>(available));
+    std::memcpy(buffer, data, n);
+    if (n < static_cast<size_t>(available)) out->BackUp(available - static_cast<int>(n));
+    data += n;
+    size -= n;
+  }
+}
+
+void Fail(const std::string& what, const proto::SinkCopyingStream& copying) {
+  throw Error(ErrorCode::kIo, "writing " + what + ": " +
+                                  (copying.error().empty() ? "the sink failed" : copying.error()));
+}
+
+// The text lines of `text` that open the path's records, at their indent; the nodes go after
+// the last one. TextFormat prints one field per line, so a line that is exactly
+// "<indent>name {" opens that field.
+size_t TextInsertionPoint(const std::string& text, const GraphPath& path) {
+  size_t at = 0;
+  for (size_t level = 0; level < path.size(); ++level) {
+    std::string opening = std::string(2 * level, ' ') + path[level].name + " {\n";
+    int seen = 0;
+    size_t found = std::string::npos;
+    for (size_t line = at; line < text.size();) {
+      size_t next = text.find('\n', line);
+      next = next == std::string::npos ? text.size() : next + 1;
+      if (text.compare(line, opening.size(), opening) == 0 && seen++ == path[level].occurrence) {
+        found = next;
+        break;
+      }
+      line = next;
+    }
+    if (found == std::string::npos) {
+      throw Error(ErrorCode::kInternal, "writing the graph's nodes: no " + path[level].name);
+    }
+    at = found;
+  }
+  return at;
+}
+
+}  // namespace
+
+GraphPath PathToGraph(const google::protobuf::Message& message, int meta_graph_index) {
+  if (message.GetDescriptor() == tensorflow::SavedModel::descriptor()) {
+    return {{kMetaGraphsField, meta_graph_index, "meta_graphs"}, {kGraphDefField, 0, "graph_def"}};
+  }
+  if (message.GetDescriptor() == tensorflow::MetaGraphDef::descriptor()) {
+    return {{kGraphDefField, 0, "graph_def"}};
+  }
+  return {};
+}
+
+void WriteBinaryWithNodes(const google::protobuf::Message& message, const GraphPath& path,
+                          const WireGraph& wire, bool drop_devices, ByteSink* sink) {
+  const std::string what = message.GetDescriptor()->name();
+  std::string rest;
+  {
+    google::protobuf::io::StringOutputStream string_out(&rest);
+    CodedOutputStream coded(&string_out);
+    coded.SetSerializationDeterministic(true);
+    message.SerializeToCodedStream(&coded);
+  }
+  std::vector<Located> located = Locate(rest, path);
+  // Each enclosing record grows by what it holds more, and its length varint may grow too.
+  uint64_t grown = wire.RecordsSize(drop_devices);
+  std::vector<uint64_t> new_lengths(located.size());
+  for (size_t i = located.size(); i-- > 0;) {
+    new_lengths[i] = located[i].length + grown;
+    grown += CodedOutputStream::VarintSize64(new_lengths[i]) -
+             CodedOutputStream::VarintSize64(located[i].length);
+  }
+  uint64_t total = rest.size() + grown;
+  if (total > kMaxProtoBytes) {
+    throw Error(ErrorCode::kTooLarge, what + " of " + std::to_string(total) +
+                                          " bytes: a protobuf message must be under 2 GiB");
+  }
+  sink->SizeHint(total);
+  proto::ProtobufLogCapture log;
+  proto::SinkCopyingStream copying(sink);
+  CopyingOutputStreamAdaptor adaptor(&copying, static_cast<int>(kStreamChunkBytes));
+  bool had_error;
+  {
+    CodedOutputStream out(&adaptor);
+    out.SetSerializationDeterministic(true);
+    size_t cursor = 0;
+    for (size_t i = 0; i < located.size(); ++i) {
+      out.WriteRaw(rest.data() + cursor, static_cast<int>(located[i].length_at - cursor));
+      out.WriteVarint64(new_lengths[i]);
+      cursor = located[i].payload_at;
+    }
+    wire.WriteRecords(drop_devices, &out);
+    out.WriteRaw(rest.data() + cursor, static_cast<int>(rest.size() - cursor));
+    had_error = out.HadError();
+  }
+  if (!adaptor.Flush() || had_error) Fail(what, copying);
+  if (!log.errors().empty()) {
+    throw Error(ErrorCode::kParseError, "writing " + what + ": " + log.Summary());
+  }
+}
+
+proto::UnknownFieldReport WriteTextWithNodes(const google::protobuf::Message& message,
+                                             const GraphPath& path, const WireGraph& wire,
+                                             bool drop_devices, ByteSink* sink) {
+  const std::string what = "text " + message.GetDescriptor()->name();
+  proto::ProtobufLogCapture log;
+  google::protobuf::TextFormat::Printer printer;
+  printer.SetHideUnknownFields(true);
+  std::string rest;
+  if (!printer.PrintToString(message, &rest)) {
+    throw Error(ErrorCode::kIo, "writing " + what + ": the printer failed");
+  }
+  size_t at = TextInsertionPoint(rest, path);
+  proto::SinkCopyingStream copying(sink);
+  CopyingOutputStreamAdaptor adaptor(&copying, static_cast<int>(kStreamChunkBytes));
+  WriteAll(&adaptor, rest.data(), at);
+  const std::string indent(2 * path.size(), ' ');
+  const std::string open = indent + "node {\n", close = indent + "}\n";
+  google::protobuf::TextFormat::Printer node_printer;
+  node_printer.SetHideUnknownFields(true);
+  node_printer.SetInitialIndentLevel(static_cast<int>(path.size()) + 1);
+  Arena scratch;
+  bool ok = true;
+  for (size_t i = 0; i < wire.nodes().size() && ok; ++i) {
+    auto* node = Arena::CreateMessage<tensorflow::NodeDef>(&scratch);
+    wire.ParseNode(i, node);
+    if (drop_devices) node->clear_device();
+    WriteAll(&adaptor, open.data(), open.size());
+    ok = node_printer.Print(*node, &adaptor);
+    WriteAll(&adaptor, close.data(), close.size());
+    scratch.Reset();
+  }
+  WriteAll(&adaptor, rest.data() + at, rest.size() - at);
+  if (!adaptor.Flush() || !ok) Fail(what, copying);
+  if (!log.errors().empty()) {
+    throw Error(ErrorCode::kParseError, "writing " + what + ": " + log.Summary());
+  }
+  return proto::ListUnknownFields(message);
+}
+
+}  // namespace graphport::tf

@@ -1,0 +1,172 @@
+// proto::CheckWire must never vouch for bytes libprotobuf refuses ("valid"), nor call bytes
+// "canonical" that deterministic serialisation would write differently: writers copy such
+// bytes instead of re-serialising them.
+#include "proto/wire_check.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "tensorflow/graph.pb.h"
+#include "tensorflow/meta_graph.pb.h"
+#include "tensorflow/saved_model.pb.h"
+#include "test_util.h"
+
+namespace graphport::proto {
+namespace {
+
+using tensorflow::NodeDef;
+
+std::string Deterministic(const google::protobuf::Message& m) {
+  std::string out;
+  google::protobuf::io::StringOutputStream stream(&out);
+  google::protobuf::io::CodedOutputStream coded(&stream);
+  coded.SetSerializationDeterministic(true);
+  m.SerializeToCodedStream(&coded);
+  return out;
+}
+
+NodeDef RichNode() {
+  NodeDef node;
+  node.set_name("tower_0/conv/Conv2D");
+  node.set_op("Conv2D");
+  node.add_input("tower_0/input");
+  node.add_input("^tower_0/init");
+  node.set_device("/device:GPU:0");
+  auto& attrs = *node.mutable_attr();
+  attrs["T"].set_type(tensorflow::DT_FLOAT);
+  attrs["strides"].mutable_list()->add_i(1);
+  attrs["strides"].mutable_list()->add_i(-2);
+  attrs["padding"].set_s("SAME");
+  attrs["use_cudnn_on_gpu"].set_b(true);
+  auto* tensor = attrs["value"].mutable_tensor();
+  tensor->set_dtype(tensorflow::DT_FLOAT);
+  tensor->mutable_tensor_shape()->add_dim()->set_size(2);
+  tensor->add_float_val(1.5f);
+  tensor->add_float_val(-0.0f);
+  attrs["f"].mutable_func()->set_name("body");
+  attrs["shape"].mutable_shape()->add_dim()->set_size(-1);
+  attrs["empty"].set_s("");  // a oneof member set to its default is still written
+  return node;
+}
+
+// A record: tag, length, payload.
+std::string Field(int number, const std::string& payload) {
+  std::string out;
+  out.push_back(static_cast<char>((number << 3) | 2));
+  out.push_back(static_cast<char>(payload.size()));
+  return out + payload;
+}
+
+TEST(WireCheckTest, WhatLibprotobufWritesIsValidAndCanonical) {
+  NodeDef node = RichNode();
+  WireCheck check = CheckWire(Deterministic(node), NodeDef::descriptor());
+  EXPECT_TRUE(check.valid);
+  EXPECT_TRUE(check.canonical);
+  EXPECT_GT(check.parsed_bytes, Deterministic(node).size());
+}
+
+TEST(WireCheckTest, BytesWrittenOtherwiseAreValidButNotCanonical) {
+  const std::string name = Field(1, "a"), op = Field(2, "Const");
+  struct Case {
+    const char* what;
+    std::string bytes;
+  } cases[] = {
+      {"fields out of order", op + name},
+      {"a singular field twice", name + name + op},
+      {"an empty proto3 string written", name + op + Field(4, "")},
+      {"a field the schema lacks, first", std::string("\x48\x01", 2) + name + op},
+      {"a padded varint tag", std::string("\x8a\x00", 2) +
+                                  std::string("\x01"
+                                              "a",
+                                              2) +
+                                  op},
+      {"a packed field written unpacked",
+       name + op +
+           Field(5, Field(1, "k") + Field(2, Field(1, std::string("\x18\x01\x18\x02", 4))))},
+      {"attrs not sorted by key",
+       name + op + Field(5, Field(1, "b") + Field(2, std::string("\x28\x01", 2))) +
+           Field(5, Field(1, "a") + Field(2, std::string("\x28\x01", 2)))},
+      {"a map entry without its key", name + op + Field(5, Field(2, std::string("\x28\x01", 2)))},
+      {"a bool written as 2",
+       name + op + Field(5, Field(1, "k") + Field(2, std::string("\x28\x02", 2)))},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    WireCheck check = CheckWire(c.bytes, NodeDef::descriptor());
+    EXPECT_TRUE(check.valid);
+    EXPECT_FALSE(check.canonical);
+    NodeDef parsed;
+    ASSERT_TRUE(parsed.ParseFromString(c.bytes));
+    EXPECT_NE(Deterministic(parsed), c.bytes);
+  }
+}
+
+TEST(WireCheckTest, BytesLibprotobufRefusesOrThatAreLeftToItAreNotValid) {
+  const std::string op = Field(2, "Const");
+  struct Case {
+    const char* what;
+    std::string bytes;
+  } cases[] = {
+      {"a name that is not UTF-8", Field(1, "\xff") + op},
+      {"cut inside a field", Field(1, "abc").substr(0, 3)},
+      {"a group", std::string("\x0b\x0c", 2)},
+      {"wire type 7", std::string("\x0f", 1)},
+      {"field number 0", std::string("\x02\x00", 2)},
+      {"a length past the end", std::string("\x0a\x7f"
+                                            "a",
+                                            3)},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    EXPECT_FALSE(CheckWire(c.bytes, NodeDef::descriptor()).valid);
+  }
+}
+
+// Every node of every corpus graph, as libprotobuf writes it, is canonical (so real graphs
+// take the copying path); and over thousands of mutations of those bytes, "valid" always
+// parses and "canonical" always re-serialises to the same bytes.
+TEST(WireCheckTest, CorpusNodesAndTheirMutationsAreJudgedSoundly) {
+  std::mt19937 random(20261201);
+  WireChecker checker(NodeDef::descriptor());
+  int nodes = 0, mutated_valid = 0, mutated_canonical = 0;
+  for (const auto& g : testing::CorpusGraphs()) {
+    auto root = testing::ReferenceParse(g.kind, testing::ReadFile(g.path()));
+    ASSERT_NE(root, nullptr) << g.relative;
+    const tensorflow::GraphDef* graph = nullptr;
+    if (g.kind == tf::TfKind::kGraphDef) graph = static_cast<tensorflow::GraphDef*>(root.get());
+    if (g.kind == tf::TfKind::kMetaGraphDef) {
+      graph = &static_cast<tensorflow::MetaGraphDef*>(root.get())->graph_def();
+    }
+    if (g.kind == tf::TfKind::kSavedModel) {
+      graph = &static_cast<tensorflow::SavedModel*>(root.get())->meta_graphs(0).graph_def();
+    }
+    for (const NodeDef& node : graph->node()) {
+      std::string bytes = Deterministic(node);
+      WireCheck check = checker.Check(bytes);
+      ASSERT_TRUE(check.valid && check.canonical) << g.relative << ": " << node.name();
+      ++nodes;
+      for (int k = 0; k < 20; ++k) {
+        std::string copy = bytes;
+        copy[random() % copy.size()] ^= static_cast<char>(1 << (random() % 8));
+        WireCheck m = checker.Check(copy);
+        if (!m.valid) continue;
+        ++mutated_valid;
+        NodeDef parsed;
+        ASSERT_TRUE(parsed.ParseFromString(copy)) << node.name() << " mutation " << k;
+        if (!m.canonical) continue;
+        ++mutated_canonical;
+        ASSERT_EQ(Deterministic(parsed), copy) << node.name() << " mutation " << k;
+      }
+    }
+  }
+  EXPECT_GT(nodes, 900);
+  EXPECT_GT(mutated_valid, 1000);
+  EXPECT_GT(mutated_canonical, 100);
+}
+
+}  // namespace
+}  // namespace graphport::proto

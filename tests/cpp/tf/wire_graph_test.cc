@@ -1,0 +1,163 @@
+// A binary GraphDef keeps its nodes as wire bytes (tf/wire_graph.h). Every export that writes
+// them from those bytes must equal the export of the same model parsed whole, byte for byte,
+// for canonical and non-canonical nodes, binary and text, every kind.
+#include "tf/wire_graph.h"
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "core/byte_stream.h"
+#include "core/output_set.h"
+#include "tensorflow/meta_graph.pb.h"
+#include "tensorflow/saved_model.pb.h"
+#include "test_util.h"
+#include "tf/export.h"
+#include "tf/inspect.h"
+#include "tf/tf_model.h"
+
+namespace graphport::tf {
+namespace {
+
+std::unique_ptr<TfModel> LoadBytes(const std::string& bytes) {
+  MemorySource source(bytes);
+  TfLoadOptions options;
+  options.format = "graph-def-binary";
+  return TfModel::Load(&source, options);
+}
+
+std::vector<MemoryOutputSet::File> ExportFiles(TfModel* model, const TfExportOptions& options) {
+  MemoryOutputSet out;
+  Export(model, options, &out);
+  return out.files();
+}
+
+// The GraphDef of each corpus graph, plus one whose nodes libprotobuf would write otherwise.
+std::vector<std::pair<std::string, std::string>> Graphs() {
+  std::vector<std::pair<std::string, std::string>> graphs;
+  for (const auto& g : testing::CorpusGraphs()) {
+    auto root = testing::ReferenceParse(g.kind, testing::ReadFile(g.path()));
+    if (root == nullptr) continue;
+    const tensorflow::GraphDef* graph = nullptr;
+    if (g.kind == TfKind::kGraphDef) graph = static_cast<tensorflow::GraphDef*>(root.get());
+    if (g.kind == TfKind::kMetaGraphDef) {
+      graph = &static_cast<tensorflow::MetaGraphDef*>(root.get())->graph_def();
+    }
+    if (g.kind == TfKind::kSavedModel) {
+      graph = &static_cast<tensorflow::SavedModel*>(root.get())->meta_graphs(0).graph_def();
+    }
+    // As TensorFlow writes them (deterministic: attrs sorted), and as libprotobuf's default
+    // serialisation may (attrs in map order, which the index must not copy as they are).
+    std::string deterministic;
+    {
+      google::protobuf::io::StringOutputStream stream(&deterministic);
+      google::protobuf::io::CodedOutputStream coded(&stream);
+      coded.SetSerializationDeterministic(true);
+      graph->SerializeToCodedStream(&coded);
+    }
+    graphs.push_back({g.relative, deterministic});
+    graphs.push_back({g.relative + " (map order)", graph->SerializeAsString()});
+  }
+  // Nodes written by hand: attrs out of order, an explicit empty device, fields reversed, a
+  // field the schema lacks; and versions before the nodes.
+  std::string odd;
+  auto field = [](int number, const std::string& payload) {
+    return std::string(1, static_cast<char>((number << 3) | 2)) +
+           std::string(1, static_cast<char>(payload.size())) + payload;
+  };
+  std::string attr_b = field(5, field(1, "b") + field(2, std::string("\x28\x01", 2)));
+  std::string attr_a = field(5, field(1, "a") + field(2, std::string("\x18\x07", 2)));
+  odd += field(4, std::string("\x08\x1b", 2));  // versions { producer: 27 }
+  odd += field(1, field(1, "x") + field(2, "Const") + attr_b + attr_a + field(4, "/cpu:0"));
+  odd += field(1, field(2, "NoOp") + field(1, "y") + field(4, ""));
+  odd += field(1, field(1, "z") + field(2, "Identity") + field(3, "x") +
+                      std::string("\x48\x05", 2) + field(4, "/gpu:1"));
+  odd += field(
+      1, field(1, "w") + field(2, "Identity") + field(3, "$unbound_inputs_v") + field(4, "/gpu:1"));
+  graphs.push_back({"hand-written nodes", odd});
+  return graphs;
+}
+
+TEST(WireGraphTest, ExportsFromWireBytesEqualExportsOfTheParsedGraph) {
+  int compared = 0, kept_as_bytes = 0;
+  for (const auto& [name, bytes] : Graphs()) {
+    SCOPED_TRACE(name);
+    auto wire = LoadBytes(bytes);
+    ASSERT_NE(wire->wire_graph(), nullptr);
+    // Only a library (functions are called through attrs) or text of nodes with fields to
+    // leave out make an export parse the graph; a binary export of any other graph copies.
+    const bool copies = wire->wire_graph()->header().library().function_size() == 0;
+    auto parsed = LoadBytes(bytes);
+    parsed->graph();  // parses it whole
+    ASSERT_EQ(parsed->wire_graph(), nullptr);
+    EXPECT_EQ(Inspect(*wire), Inspect(*parsed));
+    for (TfKind to : {TfKind::kGraphDef, TfKind::kMetaGraphDef, TfKind::kSavedModel}) {
+      for (bool as_text : {false, true}) {
+        for (int variant = 0; variant < 3; ++variant) {
+          TfExportOptions options;
+          options.to = to;
+          options.as_text = as_text;
+          options.clear_devices = variant == 1;
+          options.save_debug_info = variant == 2;
+          SCOPED_TRACE(std::string(KindName(to)) + (as_text ? " text" : " binary") + " variant " +
+                       std::to_string(variant));
+          auto a = ExportFiles(wire.get(), options);
+          auto b = ExportFiles(parsed.get(), options);
+          ASSERT_EQ(a.size(), b.size());
+          for (size_t i = 0; i < a.size(); ++i) {
+            EXPECT_EQ(a[i].name, b[i].name);
+            EXPECT_TRUE(a[i].bytes == b[i].bytes) << a[i].name << " differs";
+          }
+          ++compared;
+        }
+      }
+    }
+    if (copies && wire->wire_graph() != nullptr) ++kept_as_bytes;
+  }
+  EXPECT_GT(compared, 18 * 10);
+  EXPECT_GT(kept_as_bytes, 0);
+}
+
+TEST(WireGraphTest, CanonicalNodesAreCopiedAndTheOthersMarked) {
+  auto graphs = Graphs();
+  auto odd = LoadBytes(graphs.back().second);
+  const WireGraph* wire = odd->wire_graph();
+  ASSERT_NE(wire, nullptr);
+  ASSERT_EQ(wire->nodes().size(), 4u);
+  EXPECT_EQ(wire->nodes()[0].name, "x");
+  EXPECT_EQ(wire->nodes()[1].name, "y");
+  EXPECT_EQ(wire->nodes()[2].op, "Identity");
+  EXPECT_FALSE(wire->nodes()[0].canonical);  // attrs b before a
+  EXPECT_FALSE(wire->nodes()[1].canonical);  // op before name, empty device
+  EXPECT_FALSE(wire->nodes()[2].canonical);  // an unknown field
+  EXPECT_TRUE(wire->nodes()[3].canonical);
+  EXPECT_TRUE(wire->nodes()[3].unbound_input);
+  EXPECT_EQ(wire->nodes()[3].device_bytes, 8u);
+  EXPECT_EQ(wire->header().versions().producer(), 27);
+  // The corpus nodes are all canonical: an export copies every one of them.
+  auto corpus = LoadBytes(graphs.front().second);
+  ASSERT_NE(corpus->wire_graph(), nullptr);
+  EXPECT_TRUE(corpus->wire_graph()->all_canonical());
+}
+
+TEST(WireGraphTest, InputTheIndexCannotVouchForIsParsedWithTheExactError) {
+  // A name that is not UTF-8: libprotobuf's parse refuses it, with the offset.
+  std::string bad = std::string("\x0a\x03\x0a\x01\xff", 5);
+  MemorySource source(bad);
+  TfLoadOptions options;
+  options.format = "graph-def-binary";
+  options.name = "bad.pb";
+  try {
+    TfModel::Load(&source, options);
+    FAIL() << "loaded";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kParseError) << e.what();
+    EXPECT_NE(std::string(e.what()).find("bad.pb"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace graphport::tf
