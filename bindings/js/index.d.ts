@@ -1,6 +1,6 @@
 // Types of the npm package "graphport": the browser and bundler entry, and the types every
-// entry shares. node.d.mts adds loadFile() for Node's ESM entry, index.d.cts is the CommonJS
-// entry. No type here needs the DOM lib or @types/node.
+// entry shares. node.d.mts adds loadFile() and exportToFile() for Node's ESM entry, index.d.cts
+// is the CommonJS entry. No type here needs the DOM lib or @types/node.
 
 declare global {
   // Symbol.dispose for consumers whose lib predates esnext.disposable, declared as TypeScript's
