@@ -101,8 +101,10 @@ void WireFollower::OnLength(uint64_t at, uint64_t length) {
     return;
   }
   const FieldDescriptor* field = frames_.back().type->FindFieldByNumber(field_number_);
+  // A message shorter than a long field cannot hold one: skipped whole, so a graph of many
+  // small nodes costs one step per node.
   if (field != nullptr && field->type() == FieldDescriptor::TYPE_MESSAGE &&
-      frames_.size() < static_cast<size_t>(kMaxProtoNesting)) {
+      length >= whole_above_ && frames_.size() < static_cast<size_t>(kMaxProtoNesting)) {
     frames_.push_back({field->message_type(), at + length});
     state_ = State::kKey;
     return;
