@@ -6,9 +6,11 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
+import { test } from 'node:test';
+
 import {
   GRAPHS, assertGraphportError, assertSameBytes, checkNoLeaksAtEnd, corpusPath, graphport,
-  leakCheckedTest, readBytes, tempDir, withModel,
+  leakCheckedTest, readBytes, requireNativeCli, runCli, tempDir, withModel,
 } from './helpers.mjs';
 import { concat, weightsGraphBytes } from './wire_writer.mjs';
 
@@ -305,5 +307,33 @@ leakCheckedTest(gp, 'exportToStreams: one WritableStream per file, closed only o
       (e) => e.code === 'IO_ERROR' && /did not give a WritableStream/.test(e.message));
   } finally {
     m.delete();
+  }
+});
+
+test('the Node CLI streams a SavedModel folder to disk, and a failed export leaves no file, as the native CLI', (t) => {
+  requireNativeCli();
+  const dir = tempDir(t);
+  const m = gp.loadFile(SAVED_DIR);
+  let files;
+  try {
+    files = m.export({ to: 'saved-model' }).files;
+  } finally {
+    m.delete();
+  }
+  for (const which of ['node', 'native']) {
+    const out = join(dir, which, 'saved');
+    const r = runCli(which, ['export', SAVED_DIR, '-o', out, '--to', 'saved-model']);
+    assert.equal(r.status, 0, r.stderr);
+    for (const f of files) assertSameBytes(readFileSync(join(out, ...f.name.split('/'))), f.bytes, `${which}: ${f.name}`);
+    assert.deepEqual(listFiles(out), files.map((f) => f.name).sort(), `${which}: no partial file left`);
+
+    // variables/ cannot be made: saved_model.pb, written first, goes again.
+    const blocked = join(dir, which, 'blocked');
+    mkdirSync(blocked, { recursive: true });
+    writeFileSync(join(blocked, 'variables'), 'in the way');
+    const failed = runCli(which, ['export', SAVED_DIR, '-o', blocked, '--to', 'saved-model']);
+    assert.equal(failed.status, 1);
+    assert.ok(failed.stderr.startsWith('graphport: error IO_ERROR: '), `${which}: ${failed.stderr}`);
+    assert.deepEqual(listFiles(blocked), ['variables'], `${which}: nothing left behind`);
   }
 });
