@@ -5,6 +5,8 @@
 # what `npm test` and CI run.
 #
 #   GRAPHPORT_FUZZ_SECONDS=N   seconds per fuzz target (default 60; 0 skips fuzzing)
+#   GRAPHPORT_LONG=1           also the long tests (tests/js/long_weights.test.mjs: a 1.5 GiB
+#                              GraphDef through WebAssembly; .ci/run sets it)
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

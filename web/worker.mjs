@@ -10,12 +10,15 @@
 //               {id, type: 'error', error: {code, message, file, offset, line, ...}}
 import { createApi } from '../bindings/js/api.mjs';
 import factory from '../bindings/js/wasm/graphport_web.mjs';
-import { zipSync } from '../node_modules/fflate/esm/browser.js';
+import { Zip, ZipDeflate, ZipPassThrough } from '../node_modules/fflate/esm/browser.js';
 
 const PROGRESS_EVERY_MS = 40;
 // Outputs bigger than this are stored in the zip uncompressed: weights barely compress, and
 // deflating hundreds of megabytes would keep the user waiting for little.
 const ZIP_STORE_ABOVE = 8 << 20;
+// The zip reads its files back from their Blobs this many bytes at a time.
+const ZIP_READ_BYTES = 8 << 20;
+const OCTETS = { type: 'application/octet-stream' };
 
 let model = null;
 
@@ -62,6 +65,55 @@ function load(id, files, options) {
   });
 }
 
+// The sink of an export: each chunk goes straight from the WebAssembly heap into a Blob of its
+// own (the Blob constructor copies it, and the chunk is only valid during write()), and a file
+// is the Blob of its chunks. The worker never holds an output as one Uint8Array, and a Blob
+// crosses to the page as a handle, so the page's thread never touches the bytes.
+function blobSink() {
+  const files = [];
+  return {
+    files,
+    open(name) {
+      const parts = [];
+      let size = 0;
+      return {
+        write(chunk) {
+          parts.push(new Blob([chunk]));
+          size += chunk.length;
+        },
+        close() {
+          files.push({ name, size, blob: new Blob(parts, OCTETS) });
+        },
+      };
+    },
+  };
+}
+
+// A zip of the exported files, streamed: each file is read back from its Blob in slices and
+// the archive is built as a Blob of chunks. Big files are stored, small ones deflated.
+function zipOf(files) {
+  const parts = [];
+  let failure = null;
+  const zip = new Zip((error, chunk) => {
+    if (error) failure ??= error;
+    else parts.push(new Blob([chunk]));
+  });
+  const reader = new FileReaderSync();
+  for (const f of files) {
+    const entry = f.size > ZIP_STORE_ABOVE ? new ZipPassThrough(f.name) : new ZipDeflate(f.name, { level: 6 });
+    zip.add(entry);
+    let offset = 0;
+    do {
+      const end = Math.min(f.size, offset + ZIP_READ_BYTES);
+      entry.push(new Uint8Array(reader.readAsArrayBuffer(f.blob.slice(offset, end))), end === f.size);
+      offset = end;
+    } while (offset < f.size);
+  }
+  zip.end();
+  if (failure) throw failure;
+  return new Blob(parts, OCTETS);
+}
+
 function exportModel(id, options) {
   if (!model) {
     throw Object.assign(new Error('no model is loaded: open one first'), { code: 'INVALID_OPTION' });
@@ -69,32 +121,24 @@ function exportModel(id, options) {
   const report = progressReporter(id, 'write');
   const onProgress = ({ file, done, total }) => report(done, total, file, done === 0 || done === total);
   const start = performance.now();
-  const out = model.export({ ...options, onProgress });
+  const sink = blobSink();
+  const out = model.exportTo({ ...options, onProgress }, sink);
   const seconds = (performance.now() - start) / 1000;
   let zip = null;
-  if (out.files.length > 1) {
+  if (sink.files.length > 1) {
     const zipReport = progressReporter(id, 'zip');
     zipReport(0, null, 'zip', true);
-    const entries = {};
-    for (const f of out.files) {
-      entries[f.name] = [f.bytes, { level: f.bytes.length > ZIP_STORE_ABOVE ? 0 : 6 }];
-    }
     // Named after the main file (a TF.js model's is its model.json, whatever order the
     // shards come in); `folder` when it is one: a SavedModel's variables/, a TF.js model.
     const tfjs = out.info?.format === 'tfjs';
-    const main = (tfjs && out.files.find((f) => f.name.endsWith('.json'))) || out.files[0];
+    const main = (tfjs && sink.files.find((f) => f.name.endsWith('.json'))) || sink.files[0];
     const dot = main.name.lastIndexOf('.');
     const stem = dot > 0 ? main.name.slice(0, dot) : main.name;
-    const folder = tfjs || out.files.some((f) => f.name.includes('/'));
-    zip = { name: `${stem}.zip`, bytes: zipSync(entries), folder };
+    const folder = tfjs || sink.files.some((f) => f.name.includes('/'));
+    const blob = zipOf(sink.files);
+    zip = { name: `${stem}.zip`, size: blob.size, folder, blob };
   }
-  // Blobs are made here, not on the page: wrapping hundreds of megabytes copies them, and a
-  // Blob crosses to the page as a handle, so the page's thread never touches the bytes.
-  const asBlob = ({ name, bytes, folder }) => ({
-    name, size: bytes.length, folder, blob: new Blob([bytes], { type: 'application/octet-stream' }),
-  });
-  const files = out.files.map(asBlob);
-  return { result: { files, zip: zip && asBlob(zip), info: out.info, seconds } };
+  return { result: { files: sink.files, zip, info: out.info, seconds } };
 }
 
 // A GraphportError crosses as a plain object with its location fields (structured clone

@@ -2,7 +2,8 @@
 // here; the Node entry adds file helpers on top).
 import { GraphportError, unwrap } from './errors.mjs';
 import { toInputSet } from './inputs.mjs';
-import { collectOutputs } from './outputs.mjs';
+import { memorySink, sinkOutputs } from './outputs.mjs';
+import { writableStreamSink } from './web_streams.mjs';
 
 export { GraphportError };
 
@@ -140,15 +141,82 @@ export function createApi(wasm) {
     // {files: [{name, bytes: Uint8Array}], info}. The model is left unchanged.
     export(options) {
       const opts = checkOptions(options, 'export');
-      const outputs = collectOutputs(progressCaller(opts.onProgress));
-      const record = this.#live().export(optionsJson(opts), outputs);
-      if (outputs.failure) {
-        // The collector only allocates and copies: a RangeError there is JS running out of memory.
-        throw callbackFailure(outputs.failure, (e) => (e instanceof RangeError
-          ? new GraphportError('TOO_LARGE', `export: out of JavaScript memory for the output: ${e.message}`)
-          : new GraphportError('IO_ERROR', `export: the output could not be written: ${e.message}`)));
+      const sink = memorySink();
+      // The memory sink only allocates and copies: a RangeError there is JS running out of memory.
+      const { info } = this.#exportThrough(opts, sink, ({ error }) => (error instanceof RangeError
+        ? new GraphportError('TOO_LARGE', `export: out of JavaScript memory for the output: ${error.message}`)
+        : new GraphportError('IO_ERROR', `export: the output could not be written: ${error.message}`)));
+      return { files: sink.files, info };
+    }
+
+    // Hands each chunk of each output file to `sink` as the core writes it (index.d.ts,
+    // ExportSink): {files: [{name, size}], info} once every file is written and closed. If the
+    // sink throws, the export stops with IO_ERROR; on any failure sink.abort(error) is called
+    // and no file counts as complete. The model is left unchanged.
+    exportTo(options, sink) {
+      const opts = checkOptions(options, 'export');
+      if (sink === null || typeof sink !== 'object' || typeof sink.open !== 'function') {
+        throw new GraphportError('INVALID_OPTION', 'exportTo: the sink must be an object with open(name)');
       }
-      return { files: outputs.files, info: JSON.parse(unwrap(record).json) };
+      if (sink.abort !== undefined && typeof sink.abort !== 'function') {
+        throw new GraphportError('INVALID_OPTION', "exportTo: the sink's abort must be a function");
+      }
+      return this.#exportThrough(opts, sink, ({ error, file, step }) => {
+        const failed = new GraphportError('IO_ERROR',
+          `${file}: the sink's ${step}() failed: ${error?.message ?? error}`, { file });
+        failed.cause = error;
+        return failed;
+      });
+    }
+
+    // exportTo() into one WritableStream per file, `openStream(name)` returning it (or a
+    // promise of it). Streams are closed only once the whole export succeeded, and aborted if
+    // anything fails, so a File System Access file is committed whole or not at all.
+    async exportToStreams(options, openStream) {
+      if (typeof openStream !== 'function') {
+        throw new GraphportError('INVALID_OPTION', 'exportToStreams: openStream must be a function');
+      }
+      const streams = writableStreamSink(openStream);
+      let result;
+      try {
+        result = this.exportTo(options, streams.sink);
+      } catch (error) {
+        await streams.aborted();
+        throw error;
+      }
+      await streams.commit((error, file) => {
+        const failed = new GraphportError('IO_ERROR',
+          `${file}: the stream failed: ${error?.message ?? error}`, { file });
+        failed.cause = error;
+        return failed;
+      });
+      return result;
+    }
+
+    // The export itself, into sinkOutputs over `sink`. What the caller's onProgress throws
+    // is thrown as it is; a failure of the sink becomes `sinkError({error, file, step})`; an
+    // error of the core is its GraphportError. Whatever failed, sink.abort(error) is called
+    // first (what abort itself throws is ignored: the export's error is the one to report).
+    #exportThrough(opts, sink, sinkError) {
+      const handle = this.#live();
+      const outputs = sinkOutputs(sink, progressCaller(opts.onProgress));
+      const record = handle.export(optionsJson(opts), outputs);
+      let error = null;
+      if (outputs.failure) {
+        const { error: raised } = outputs.failure;
+        error = raised?.fromCaller ? raised.error : sinkError(outputs.failure);
+      } else if (record.error) {
+        error = new GraphportError(record.error.code, record.error.message, record.error);
+      }
+      if (error) {
+        try {
+          sink.abort?.(error);
+        } catch {
+          // The export's own error is the one the caller needs.
+        }
+        throw error;
+      }
+      return { files: outputs.files, info: JSON.parse(record.json) };
     }
 
     // True when an export with these options writes a folder (a SavedModel with its

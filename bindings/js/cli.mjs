@@ -2,34 +2,12 @@
 // `npx graphport`: the native CLI's commands, options, output and exit codes, on the
 // WebAssembly build. The grammar and --help are the core's (gp.parseArgs, gp.usage), so the
 // two CLIs cannot drift apart; this file only reads and writes files.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
 
 import createGraphport, { GraphportError } from './node.mjs';
 
 function readOptionFile(flag, path) {
   return new Uint8Array(readFileSync(path));
-}
-
-// Writes every output under a temporary name, and renames them into place only once all are
-// written: a failed export leaves no half-written file behind.
-function writeOutputs(files, dir) {
-  const written = [];
-  try {
-    for (const file of files) {
-      const path = join(dir, ...file.name.split('/'));
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(`${path}.graphport-partial`, file.bytes);
-      written.push(path);
-    }
-  } catch (e) {
-    for (const path of written) rmSync(`${path}.graphport-partial`, { force: true });
-    throw new GraphportError('IO_ERROR', e.message);
-  }
-  for (const path of written) {
-    renameSync(`${path}.graphport-partial`, path);
-    process.stderr.write(`wrote ${path}\n`);
-  }
 }
 
 function usageError(message) {
@@ -60,30 +38,10 @@ async function run(argv) {
       return 0;
     }
     if (!args.output) throw usageError('export needs -o OUT');
-    const options = { ...args.export };
-    let dir;
-    if (model.writesFolder(options)) {
-      // The output is a folder (a SavedModel with its variables): -o names it.
-      dir = args.output;
-      try {
-        mkdirSync(dir, { recursive: true });
-      } catch (e) {
-        throw new GraphportError('IO_ERROR', `${dir}: cannot create the output folder: ${e.message}`);
-      }
-      if (!statSync(dir).isDirectory()) {
-        throw new GraphportError('IO_ERROR', `${dir}: cannot create the output folder: a file is in the way`);
-      }
-    } else {
-      if (gp.optionSchema(model.family).export.options.some((o) => o.name === 'filename')) {
-        options.filename = basename(args.output);
-      }
-      dir = dirname(args.output);
-      if (!existsSync(dir)) {
-        throw new GraphportError('IO_ERROR', `${args.output}: cannot create: no such folder ${dir}`);
-      }
-    }
-    const result = model.export(options);
-    writeOutputs(result.files, dir);
+    // Streamed to disk chunk by chunk, under temporary names renamed into place only once
+    // the whole export succeeded (gp.exportToFile): a failed export leaves no file behind.
+    const result = gp.exportToFile(model, args.export, args.output);
+    for (const file of result.files) process.stderr.write(`wrote ${file.path}\n`);
     if (args.json) process.stdout.write(`${JSON.stringify(result.info, null, 2)}\n`);
     return 0;
   } finally {

@@ -1,6 +1,6 @@
 // Types of the npm package "graphport": the browser and bundler entry, and the types every
-// entry shares. node.d.mts adds loadFile() for Node's ESM entry, index.d.cts is the CommonJS
-// entry. No type here needs the DOM lib or @types/node.
+// entry shares. node.d.mts adds loadFile() and exportToFile() for Node's ESM entry, index.d.cts
+// is the CommonJS entry. No type here needs the DOM lib or @types/node.
 
 declare global {
   // Symbol.dispose for consumers whose lib predates esnext.disposable, declared as TypeScript's
@@ -124,6 +124,52 @@ export interface ExportResult {
   info: ExportInfo;
 }
 
+/**
+ * One output file as a sink receives it: the core calls sizeHint() (when it knows the size:
+ * binary outputs), then write() for each chunk, then close() once the file is whole.
+ */
+export interface ExportFileSink {
+  /** The file's size in bytes, known before its first chunk. */
+  sizeHint?(bytes: number): void;
+  /**
+   * The next chunk, at most 1 MiB. It is a view of the WebAssembly heap, valid only during this
+   * call (a later chunk reuses the memory): write it out or copy it before returning. Handing
+   * out the view itself is what lets a file sink write to its descriptor with no copy at all.
+   */
+  write(chunk: Uint8Array): void;
+  close(): void;
+}
+
+/**
+ * Where model.exportTo() puts the files: each opened, filled and closed in turn, one at a time.
+ * Every call is synchronous (the export runs inside one WebAssembly call). Throwing from any of
+ * them stops the export with IO_ERROR (its `cause` is what was thrown).
+ */
+export interface ExportSink {
+  open(name: string): ExportFileSink;
+  /**
+   * Called once if the export fails, for whatever reason, after the core stopped: files the
+   * sink opened or even closed are not complete and should be discarded. What it throws is
+   * ignored (the export's error is the one thrown).
+   */
+  abort?(error: unknown): void;
+}
+
+export interface SinkExportResult {
+  /** The files the sink closed, in order. */
+  files: { name: string; size: number }[];
+  info: ExportInfo;
+}
+
+/** A WritableStream of bytes (the DOM's, Node's or a polyfill's): what exportToStreams writes to. */
+export interface ByteWritableStream {
+  getWriter(): {
+    write(chunk: Uint8Array): Promise<void>;
+    close(): Promise<void>;
+    abort(reason?: unknown): Promise<void>;
+  };
+}
+
 export interface ExportInfo {
   format: 'meta-graph' | 'graph-def' | 'saved-model';
   encoding: 'binary' | 'text';
@@ -239,7 +285,25 @@ export interface Model {
   /** The family that read the model. */
   readonly family: FamilyId;
   inspect(): Summary;
+  /** Every output file as whole bytes in memory: for models that fit in memory twice. */
   export(options?: ExportOptions): ExportResult;
+  /**
+   * Streams every output file to `sink` chunk by chunk; the result comes only when every file
+   * was written and closed. If anything fails, sink.abort() is called and the export throws;
+   * the model is unchanged and can export again.
+   */
+  exportTo(options: ExportOptions | undefined, sink: ExportSink): SinkExportResult;
+  /**
+   * Streams every output file to its own WritableStream (from a File System Access file's
+   * createWritable(), in a page or a Worker). The export cannot wait for a stream, so each chunk
+   * is copied and queued on it. Streams are closed only after the whole export succeeded (a
+   * File System Access file is then committed), and aborted if anything fails. A failed write
+   * or close rejects with IO_ERROR.
+   */
+  exportToStreams(
+    options: ExportOptions | undefined,
+    openStream: (name: string) => ByteWritableStream | Promise<ByteWritableStream>,
+  ): Promise<SinkExportResult>;
   /** True when an export with these options is a folder (a SavedModel with its variables). */
   writesFolder(options?: ExportOptions): boolean;
   /** Frees the model's WebAssembly memory; call it (or use `using`) when done. Idempotent. */
@@ -253,6 +317,11 @@ export interface Graphport {
   load(input: LoadInput, options?: LoadOptions): Model;
   /** Node only (always there on the Node entries, see NodeGraphport): a file or a folder. */
   loadFile?(path: string, options?: LoadOptions): Model;
+  /** Node only (always there on the Node entries, see NodeGraphport). */
+  exportToFile?(model: Model, options: ExportOptions | undefined, path: string): {
+    files: { name: string; size: number; path: string }[];
+    info: ExportInfo;
+  };
   summaryText(summary: Summary): string;
   usage(): string;
   /** Every family with its load and export option schemas, or one family's. */
@@ -269,6 +338,16 @@ export interface Graphport {
 export interface NodeGraphport extends Graphport {
   /** Streams a file, or the files of a folder it needs, from disk into the model, in chunks. */
   loadFile(path: string, options?: LoadOptions): Model;
+  /**
+   * Streams an export to disk, `path` as the CLI's -o: the output folder for an export that is
+   * a folder (made if missing), else the output file (its base name is the `filename` option
+   * where the family has one; companion files go beside it). Files are written under temporary
+   * names and renamed into place only when the whole export succeeded; removed if it fails.
+   */
+  exportToFile(model: Model, options: ExportOptions | undefined, path: string): {
+    files: { name: string; size: number; path: string }[];
+    info: ExportInfo;
+  };
 }
 
 /** The async factory; every call resolves to the same instance. */

@@ -1,5 +1,5 @@
 // Types of the Node ESM entry (node.mjs): the shared types, and a factory whose instance has
-// loadFile().
+// loadFile() and exportToFile().
 import type { NodeGraphport } from './index.js';
 
 export * from './index.js';

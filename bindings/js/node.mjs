@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 import { createApi, GraphportError } from './api.mjs';
+import { exportToFile } from './node_files.mjs';
 
 export { GraphportError };
 
@@ -150,6 +151,7 @@ async function instantiate() {
       closeSync(fd);
     }
   };
+  api.exportToFile = (model, options, path) => exportToFile(api, model, options, path);
   return api;
 }
 

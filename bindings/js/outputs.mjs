@@ -1,54 +1,51 @@
-// Collects the files an export streams out. Nothing is handed back unless the whole export
-// succeeded: a failure half way leaves only garbage for the collector.
+// Between the core's output calls and a caller's sink. The core streams each file it writes
+// as open(name), sizeHint(bytes)?, write(view)..., close(); `sinkOutputs` forwards those to
+// the caller's sink ({open(name) -> {write(chunk), sizeHint?(bytes), close()}, abort?(error)}),
+// counts the bytes and reports progress. `memorySink` is the sink behind export(): it gathers
+// each file into one Uint8Array.
 //
-// The core calls open/sizeHint/write/close from inside WebAssembly. None of them may throw
-// there: a JS exception would unwind the C++ stack past the export's cleanup. So each one
-// catches, keeps the first failure in `failure`, and answers false; the core then stops with
-// IO_ERROR and the API throws `failure` instead.
-export function collectOutputs(onProgress) {
+// The core calls these from inside WebAssembly. None of them may throw there: a JS exception
+// would unwind the C++ stack past the export's cleanup. So each one catches, keeps the first
+// failure in `failure` ({error, file, step}), and answers false; the core then stops with
+// IO_ERROR and the API throws its own error for `failure` once the core is back.
+export function sinkOutputs(sink, onProgress) {
   const files = [];
   let current = null;
-  const collector = {
+  const outputs = {
+    // Every file the sink closed, {name, size}, in order.
     files,
     failure: null,
     open(name) {
-      return guard(() => {
-        current = { name, chunks: [], size: 0, whole: null, total: null, announced: false };
+      return guard('open', name, () => {
+        const file = sink.open(name);
+        if (file === null || typeof file !== 'object' || typeof file.write !== 'function'
+            || typeof file.close !== 'function') {
+          throw new TypeError('open() must return an object with write() and close()');
+        }
+        current = { name, file, size: 0, total: null, announced: false };
       });
     },
-    // The writer knows the file's size: one buffer, each chunk copied once into it, no join.
-    // Without the hint (text output), or if the buffer cannot be had, chunks are kept and
-    // joined at close().
     sizeHint(total) {
-      return guard(() => {
+      return guard('sizeHint', current.name, () => {
         if (current.size !== 0) return;
         current.total = total;
-        try {
-          current.whole = new Uint8Array(total);
-        } catch {
-          current.whole = null;
-        }
+        current.file.sizeHint?.(total);
       });
     },
     write(view) {
-      return guard(() => {
+      return guard('write', current.name, () => {
         announce();
         // `view` points into the WebAssembly heap and is only valid during this call.
-        if (current.whole && current.size + view.length <= current.whole.length) {
-          current.whole.set(view, current.size);
-        } else {
-          if (current.whole) current.chunks.push(current.whole.subarray(0, current.size));
-          current.whole = null;
-          current.chunks.push(view.slice());
-        }
+        current.file.write(view);
         current.size += view.length;
         onProgress?.({ phase: 'write', file: current.name, done: current.size, total: current.total });
       });
     },
     close() {
-      return guard(() => {
+      return guard('close', current.name, () => {
         announce();
-        files.push({ name: current.name, bytes: joined(current) });
+        current.file.close();
+        files.push({ name: current.name, size: current.size });
         current = null;
       });
     },
@@ -62,25 +59,65 @@ export function collectOutputs(onProgress) {
     onProgress?.({ phase: 'write', file: current.name, done: 0, total: current.total });
   }
 
-  function guard(step) {
-    if (collector.failure) return false;
+  function guard(step, file, fn) {
+    if (outputs.failure) return false;
     try {
-      step();
+      fn();
       return true;
-    } catch (e) {
-      collector.failure = e;
+    } catch (error) {
+      outputs.failure = { error, file, step };
       return false;
     }
   }
-  return collector;
+  return outputs;
 }
 
-function joined(file) {
-  if (file.whole && file.size === file.whole.length) return file.whole;
-  if (file.whole) file.chunks.push(file.whole.subarray(0, file.size));
-  const bytes = new Uint8Array(file.size);
+// Gathers each file into one Uint8Array: `files` holds {name, bytes} once a file is closed.
+// The writer usually knows the file's size: one buffer, each chunk copied once into it, no
+// join. Without the hint (text output), or if the buffer cannot be had, chunks are copied out
+// and joined at close().
+export function memorySink() {
+  const files = [];
+  return {
+    files,
+    open(name) {
+      let whole = null;
+      let chunks = [];
+      let size = 0;
+      return {
+        sizeHint(total) {
+          try {
+            whole = new Uint8Array(total);
+          } catch {
+            whole = null;
+          }
+        },
+        write(view) {
+          if (whole && size + view.length <= whole.length) {
+            whole.set(view, size);
+          } else {
+            if (whole) chunks.push(whole.subarray(0, size));
+            whole = null;
+            chunks.push(view.slice());
+          }
+          size += view.length;
+        },
+        close() {
+          files.push({ name, bytes: joined(whole, chunks, size) });
+          whole = null;
+          chunks = [];
+        },
+      };
+    },
+  };
+}
+
+function joined(whole, chunks, size) {
+  if (whole && size === whole.length) return whole;
+  if (whole) chunks.push(whole.subarray(0, size));
+  const bytes = new Uint8Array(size);
   let offset = 0;
-  for (const chunk of file.chunks) {
+  for (const chunk of chunks) {
     bytes.set(chunk, offset);
     offset += chunk.length;
   }

@@ -12,6 +12,7 @@
 #include "core/message_text.h"
 #include "proto/proto_streams.h"
 #include "proto/protobuf_log.h"
+#include "proto/whole_string_stream.h"
 #include "proto/wire_scan.h"
 
 namespace graphport::proto {
@@ -164,16 +165,19 @@ void ParseBinary(ByteSource* source, google::protobuf::Message* message, const s
     consumed = chunks.ByteCount();
     over_budget = chunks.over_budget();
   } else {
-    SourceCopyingStream copying(source, budget);
-    io::CopyingInputStreamAdaptor adaptor(&copying, static_cast<int>(kStreamChunkBytes));
+    // Streamed: long strings and bytes arrive in one chunk each, so they are allocated at their
+    // size (whole_string_stream.h).
+    uint64_t size = 0;
+    if (!source->SizeHint(&size)) size = 0;
+    WholeStringStream chunks(source, message->GetDescriptor(), size, budget, kStreamChunkBytes);
     {
-      io::CodedInputStream input(&adaptor);
+      io::CodedInputStream input(&chunks);
       input.SetRecursionLimit(kMaxProtoNesting);
       ok = message->ParseFromCodedStream(&input) && input.ConsumedEntireMessage();
     }
-    consumed = adaptor.ByteCount();
-    source_error = copying.error();
-    over_budget = copying.over_budget();
+    consumed = chunks.ByteCount();
+    source_error = chunks.error();
+    over_budget = chunks.over_budget();
   }
   if (!source_error.empty()) throw Error(ErrorCode::kIo, what + ": " + source_error);
   if (over_budget) {
