@@ -84,14 +84,10 @@ for (const e of args.exports) {
 model.delete();
 const loadMs = Math.min(loadColdMs, bestOf(repeat, () => gp.load(input, { name: label }).delete()));
 
-// The core into counting outputs, in a raw instance: inspect uncached, each export's heap.
+// The core into counting outputs, in a raw instance: each export's heap, then inspect uncached.
 const { raw } = await rawInstance();
 const rawModel = rawLoad(raw, input, label);
 const rawHeap = { afterLoad: heapOf(raw) };
-let summary;
-const inspectMs = bestOf(repeat, () => { summary = JSON.parse(rawModel.inspect().json); });
-rawHeap.afterInspect = heapOf(raw);
-const nodes = summary.nodeCount ?? summary.counts?.find(([k]) => k === 'operators')?.[1] ?? null;
 const exports = args.exports.map((e) => {
   const first = timeOnce(() => rawExport(rawModel, e.options));
   const heapAfter = heapOf(raw);
@@ -100,6 +96,11 @@ const exports = args.exports.map((e) => {
   return { name: e.name, options: e.options, sinkMs, bytesMs: bytesMs[e.name], heapAfter,
     bytes: out.bytes, files: out.files };
 });
+// Inspect last: its heap growth would hide the exports'.
+let summary;
+const inspectMs = bestOf(repeat, () => { summary = JSON.parse(rawModel.inspect().json); });
+rawHeap.afterInspect = heapOf(raw);
+const nodes = summary.nodeCount ?? summary.counts?.find(([k]) => k === 'operators')?.[1] ?? null;
 rawModel.delete();
 let e2eMs = null;
 if (exports.length > 0) {
