@@ -55,7 +55,8 @@ EMSCRIPTEN_KEEPALIVE int GraphportAnchorParse(const uint8_t* data, uint32_t size
   return g_graph->ParseFromArray(data, static_cast<int>(size)) ? 1 : 0;
 }
 
-// SerializeToString of the parsed GraphDef; its size in bytes, or -1 before a parse.
+// SerializeToString of the parsed GraphDef into the same string each time (its capacity kept,
+// so no fresh pages are faulted in); its size in bytes, or -1 before a parse.
 EMSCRIPTEN_KEEPALIVE double GraphportAnchorSerialize() {
   if (g_graph == nullptr) return -1;
   g_serialized.clear();
