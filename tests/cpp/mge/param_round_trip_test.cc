@@ -248,3 +248,35 @@ TEST(MgeParamRoundTrip, UnknownUnionMemberIsListedAndKeptOnRedump) {
 
 }  // namespace
 }  // namespace graphport::mge
+
+#include "one_op_model.h"
+
+namespace graphport::mge {
+namespace {
+
+// uint64 params beyond Number.MAX_SAFE_INTEGER (2^53 - 1) are decimal strings in inspect(),
+// smaller ones numbers; the written bytes keep the value either way.
+TEST(MgeParamRoundTrip, Uint64ParamsBeyondTwoToThe53AreDecimalStrings) {
+  for (uint64_t seed : {uint64_t{0}, (uint64_t{1} << 53) - 1, uint64_t{1} << 53,
+                        (uint64_t{1} << 53) + 1, UINT64_MAX}) {
+    testing::OneOp spec = {"Dropout",
+                           86,
+                           [seed](flatbuffers::FlatBufferBuilder& fbb) {
+                             return testing::fbsp::CreateDropout(fbb, 0.5f, seed).Union();
+                           },
+                           {{4}},
+                           2};
+    auto l = testing::Load(testing::Model(spec));
+    nlohmann::json got = l.model->Inspect()["megengine"]["operators"][1]["params"][0]["fields"];
+    if (seed < (uint64_t{1} << 53)) {
+      EXPECT_EQ(got["seed"], seed);
+    } else {
+      EXPECT_EQ(got["seed"], std::to_string(seed));
+    }
+    auto again = testing::Load(testing::Export(l.model.get(), nullptr).model());
+    EXPECT_EQ(again.model->Inspect()["megengine"]["operators"][1]["params"][0]["fields"], got);
+  }
+}
+
+}  // namespace
+}  // namespace graphport::mge
