@@ -64,10 +64,15 @@ class Rewriter {
         n.has_v1_names = true;
         for (const auto& s : *op.output_names) n.v1_names.push_back(s);
       }
-      if (op.cls != nullptr && op.cls->key == "CheckNonFinite" && target_ == DumpFormat::kFbsV1) {
-        KeepCheckNonFiniteForV1(i, used, &n);
+      if (op.cls != nullptr && op.cls->key == "CheckNonFinite") {
+        if (target_ == DumpFormat::kFbsV1) KeepCheckNonFiniteForV1(i, used, &n);
+        if (target_ == DumpFormat::kFbsV2) NumberAllCheckNonFiniteOutputs(&n);
         uint32_t index = b_.AddExisting(std::move(n));
-        replace[op.outputs.back()] = Ref{index, 0};
+        const uint32_t flag = b_.node(Ref{index, 0}).outputs - 1;
+        replace[op.outputs.back()] = Ref{index, flag};
+        for (uint32_t k = 0; k + 1 < op.outputs.size() && k < flag; ++k) {
+          replace[op.outputs[k]] = Ref{index, k};
+        }
         continue;
       }
       std::optional<Ref> replaced = Convert(n);
@@ -113,6 +118,7 @@ class Rewriter {
         any = true;
       }
       if (target_ != DumpFormat::kFbsV1) {
+        if (key == "CheckNonFinite" && V1NumberedCheckNonFinite(op)) any = true;
         if (MissingConverters().count(key)) {
           out_->notes.push_back(key + " kept (MegEngine would decompose it; not implemented)");
         }
@@ -136,6 +142,24 @@ class Rewriter {
     const bool param_changes =
         compat_814_ && (op.params.empty() || op.params[0].type != compat::kEmptyParam);
     return all_numbered || param_changes;
+  }
+
+  // A CheckNonFinite read from FBS v1 numbers only its flag output; MegEngine's loader makes
+  // all of them (one scaled copy per input, then the flag), and its FBS_V2 dumper numbers
+  // every one, which its FBS_V2 loader checks.
+  static bool V1NumberedCheckNonFinite(const Operator& op) {
+    return op.outputs.size() == 1 && op.inputs && !op.inputs->empty();
+  }
+
+  void NumberAllCheckNonFiniteOutputs(Node* n) {
+    if (!V1NumberedCheckNonFinite(n->op)) return;
+    const size_t scaled = n->inputs.size();
+    n->outputs = static_cast<uint32_t>(scaled + 1);
+    n->middle.insert(n->middle.begin(), scaled, MiddleTensor());
+    n->dtypes.insert(n->dtypes.begin(), scaled, compat::kFloat32);
+    if (n->has_v1_names) n->v1_names.insert(n->v1_names.begin(), scaled, std::nullopt);
+    out_->notes.push_back("CheckNonFinite: its " + std::to_string(scaled) +
+                          " scaled outputs, which FBS v1 does not number, are numbered in FBS_V2");
   }
 
   void KeepCheckNonFiniteForV1(size_t opr, const std::vector<bool>& used, Node* n) {
