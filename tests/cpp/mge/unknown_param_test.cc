@@ -66,6 +66,29 @@ TEST(MgeUnknownParam, IsKeptByteForByteInBothFormats) {
   EXPECT_EQ(TableBytes(Export(l1.model.get(), {{"dumpFormat", "FBS_V2"}}).model()), original);
 }
 
+TEST(MgeUnknownParam, ATableNotLaidOutAsScalarsIsRefusedNamingTheOperator) {
+  // A byte added before a uint: not the Create helper's order (largest first), so the uint
+  // sits after padding and its size cannot be told from the vtable.
+  OneOp spec = NewOp();
+  spec.param = [](flatbuffers::FlatBufferBuilder& fbb) {
+    auto start = fbb.StartTable();
+    fbb.AddElement<uint8_t>(4, 1, 0);
+    fbb.AddElement<uint32_t>(6, 7, 0);
+    return flatbuffers::Offset<void>(fbb.EndTable(start));
+  };
+  auto l = Load(Model(spec));
+  try {
+    Export(l.model.get(), nullptr);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kUnsupported);
+    EXPECT_NE(std::string(e.what()).find("param union member 120 is not in graphport's schema"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(e.where().opr.find("#1 (Copy)"), std::string::npos) << e.where().opr;
+  }
+}
+
 TEST(MgeUnknownParam, ATableOutsideTheFlatbufferIsAParseError) {
   std::string model = Model(NewOp());
   // Point the param's soffset to its vtable far outside the buffer.
