@@ -371,9 +371,11 @@ test('MegEngine: an mgbtest0 container lists its test cases, opens one, and its 
   const [t] = summary.megengine.testCases;
   assert.deepEqual(rows[0].slice(0, 2), [String(t.index), String(t.operators)]);
   assert.equal(rows[0][4], 'Open this one');
+  assert.match(await page.textContent('#plan'), /written in its mgbtest0 container, its 1 test case kept byte for byte/);
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     assert.deepEqual(await overflowing(page), []);
+    await page.locator('#summary .tab-body').scrollIntoViewIfNeeded();
     await screenshot(page, `mge-mgbtest0-${width}`);
   }
 
