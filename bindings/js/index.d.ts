@@ -237,6 +237,25 @@ export interface FamilySchema {
   export: OptionSchema;
 }
 
+/**
+ * A MegEngine operator param as `inspect()` shows it (`summary.megengine.operators[i].params`):
+ * the union member's number, its table's name (null for a member newer than graphport's
+ * schema, which a re-dump keeps byte for byte), and its fields by name (enums by name).
+ *
+ * 64-bit integers: a field of type long or ulong (a seed, `ExecutionPolicy.workspace_limit`)
+ * whose value lies beyond Number.MAX_SAFE_INTEGER (2^53 - 1) in magnitude is its decimal
+ * string, since a JavaScript number cannot hold it exactly; every other value is a number.
+ * `BigInt(value)` reads both forms exactly. The same rule holds for the metadata's
+ * `optimizeOptions` word.
+ */
+export interface MegEngineParam {
+  union: number;
+  type: string | null;
+  fields?: Record<string, number | string | boolean | null | object>;
+  layout?: string;
+  ambiguous?: boolean;
+}
+
 export interface Summary {
   family: 'tensorflow';
   familyTitle: string;

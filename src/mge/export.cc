@@ -29,7 +29,8 @@ nlohmann::json ExportMgeGraph(const MgeFile& file, size_t graph_index, const Opt
   DumpRequest request = ReadDumpRequest(options);
   // Every MegEngine dump runs the compatibility rewrite first (no_change_graph=False).
   RewrittenGraph rewritten;
-  const bool was_rewritten = RewriteForCompat(loaded, request.format, &rewritten);
+  const bool was_rewritten =
+      RewriteForCompat(loaded, request.format, request.compat_814, &rewritten);
   const Graph& graph = was_rewritten ? rewritten.graph : loaded;
   DumpPlan plan = MakeDumpPlan(graph, request);
   WrittenDump dump = request.format == DumpFormat::kFbsV1 ? WriteV1(plan) : WriteV2(plan);

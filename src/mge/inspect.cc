@@ -5,6 +5,7 @@
 #include "core/base64.h"
 #include "mge/dtype.h"
 #include "mge/dump/dump_info.h"
+#include "mge/json_int64.h"
 #include "mge/param_json.h"
 #include "mge/pickle/pickle_reader.h"
 
@@ -88,7 +89,7 @@ nlohmann::json MetadataJson(const Metadata& m) {
   if (!m.present) return nullptr;
   nlohmann::json j = {{"isValid", m.is_valid},
                       {"graphModified", m.graph_modified},
-                      {"optimizeOptions", m.optimize_options},
+                      {"optimizeOptions", JsonUint64(m.optimize_options)},
                       {"optimizedForInference", m.optimize_options != 0},
                       {"optimizeFlags", OptimizeOptionNames(m.optimize_options)}};
   if (m.user_info) {

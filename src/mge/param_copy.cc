@@ -85,6 +85,55 @@ void AddScalar(flatbuffers::FlatBufferBuilder* fbb, const reflection::Field& f, 
   }
 }
 
+// A union member the schemas do not know, copied field by field from its vtable. MegEngine
+// generates every param table from megdnn's param definitions (dnn/scripts/opr_param_defs.py),
+// which hold only scalar and enum fields, so an unknown member is taken to hold only scalars:
+// each field's bytes are copied as they are, in the order the Create helper added them
+// (largest first, so fields follow one another without padding; the first-added one may
+// carry alignment padding before it). Anything that does not fit that layout is refused.
+flatbuffers::Offset<void> CopyUnknownParam(flatbuffers::FlatBufferBuilder* fbb, const Param& param,
+                                           const std::string& opr) {
+  const std::string member = "param union member " + std::to_string(param.type);
+  const uint8_t* table = param.table;
+  const uint8_t* vtable = table - flatbuffers::ReadScalar<flatbuffers::soffset_t>(table);
+  const auto vt_size = flatbuffers::ReadScalar<flatbuffers::voffset_t>(vtable);
+  const auto table_size = flatbuffers::ReadScalar<flatbuffers::voffset_t>(vtable + 2);
+  struct Field {
+    flatbuffers::voffset_t slot, offset, size;
+  };
+  std::vector<Field> fields;
+  for (flatbuffers::voffset_t slot = 4; slot + 2 <= vt_size; slot += 2) {
+    auto offset = flatbuffers::ReadScalar<flatbuffers::voffset_t>(vtable + slot);
+    if (offset != 0) fields.push_back({static_cast<flatbuffers::voffset_t>(slot), offset, 0});
+  }
+  // Highest offset first: the order the fields were added.
+  std::sort(fields.begin(), fields.end(),
+            [](const Field& a, const Field& b) { return a.offset > b.offset; });
+  flatbuffers::voffset_t end = table_size;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    Field& f = fields[i];
+    if (f.offset < 4 || f.offset >= end) {
+      Unsupported(opr, member + " is not in graphport's schema and its fields overlap");
+    }
+    const auto gap = static_cast<flatbuffers::voffset_t>(end - f.offset);
+    f.size = gap >= 8 ? 8 : gap >= 4 ? 4 : gap >= 2 ? 2 : 1;
+    const bool first_added = i == 0;
+    if ((!first_added && gap != f.size) || (i > 0 && f.size > fields[i - 1].size)) {
+      Unsupported(opr, member +
+                           " is not in graphport's schema and its fields are not laid out "
+                           "as scalars, so it cannot be copied");
+    }
+    end = f.offset;
+  }
+  auto start = fbb->StartTable();
+  for (const Field& f : fields) {
+    fbb->Align(f.size);
+    fbb->PushBytes(table + f.offset, f.size);
+    fbb->TrackField(f.slot, fbb->GetSize());
+  }
+  return flatbuffers::Offset<void>(fbb->EndTable(start));
+}
+
 }  // namespace
 
 flatbuffers::Offset<void> BuildDType(flatbuffers::FlatBufferBuilder* fbb, const DType& dtype) {
@@ -106,13 +155,10 @@ flatbuffers::Offset<void> CopyParam(flatbuffers::FlatBufferBuilder* fbb, const P
                                     const std::string& opr, uint32_t writer_version) {
   const reflection::Schema& schema = GraphV1Schema();
   const reflection::Object* obj = OperatorParamTable(schema, param.type);
-  if (obj == nullptr) {
-    Unsupported(opr, "param union member " + std::to_string(param.type) +
-                         " is not in graphport's schema, so its table cannot be rewritten");
-  }
   if (param.table == nullptr) {
     Unsupported(opr, "param union member " + std::to_string(param.type) + " has no table");
   }
+  if (obj == nullptr) return CopyUnknownParam(fbb, param, opr);
   auto* table = reinterpret_cast<const flatbuffers::Table*>(param.table);
   if (obj->name()->str() == "mgb.serialization.fbs.DType") {
     DType d;

@@ -18,8 +18,11 @@ namespace graphport::mge {
 flatbuffers::Offset<void> BuildDType(flatbuffers::FlatBufferBuilder* fbb, const DType& dtype);
 
 // `writer_version` (the graph's mgb_version / mge_version, which the re-dump keeps) picks the
-// layout its writer used (schema/param_history.h). Throws Error(kUnsupported) naming `opr`
-// for a union member the schemas do not declare (its layout is unknown: it cannot be rebuilt).
+// layout its writer used (schema/param_history.h). A union member the schemas do not declare
+// (a newer MegEngine's) is copied field by field, byte for byte, as a table of scalars (what
+// every MegEngine param table generated from megdnn's definitions is); the same in both
+// formats, whose unions number members alike. Throws Error(kUnsupported) naming `opr` when
+// such a table is not laid out as scalars.
 flatbuffers::Offset<void> CopyParam(flatbuffers::FlatBufferBuilder* fbb, const Param& param,
                                     const std::string& opr, uint32_t writer_version);
 

@@ -6,6 +6,7 @@
 
 #include "core/base64.h"
 #include "mge/dtype.h"
+#include "mge/json_int64.h"
 #include "mge/schema/param_history.h"
 #include "mge/schema/schema_reflection.h"
 
@@ -54,9 +55,9 @@ nlohmann::json Scalar(reflection::BaseType type, const uint8_t* p) {
     case reflection::UInt:
       return flatbuffers::ReadScalar<uint32_t>(p);
     case reflection::Long:
-      return flatbuffers::ReadScalar<int64_t>(p);
+      return JsonInt64(flatbuffers::ReadScalar<int64_t>(p));
     case reflection::ULong:
-      return flatbuffers::ReadScalar<uint64_t>(p);
+      return JsonUint64(flatbuffers::ReadScalar<uint64_t>(p));
     case reflection::Float: {
       double f = flatbuffers::ReadScalar<float>(p);
       if (std::isfinite(f)) return f;
@@ -183,13 +184,13 @@ nlohmann::json TableFields(const reflection::Schema& schema, const ParamLayout& 
         } else if (t.base_type() == reflection::Float || t.base_type() == reflection::Double) {
           fields[name] = f->default_real();
         } else if (t.base_type() == reflection::ULong) {
-          fields[name] = UnsignedFieldDefault(*f);
+          fields[name] = JsonUint64(UnsignedFieldDefault(*f));
         } else if (names != nullptr) {
           fields[name] = EnumValue(names, f->default_integer());
         } else if (t.base_type() == reflection::Bool) {
           fields[name] = f->default_integer() != 0;
         } else {
-          fields[name] = f->default_integer();
+          fields[name] = JsonInt64(f->default_integer());
         }
     }
   }

@@ -5,6 +5,7 @@
 
 #include "mge/dtype.h"
 #include "mge/read_error.h"
+#include "mge/schema/graph_v1_generated.h"
 
 namespace graphport::mge {
 
@@ -81,6 +82,20 @@ void CheckValueSize(const Tensor& t, size_t tensor_index, const Operator& op, si
                 "]) needs " + std::to_string(expected) + " value bytes, but the file gives " +
                 std::to_string(t.value.size()),
             OprLabel(opr_index, op.DisplayType()));
+  }
+}
+
+void CheckUnknownParams(const Operator& op, size_t index, const uint8_t* data, size_t size,
+                        const std::string& file, int64_t fb_at) {
+  for (const Param& p : op.params) {
+    if (p.type <= mgb::serialization::fbs::OperatorParam_MAX || p.table == nullptr) continue;
+    flatbuffers::Verifier verifier(data, size);
+    if (!verifier.VerifyTableStart(p.table)) {
+      ThrowAt(ErrorCode::kParseError, file, fb_at + (p.table - data),
+              "param union member " + std::to_string(p.type) +
+                  " (newer than graphport's schema) has a table outside the flatbuffer",
+              OprLabel(index, op.DisplayType()));
+    }
   }
 }
 

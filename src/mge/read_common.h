@@ -43,6 +43,12 @@ void OrderDumpItems(Operator* op, const std::vector<const void*>& param_tables,
 void CheckInputsDefined(const Operator& op, size_t index, size_t vars_defined,
                         const std::string& file, int64_t offset);
 
+// Checks the tables of param union members newer than the schemas (above 99), which the
+// generated verifiers pass over: their vtable and inline bytes must lie in the flatbuffer
+// (`data`, `size`; `fb_at` is its offset in the file), as the writer copies them byte for byte.
+void CheckUnknownParams(const Operator& op, size_t index, const uint8_t* data, size_t size,
+                        const std::string& file, int64_t fb_at);
+
 // Checks a tensor's value size against its shape and dtype ("tensor #i of operator ...").
 void CheckValueSize(const Tensor& t, size_t tensor_index, const Operator& op, size_t opr_index,
                     const std::string& file, int64_t offset);

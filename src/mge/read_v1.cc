@@ -118,6 +118,7 @@ void ReadV1Graph(std::string_view bytes, const DumpSpan& span, const std::string
         }
       }
       OrderDumpItems(&op, param_at, tensor_at, blob_at);
+      CheckUnknownParams(op, index, data, g->flatbuffer.size(), file, fb_at);
       CheckInputsDefined(op, index, g->vars.size(), file, offset_of(o));
       uint32_t outputs = 0;
       if (!V1NumberedOutputs(op, &outputs)) {

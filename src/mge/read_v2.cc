@@ -136,6 +136,7 @@ void ReadV2Graph(const DumpSpan& span, const std::string& file, Graph* g) {
         }
       }
       OrderDumpItems(&op, param_at, tensor_at, blob_at);
+      CheckUnknownParams(op, index, data, g->flatbuffer.size(), file, fb_at);
       CheckInputsDefined(op, index, g->vars.size(), file, offset_of(o));
       if (o->outputs() != nullptr) {
         op.has_outputs_vector = true;

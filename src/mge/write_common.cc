@@ -106,10 +106,11 @@ void CheckExpressibleInV1(const Graph& graph, size_t opr) {
       {80, "HSIGMOID"}, {82, "LOGSIGMOID"}, {83, "SQRT"},  {84, "SQUARE"},   {85, "SIGN"}};
   static const std::map<uint32_t, const char*> kMultiType = {
       {58, "EQ"}, {59, "NEQ"}, {60, "LT"}, {61, "LEQ"}, {62, "ISNAN"}, {63, "ISINF"}};
-  static const std::set<std::string> kRewritten = {
-      "Where",         "Softmax",           "LayerNorm",    "Dropout",
-      "GroupNorm",     "GroupNormBackward", "InstanceNorm", "InstanceNormBackward",
-      "CheckNonFinite"};
+  // The compatibility rewrite replaces these before the writer runs (Softmax, LayerNorm,
+  // Dropout, GroupNorm and InstanceNorm stay only for outputs other than 0, which FBS v1
+  // holds as MegEngine's v1 dumper writes them).
+  static const std::set<std::string> kRewritten = {"Where", "GroupNormBackward",
+                                                   "InstanceNormBackward"};
   const std::string suffix =
       ": FBS v1 cannot hold it without MegEngine's compatibility rewrite, which graphport "
       "does not implement yet (dump it as FBS_V2)";

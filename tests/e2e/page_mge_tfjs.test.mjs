@@ -1,5 +1,5 @@
-// MegEngine and TensorFlow.js in the page, in Chromium: both corpus .mge files and the TF.js
-// "simple" folder are dropped in, their summaries checked against inspect() from Node, the
+// MegEngine and TensorFlow.js in the page, in Chromium: both corpus .mge files, an mgbtest0
+// container built from them, and the TF.js "simple" folder are dropped in, their summaries checked against inspect() from Node, the
 // MegEngine form against its schema, and their exports against model.export() from Node:
 // an FBS dump compatible with 8.14 is the original file byte for byte, a TF.js model comes
 // back as a SavedModel and as a TF.js folder (a zip). Screenshots at 1366 and 420 px.
@@ -347,3 +347,61 @@ for (const width of WIDTHS) {
     await page.close();
   });
 }
+
+test('MegEngine: an mgbtest0 container lists its test cases, opens one, and its export keeps them', async () => {
+  // Built here: the container magic, one declared test case, the model dump, the test case
+  // (a dump like any other, as MegEngine's load_and_run writes its inputs).
+  const model = readFileSync(MGE_FILES[1]);
+  const testCase = readFileSync(MGE_FILES[0]);
+  const count = Buffer.alloc(4);
+  count.writeUInt32LE(1);
+  const bytes = new Uint8Array(Buffer.concat([Buffer.from('mgbtest0'), count, model, testCase]));
+  const path = join(temp, 'with-tests.mge');
+  writeFileSync(path, bytes);
+  const summary = withModel(bytes, 'with-tests.mge', (m) => m.inspect());
+  assert.equal(summary.megengine.testCases.length, 1);
+
+  const page = await session.newPage();
+  await openFiles(page, path);
+  assert.deepEqual(await page.evaluate(() => window.graphportPage.summary), summary);
+  await tab(page, 'test-cases');
+  const rows = await page.$$eval('#summary .tab-body table.grid tr', (trs) => trs.slice(1)
+    .map((tr) => [...tr.children].map((td) => td.textContent)));
+  assert.equal(rows.length, summary.megengine.testCases.length);
+  const [t] = summary.megengine.testCases;
+  assert.deepEqual(rows[0].slice(0, 2), [String(t.index), String(t.operators)]);
+  assert.equal(rows[0][4], 'Open this one');
+  assert.match(await page.textContent('#plan'), /written in its mgbtest0 container, its 1 test case kept byte for byte/);
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    assert.deepEqual(await overflowing(page), []);
+    await page.locator('#summary .tab-body').scrollIntoViewIfNeeded();
+    await screenshot(page, `mge-mgbtest0-${width}`);
+  }
+
+  // The default export (FBS_V2) writes the container around the new dump, test case kept.
+  await clickExport(page);
+  assert.equal(await page.locator('#result-panel .error').count(), 0, await page.textContent('#result-panel'));
+  const written = await download(page, '#download-0');
+  const expected = withModel(bytes, 'with-tests.mge', (m) => m.export({}));
+  assertSameBytes(written.bytes, expected.files[0].bytes, 'mgbtest0 export');
+  assertSameBytes(written.bytes.subarray(0, 12), bytes.subarray(0, 12), 'the container header');
+  assertSameBytes(written.bytes.subarray(written.bytes.length - testCase.length), testCase, 'the test case');
+  const back = withModel(written.bytes, 'again.mge', (m) => m.inspect());
+  assert.deepEqual(back.megengine.testCases.map((c) => c.operators), summary.megengine.testCases.map((c) => c.operators));
+
+  // Opening the test case shows its graph.
+  await openFiles(page, path);
+  await tab(page, 'test-cases');
+  const before = await page.evaluate(() => window.graphportPage.settled);
+  await page.click('#summary .tab-body table.grid button');
+  await page.waitForFunction((n) => window.graphportPage.settled > n, before);
+  const opened = gp.load(bytes, { name: 'with-tests.mge', graph: t.graph });
+  try {
+    assert.deepEqual(await page.evaluate(() => window.graphportPage.summary), opened.inspect());
+  } finally {
+    opened.delete();
+  }
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -43,8 +43,12 @@ export function planExport(state, summary, schema) {
   if (state.userInfo && state.enableMetadata === false) {
     say(warnings, 'userInfo', 'user_info is kept in the metadata, which “Save metadata” turned off');
   }
-  if (summary?.megengine?.graphs?.length > 1) {
-    say(notes, 'dumpFormat', `only the graph shown (#${summary.megengine.graph}) of the file’s ${summary.megengine.graphs.length} is written`);
+  const mge = summary?.megengine;
+  if (mge?.testCases?.length && mge.graph === 0) {
+    // The export re-dumps the model inside its container and keeps the test cases as they are.
+    say(notes, 'dumpFormat', `the model is written in its mgbtest0 container, its ${mge.testCases.length} test case${mge.testCases.length === 1 ? '' : 's'} kept byte for byte`);
+  } else if (mge?.graphs?.length > 1) {
+    say(notes, 'dumpFormat', `only the graph shown (#${mge.graph}) of the file’s ${mge.graphs.length} is written`);
   }
   return plan;
 }

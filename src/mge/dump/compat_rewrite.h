@@ -25,12 +25,15 @@ struct RewrittenGraph {
   std::vector<std::string> notes;  // operators MegEngine would convert that are kept
 };
 
-// Fills `out` and returns true when `graph` has operators the target's converters replace;
-// false (and `out` untouched) when the graph dumps as it is. Throws Error(kUnsupported)
-// naming an operator that needs a converter graphport does not implement (FBS v1: Softmax,
-// LayerNorm, Dropout, GroupNorm, InstanceNorm, CheckNonFinite) or whose dtypes it does not
-// handle.
-bool RewriteForCompat(const Graph& graph, DumpFormat target, RewrittenGraph* out);
+// Fills `out` and returns true when `graph` has operators the target's converters replace
+// or change; false (and `out` untouched) when the graph dumps as it is. FBS v1 converts
+// Softmax, LayerNorm and Dropout too, and keeps CheckNonFinite with only its last output
+// numbered (`compat_814`: its param written as Empty); GroupNorm and InstanceNorm convert for
+// both targets (the converters: compat_*.cc). Throws Error(kUnsupported) naming an operator
+// whose converter graphport does not implement (GroupNormBackward, InstanceNormBackward, for
+// FBS v1) or whose input it cannot convert as MegEngine would (dtype other than Float32, a
+// shape it cannot infer, a constant MegEngine would fold).
+bool RewriteForCompat(const Graph& graph, DumpFormat target, bool compat_814, RewrittenGraph* out);
 
 }  // namespace graphport::mge
 
