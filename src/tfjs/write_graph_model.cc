@@ -54,8 +54,14 @@ class GraphModelWriter {
       }
       model["signature"] = std::move(s);
     }
-    model["modelTopology"] = Topology();
+    model["modelTopology"] = Topology(graph_);
     if (!options_.user_metadata.is_null()) model["userDefinedMetadata"] = options_.user_metadata;
+    if (options_.initializer != nullptr && options_.initializer->node_size() > 0) {
+      model["modelInitializer"] = Topology(*options_.initializer);
+      if (!options_.initializer_signature.is_null()) {
+        model["initializerSignature"] = options_.initializer_signature;
+      }
+    }
     ojson paths = ojson::array();
     for (const std::string& name : shards.names()) paths.push_back(name);
     model["weightsManifest"] = ojson::array({{{"paths", paths}, {"weights", entries}}});
@@ -122,6 +128,11 @@ class GraphModelWriter {
         add(node, f.signature().name() + "/" + node.name());
         ++renamed_consts_;
       }
+    }
+    // A Const in both graphs is one node of the TensorFlow graph: one weight serves both.
+    if (options_.initializer == nullptr) return;
+    for (const NodeDef& node : options_.initializer->node()) {
+      if (node.op() == "Const" && names.count(node.name()) == 0) add(node, node.name());
     }
   }
 
@@ -328,26 +339,26 @@ class GraphModelWriter {
     return MessageToJson(copy);
   }
 
-  ojson Topology() {
+  ojson Topology(const tensorflow::GraphDef& graph) {
     ojson topology = ojson::object();
     ojson nodes = ojson::array();
-    for (const NodeDef& node : graph_.node()) nodes.push_back(NodeJson(node));
+    for (const NodeDef& node : graph.node()) nodes.push_back(NodeJson(node));
     topology["node"] = std::move(nodes);
     // TF.js reads "versions" unconditionally: it is written even when empty, and so is the
     // library, as the current converter does.
     ojson library = ojson::object();
-    if (graph_.library().function_size() > 0) {
+    if (graph.library().function_size() > 0) {
       ojson functions = ojson::array();
-      for (const auto& f : graph_.library().function()) functions.push_back(FunctionJson(f));
+      for (const auto& f : graph.library().function()) functions.push_back(FunctionJson(f));
       library["function"] = std::move(functions);
     }
     tensorflow::FunctionDefLibrary rest;
-    *rest.mutable_gradient() = graph_.library().gradient();
-    *rest.mutable_registered_gradients() = graph_.library().registered_gradients();
+    *rest.mutable_gradient() = graph.library().gradient();
+    *rest.mutable_registered_gradients() = graph.library().registered_gradients();
     ojson rest_json = MessageToJson(rest);
     for (auto& [key, value] : rest_json.items()) library[key] = value;
     topology["library"] = std::move(library);
-    topology["versions"] = MessageToJson(graph_.versions());
+    topology["versions"] = MessageToJson(graph.versions());
     return topology;
   }
 
