@@ -175,6 +175,13 @@ const OptionSchema& TfWithTfjsExportSchema() {
           " tfjs writes a TensorFlow.js graph model: model.json and its weight shards, as "
           "tfjs-converter lays them out.";
     }
+    for (OptionSpec& spec : s->options) {
+      if (spec.name != "filename") continue;
+      spec.help +=
+          " With to: 'tfjs', the name of the model JSON in the output folder (a bare name "
+          "ending in .json; empty: model.json); the shards keep their "
+          "group1-shard<i>of<n>.bin names, which the JSON lists.";
+    }
     s->groups.push_back(TfjsOptionGroup());
     for (OptionSpec& spec : TfjsExportOptionSpecs()) s->options.push_back(std::move(spec));
     return s;
@@ -210,6 +217,7 @@ json ExportWithTfjs(tf::TfModel* model, const OptionValues& values, const json& 
 
   WriteOptions write;
   ReadTfjsWriteOptions(values, &write);
+  if (!values.String("filename").empty()) write.model_json = values.String("filename");
   write.converted_by = "graphport 0.1.0";
   if (tfjs_manifest.is_object()) {
     write.generated_by = tfjs_manifest.value("generatedBy", json());

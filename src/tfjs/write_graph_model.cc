@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/error.h"
+#include "core/input_set.h"
 #include "tf/dtype.h"
 #include "tfjs/float16.h"
 #include "tfjs/proto_to_json.h"
@@ -72,14 +73,14 @@ class GraphModelWriter {
       throw Error(ErrorCode::kUnsupported,
                   "TF.js writer: a string of the graph is not UTF-8, which JSON cannot hold");
     }
-    ByteSink* sink = out_->Open("model.json");
+    ByteSink* sink = out_->Open(options_.model_json);
     sink->SizeHint(text.size());
     sink->Write(reinterpret_cast<const uint8_t*>(text.data()), text.size());
     out_->Close();
 
     json files = json::array();
     for (const std::string& name : shards.names()) files.push_back(name);
-    files.push_back("model.json");
+    files.push_back(options_.model_json);
     return {{"files", files},
             {"weights", weights_.size()},
             {"shards", shards.names().size()},
@@ -104,6 +105,14 @@ class GraphModelWriter {
       OptionError("quantizeWeights", "quantizeWeights needs quantize (the dtype to use)");
     }
     if (options_.shard_size == 0) OptionError("shardSize", "shardSize must be positive");
+    const std::string& name = options_.model_json;
+    bool json_name = name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0;
+    if (!json_name || name.find_first_of("/\\") != std::string::npos || !IsSafeInputName(name)) {
+      OptionError("filename",
+                  "filename names the model JSON of the output folder: a bare name ending in "
+                  ".json (a TF.js reader looks for one), not '" +
+                      name + "'");
+    }
   }
 
   static bool KeptCodes(const NodeDef& node) { return node.attr().count(kQuantizationAttr) != 0; }

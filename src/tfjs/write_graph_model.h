@@ -24,6 +24,8 @@ struct WriteOptions {
   // fnmatch patterns of the weights to quantize; empty: every float32 weight.
   std::vector<std::string> quantize_weights;
   uint64_t shard_size = kDefaultShardSize;
+  // The model JSON's name: a bare name ending in ".json" (what a reader looks for).
+  std::string model_json = "model.json";
   nlohmann::json generated_by;  // a string, or null (the converter writes the TF version)
   std::string converted_by = "graphport";
   nlohmann::json user_metadata;  // an object, or null for none
