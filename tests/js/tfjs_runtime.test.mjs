@@ -15,8 +15,9 @@ import { describe } from 'node:test';
 import { checkNoLeaksAtEnd, corpusPath, graphport, leakCheckedTest, withModel } from './helpers.mjs';
 import {
   bytesOfValues, decodedWeights, disposeAll, filesOf, humanModelFiles, loadGraphModel, modelJson,
-  outputNames, registryOps, run, seededInputs, VERSIONS,
+  outputNames, registryOps, run, seededInputs, tf, VERSIONS,
 } from './tfjs/runtime.mjs';
+import { TABLE_KEYS, tableModelFiles } from './tfjs/table_model.mjs';
 
 const gp = await graphport();
 checkNoLeaksAtEnd(gp);
@@ -169,3 +170,38 @@ for (const name of MODELS) {
     });
   });
 }
+
+// modelInitializer: the table's init op travels through a TensorFlow SavedModel (its
+// saved_model_main_op) and back into modelInitializer; TF.js fills the table from it in both.
+describe('TF.js runtime: a model with a hash table in modelInitializer', () => {
+  leakCheckedTest(gp, 'TF.js → SavedModel → TF.js looks up the same values', async () => {
+    const input = tableModelFiles();
+    const saved = withModel(gp, { files: input, primary: 'model.json' }, {},
+      (m) => filesOf(m.export({ to: 'saved-model' })));
+    const [savedName] = Object.keys(saved);
+    const back = withModel(gp, saved[savedName], { name: savedName }, (m) => {
+      const collections = m.inspect().collections.map((c) => c.name ?? c);
+      assert.ok(collections.includes('saved_model_main_op'), `collections: ${collections}`);
+      return filesOf(m.export({ to: 'tfjs' }));
+    });
+    const json = modelJson(back);
+    assert.deepEqual(json.modelInitializer.node.map((n) => n.name),
+      ['hash_table', 'keys', 'values', 'key_value_init']);
+    assert.ok(!json.modelTopology.node.some((n) => n.op === 'NoOp' || n.name === 'keys'));
+
+    const keys = [...TABLE_KEYS, 'z'].reverse();
+    const results = [];
+    for (const files of [input, back]) {
+      const model = await loadGraphModel(files);
+      const feed = tf.tensor1d(keys, 'string');
+      try {
+        results.push(await run(model, { 'input:0': feed }, ['output:0']));
+      } finally {
+        feed.dispose();
+        model.dispose();
+      }
+    }
+    assert.deepEqual(Array.from(results[0]['output:0'].values), [-1, 3, 2, 1]);
+    assert.deepEqual(Array.from(results[1]['output:0'].values), [-1, 3, 2, 1]);
+  });
+});

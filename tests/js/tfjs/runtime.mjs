@@ -100,6 +100,7 @@ export function artifactsOf(files) {
       signature: json.signature,
       userDefinedMetadata: json.userDefinedMetadata,
       modelInitializer: json.modelInitializer,
+      initializerSignature: json.initializerSignature,
     },
   };
 }
