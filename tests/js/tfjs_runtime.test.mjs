@@ -4,11 +4,13 @@
 // weights equal name by name; a uint8 re-export stays within one quantization step; the
 // unfused graph holds only registry ops and computes the same within 1e-5 relative.
 //
-// Models, picked to cover what matters within ~90 s on two cores:
-//   antispoof          _FusedConv2D + _FusedMatMul, float input with a -1 batch dim (small)
-//   movenet-lightning  FusedDepthwiseConv2dNative, int32 input, ResizeBilinear, GatherNd
-//   handtrack          control flow (Enter/Exit/Merge/Switch/LoopCond, TensorList*), NMS, uint8
-//   faceres            _FusedMatMul, several outputs, an input name without ":0"
+// Every graph model of @vladmandic/human's models/ folder (11; models.json there is an index,
+// not a model). Among what they cover: _FusedConv2D + _FusedMatMul (antispoof, faceres),
+// FusedDepthwiseConv2dNative and an int32 input (movenet-lightning), control flow and NMS
+// (handtrack), the signature under userDefinedMetadata (blazeface, emotion, iris), a 512x512
+// input (centernet, the slowest: a third of the file's time). The file costs about 70 s of
+// CPU in all (TF.js's cpu backend running each model three times: original, round trip,
+// unfused), which is its wall time on two otherwise idle cores.
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 
@@ -22,7 +24,7 @@ import { TABLE_KEYS, tableModelFiles } from './tfjs/table_model.mjs';
 const gp = await graphport();
 checkNoLeaksAtEnd(gp);
 
-const MODELS = ['antispoof', 'movenet-lightning', 'handtrack', 'faceres'];
+const MODELS = ['antispoof', 'blazeface', 'centernet', 'emotion', 'facemesh', 'faceres', 'handlandmark-lite', 'handtrack', 'iris', 'liveness', 'movenet-lightning'];
 const SEED = 20261201;
 const REGISTRY = registryOps(corpusPath('tf/ops.pbtxt'));
 assert.ok(REGISTRY.size > 1000, `ops.pbtxt defines only ${REGISTRY.size} ops`);
