@@ -8,9 +8,10 @@
 // not a model). Among what they cover: _FusedConv2D + _FusedMatMul (antispoof, faceres),
 // FusedDepthwiseConv2dNative and an int32 input (movenet-lightning), control flow and NMS
 // (handtrack), the signature under userDefinedMetadata (blazeface, emotion, iris), a 512x512
-// input (centernet, the slowest: a third of the file's time). The file costs about 70 s of
-// CPU in all (TF.js's cpu backend running each model three times: original, round trip,
-// unfused), which is its wall time on two otherwise idle cores.
+// input (centernet, the slowest: a third of the file's time). The file took 70 s of CPU
+// (user + sys) when measured, nearly all of it TF.js's cpu backend running each model three
+// times (original, round trip, unfused); that JS is single-threaded, so an idle core runs the
+// file in about that time.
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 
