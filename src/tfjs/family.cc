@@ -242,7 +242,7 @@ json ExportWithTfjs(tf::TfModel* model, const OptionValues& values, const json& 
   }
   // The tables' init ops go back to modelInitializer, as tfjs-converter cuts them out.
   tensorflow::GraphDef main_graph, initializer;
-  if (SplitInitializer(*graph, meta_graph, &main_graph, &initializer)) {
+  if (SplitInitializer(*graph, meta_graph, &main_graph, &initializer, &write.resource_links)) {
     graph = &main_graph;
     write.initializer = &initializer;
     if (tfjs_manifest.is_object()) {

@@ -59,6 +59,7 @@ std::string LoaderInitOp(const tensorflow::MetaGraphDef& meta) {
 }  // namespace
 
 MergedInitializer MergeInitializer(const GraphDef& initializer,
+                                   const std::vector<ResourceLink>& links,
                                    tensorflow::MetaGraphDef* meta_graph) {
   MergedInitializer merged;
   GraphDef* graph = meta_graph->mutable_graph_def();
@@ -109,6 +110,23 @@ MergedInitializer MergeInitializer(const GraphDef& initializer,
   for (const std::string& name : order) {
     if (read.count(name) == 0) merged.init_ops.push_back(name);
   }
+  std::set<std::string> initializer_names(order.begin(), order.end());
+  for (const ResourceLink& link : links) {
+    std::string from = renamed(InputNode(link.tensor));
+    if (initializer_names.count(from) == 0) continue;
+    for (NodeDef& node : *graph->mutable_node()) {
+      if (node.name() != link.placeholder || node.op().rfind("Placeholder", 0) != 0) continue;
+      node.set_op("Identity");
+      node.clear_input();
+      std::string index = link.tensor.substr(InputNode(link.tensor).size());
+      node.add_input(index == ":0" ? from : from + index);
+      node.mutable_attr()->clear();
+      (*node.mutable_attr())["T"].set_type(tensorflow::DT_RESOURCE);
+      (*node.mutable_attr())[kResourceIdAttr].set_i(link.resource_id);
+      merged.linked.push_back(node.name());
+      break;
+    }
+  }
   if (merged.init_ops.empty()) return merged;
 
   NodeDef* main_op = graph->add_node();
@@ -127,7 +145,7 @@ MergedInitializer MergeInitializer(const GraphDef& initializer,
 }
 
 bool SplitInitializer(const GraphDef& graph, const tensorflow::MetaGraphDef* meta_graph,
-                      GraphDef* main, GraphDef* initializer) {
+                      GraphDef* main, GraphDef* initializer, std::vector<ResourceLink>* links) {
   if (meta_graph == nullptr) return false;
   std::map<std::string, const NodeDef*> nodes;
   for (const NodeDef& node : graph.node()) nodes[node.name()] = &node;
@@ -156,6 +174,17 @@ bool SplitInitializer(const GraphDef& graph, const tensorflow::MetaGraphDef* met
       if (nodes.count(from) != 0) frontier.push_back(from);
     }
   }
+  // The model's resource inputs that the reader linked to the initializer's outputs.
+  std::map<std::string, ResourceLink> linked;
+  for (const NodeDef& node : graph.node()) {
+    auto id = node.attr().find(kResourceIdAttr);
+    if (id == node.attr().end() || node.op() != "Identity" || node.input_size() < 1) continue;
+    if (needed_by_init.count(node.name()) != 0) continue;
+    if (needed_by_init.count(InputNode(node.input(0))) == 0) continue;
+    std::string tensor = node.input(0);
+    if (tensor.find(':') == std::string::npos) tensor += ":0";
+    linked[node.name()] = {node.name(), tensor, id->second.i()};
+  }
   // Of those, what the rest of the graph reads too (its tables) stays in the model's graph.
   std::set<std::string> needed_by_model;
   for (const NodeDef& node : graph.node()) {
@@ -167,7 +196,7 @@ bool SplitInitializer(const GraphDef& graph, const tensorflow::MetaGraphDef* met
   while (!frontier.empty()) {
     std::string name = frontier.back();
     frontier.pop_back();
-    if (!seen.insert(name).second) continue;
+    if (!seen.insert(name).second || linked.count(name) != 0) continue;
     for (const std::string& input : nodes[name]->input()) {
       std::string from = InputNode(input);
       if (nodes.count(from) == 0) continue;
@@ -182,6 +211,16 @@ bool SplitInitializer(const GraphDef& graph, const tensorflow::MetaGraphDef* met
     if (drop_init_op && node.name() == init_op) continue;
     bool in_init = needed_by_init.count(node.name()) != 0;
     if (in_init) *initializer->add_node() = node;
+    if (linked.count(node.name()) != 0) {
+      NodeDef* placeholder = main->add_node();
+      placeholder->set_name(node.name());
+      placeholder->set_op("Placeholder");
+      placeholder->set_device(node.device());
+      (*placeholder->mutable_attr())["dtype"].set_type(tensorflow::DT_RESOURCE);
+      (*placeholder->mutable_attr())["shape"].mutable_shape();
+      if (links != nullptr) links->push_back(linked[node.name()]);
+      continue;
+    }
     if (!in_init || needed_by_model.count(node.name()) != 0) *main->add_node() = node;
   }
   *main->mutable_library() = graph.library();

@@ -1,5 +1,6 @@
 #include "tfjs/read_graph_model.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -70,18 +71,23 @@ class GraphModelReader {
     CheckConstsFilled();
     json initializer_summary;
     if (has_initializer) {
-      MergedInitializer merged = MergeInitializer(initializer, meta_graph);
-      initializer_summary = {{"nodes", merged.nodes},
-                             {"shared", merged.shared},
-                             {"renamed", merged.renamed},
-                             {"initOps", merged.init_ops},
-                             {"mainOp", merged.main_op}};
+      MergedInitializer merged = MergeInitializer(initializer, ResourceLinks(model), meta_graph);
+      linked_ = merged.linked;
+      initializer_summary = {{"nodes", merged.nodes},     {"shared", merged.shared},
+                             {"renamed", merged.renamed}, {"initOps", merged.init_ops},
+                             {"mainOp", merged.main_op},  {"linkedInputs", merged.linked}};
     }
 
     std::string signature_source;
     if (const json* signature = FindSignature(model, &signature_source)) {
-      ReadSignature(*signature, model_json_ + ": " + signature_source,
-                    &(*meta_graph->mutable_signature_def())[kSignatureKey]);
+      tensorflow::SignatureDef* def = &(*meta_graph->mutable_signature_def())[kSignatureKey];
+      ReadSignature(*signature, model_json_ + ": " + signature_source, def);
+      // A table's handle is no input of the TensorFlow graph: it comes from the initializer.
+      for (auto it = def->mutable_inputs()->begin(); it != def->mutable_inputs()->end();) {
+        std::string node = it->second.name().substr(0, it->second.name().find(':'));
+        bool linked = std::find(linked_.begin(), linked_.end(), node) != linked_.end();
+        it = linked ? def->mutable_inputs()->erase(it) : std::next(it);
+      }
     }
     json& summary = result.manifest;
     summary = json::object();
@@ -105,6 +111,39 @@ class GraphModelReader {
     location.file = model_json_;
     location.node = node;
     throw Error(code, model_json_ + ": " + message, location);
+  }
+
+  // The signature inputs and initializer outputs that TF.js pairs by resourceId.
+  static std::vector<ResourceLink> ResourceLinks(const json& model) {
+    std::vector<ResourceLink> links;
+    std::string source;
+    const json* signature = FindSignature(model, &source);
+    auto init = model.find("initializerSignature");
+    if (signature == nullptr || !signature->is_object() || init == model.end() ||
+        !init->is_object()) {
+      return links;
+    }
+    auto side = [](const json& s, const char* key) {
+      auto it = s.find(key);
+      return it != s.end() && it->is_object() ? *it : json::object();
+    };
+    json outputs = side(*init, "outputs");
+    json inputs = side(*signature, "inputs");
+    for (const auto& [key, input] : inputs.items()) {
+      if (!input.is_object() || !input.contains("resourceId") || !input.contains("name")) continue;
+      for (const auto& [out_key, output] : outputs.items()) {
+        if (!output.is_object() || !output.contains("name") || !output["name"].is_string() ||
+            !input["name"].is_string() ||
+            output.value("resourceId", json()) != input["resourceId"]) {
+          continue;
+        }
+        if (!input["resourceId"].is_number_integer()) continue;
+        std::string placeholder = input["name"].get<std::string>();
+        links.push_back({placeholder.substr(0, placeholder.find(':')),
+                         output["name"].get<std::string>(), input["resourceId"].get<int64_t>()});
+      }
+    }
+    return links;
   }
 
   bool KnownOp(const std::string& op) {
@@ -276,6 +315,7 @@ class GraphModelReader {
   std::set<std::string> known_;
   std::multimap<std::string, tensorflow::NodeDef*> consts_;
   std::set<std::string> filled_;
+  std::vector<std::string> linked_;  // Placeholders the initializer's outputs now feed
 };
 
 }  // namespace

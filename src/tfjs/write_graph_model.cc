@@ -55,13 +55,30 @@ class GraphModelWriter {
       }
       model["signature"] = std::move(s);
     }
+    for (const ResourceLink& link : options_.resource_links) {
+      if (!model.contains("signature")) model["signature"] = {{"inputs", ojson::object()}};
+      model["signature"]["inputs"][link.placeholder] = {{"name", link.placeholder + ":0"},
+                                                        {"dtype", "DT_RESOURCE"},
+                                                        {"tensorShape", ojson::object()},
+                                                        {"resourceId", link.resource_id}};
+    }
     model["modelTopology"] = Topology(graph_);
     if (!options_.user_metadata.is_null()) model["userDefinedMetadata"] = options_.user_metadata;
     if (options_.initializer != nullptr && options_.initializer->node_size() > 0) {
       model["modelInitializer"] = Topology(*options_.initializer);
-      if (!options_.initializer_signature.is_null()) {
-        model["initializerSignature"] = options_.initializer_signature;
+      ojson signature = options_.initializer_signature.is_null()
+                            ? ojson()
+                            : ojson::parse(options_.initializer_signature.dump());
+      for (const ResourceLink& link : options_.resource_links) {
+        if (signature.is_null()) signature = {{"outputs", ojson::object()}};
+        ojson& output = signature["outputs"][link.tensor];
+        if (!output.is_object()) {
+          output = {
+              {"name", link.tensor}, {"dtype", "DT_RESOURCE"}, {"tensorShape", ojson::object()}};
+        }
+        output["resourceId"] = link.resource_id;
       }
+      if (!signature.is_null()) model["initializerSignature"] = std::move(signature);
     }
     ojson paths = ojson::array();
     for (const std::string& name : shards.names()) paths.push_back(name);

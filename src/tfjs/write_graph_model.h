@@ -13,6 +13,7 @@
 #include "core/output_set.h"
 #include "tensorflow/graph.pb.h"
 #include "tensorflow/meta_graph.pb.h"
+#include "tfjs/model_initializer.h"
 
 namespace graphport::tfjs {
 
@@ -33,6 +34,9 @@ struct WriteOptions {
   // weights follow the model's in the manifest, as tfjs-converter orders them.
   const tensorflow::GraphDef* initializer = nullptr;
   nlohmann::json initializer_signature;  // an object, or null for none
+  // The model's resource inputs fed from the initializer's outputs: each gets its resourceId
+  // in the signature's inputs and initializerSignature's outputs, as TF.js pairs them.
+  std::vector<ResourceLink> resource_links;
 };
 
 // Writes model.json and the shards to `out` (shards first: the manifest needs the

@@ -191,23 +191,27 @@ describe('tfjs: broken manifests', () => {
 // A model with modelInitializer (a hash table's init op, built by the test): both builds
 // carry it into the SavedModel and back to the same bytes.
 describe('tfjs: modelInitializer', () => {
-  const files = tableModelFiles();
-  leakCheckedTest(gp, "to: 'saved-model' and to: 'tfjs': native and wasm write the same bytes", (t) => {
-    const dir = join(tempDir(t, 'graphport-tfjs-table-'), 'model');
-    mkdirSync(dir);
-    for (const [name, bytes] of Object.entries(files)) writeFileSync(join(dir, name), bytes);
-    for (const [to, folder] of [['saved-model', true], ['tfjs', true]]) {
-      const native = nativeExport(t, dir, ['--to', to], folder);
-      withModel(gp, { files }, {}, (m) => {
-        const wasm = filesOf(m.export({ to }));
-        assertSameFiles(wasm, native, `table model ${to}`);
-        if (to === 'tfjs') {
-          const json = JSON.parse(new TextDecoder().decode(wasm['model.json']));
-          assert.equal(json.modelInitializer.node.length, 4);
-        }
-      });
-    }
-  });
+  for (const tf2 of [false, true]) {
+    const files = tableModelFiles({ tf2 });
+    const form = tf2 ? 'TF2 form' : 'TF1 form';
+    leakCheckedTest(gp, `${form}: to: 'saved-model' and to: 'tfjs': native and wasm write the same bytes`, (t) => {
+      const dir = join(tempDir(t, 'graphport-tfjs-table-'), 'model');
+      mkdirSync(dir);
+      for (const [name, bytes] of Object.entries(files)) writeFileSync(join(dir, name), bytes);
+      for (const to of ['saved-model', 'tfjs']) {
+        const native = nativeExport(t, dir, ['--to', to], true);
+        withModel(gp, { files }, {}, (m) => {
+          const wasm = filesOf(m.export({ to }));
+          assertSameFiles(wasm, native, `table model (${form}) ${to}`);
+          if (to === 'tfjs') {
+            const json = JSON.parse(new TextDecoder().decode(wasm['model.json']));
+            assert.equal(json.modelInitializer.node.length, tf2 ? 5 : 4);
+            if (tf2) assert.equal(json.signature.inputs.unknown.resourceId, 42);
+          }
+        });
+      }
+    });
+  }
 });
 
 // filename names the model JSON of a TF.js export; a name a reader would not find is refused.

@@ -177,34 +177,38 @@ for (const name of MODELS) {
 // modelInitializer: the table's init op travels through a TensorFlow SavedModel (its
 // saved_model_main_op) and back into modelInitializer; TF.js fills the table from it in both.
 describe('TF.js runtime: a model with a hash table in modelInitializer', () => {
-  leakCheckedTest(gp, 'TF.js → SavedModel → TF.js looks up the same values', async () => {
-    const input = tableModelFiles();
-    const saved = withModel(gp, { files: input, primary: 'model.json' }, {},
-      (m) => filesOf(m.export({ to: 'saved-model' })));
-    const [savedName] = Object.keys(saved);
-    const back = withModel(gp, saved[savedName], { name: savedName }, (m) => {
-      const collections = m.inspect().collections.map((c) => c.name ?? c);
-      assert.ok(collections.includes('saved_model_main_op'), `collections: ${collections}`);
-      return filesOf(m.export({ to: 'tfjs' }));
-    });
-    const json = modelJson(back);
-    assert.deepEqual(json.modelInitializer.node.map((n) => n.name),
-      ['hash_table', 'keys', 'values', 'key_value_init']);
-    assert.ok(!json.modelTopology.node.some((n) => n.op === 'NoOp' || n.name === 'keys'));
+  for (const tf2 of [false, true]) {
+    const form = tf2 ? 'TF2 form (resourceId)' : 'TF1 form (the table in both graphs)';
+    leakCheckedTest(gp, `${form}: TF.js → SavedModel → TF.js looks up the same values`, async () => {
+      const input = tableModelFiles({ tf2 });
+      const output = tf2 ? 'Identity:0' : 'output:0';
+      const saved = withModel(gp, { files: input, primary: 'model.json' }, {},
+        (m) => filesOf(m.export({ to: 'saved-model' })));
+      const [savedName] = Object.keys(saved);
+      const back = withModel(gp, saved[savedName], { name: savedName }, (m) => {
+        const collections = m.inspect().collections.map((c) => c.name ?? c);
+        assert.ok(collections.includes('saved_model_main_op'), `collections: ${collections}`);
+        return filesOf(m.export({ to: 'tfjs' }));
+      });
+      const json = modelJson(back);
+      assert.deepEqual(json.modelInitializer.node.map((n) => n.name),
+        ['hash_table', 'keys', 'values', 'key_value_init', ...(tf2 ? ['initializer/Identity'] : [])]);
+      assert.ok(!json.modelTopology.node.some((n) => n.op === 'NoOp' || n.name === 'keys'));
 
-    const keys = [...TABLE_KEYS, 'z'].reverse();
-    const results = [];
-    for (const files of [input, back]) {
-      const model = await loadGraphModel(files);
-      const feed = tf.tensor1d(keys, 'string');
-      try {
-        results.push(await run(model, { 'input:0': feed }, ['output:0']));
-      } finally {
-        feed.dispose();
-        model.dispose();
+      const keys = [...TABLE_KEYS, 'z'].reverse();
+      const results = [];
+      for (const files of [input, back]) {
+        const model = await loadGraphModel(files);
+        const feed = tf.tensor1d(keys, 'string');
+        try {
+          results.push(await run(model, { 'input:0': feed }, [output]));
+        } finally {
+          feed.dispose();
+          model.dispose();
+        }
       }
-    }
-    assert.deepEqual(Array.from(results[0]['output:0'].values), [-1, 3, 2, 1]);
-    assert.deepEqual(Array.from(results[1]['output:0'].values), [-1, 3, 2, 1]);
-  });
+      assert.deepEqual(Array.from(results[0][output].values), [-1, 3, 2, 1]);
+      assert.deepEqual(Array.from(results[1][output].values), [-1, 3, 2, 1]);
+    });
+  }
 });

@@ -211,6 +211,66 @@ TEST(ModelInitializerTest, AnInitializerNodeWhoseNameTheModelTookIsRenamed) {
                      {{"dtype", "DT_RESOURCE"}, {"name", "initializer/output:0"}}}}}}));
 }
 
+// The TF2 form (converter v3.21+): the model takes the table's handle as a resource input that
+// TF.js feeds from the initializer's output of the same resourceId. In TensorFlow the input
+// becomes an Identity of that output (the graph then reads the table the init op fills), and
+// a TF.js export makes it the resource input again, resourceIds and all.
+TEST(ModelInitializerTest, ATf2ResourceInputIsFedFromTheInitializerAndComesBack) {
+  OwnedInputSet tf1;
+  AddTableModel(&tf1);
+  json model = json::parse(tf1.bytes("model.json"));
+  json& nodes = model["modelTopology"]["node"];
+  nodes[1] = {{"name", "unknown"},
+              {"op", "Placeholder"},
+              {"attr", {{"dtype", Attr("DT_RESOURCE")}, {"shape", {{"shape", json::object()}}}}}};
+  nodes[3]["input"][0] = "unknown";
+  model["signature"]["inputs"]["unknown"] = {{"name", "unknown:0"},
+                                             {"dtype", "DT_RESOURCE"},
+                                             {"tensorShape", json::object()},
+                                             {"resourceId", 42}};
+  model["modelInitializer"]["node"].push_back({{"name", "handle"},
+                                               {"op", "Identity"},
+                                               {"input", {"hash_table", "^key_value_init"}},
+                                               {"attr", {{"T", Attr("DT_RESOURCE")}}}});
+  model["initializerSignature"] = {{"outputs",
+                                    {{"handle:0",
+                                      {{"name", "handle:0"},
+                                       {"dtype", "DT_RESOURCE"},
+                                       {"tensorShape", json::object()},
+                                       {"resourceId", 42}}}}}};
+  OwnedInputSet inputs;
+  inputs.Add("model.json", model.dump());
+  inputs.Add("group1-shard1of1.bin", tf1.bytes("group1-shard1of1.bin"));
+
+  tensorflow::MetaGraphDef meta;
+  ReadResult read = testing::ReadModel(&inputs, &meta);
+  EXPECT_EQ(read.manifest["modelInitializer"]["linkedInputs"], json({"unknown"}));
+  const tensorflow::NodeDef* unknown = Find(meta.graph_def(), "unknown");
+  ASSERT_NE(unknown, nullptr);
+  EXPECT_EQ(unknown->op(), "Identity");
+  ASSERT_EQ(unknown->input_size(), 1);
+  EXPECT_EQ(unknown->input(0), "handle");
+  EXPECT_EQ(unknown->attr().at(kResourceIdAttr).i(), 42);
+  const auto& signature = meta.signature_def().at(kSignatureKey);
+  EXPECT_EQ(signature.inputs().size(), 1u);
+  EXPECT_EQ(signature.inputs().count("input"), 1u);
+
+  Probe probe(inputs.set());
+  const Family& family = TfjsFamily();
+  auto loaded = family.Read(&probe, family.Detect(&probe, ""),
+                            OptionValues::Read(family.load_options(), {}, "load"));
+  MemoryOutputSet tfjs;
+  loaded->Export(OptionValues::Read(family.export_options(), {{"to", "tfjs"}}, "export"), &tfjs);
+  json written = json::parse(tfjs.files().back().bytes);
+  EXPECT_EQ(Names(written["modelTopology"]["node"]),
+            std::vector<std::string>({"input", "unknown", "default", "lookup", "output"}));
+  EXPECT_EQ(written["modelTopology"]["node"][1]["op"], "Placeholder");
+  EXPECT_EQ(written["signature"]["inputs"]["unknown"]["resourceId"], 42);
+  EXPECT_EQ(Names(written["modelInitializer"]["node"]),
+            std::vector<std::string>({"hash_table", "keys", "values", "key_value_init", "handle"}));
+  EXPECT_EQ(written["initializerSignature"]["outputs"]["handle:0"]["resourceId"], 42);
+}
+
 TEST(ModelInitializerTest, SplitsATensorFlowGraphByItsLegacyInitOp) {
   // A TF1 SavedModel's graph without the table_initializer collection: the init op's inputs
   // are the init ops.
@@ -223,15 +283,15 @@ TEST(ModelInitializerTest, SplitsATensorFlowGraphByItsLegacyInitOp) {
   (*meta.mutable_collection_def())[kLegacyInitOpCollection].mutable_node_list()->add_value(
       "init_all_tables");
   tensorflow::GraphDef main, initializer;
-  ASSERT_TRUE(SplitInitializer(meta.graph_def(), &meta, &main, &initializer));
+  ASSERT_TRUE(SplitInitializer(meta.graph_def(), &meta, &main, &initializer, nullptr));
   EXPECT_EQ(main.node_size(), 5);
   ASSERT_EQ(initializer.node_size(), 4);
   EXPECT_EQ(initializer.node(0).name(), "hash_table");
   EXPECT_EQ(initializer.node(3).name(), "key_value_init");
 
   meta.mutable_collection_def()->clear();
-  EXPECT_FALSE(SplitInitializer(meta.graph_def(), &meta, &main, &initializer));
-  EXPECT_FALSE(SplitInitializer(meta.graph_def(), nullptr, &main, &initializer));
+  EXPECT_FALSE(SplitInitializer(meta.graph_def(), &meta, &main, &initializer, nullptr));
+  EXPECT_FALSE(SplitInitializer(meta.graph_def(), nullptr, &main, &initializer, nullptr));
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 // A TF.js graph model with a hash table, built here as tfjs-converter writes a TF1 SavedModel
 // with one: the table's init op (keys a, b, c to 1, 2, 3) in modelInitializer, the lookup
 // (default -1) in modelTopology; both graphs hold the HashTableV2 node, which TF.js shares
-// by name.
+// by name. tableModelFiles({tf2: true}) is the TF2 form (converter v3.21+): the model's graph
+// takes the table's handle as a resource input "unknown", which TF.js feeds from the
+// initializer's output "Identity:0" of the same resourceId.
 
 const attr = (type) => ({ type });
 
@@ -43,7 +45,7 @@ function concat(parts) {
 
 export const TABLE_KEYS = ['a', 'b', 'c'];
 
-export function tableModelFiles() {
+export function tableModelFiles({ tf2 = false } = {}) {
   const json = {
     format: 'graph-model',
     generatedBy: '1.15.0',
@@ -87,6 +89,21 @@ export function tableModelFiles() {
       ],
     }],
   };
+  if (tf2) {
+    const nodes = json.modelTopology.node;
+    nodes[1] = { name: 'unknown', op: 'Placeholder', attr: { dtype: attr('DT_RESOURCE'), shape: { shape: {} } } };
+    nodes[3].input[0] = 'unknown';
+    nodes[4].name = 'Identity';
+    json.signature.inputs.unknown = { name: 'unknown:0', dtype: 'DT_RESOURCE', tensorShape: {}, resourceId: 42 };
+    json.signature.outputs = { output: { name: 'Identity:0', dtype: 'DT_INT32' } };
+    // tf.function's automatic control dependencies: the handle is returned after the import.
+    json.modelInitializer.node.push({
+      name: 'Identity', op: 'Identity', input: ['hash_table', '^key_value_init'], attr: { T: attr('DT_RESOURCE') },
+    });
+    json.initializerSignature = {
+      outputs: { 'Identity:0': { name: 'Identity:0', dtype: 'DT_RESOURCE', tensorShape: {}, resourceId: 42 } },
+    };
+  }
   const shard = concat([int32Bytes([-1]), stringBytes(TABLE_KEYS), int32Bytes([1, 2, 3])]);
   return {
     'model.json': new TextEncoder().encode(JSON.stringify(json)),
