@@ -56,7 +56,7 @@ class GraphModelReader {
                            initializer_json->contains("node");
     if (has_initializer) {
       NormalizeCharCodeBytes(&*initializer_json);
-      ReadTopology(*initializer_json, model_json_ + ": modelInitializer", &initializer);
+      ReadTopology(*initializer_json, model_json_, &initializer, "modelInitializer");
       CheckOps(initializer, "modelInitializer: ");
       IndexConsts(&initializer);
     }

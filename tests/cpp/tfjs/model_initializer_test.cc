@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <tuple>
+
 #include "tfjs/family.h"
 #include "tfjs_test_util.h"
 
@@ -269,6 +272,35 @@ TEST(ModelInitializerTest, ATf2ResourceInputIsFedFromTheInitializerAndComesBack)
   EXPECT_EQ(Names(written["modelInitializer"]["node"]),
             std::vector<std::string>({"hash_table", "keys", "values", "key_value_init", "handle"}));
   EXPECT_EQ(written["initializerSignature"]["outputs"]["handle:0"]["resourceId"], 42);
+}
+
+TEST(ModelInitializerTest, BadInitializersNameModelInitializer) {
+  OwnedInputSet tf1;
+  AddTableModel(&tf1);
+  json model = json::parse(tf1.bytes("model.json"));
+  for (const auto& [change, code, says] :
+       std::vector<std::tuple<std::function<void(json*)>, ErrorCode, std::string>>{
+           {[](json* m) { (*m)["modelInitializer"]["node"] = 3; }, ErrorCode::kParseError,
+            "model.json: modelInitializer.node is not an array"},
+           {[](json* m) { (*m)["modelInitializer"]["node"][3]["op"] = "NoSuchOp"; },
+            ErrorCode::kUnsupported, "modelInitializer: node 'key_value_init' has op 'NoSuchOp'"},
+           {[](json* m) { (*m)["modelInitializer"]["node"][1]["attr"] = "x"; },
+            ErrorCode::kParseError, "modelInitializer.node[1] ('keys')"}}) {
+    json bad = model;
+    change(&bad);
+    OwnedInputSet inputs;
+    inputs.Add("model.json", bad.dump());
+    inputs.Add("group1-shard1of1.bin", tf1.bytes("group1-shard1of1.bin"));
+    tensorflow::MetaGraphDef meta;
+    try {
+      testing::ReadModel(&inputs, &meta);
+      ADD_FAILURE() << says << ": no error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), code) << e.what();
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+      EXPECT_EQ(e.where().file, "model.json");
+    }
+  }
 }
 
 TEST(ModelInitializerTest, SplitsATensorFlowGraphByItsLegacyInitOp) {
