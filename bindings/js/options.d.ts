@@ -37,7 +37,7 @@ export interface TensorflowExportOptions {
   to?: 'meta-graph' | 'graph-def' | 'saved-model' | 'tfjs' | null;
   /** as_text: Write protobuf text format (readable, larger) instead of binary. Default: false. */
   asText?: boolean | null;
-  /** filename: Name of the main output file (on the CLI, -o sets it). Empty: model.meta / model.pbtxt, graph.pb / graph.pbtxt, or saved_model.pb / saved_model.pbtxt. */
+  /** filename: Name of the main output file (on the CLI, -o sets it). Empty: model.meta / model.pbtxt, graph.pb / graph.pbtxt, or saved_model.pb / saved_model.pbtxt. With to: 'tfjs', the name of the model JSON in the output folder (a bare name ending in .json; empty: model.json); the shards keep their group1-shard<i>of<n>.bin names, which the JSON lists. */
   filename?: string | null;
   /** export_scope: Export only the nodes under this name scope, with the scope removed from their names. Inputs from outside become $unbound_inputs_... and are listed in the unbound_inputs collection. */
   exportScope?: string | null;
@@ -145,7 +145,7 @@ export interface TfjsExportOptions {
   to?: 'meta-graph' | 'graph-def' | 'saved-model' | 'tfjs' | null;
   /** as_text: Write protobuf text format (readable, larger) instead of binary. Default: false. */
   asText?: boolean | null;
-  /** filename: Name of the main output file (on the CLI, -o sets it). Empty: model.meta / model.pbtxt, graph.pb / graph.pbtxt, or saved_model.pb / saved_model.pbtxt. */
+  /** filename: Name of the main output file (on the CLI, -o sets it). Empty: model.meta / model.pbtxt, graph.pb / graph.pbtxt, or saved_model.pb / saved_model.pbtxt. With to: 'tfjs', the name of the model JSON in the output folder (a bare name ending in .json; empty: model.json); the shards keep their group1-shard<i>of<n>.bin names, which the JSON lists. */
   filename?: string | null;
   /** export_scope: Export only the nodes under this name scope, with the scope removed from their names. Inputs from outside become $unbound_inputs_... and are listed in the unbound_inputs collection. */
   exportScope?: string | null;

@@ -10,6 +10,7 @@
 #include "tf/options.h"
 #include "tf/summary_text.h"
 #include "tfjs/detect.h"
+#include "tfjs/model_initializer.h"
 #include "tfjs/options.h"
 #include "tfjs/read_graph_model.h"
 #include "tfjs/unfuse_ops.h"
@@ -29,6 +30,35 @@ bool AnyTfPassGiven(const OptionValues& values) {
     if (spec != nullptr && spec->group != kOptionGroup) return true;
   }
   return false;
+}
+
+// The model.json's initializerSignature, naming the initializer's nodes as the TensorFlow
+// graph does (the reader renamed those whose name the model's graph had taken). Its keys are
+// tensor names too (TF.js runs the initializer up to them), so they follow.
+json InitializerSignature(const json& tfjs_manifest) {
+  json signature = tfjs_manifest.value("initializerSignature", json());
+  const json& merged = tfjs_manifest.value("modelInitializer", json());
+  if (!signature.is_object() || !merged.is_object()) return signature;
+  const json renamed = merged.value("renamed", json::object());
+  auto rename = [&](const std::string& tensor) {
+    std::string node = tensor.substr(0, tensor.find(':'));
+    auto it = renamed.find(node);
+    if (it == renamed.end() || !it->is_string()) return tensor;
+    return it->get<std::string>() + tensor.substr(node.size());
+  };
+  for (const char* side : {"inputs", "outputs"}) {
+    if (!signature.contains(side) || !signature[side].is_object()) continue;
+    json entries = json::object();
+    for (auto& [key, info] : signature[side].items()) {
+      json entry = info;
+      if (entry.is_object() && entry.contains("name") && entry["name"].is_string()) {
+        entry["name"] = rename(entry["name"].get<std::string>());
+      }
+      entries[rename(key)] = std::move(entry);
+    }
+    signature[side] = std::move(entries);
+  }
+  return signature;
 }
 
 class TfjsModel : public tf::TfFamilyModel {
@@ -145,6 +175,13 @@ const OptionSchema& TfWithTfjsExportSchema() {
           " tfjs writes a TensorFlow.js graph model: model.json and its weight shards, as "
           "tfjs-converter lays them out.";
     }
+    for (OptionSpec& spec : s->options) {
+      if (spec.name != "filename") continue;
+      spec.help +=
+          " With to: 'tfjs', the name of the model JSON in the output folder (a bare name "
+          "ending in .json; empty: model.json); the shards keep their "
+          "group1-shard<i>of<n>.bin names, which the JSON lists.";
+    }
     s->groups.push_back(TfjsOptionGroup());
     for (OptionSpec& spec : TfjsExportOptionSpecs()) s->options.push_back(std::move(spec));
     return s;
@@ -180,6 +217,7 @@ json ExportWithTfjs(tf::TfModel* model, const OptionValues& values, const json& 
 
   WriteOptions write;
   ReadTfjsWriteOptions(values, &write);
+  if (!values.String("filename").empty()) write.model_json = values.String("filename");
   write.converted_by = "graphport 0.1.0";
   if (tfjs_manifest.is_object()) {
     write.generated_by = tfjs_manifest.value("generatedBy", json());
@@ -191,15 +229,25 @@ json ExportWithTfjs(tf::TfModel* model, const OptionValues& values, const json& 
   const tensorflow::GraphDef* graph =
       options.graph_def != nullptr ? options.graph_def : &model->graph();
   const tensorflow::SignatureDef* signature = nullptr;
+  const tensorflow::MetaGraphDef* meta_graph = model->meta_graph();
   google::protobuf::Arena arena(proto::GraphArenaOptions());
   if (AnyTfPassGiven(values)) {
     tf::MetaGraphExport exported = tf::BuildMetaGraph(*model, options, &arena);
-    graph = &exported.meta_graph->graph_def();
-    auto s = exported.meta_graph->signature_def().find(kSignatureKey);
-    if (s != exported.meta_graph->signature_def().end()) signature = &s->second;
-  } else if (model->meta_graph() != nullptr) {
-    auto s = model->meta_graph()->signature_def().find(kSignatureKey);
-    if (s != model->meta_graph()->signature_def().end()) signature = &s->second;
+    meta_graph = exported.meta_graph;
+    graph = &meta_graph->graph_def();
+  }
+  if (meta_graph != nullptr) {
+    auto s = meta_graph->signature_def().find(kSignatureKey);
+    if (s != meta_graph->signature_def().end()) signature = &s->second;
+  }
+  // The tables' init ops go back to modelInitializer, as tfjs-converter cuts them out.
+  tensorflow::GraphDef main_graph, initializer;
+  if (SplitInitializer(*graph, meta_graph, &main_graph, &initializer, &write.resource_links)) {
+    graph = &main_graph;
+    write.initializer = &initializer;
+    if (tfjs_manifest.is_object()) {
+      write.initializer_signature = InitializerSignature(tfjs_manifest);
+    }
   }
   json info = WriteGraphModel(*graph, signature, write, out);
   info["format"] = "tfjs";

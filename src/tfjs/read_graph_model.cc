@@ -1,5 +1,6 @@
 #include "tfjs/read_graph_model.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -7,6 +8,7 @@
 #include "tf/dtype.h"
 #include "tf/meta_graph/builtin_op_defaults.h"
 #include "tfjs/manifest.h"
+#include "tfjs/model_initializer.h"
 #include "tfjs/model_json.h"
 #include "tfjs/shard_reader.h"
 #include "tfjs/signature.h"
@@ -44,8 +46,20 @@ class GraphModelReader {
     json& topology = model["modelTopology"];
     NormalizeCharCodeBytes(&topology);
     ReadTopology(topology, model_json_, graph);
-    CheckOps(*graph);
+    CheckOps(*graph, "");
     IndexConsts(graph);
+    // The initializer graph's Consts have their weights in the same manifest, after the
+    // model's: it is read now and merged into the graph once they are filled.
+    tensorflow::GraphDef initializer;
+    auto initializer_json = model.find("modelInitializer");
+    bool has_initializer = initializer_json != model.end() && initializer_json->is_object() &&
+                           initializer_json->contains("node");
+    if (has_initializer) {
+      NormalizeCharCodeBytes(&*initializer_json);
+      ReadTopology(*initializer_json, model_json_, &initializer, "modelInitializer");
+      CheckOps(initializer, "modelInitializer: ");
+      IndexConsts(&initializer);
+    }
 
     Manifest manifest = ReadManifest(model["weightsManifest"], model_json_, *inputs_);
     json weights = json::array();
@@ -55,11 +69,25 @@ class GraphModelReader {
       ReadGroup(manifest.groups[g], g, &weights, &shards, &unused, &result.input_bytes);
     }
     CheckConstsFilled();
+    json initializer_summary;
+    if (has_initializer) {
+      MergedInitializer merged = MergeInitializer(initializer, ResourceLinks(model), meta_graph);
+      linked_ = merged.linked;
+      initializer_summary = {{"nodes", merged.nodes},     {"shared", merged.shared},
+                             {"renamed", merged.renamed}, {"initOps", merged.init_ops},
+                             {"mainOp", merged.main_op},  {"linkedInputs", merged.linked}};
+    }
 
     std::string signature_source;
     if (const json* signature = FindSignature(model, &signature_source)) {
-      ReadSignature(*signature, model_json_ + ": " + signature_source,
-                    &(*meta_graph->mutable_signature_def())[kSignatureKey]);
+      tensorflow::SignatureDef* def = &(*meta_graph->mutable_signature_def())[kSignatureKey];
+      ReadSignature(*signature, model_json_ + ": " + signature_source, def);
+      // A table's handle is no input of the TensorFlow graph: it comes from the initializer.
+      for (auto it = def->mutable_inputs()->begin(); it != def->mutable_inputs()->end();) {
+        std::string node = it->second.name().substr(0, it->second.name().find(':'));
+        bool linked = std::find(linked_.begin(), linked_.end(), node) != linked_.end();
+        it = linked ? def->mutable_inputs()->erase(it) : std::next(it);
+      }
     }
     json& summary = result.manifest;
     summary = json::object();
@@ -69,14 +97,7 @@ class GraphModelReader {
       summary[key] = it == model.end() ? json() : *it;
     }
     summary["signatureSource"] = signature_source.empty() ? json() : json(signature_source);
-    auto initializer = model.find("modelInitializer");
-    if (initializer != model.end() && initializer->is_object()) {
-      auto nodes = initializer->find("node");
-      summary["modelInitializer"] = {
-          {"nodes", nodes != initializer->end() && nodes->is_array() ? nodes->size() : 0}};
-    } else {
-      summary["modelInitializer"] = nullptr;
-    }
+    summary["modelInitializer"] = initializer_summary;
     summary["dequantized"] = options_.dequantize;
     summary["weights"] = std::move(weights);
     summary["shards"] = std::move(shards);
@@ -90,6 +111,39 @@ class GraphModelReader {
     location.file = model_json_;
     location.node = node;
     throw Error(code, model_json_ + ": " + message, location);
+  }
+
+  // The signature inputs and initializer outputs that TF.js pairs by resourceId.
+  static std::vector<ResourceLink> ResourceLinks(const json& model) {
+    std::vector<ResourceLink> links;
+    std::string source;
+    const json* signature = FindSignature(model, &source);
+    auto init = model.find("initializerSignature");
+    if (signature == nullptr || !signature->is_object() || init == model.end() ||
+        !init->is_object()) {
+      return links;
+    }
+    auto side = [](const json& s, const char* key) {
+      auto it = s.find(key);
+      return it != s.end() && it->is_object() ? *it : json::object();
+    };
+    json outputs = side(*init, "outputs");
+    json inputs = side(*signature, "inputs");
+    for (const auto& [key, input] : inputs.items()) {
+      if (!input.is_object() || !input.contains("resourceId") || !input.contains("name")) continue;
+      for (const auto& [out_key, output] : outputs.items()) {
+        if (!output.is_object() || !output.contains("name") || !output["name"].is_string() ||
+            !input["name"].is_string() ||
+            output.value("resourceId", json()) != input["resourceId"]) {
+          continue;
+        }
+        if (!input["resourceId"].is_number_integer()) continue;
+        std::string placeholder = input["name"].get<std::string>();
+        links.push_back({placeholder.substr(0, placeholder.find(':')),
+                         output["name"].get<std::string>(), input["resourceId"].get<int64_t>()});
+      }
+    }
+    return links;
   }
 
   bool KnownOp(const std::string& op) {
@@ -116,17 +170,18 @@ class GraphModelReader {
     }
   }
 
-  void CheckOps(const tensorflow::GraphDef& graph) {
+  void CheckOps(const tensorflow::GraphDef& graph, const std::string& where) {
     std::set<std::string> functions;
     for (const auto& f : graph.library().function()) functions.insert(f.signature().name());
-    CheckNodeOps(graph.node(), functions, "");
+    CheckNodeOps(graph.node(), functions, where);
     for (const auto& f : graph.library().function()) {
-      CheckNodeOps(f.node_def(), functions, "function '" + f.signature().name() + "': ");
+      CheckNodeOps(f.node_def(), functions, where + "function '" + f.signature().name() + "': ");
     }
   }
 
   // Const nodes by name: the graph's own, then those of function bodies (tfjs-converter
-  // renames those "<function>/<const>", which is also their weight's name).
+  // renames those "<function>/<const>", which is also their weight's name), then the
+  // initializer's. TF.js has one weight map for both graphs: a name in both gets one weight.
   void IndexConsts(tensorflow::GraphDef* graph) {
     for (auto& node : *graph->mutable_node()) {
       if (node.op() == "Const") consts_.emplace(node.name(), &node);
@@ -153,7 +208,9 @@ class GraphModelReader {
           Fail(ErrorCode::kParseError,
                spec.where + ": weight '" + spec.name + "' is in the manifest twice", spec.name);
         }
-        FillConst(&reader, spec, found->second);
+        auto [first, last] = consts_.equal_range(spec.name);
+        FillConst(&reader, spec, first->second);
+        for (auto it = std::next(first); it != last; ++it) CopyValue(*first->second, it->second);
       }
       spans.emplace_back(start, reader.offset() - start);
     }
@@ -224,6 +281,13 @@ class GraphModelReader {
     }
   }
 
+  static void CopyValue(const tensorflow::NodeDef& from, tensorflow::NodeDef* to) {
+    for (const char* key : {"value", kQuantizationAttr}) {
+      auto it = from.attr().find(key);
+      if (it != from.attr().end()) (*to->mutable_attr())[key] = it->second;
+    }
+  }
+
   void CheckConstsFilled() {
     for (const auto& [name, node] : consts_) {
       if (filled_.count(name) != 0) continue;
@@ -249,8 +313,9 @@ class GraphModelReader {
   const std::string& model_json_;
   const ReadOptions& options_;
   std::set<std::string> known_;
-  std::map<std::string, tensorflow::NodeDef*> consts_;
+  std::multimap<std::string, tensorflow::NodeDef*> consts_;
   std::set<std::string> filled_;
+  std::vector<std::string> linked_;  // Placeholders the initializer's outputs now feed
 };
 
 }  // namespace

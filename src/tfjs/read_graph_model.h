@@ -1,6 +1,7 @@
 // A TensorFlow.js graph model (model.json + weight shards) read into a TensorFlow
 // MetaGraphDef: the GraphDef from modelTopology with every Const's value put back from the
-// weights, and a SignatureDef from the model's signature.
+// weights, the initializer graph merged in (model_initializer.h), and a SignatureDef from the
+// model's signature.
 #ifndef GRAPHPORT_TFJS_READ_GRAPH_MODEL_H_
 #define GRAPHPORT_TFJS_READ_GRAPH_MODEL_H_
 
@@ -32,7 +33,8 @@ struct ReadOptions {
 
 struct ReadResult {
   // For inspect: format, generatedBy, convertedBy, signatureSource, userDefinedMetadata,
-  // modelInitializer, initializerSignature, weights [{name, dtype, shape, quantization,
+  // modelInitializer (null, or {nodes, shared, renamed, initOps, mainOp, linkedInputs}: see
+  // model_initializer.h), initializerSignature, weights [{name, dtype, shape, quantization,
   // group, offset, bytes, shards}], shards [{path, input, group, bytes}], unusedWeights.
   nlohmann::json manifest;
   uint64_t input_bytes = 0;  // model.json and every shard

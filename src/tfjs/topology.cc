@@ -111,12 +111,12 @@ void NormalizeCharCodeBytes(json* topology) {
   }
 }
 
-void ReadTopology(const json& topology, const std::string& model_json,
-                  tensorflow::GraphDef* graph) {
+void ReadTopology(const json& topology, const std::string& model_json, tensorflow::GraphDef* graph,
+                  const std::string& key) {
   ErrorLocation location;
   location.file = model_json;
   if (!topology.is_object()) {
-    throw Error(ErrorCode::kParseError, model_json + ": modelTopology is not a JSON object",
+    throw Error(ErrorCode::kParseError, model_json + ": " + key + " is not a JSON object",
                 location);
   }
   // Everything but the nodes in one go; the nodes one by one, so errors can name them.
@@ -124,11 +124,11 @@ void ReadTopology(const json& topology, const std::string& model_json,
   for (const auto& [key, value] : topology.items()) {
     if (key != "node") rest[key] = value;
   }
-  proto::JsonToMessage(rest, graph, model_json + ": modelTopology");
+  proto::JsonToMessage(rest, graph, model_json + ": " + key);
   auto nodes = topology.find("node");
   if (nodes == topology.end() || nodes->is_null()) return;
   if (!nodes->is_array()) {
-    throw Error(ErrorCode::kParseError, model_json + ": modelTopology.node is not an array",
+    throw Error(ErrorCode::kParseError, model_json + ": " + key + ".node is not an array",
                 location);
   }
   graph->mutable_node()->Reserve(static_cast<int>(nodes->size()));
@@ -142,7 +142,7 @@ void ReadTopology(const json& topology, const std::string& model_json,
     try {
       proto::JsonToMessage(
           node, graph->add_node(),
-          model_json + ": modelTopology.node[" + std::to_string(i) + "] ('" + name + "')");
+          model_json + ": " + key + ".node[" + std::to_string(i) + "] ('" + name + "')");
     } catch (const Error& e) {
       ErrorLocation where = e.where();
       where.file = model_json;

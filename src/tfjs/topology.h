@@ -16,10 +16,11 @@ namespace graphport::tfjs {
 // attr strings and string lists, tensor contents and string values, in nodes and functions.
 void NormalizeCharCodeBytes(nlohmann::json* topology);
 
-// Reads modelTopology into *graph, one node at a time so an error names its node. Throws
-// graphport::Error (kParseError) naming `model_json` and the node or field.
+// Reads modelTopology (or another GraphDef of model.json, named by `key`: modelInitializer)
+// into *graph, one node at a time so an error names its node. Throws graphport::Error
+// (kParseError) naming `model_json`, `key` and the node or field.
 void ReadTopology(const nlohmann::json& topology, const std::string& model_json,
-                  tensorflow::GraphDef* graph);
+                  tensorflow::GraphDef* graph, const std::string& key = "modelTopology");
 
 }  // namespace graphport::tfjs
 

@@ -22,6 +22,16 @@ const char* const kDepthwiseAttrs[] = {"T",           "strides",  "padding", "ex
                                        "data_format", "dilations"};
 const char* const kMatMulAttrs[] = {"T", "transpose_a", "transpose_b"};
 
+// The output arg of each op a rewrite emits: a function body names a node's output
+// "<node>:<output arg>:<index>".
+const char* OutputArg(const std::string& op) {
+  if (op == "MatMul") return "product";
+  if (op == "FusedBatchNormV3" || op == "Sigmoid" || op == "Tanh" || op == "Neg") return "y";
+  if (op == "AddV2" || op == "Mul" || op == "Sub") return "z";
+  if (op == "Relu" || op == "Relu6" || op == "Elu" || op == "LeakyRelu") return "activations";
+  return "output";  // Conv2D, DepthwiseConv2dNative, BiasAdd
+}
+
 std::string Parent(const std::string& name) {
   size_t slash = name.find_last_of('/');
   return slash == std::string::npos ? "" : name.substr(0, slash);
@@ -29,8 +39,10 @@ std::string Parent(const std::string& name) {
 
 class Unfuser {
  public:
-  explicit Unfuser(tensorflow::GraphDef* graph) : graph_(graph) {
-    for (const NodeDef& node : graph->node()) {
+  // `function` is the name of the function whose body `nodes` is, or empty for a graph.
+  Unfuser(google::protobuf::RepeatedPtrField<NodeDef>* nodes, std::string function)
+      : nodes_(nodes), function_(std::move(function)) {
+    for (const NodeDef& node : *nodes) {
       names_.insert(node.name());
       if (node.op() == "Const") {
         auto dtype = node.attr().find("dtype");
@@ -40,11 +52,11 @@ class Unfuser {
   }
 
   std::vector<UnfuseRewrite> Run() {
-    for (const NodeDef& node : graph_->node()) {
+    for (const NodeDef& node : *nodes_) {
       if (IsFused(node.op()) || node.op() == "Prelu") Plan(node);
     }
     google::protobuf::RepeatedPtrField<NodeDef> old;
-    old.Swap(graph_->mutable_node());
+    old.Swap(nodes_);
     for (NodeDef& node : old) {
       const std::string& op = node.op();
       if (IsFused(op)) {
@@ -53,22 +65,44 @@ class Unfuser {
         SplitPrelu(node);
       } else if (op == "DepthwiseConv2d") {
         UnfuseRewrite rewrite{node.name(), op, {}, {{node.name(), "DepthwiseConv2dNative"}}};
+        rewrite.function = function_;
         node.set_op("DepthwiseConv2dNative");
-        graph_->add_node()->Swap(&node);
+        nodes_->Add()->Swap(&node);
         rewrites_.push_back(std::move(rewrite));
       } else {
-        graph_->add_node()->Swap(&node);
+        nodes_->Add()->Swap(&node);
+      }
+    }
+    for (const UnfuseRewrite& r : rewrites_) final_op_[r.node] = r.into.back().second;
+    if (!function_.empty()) {
+      for (NodeDef& node : *nodes_) {
+        for (std::string& input : *node.mutable_input()) input = Reference(input);
       }
     }
     return std::move(rewrites_);
+  }
+
+  // In a function body, a reference to a rewritten node's output as its new last node's
+  // output arg names it ("conv:output:0" becomes "conv:activations:0" after a Relu).
+  std::string Reference(const std::string& input) const {
+    size_t first = input.find(':');
+    if (input.empty() || input[0] == '^' || first == std::string::npos) return input;
+    size_t second = input.find(':', first + 1);
+    if (second == std::string::npos) return input;
+    std::string node = input.substr(0, first);
+    auto rewritten = final_op_.find(node);
+    if (rewritten == final_op_.end()) return input;
+    return node + ":" + OutputArg(rewritten->second) + input.substr(second);
   }
 
  private:
   [[noreturn]] void Fail(const NodeDef& node, const std::string& what) {
     ErrorLocation location;
     location.node = node.name();
+    std::string where = function_.empty() ? "" : "function '" + function_ + "': ";
     throw Error(ErrorCode::kUnsupported,
-                "unfuseOps: node '" + node.name() + "' (" + node.op() + ") " + what, location);
+                "unfuseOps: " + where + "node '" + node.name() + "' (" + node.op() + ") " + what,
+                location);
   }
 
   // A fresh name under `base` ("base/Op", then "base/Op_1", ...).
@@ -80,12 +114,18 @@ class Unfuser {
   }
 
   NodeDef* Emit(const std::string& name, const std::string& op, const NodeDef& from) {
-    NodeDef* node = graph_->add_node();
+    NodeDef* node = nodes_->Add();
     node->set_name(name);
     node->set_op(op);
     if (from.device() != kConverterDevice) node->set_device(from.device());
     current_->into.emplace_back(name, op);
     return node;
+  }
+
+  // How an emitted node reads the output of another: by name in a graph, by name and output
+  // arg in a function body.
+  std::string Ref(const NodeDef* node) const {
+    return function_.empty() ? node->name() : node->name() + ":" + OutputArg(node->op()) + ":0";
   }
 
   static void SetType(NodeDef* node, const char* attr, tensorflow::DataType type) {
@@ -115,13 +155,13 @@ class Unfuser {
       neg->add_input(c);
     }
     NodeDef* relu_neg = Emit(Fresh(base, "Relu"), "Relu", from);
-    relu_neg->add_input(neg->name());
+    relu_neg->add_input(Ref(neg));
     NodeDef* mul = Emit(Fresh(base, "Mul"), "Mul", from);
     mul->add_input(alpha);
-    mul->add_input(relu_neg->name());
+    mul->add_input(Ref(relu_neg));
     NodeDef* sub = Emit(final_name, "Sub", from);
-    sub->add_input(relu->name());
-    sub->add_input(mul->name());
+    sub->add_input(Ref(relu));
+    sub->add_input(Ref(mul));
     for (NodeDef* n : {relu, neg, relu_neg, mul, sub}) SetType(n, "T", type);
   }
 
@@ -192,19 +232,20 @@ class Unfuser {
   void SplitPrelu(const NodeDef& node) {
     std::vector<std::string> data, control;
     SplitInputs(node, &data, &control);
-    rewrites_.push_back({node.name(), node.op(), {}, {}});
+    rewrites_.push_back({node.name(), node.op(), {}, {}, function_});
     current_ = &rewrites_.back();
     // TF.js's Prelu carries no T: the alpha Const's dtype says it, float32 otherwise.
     tensorflow::DataType type = tensorflow::DT_FLOAT;
     auto t = node.attr().find("T");
     if (t != node.attr().end()) {
       type = t->second.type();
-    } else if (auto c = const_dtype_.find(data[1]); c != const_dtype_.end()) {
+    } else if (auto c = const_dtype_.find(data[1].substr(0, data[1].find(':')));
+               c != const_dtype_.end()) {
       type = c->second;
     }
     names_.erase(node.name());  // the last new node takes it
     EmitPrelu(data[0], data[1], type, node.name(), node, control);
-    KeepPrivateAttrs(node, graph_->mutable_node(graph_->node_size() - 1));
+    KeepPrivateAttrs(node, nodes_->Mutable(nodes_->size() - 1));
   }
 
   void SplitContraction(const NodeDef& node) {
@@ -214,7 +255,7 @@ class Unfuser {
     if (auto f = node.attr().find("fused_ops"); f != node.attr().end()) {
       for (const std::string& s : f->second.list().s()) fused.push_back(s);
     }
-    rewrites_.push_back({node.name(), node.op(), fused, {}});
+    rewrites_.push_back({node.name(), node.op(), fused, {}, function_});
     current_ = &rewrites_.back();
 
     std::vector<Step> steps = Plan(node);
@@ -254,14 +295,14 @@ class Unfuser {
     }
     SetType(contraction, "T", type);
 
-    std::string previous = contraction_name;
+    std::string previous = Ref(contraction);
     for (size_t s = 0; s < steps.size(); ++s) {
       const Step& step = steps[s];
       bool last = s + 1 == steps.size();
       if (step.op == "Prelu") {
         std::string name = last ? node.name() : Fresh(node.name(), "Prelu");
         EmitPrelu(previous, data[step.first_arg], type, name, node, {});
-        previous = name;
+        previous = Ref(nodes_->Mutable(nodes_->size() - 1));
         continue;
       }
       std::string op = step.op == "BiasAddV1"        ? "BiasAdd"
@@ -289,28 +330,45 @@ class Unfuser {
         }
         (*n->mutable_attr())["alpha"].set_f(alpha);
       }
-      previous = name;
+      previous = Ref(n);
     }
-    KeepPrivateAttrs(node, graph_->mutable_node(graph_->node_size() - 1));
+    KeepPrivateAttrs(node, nodes_->Mutable(nodes_->size() - 1));
   }
 
-  tensorflow::GraphDef* graph_;
+  google::protobuf::RepeatedPtrField<NodeDef>* nodes_;
+  std::string function_;
   std::set<std::string> names_;
   std::map<std::string, tensorflow::DataType> const_dtype_;
   std::vector<UnfuseRewrite> rewrites_;
+  std::map<std::string, std::string> final_op_;  // rewritten node -> the op that took its name
   UnfuseRewrite* current_ = nullptr;
 };
 
 }  // namespace
 
-std::vector<UnfuseRewrite> UnfuseOps(tensorflow::GraphDef* graph) { return Unfuser(graph).Run(); }
+std::vector<UnfuseRewrite> UnfuseOps(tensorflow::GraphDef* graph) {
+  // Every body is planned and rewritten on a copy first, so a refused graph is left as it was.
+  tensorflow::GraphDef copy = *graph;
+  std::vector<UnfuseRewrite> rewrites = Unfuser(copy.mutable_node(), "").Run();
+  for (auto& f : *copy.mutable_library()->mutable_function()) {
+    Unfuser body(f.mutable_node_def(), f.signature().name());
+    std::vector<UnfuseRewrite> in_body = body.Run();
+    for (auto& [key, value] : *f.mutable_ret()) value = body.Reference(value);
+    for (auto& r : in_body) rewrites.push_back(std::move(r));
+  }
+  graph->Swap(&copy);
+  return rewrites;
+}
 
 nlohmann::json RewritesToJson(const std::vector<UnfuseRewrite>& rewrites) {
   nlohmann::json out = nlohmann::json::array();
   for (const UnfuseRewrite& r : rewrites) {
     nlohmann::json into = nlohmann::json::array();
     for (const auto& [name, op] : r.into) into.push_back({{"name", name}, {"op", op}});
-    out.push_back({{"node", r.node}, {"op", r.op}, {"fusedOps", r.fused_ops}, {"into", into}});
+    nlohmann::json entry = {{"node", r.node}, {"op", r.op}, {"fusedOps", r.fused_ops}};
+    if (!r.function.empty()) entry["function"] = r.function;
+    entry["into"] = std::move(into);
+    out.push_back(std::move(entry));
   }
   return out;
 }

@@ -19,15 +19,17 @@ struct UnfuseRewrite {
   std::string op;    // its op
   std::vector<std::string> fused_ops;
   std::vector<std::pair<std::string, std::string>> into;  // (name, op), in graph order
+  std::string function;  // the library function whose body held the node; empty: the graph
 };
 
-// Rewrites the graph's own nodes in place (function bodies are left as they are). Every
-// consumer keeps working unchanged: the last node of each rewrite takes the fused node's name.
+// Rewrites the graph's nodes and those of every library function's body, in place. Every
+// consumer keeps working: the last node of each rewrite takes the fused node's name (inside a
+// function, references "<node>:<output arg>:<i>" and the function's ret follow its output arg).
 // Throws graphport::Error(kUnsupported) naming the node for a fusion it cannot split (an
 // unknown fused op, an argument count that does not add up).
 std::vector<UnfuseRewrite> UnfuseOps(tensorflow::GraphDef* graph);
 
-// [{node, op, fusedOps, into: [{name, op}]}]: what `info` lists.
+// [{node, op, fusedOps, [function], into: [{name, op}]}]: what `info` lists.
 nlohmann::json RewritesToJson(const std::vector<UnfuseRewrite>& rewrites);
 
 }  // namespace graphport::tfjs

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/error.h"
+#include "core/input_set.h"
 #include "tf/dtype.h"
 #include "tfjs/float16.h"
 #include "tfjs/proto_to_json.h"
@@ -54,8 +55,31 @@ class GraphModelWriter {
       }
       model["signature"] = std::move(s);
     }
-    model["modelTopology"] = Topology();
+    for (const ResourceLink& link : options_.resource_links) {
+      if (!model.contains("signature")) model["signature"] = {{"inputs", ojson::object()}};
+      model["signature"]["inputs"][link.placeholder] = {{"name", link.placeholder + ":0"},
+                                                        {"dtype", "DT_RESOURCE"},
+                                                        {"tensorShape", ojson::object()},
+                                                        {"resourceId", link.resource_id}};
+    }
+    model["modelTopology"] = Topology(graph_);
     if (!options_.user_metadata.is_null()) model["userDefinedMetadata"] = options_.user_metadata;
+    if (options_.initializer != nullptr && options_.initializer->node_size() > 0) {
+      model["modelInitializer"] = Topology(*options_.initializer);
+      ojson signature = options_.initializer_signature.is_null()
+                            ? ojson()
+                            : ojson::parse(options_.initializer_signature.dump());
+      for (const ResourceLink& link : options_.resource_links) {
+        if (signature.is_null()) signature = {{"outputs", ojson::object()}};
+        ojson& output = signature["outputs"][link.tensor];
+        if (!output.is_object()) {
+          output = {
+              {"name", link.tensor}, {"dtype", "DT_RESOURCE"}, {"tensorShape", ojson::object()}};
+        }
+        output["resourceId"] = link.resource_id;
+      }
+      if (!signature.is_null()) model["initializerSignature"] = std::move(signature);
+    }
     ojson paths = ojson::array();
     for (const std::string& name : shards.names()) paths.push_back(name);
     model["weightsManifest"] = ojson::array({{{"paths", paths}, {"weights", entries}}});
@@ -66,14 +90,14 @@ class GraphModelWriter {
       throw Error(ErrorCode::kUnsupported,
                   "TF.js writer: a string of the graph is not UTF-8, which JSON cannot hold");
     }
-    ByteSink* sink = out_->Open("model.json");
+    ByteSink* sink = out_->Open(options_.model_json);
     sink->SizeHint(text.size());
     sink->Write(reinterpret_cast<const uint8_t*>(text.data()), text.size());
     out_->Close();
 
     json files = json::array();
     for (const std::string& name : shards.names()) files.push_back(name);
-    files.push_back("model.json");
+    files.push_back(options_.model_json);
     return {{"files", files},
             {"weights", weights_.size()},
             {"shards", shards.names().size()},
@@ -98,6 +122,14 @@ class GraphModelWriter {
       OptionError("quantizeWeights", "quantizeWeights needs quantize (the dtype to use)");
     }
     if (options_.shard_size == 0) OptionError("shardSize", "shardSize must be positive");
+    const std::string& name = options_.model_json;
+    bool json_name = name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0;
+    if (!json_name || name.find_first_of("/\\") != std::string::npos || !IsSafeInputName(name)) {
+      OptionError("filename",
+                  "filename names the model JSON of the output folder: a bare name ending in "
+                  ".json (a TF.js reader looks for one), not '" +
+                      name + "'");
+    }
   }
 
   static bool KeptCodes(const NodeDef& node) { return node.attr().count(kQuantizationAttr) != 0; }
@@ -122,6 +154,11 @@ class GraphModelWriter {
         add(node, f.signature().name() + "/" + node.name());
         ++renamed_consts_;
       }
+    }
+    // A Const in both graphs is one node of the TensorFlow graph: one weight serves both.
+    if (options_.initializer == nullptr) return;
+    for (const NodeDef& node : options_.initializer->node()) {
+      if (node.op() == "Const" && names.count(node.name()) == 0) add(node, node.name());
     }
   }
 
@@ -328,26 +365,26 @@ class GraphModelWriter {
     return MessageToJson(copy);
   }
 
-  ojson Topology() {
+  ojson Topology(const tensorflow::GraphDef& graph) {
     ojson topology = ojson::object();
     ojson nodes = ojson::array();
-    for (const NodeDef& node : graph_.node()) nodes.push_back(NodeJson(node));
+    for (const NodeDef& node : graph.node()) nodes.push_back(NodeJson(node));
     topology["node"] = std::move(nodes);
     // TF.js reads "versions" unconditionally: it is written even when empty, and so is the
     // library, as the current converter does.
     ojson library = ojson::object();
-    if (graph_.library().function_size() > 0) {
+    if (graph.library().function_size() > 0) {
       ojson functions = ojson::array();
-      for (const auto& f : graph_.library().function()) functions.push_back(FunctionJson(f));
+      for (const auto& f : graph.library().function()) functions.push_back(FunctionJson(f));
       library["function"] = std::move(functions);
     }
     tensorflow::FunctionDefLibrary rest;
-    *rest.mutable_gradient() = graph_.library().gradient();
-    *rest.mutable_registered_gradients() = graph_.library().registered_gradients();
+    *rest.mutable_gradient() = graph.library().gradient();
+    *rest.mutable_registered_gradients() = graph.library().registered_gradients();
     ojson rest_json = MessageToJson(rest);
     for (auto& [key, value] : rest_json.items()) library[key] = value;
     topology["library"] = std::move(library);
-    topology["versions"] = MessageToJson(graph_.versions());
+    topology["versions"] = MessageToJson(graph.versions());
     return topology;
   }
 

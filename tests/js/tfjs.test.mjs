@@ -1,9 +1,10 @@
 // TensorFlow.js graph models on the WebAssembly build: the corpus models read the same from
 // {files}, from their folder and from their model.json; their GraphDef and TF.js exports are
 // the native CLI's bytes; a TF.js export loads back to the same graph; unfuseOps leaves only
-// TensorFlow's registry ops; a broken manifest is a GraphportError naming model.json.
+// TensorFlow's registry ops; a broken manifest is a GraphportError naming model.json; a model
+// with modelInitializer exports the same on both builds; filename names the model JSON.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe } from 'node:test';
 
@@ -13,6 +14,7 @@ import {
 } from './helpers.mjs';
 import { Msg } from './wire.mjs';
 import { filesOf, registryOps } from './tfjs/runtime.mjs';
+import { tableModelFiles } from './tfjs/table_model.mjs';
 
 const gp = await graphport();
 checkNoLeaksAtEnd(gp);
@@ -183,5 +185,47 @@ describe('tfjs: broken manifests', () => {
 
   leakCheckedTest(gp, 'after the failures the instance still loads the model', () => {
     withModel(gp, { files: filesIn(dir) }, {}, (m) => assert.equal(m.family, 'tfjs'));
+  });
+});
+
+// A model with modelInitializer (a hash table's init op, built by the test): both builds
+// carry it into the SavedModel and back to the same bytes.
+describe('tfjs: modelInitializer', () => {
+  for (const tf2 of [false, true]) {
+    const files = tableModelFiles({ tf2 });
+    const form = tf2 ? 'TF2 form' : 'TF1 form';
+    leakCheckedTest(gp, `${form}: to: 'saved-model' and to: 'tfjs': native and wasm write the same bytes`, (t) => {
+      const dir = join(tempDir(t, 'graphport-tfjs-table-'), 'model');
+      mkdirSync(dir);
+      for (const [name, bytes] of Object.entries(files)) writeFileSync(join(dir, name), bytes);
+      for (const to of ['saved-model', 'tfjs']) {
+        const native = nativeExport(t, dir, ['--to', to], true);
+        withModel(gp, { files }, {}, (m) => {
+          const wasm = filesOf(m.export({ to }));
+          assertSameFiles(wasm, native, `table model (${form}) ${to}`);
+          if (to === 'tfjs') {
+            const json = JSON.parse(new TextDecoder().decode(wasm['model.json']));
+            assert.equal(json.modelInitializer.node.length, tf2 ? 5 : 4);
+            if (tf2) assert.equal(json.signature.inputs.unknown.resourceId, 42);
+          }
+        });
+      }
+    });
+  }
+});
+
+// filename names the model JSON of a TF.js export; a name a reader would not find is refused.
+describe("tfjs: filename with to: 'tfjs'", () => {
+  const files = filesIn(folderOf('simple'));
+  leakCheckedTest(gp, 'names the model JSON, which loads back', () => {
+    withModel(gp, { files }, {}, (m) => {
+      const written = filesOf(m.export({ to: 'tfjs', filename: 'simple.json' }));
+      assert.deepEqual(Object.keys(written).sort(), ['group1-shard1of1.bin', 'simple.json']);
+      withModel(gp, { files: written }, {}, (back) => assert.equal(back.inspect().nodeCount, m.inspect().nodeCount));
+      for (const filename of ['../simple.json', 'sub/simple.json', 'simple.txt']) {
+        const e = assertGraphportError(gp, () => m.export({ to: 'tfjs', filename }), { codes: 'INVALID_OPTION' });
+        assert.match(e.message, /ending in \.json/, e.message);
+      }
+    });
   });
 });

@@ -89,6 +89,44 @@ TEST(TfjsFamilyTest, ExportsToTensorFlowAndBackToTfjs) {
   EXPECT_NE(tfjs.files().back().bytes.find("/device:CPU:0"), std::string::npos);
 }
 
+// filename, the TensorFlow family's name of the main output file, names the model JSON of a
+// TF.js export; the result reads back under that name.
+TEST(TfjsFamilyTest, FilenameNamesTheModelJson) {
+  ASSERT_TRUE(testing::CorpusPresent()) << testing::MissingCorpusMessage();
+  auto loaded = Load("simple");
+  MemoryOutputSet out;
+  json info = Export(loaded->model.get(), {{"to", "tfjs"}, {"filename", "face.json"}}, &out);
+  EXPECT_EQ(info["files"], json({"group1-shard1of1.bin", "face.json"}));
+  ASSERT_EQ(out.files().size(), 2u);
+  EXPECT_EQ(out.files()[1].name, "face.json");
+  OwnedInputSet again;
+  testing::AddOutputs(out, &again);
+  Probe probe(again.set());
+  Detection d = TfjsFamily().Detect(&probe, "");
+  EXPECT_EQ(d.primary, "face.json");
+  EXPECT_EQ(d.score, Detection::kByStructure) << d.reason;
+
+  MemoryOutputSet plain;
+  Export(loaded->model.get(), {{"to", "tfjs"}, {"filename", ""}}, &plain);
+  EXPECT_EQ(plain.files().back().name, "model.json");
+
+  for (const char* bad :
+       {"model.bin", "../model.json", "sub/model.json", "/tmp/model.json", "a\\b.json", ".json"}) {
+    MemoryOutputSet refused;
+    try {
+      Export(loaded->model.get(), {{"to", "tfjs"}, {"filename", bad}}, &refused);
+      ADD_FAILURE() << bad << ": no error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::kInvalidOption) << bad;
+      EXPECT_EQ(e.where().option, "filename") << bad;
+      EXPECT_NE(std::string(e.what()).find("ending in .json"), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(refused.files().empty()) << bad;
+  }
+  EXPECT_NE(TfjsFamily().export_options().Find("filename")->help.find("to: 'tfjs'"),
+            std::string::npos);
+}
+
 TEST(TfjsFamilyTest, TfjsOnlyOptionsNeedToTfjs) {
   ASSERT_TRUE(testing::CorpusPresent()) << testing::MissingCorpusMessage();
   auto loaded = Load("simple");

@@ -301,5 +301,102 @@ TEST(UnfuseOpsTest, FusionsThatDoNotAddUpAreRefused) {
   }
 }
 
+// Inside a function body, a node's output is "<node>:<output arg>:<index>": the new nodes
+// read each other so, and references to a rewritten node (from its body and the function's
+// ret) follow the output arg of the op that took its name.
+TEST(UnfuseOpsTest, FunctionBodiesAreRewrittenToo) {
+  tensorflow::GraphDef graph;
+  tensorflow::FunctionDef* f = graph.mutable_library()->add_function();
+  f->mutable_signature()->set_name("body_fn");
+  f->mutable_signature()->add_input_arg()->set_name("x");
+  f->mutable_signature()->add_output_arg()->set_name("y");
+  f->mutable_signature()->add_output_arg()->set_name("z");
+  for (const char* c : {"w", "b", "alpha"}) {
+    *f->add_node_def() = Parse(std::string("name: '") + c +
+                               "' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } }");
+  }
+  *f->add_node_def() = Parse(R"pb(
+    name: "conv"
+    op: "_FusedConv2D"
+    input: "x"
+    input: "w:output:0"
+    input: "b:output:0"
+    device: "/device:CPU:0"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "num_args"
+      value { i: 1 }
+    }
+    attr {
+      key: "fused_ops"
+      value { list { s: "BiasAdd" s: "Relu" } }
+    }
+    attr {
+      key: "strides"
+      value { list { i: 1 i: 1 i: 1 i: 1 } }
+    }
+    attr {
+      key: "padding"
+      value { s: "SAME" }
+    })pb");
+  *f->add_node_def() =
+      Parse(R"pb(name: "p" op: "Prelu" input: "conv:output:0" input: "alpha:output:0")pb");
+  *f->add_node_def() = Parse(R"pb(name: "id" op: "Identity" input: "conv:output:0" input: "^p")pb");
+  (*f->mutable_ret())["y"] = "p:output:0";
+  (*f->mutable_ret())["z"] = "id:output:0";
+
+  json info = RewritesToJson(UnfuseOps(&graph));
+  ASSERT_EQ(info.size(), 2u);
+  EXPECT_EQ(info[0]["function"], "body_fn");
+  EXPECT_EQ(info[0]["node"], "conv");
+  EXPECT_EQ(info[0]["into"], json({{{"name", "Conv2D"}, {"op", "Conv2D"}},
+                                   {{"name", "conv/BiasAdd"}, {"op", "BiasAdd"}},
+                                   {{"name", "conv"}, {"op", "Relu"}}}));
+  EXPECT_EQ(info[1]["function"], "body_fn");
+  EXPECT_EQ(info[1]["node"], "p");
+
+  const tensorflow::FunctionDef& body = graph.library().function(0);
+  tensorflow::GraphDef nodes;
+  *nodes.mutable_node() = body.node_def();
+  ExpectStockTensorFlow(nodes);
+  auto by_name = ByName(nodes);
+  auto inputs = [&](const std::string& name) {
+    const auto& in = by_name.at(name)->input();
+    return std::vector<std::string>(in.begin(), in.end());
+  };
+  using Names = std::vector<std::string>;
+  EXPECT_EQ(inputs("Conv2D"), Names({"x", "w:output:0"}));
+  EXPECT_EQ(inputs("conv/BiasAdd"), Names({"Conv2D:output:0", "b:output:0"}));
+  EXPECT_EQ(inputs("conv"), Names({"conv/BiasAdd:output:0"}));
+  EXPECT_EQ(inputs("p/Relu"), Names({"conv:activations:0"}));
+  EXPECT_EQ(inputs("p/Mul"), Names({"alpha:output:0", "p/Relu_1:activations:0"}));
+  EXPECT_EQ(inputs("p"), Names({"p/Relu:activations:0", "p/Mul:z:0"}));
+  EXPECT_EQ(inputs("id"), Names({"conv:activations:0", "^p"}));
+  EXPECT_EQ(body.ret().at("y"), "p:z:0");
+  EXPECT_EQ(body.ret().at("z"), "id:output:0");
+}
+
+TEST(UnfuseOpsTest, ARefusedFusionInAFunctionNamesItAndLeavesTheGraphAsItWas) {
+  tensorflow::GraphDef graph;
+  *graph.add_node() = Parse(R"pb(name: "p" op: "Prelu" input: "x" input: "a")pb");
+  tensorflow::FunctionDef* f = graph.mutable_library()->add_function();
+  f->mutable_signature()->set_name("body_fn");
+  *f->add_node_def() = Parse(R"pb(name: "m" op: "_FusedMatMul" input: "a:output:0")pb");
+  tensorflow::GraphDef before = graph;
+  try {
+    UnfuseOps(&graph);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kUnsupported);
+    EXPECT_EQ(e.where().node, "m");
+    EXPECT_NE(std::string(e.what()).find("function 'body_fn': node 'm'"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_TRUE(testing::MessagesEqual(before, graph));
+}
+
 }  // namespace
 }  // namespace graphport::tfjs

@@ -100,6 +100,7 @@ export function artifactsOf(files) {
       signature: json.signature,
       userDefinedMetadata: json.userDefinedMetadata,
       modelInitializer: json.modelInitializer,
+      initializerSignature: json.initializerSignature,
     },
   };
 }
@@ -121,10 +122,16 @@ export function decodedWeights(files) {
   return out;
 }
 
+// The model's signature where TF.js takes it from: userDefinedMetadata.signature (the
+// converter's place for it before v2.8) wins over the top-level one.
+export function signatureOf(json) {
+  return json.userDefinedMetadata?.signature ?? json.signature;
+}
+
 // Seeded random inputs for the signature's inputs; -1 dims become 1. Integer inputs (images
 // as int32 / uint8) take values in [0, 255].
 export function seededInputs(json, seed) {
-  const inputs = json.signature?.inputs;
+  const inputs = signatureOf(json)?.inputs;
   assert.ok(inputs && Object.keys(inputs).length > 0, 'the model has no signature inputs');
   const feeds = {};
   for (const [i, info] of Object.values(inputs).entries()) {
@@ -141,7 +148,7 @@ export function seededInputs(json, seed) {
 // The signature's output tensor names, sorted: both models are run for these names, which
 // the round trip keeps even where it drops the signature.
 export function outputNames(json) {
-  return Object.values(json.signature.outputs).map((o) => o.name).sort();
+  return Object.values(signatureOf(json).outputs).map((o) => o.name).sort();
 }
 
 // Runs the model (executeAsync: some models hold control flow) and returns {name: values}.

@@ -1,0 +1,232 @@
+#include "tfjs/model_initializer.h"
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+
+#include <set>
+
+namespace graphport::tfjs {
+namespace {
+
+using tensorflow::GraphDef;
+using tensorflow::NodeDef;
+
+// The node an input string names: "^a", "a:1" and "a" all name "a".
+std::string InputNode(const std::string& input) {
+  size_t start = !input.empty() && input[0] == '^' ? 1 : 0;
+  return input.substr(start, input.find(':', start) - start);
+}
+
+// Map entries sorted, so two equal nodes give equal bytes.
+std::string Canonical(const NodeDef& node) {
+  std::string bytes;
+  {
+    google::protobuf::io::StringOutputStream stream(&bytes);
+    google::protobuf::io::CodedOutputStream coded(&stream);
+    coded.SetSerializationDeterministic(true);
+    node.SerializeToCodedStream(&coded);
+  }
+  return bytes;
+}
+
+std::string Unused(const std::string& base, const std::set<std::string>& taken) {
+  std::string name = base;
+  for (int i = 1; taken.count(name) != 0; ++i) name = base + "_" + std::to_string(i);
+  return name;
+}
+
+std::vector<std::string> NodeList(const tensorflow::MetaGraphDef& meta, const char* key) {
+  auto it = meta.collection_def().find(key);
+  if (it == meta.collection_def().end()) return {};
+  const auto& values = it->second.node_list().value();
+  return {values.begin(), values.end()};
+}
+
+// The init op the SavedModel loader runs, in the order TensorFlow looks for it.
+std::string LoaderInitOp(const tensorflow::MetaGraphDef& meta) {
+  auto signature = meta.signature_def().find(kInitOpSignatureKey);
+  if (signature != meta.signature_def().end()) {
+    auto output = signature->second.outputs().find(kInitOpSignatureKey);
+    if (output != signature->second.outputs().end()) return InputNode(output->second.name());
+  }
+  for (const char* key : {kMainOpCollection, kLegacyInitOpCollection}) {
+    std::vector<std::string> ops = NodeList(meta, key);
+    if (!ops.empty()) return InputNode(ops[0]);
+  }
+  return "";
+}
+
+}  // namespace
+
+MergedInitializer MergeInitializer(const GraphDef& initializer,
+                                   const std::vector<ResourceLink>& links,
+                                   tensorflow::MetaGraphDef* meta_graph) {
+  MergedInitializer merged;
+  GraphDef* graph = meta_graph->mutable_graph_def();
+  std::map<std::string, const NodeDef*> existing;
+  std::set<std::string> taken;
+  for (const NodeDef& node : graph->node()) {
+    existing[node.name()] = &node;
+    taken.insert(node.name());
+  }
+  for (const NodeDef& node : initializer.node()) taken.insert(node.name());
+
+  std::set<std::string> shared;
+  for (const NodeDef& node : initializer.node()) {
+    ++merged.nodes;
+    auto same = existing.find(node.name());
+    if (same == existing.end()) continue;
+    if (Canonical(*same->second) == Canonical(node)) {
+      shared.insert(node.name());
+      ++merged.shared;
+    } else {
+      std::string name = Unused("initializer/" + node.name(), taken);
+      taken.insert(name);
+      merged.renamed[node.name()] = name;
+    }
+  }
+  auto renamed = [&](const std::string& name) {
+    auto it = merged.renamed.find(name);
+    return it == merged.renamed.end() ? name : it->second;
+  };
+
+  std::set<std::string> read;  // initializer nodes another initializer node reads
+  std::vector<std::string> order;
+  for (const NodeDef& node : initializer.node()) {
+    for (const std::string& input : node.input()) read.insert(renamed(InputNode(input)));
+    order.push_back(renamed(node.name()));
+    if (shared.count(node.name()) != 0) continue;
+    NodeDef* copy = graph->add_node();
+    *copy = node;
+    copy->set_name(order.back());
+    for (std::string& input : *copy->mutable_input()) {
+      std::string from = InputNode(input);
+      auto it = merged.renamed.find(from);
+      if (it == merged.renamed.end()) continue;
+      size_t at = input.find(from);
+      input.replace(at, from.size(), it->second);
+    }
+  }
+  for (const std::string& name : order) {
+    if (read.count(name) == 0) merged.init_ops.push_back(name);
+  }
+  std::set<std::string> initializer_names(order.begin(), order.end());
+  for (const ResourceLink& link : links) {
+    std::string from = renamed(InputNode(link.tensor));
+    if (initializer_names.count(from) == 0) continue;
+    for (NodeDef& node : *graph->mutable_node()) {
+      if (node.name() != link.placeholder || node.op().rfind("Placeholder", 0) != 0) continue;
+      node.set_op("Identity");
+      node.clear_input();
+      std::string index = link.tensor.substr(InputNode(link.tensor).size());
+      node.add_input(index == ":0" ? from : from + index);
+      node.mutable_attr()->clear();
+      (*node.mutable_attr())["T"].set_type(tensorflow::DT_RESOURCE);
+      (*node.mutable_attr())[kResourceIdAttr].set_i(link.resource_id);
+      merged.linked.push_back(node.name());
+      break;
+    }
+  }
+  if (merged.init_ops.empty()) return merged;
+
+  NodeDef* main_op = graph->add_node();
+  merged.main_op = Unused("init_all_tables", taken);
+  main_op->set_name(merged.main_op);
+  main_op->set_op("NoOp");
+  for (const std::string& op : merged.init_ops) main_op->add_input("^" + op);
+  auto& collections = *meta_graph->mutable_collection_def();
+  auto* tables = collections[kTableInitializerCollection].mutable_node_list();
+  tables->Clear();
+  for (const std::string& op : merged.init_ops) tables->add_value(op);
+  auto* main = collections[kMainOpCollection].mutable_node_list();
+  main->Clear();
+  main->add_value(merged.main_op);
+  return merged;
+}
+
+bool SplitInitializer(const GraphDef& graph, const tensorflow::MetaGraphDef* meta_graph,
+                      GraphDef* main, GraphDef* initializer, std::vector<ResourceLink>* links) {
+  if (meta_graph == nullptr) return false;
+  std::map<std::string, const NodeDef*> nodes;
+  for (const NodeDef& node : graph.node()) nodes[node.name()] = &node;
+  std::string init_op = LoaderInitOp(*meta_graph);
+  std::vector<std::string> roots = NodeList(*meta_graph, kTableInitializerCollection);
+  if (roots.empty() && nodes.count(init_op) != 0) {
+    for (const std::string& input : nodes[init_op]->input()) roots.push_back(InputNode(input));
+  }
+  // A NoOp init op only groups the others: TF.js runs the initializer graph's ends itself.
+  bool drop_init_op = nodes.count(init_op) != 0 && nodes[init_op]->op() == "NoOp";
+
+  // Everything the init ops need.
+  std::set<std::string> needed_by_init;
+  std::vector<std::string> frontier;
+  for (const std::string& root : roots) {
+    std::string name = InputNode(root);
+    if (nodes.count(name) != 0 && !(drop_init_op && name == init_op)) frontier.push_back(name);
+  }
+  if (frontier.empty()) return false;
+  while (!frontier.empty()) {
+    std::string name = frontier.back();
+    frontier.pop_back();
+    if (!needed_by_init.insert(name).second) continue;
+    for (const std::string& input : nodes[name]->input()) {
+      std::string from = InputNode(input);
+      if (nodes.count(from) != 0) frontier.push_back(from);
+    }
+  }
+  // The model's resource inputs that the reader linked to the initializer's outputs.
+  std::map<std::string, ResourceLink> linked;
+  for (const NodeDef& node : graph.node()) {
+    auto id = node.attr().find(kResourceIdAttr);
+    if (id == node.attr().end() || node.op() != "Identity" || node.input_size() < 1) continue;
+    if (needed_by_init.count(node.name()) != 0) continue;
+    if (needed_by_init.count(InputNode(node.input(0))) == 0) continue;
+    std::string tensor = node.input(0);
+    if (tensor.find(':') == std::string::npos) tensor += ":0";
+    linked[node.name()] = {node.name(), tensor, id->second.i()};
+  }
+  // Of those, what the rest of the graph reads too (its tables) stays in the model's graph.
+  std::set<std::string> needed_by_model;
+  for (const NodeDef& node : graph.node()) {
+    if (needed_by_init.count(node.name()) != 0) continue;
+    if (drop_init_op && node.name() == init_op) continue;
+    frontier.push_back(node.name());
+  }
+  std::set<std::string> seen;
+  while (!frontier.empty()) {
+    std::string name = frontier.back();
+    frontier.pop_back();
+    if (!seen.insert(name).second || linked.count(name) != 0) continue;
+    for (const std::string& input : nodes[name]->input()) {
+      std::string from = InputNode(input);
+      if (nodes.count(from) == 0) continue;
+      if (needed_by_init.count(from) != 0) needed_by_model.insert(from);
+      frontier.push_back(from);
+    }
+  }
+
+  main->Clear();
+  initializer->Clear();
+  for (const NodeDef& node : graph.node()) {
+    if (drop_init_op && node.name() == init_op) continue;
+    bool in_init = needed_by_init.count(node.name()) != 0;
+    if (in_init) *initializer->add_node() = node;
+    if (linked.count(node.name()) != 0) {
+      NodeDef* placeholder = main->add_node();
+      placeholder->set_name(node.name());
+      placeholder->set_op("Placeholder");
+      placeholder->set_device(node.device());
+      (*placeholder->mutable_attr())["dtype"].set_type(tensorflow::DT_RESOURCE);
+      (*placeholder->mutable_attr())["shape"].mutable_shape();
+      if (links != nullptr) links->push_back(linked[node.name()]);
+      continue;
+    }
+    if (!in_init || needed_by_model.count(node.name()) != 0) *main->add_node() = node;
+  }
+  *main->mutable_library() = graph.library();
+  *main->mutable_versions() = graph.versions();
+  *initializer->mutable_versions() = graph.versions();
+  return true;
+}
+
+}  // namespace graphport::tfjs
