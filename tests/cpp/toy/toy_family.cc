@@ -1,8 +1,10 @@
 // A family that lives only in the test tree: it proves that a new family plugs in through
 // core/family.h alone, and shows up in Model::Load, the CLI's grammar, --help and
 // `graphport schema` (from which the TypeScript types are made) without a line changed in
-// src/api, src/cli, bindings or web. Its format: a text file whose first line is "TOY1",
-// then one word per line; its one option upper-cases the words on export.
+// src/api, src/cli, bindings or web. tests/wasm links it into a WebAssembly module too, on
+// which tests/js/toy_family.test.mjs runs gp.load, gp.optionSchema and the Node CLI. Its
+// format: a text file whose first line is "TOY1", then one word per line; its one option
+// upper-cases the words on export.
 #include <nlohmann/json.hpp>
 
 #include "api/families.h"
