@@ -7,26 +7,25 @@
 #include "core/error.h"
 #include "core/message_text.h"
 #include "tf/meta_graph/builtin_op_defaults.h"
+#include "tf/meta_graph/collection_list.h"
 #include "tf/meta_graph/collections.h"
 #include "tf/meta_graph/debug_info.h"
 #include "tf/meta_graph/extraneous_savers.h"
+#include "tf/meta_graph/meta_info_def.h"
 #include "tf/meta_graph/node_rewrite.h"
 #include "tf/meta_graph/op_registry.h"
 #include "tf/meta_graph/scope.h"
 #include "tf/meta_graph/scoped_references.h"
 #include "tf/meta_graph/strip_default_attrs.h"
 #include "tf/meta_graph/stripped_op_list.h"
-#include "tf/meta_graph/version_string.h"
+#include "tf/meta_graph/wire_nodes.h"
 
 namespace graphport::tf {
 namespace {
 
 using google::protobuf::Arena;
-using google::protobuf::FieldDescriptor;
 using nlohmann::json;
-using MetaInfoDef = tensorflow::MetaGraphDef::MetaInfoDef;
 
-constexpr char kUnboundInputsKey[] = "unbound_inputs";
 constexpr char kSaversKey[] = "savers";
 
 // Everything of the loaded MetaGraphDef except its graph, which is rebuilt or lent.
@@ -61,114 +60,6 @@ void LendOrCopyLibrary(const tensorflow::GraphDef& in, bool copy, tensorflow::Gr
   } else {
     out->unsafe_arena_set_allocated_library(
         const_cast<tensorflow::FunctionDefLibrary*>(&in.library()));
-  }
-}
-
-bool FieldIsSet(const google::protobuf::Message& m, const FieldDescriptor* f) {
-  const auto* r = m.GetReflection();
-  return f->is_repeated() ? r->FieldSize(m, f) > 0 : r->HasField(m, f);
-}
-
-// meta_info_def given by the caller: every field it sets replaces the loaded one's; fields it
-// leaves unset keep the loaded values (so the producer's tensorflow_version survives).
-void ApplyMetaInfoDef(const MetaInfoDef& given, MetaInfoDef* target) {
-  if (!given.tensorflow_version().empty() && !IsPep440Version(given.tensorflow_version())) {
-    throw Error(ErrorCode::kInvalidOption,
-                "metaInfoDef.tensorflow_version '" + CapForMessage(given.tensorflow_version()) +
-                    "' is not a version (PEP 440, e.g. \"2.14.0\"); TensorFlow's importer "
-                    "would fail on it");
-  }
-  MetaInfoDef merged = given;
-  std::vector<const FieldDescriptor*> kept, target_fields;
-  target->GetReflection()->ListFields(*target, &target_fields);
-  for (const auto* f : target_fields) {
-    if (!FieldIsSet(given, f)) kept.push_back(f);
-  }
-  MetaInfoDef loaded = *target;
-  loaded.GetReflection()->SwapFields(&loaded, &merged, kept);
-  *target = merged;
-}
-
-// Inputs made unbound are listed once each, data inputs only: TensorFlow lists every use and
-// so breaks its own importer when one outside tensor feeds two nodes (issue #10250), and its
-// collection filter drops the control form ("^$unbound_inputs_x").
-std::vector<std::string> UnboundCollectionValues(const std::vector<std::string>& unbound) {
-  std::vector<std::string> values;
-  std::set<std::string> seen;
-  for (const auto& name : unbound) {
-    if (name.empty() || name[0] == '^') continue;
-    if (seen.insert(name).second) values.push_back(name);
-  }
-  return values;
-}
-
-std::vector<std::string> ExportedCollectionKeys(const tensorflow::MetaGraphDef* loaded,
-                                                const TfExportOptions& options) {
-  std::set<std::string> available;
-  if (loaded != nullptr) {
-    for (const auto& [key, value] : loaded->collection_def()) available.insert(key);
-  }
-  if (!options.collection_list) return std::vector<std::string>(available.begin(), available.end());
-  std::vector<std::string> missing;
-  for (const auto& key : *options.collection_list) {
-    if (!available.count(key) && key != kUnboundInputsKey) missing.push_back(key);
-  }
-  if (!missing.empty()) {
-    for (auto& k : missing) k = "'" + k + "'";
-    std::string list = JoinForMessage(missing, ", ");
-    std::string have =
-        JoinForMessage(std::vector<std::string>(available.begin(), available.end()), ", ");
-    throw Error(ErrorCode::kNotFound,
-                "collectionList names " + list + ", not in the model" +
-                    (have.empty() ? " (it has no collections)" : " (it has: " + have + ")"));
-  }
-  return *options.collection_list;
-}
-
-// The model's wire nodes, when this export can write them as bytes: no option needs them
-// parsed (exportScope renames inside attrs, stripDefaultAttrs and clearExtraneousSavers read
-// attrs, and a library's functions are called through attrs), and for text no node has fields
-// to leave out (which only a parse lists). Else null: the graph is parsed.
-const WireGraph* WireNodesFor(const TfModel& model, const TfExportOptions& options) {
-  const WireGraph* wire = model.wire_graph();
-  if (wire == nullptr || options.graph_def != nullptr || !options.export_scope.empty() ||
-      options.strip_default_attrs || options.clear_extraneous_savers ||
-      wire->header().library().function_size() > 0 || (options.as_text && !wire->all_canonical())) {
-    return nullptr;
-  }
-  return wire;
-}
-
-std::set<std::string> WireNodeNames(const WireGraph& wire) {
-  std::set<std::string> names;
-  for (const WireNode& node : wire.nodes()) names.emplace(node.name);
-  return names;
-}
-
-// Sorted by code point, each once, as OpsUsedByGraph lists them.
-std::vector<std::string> WireOps(const WireGraph& wire) {
-  std::set<std::string_view> ops;
-  for (const WireNode& node : wire.nodes()) ops.insert(node.op);
-  return std::vector<std::string>(ops.begin(), ops.end());
-}
-
-void AddUnboundInputs(const tensorflow::NodeDef& node, std::vector<std::string>* unbound) {
-  for (const auto& input : node.input()) {
-    if (InputNodeName(input).substr(0, kUnboundInputPrefix.size()) == kUnboundInputPrefix) {
-      unbound->push_back(input);
-    }
-  }
-}
-
-// Only the nodes that the index saw name such an input are parsed.
-void WireUnboundInputs(const WireGraph& wire, std::vector<std::string>* unbound) {
-  Arena scratch;
-  for (size_t i = 0; i < wire.nodes().size(); ++i) {
-    if (!wire.nodes()[i].unbound_input) continue;
-    auto* node = Arena::CreateMessage<tensorflow::NodeDef>(&scratch);
-    wire.ParseNode(i, node);
-    AddUnboundInputs(*node, unbound);
-    scratch.Reset();
   }
 }
 
@@ -292,7 +183,7 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
   }
 
   // --- Collections ---
-  std::vector<std::string> keys = ExportedCollectionKeys(loaded, options);
+  std::vector<std::string> keys = ExportedCollectionKeys(loaded, options.collection_list);
   mg->clear_collection_def();
   CollectionRules rules{&scope, &excluded};
   for (const auto& key : keys) {
