@@ -45,12 +45,18 @@ std::string JoinTags(const google::protobuf::RepeatedPtrField<std::string>& tags
   return "[" + JoinForMessage(std::vector<std::string>(tags.begin(), tags.end()), ", ") + "]";
 }
 
+// The largest binary GraphDef held whole to index its nodes. A larger one is parsed as it
+// streams in (its weights, not its nodes, make it large): holding it would need a buffer of
+// the size the source declares, which a source may get wrong, and which a WebAssembly heap
+// never gives back.
+constexpr uint64_t kMaxHeldGraphBytes = uint64_t{256} << 20;
+
 // Reads all of `input` into `*out`. False, with `*out` holding what was read, when the input
-// is larger than `max_bytes` (0: no limit), so a parse can go on from there under the budget.
+// is larger than `max_bytes`, so a streamed parse can go on from there.
 bool ReadWhole(ByteSource* input, uint64_t max_bytes, std::string* out) {
   uint64_t size = 0;
   if (input->SizeHint(&size)) {
-    if (max_bytes > 0 && size > max_bytes) return false;
+    if (size > max_bytes) return false;
     out->reserve(size);
   }
   while (true) {
@@ -59,7 +65,7 @@ bool ReadWhole(ByteSource* input, uint64_t max_bytes, std::string* out) {
     size_t n = input->Read(reinterpret_cast<uint8_t*>(&(*out)[old_size]), kStreamChunkBytes);
     out->resize(old_size + n);
     if (n == 0) return true;
-    if (max_bytes > 0 && out->size() > max_bytes) return false;
+    if (out->size() > max_bytes) return false;
   }
 }
 
@@ -146,7 +152,10 @@ std::unique_ptr<TfModel> TfModel::Load(ByteSource* raw_source, const TfLoadOptio
   std::string held;
   std::unique_ptr<ByteSource> held_source;
   if (model->format_.kind == TfKind::kGraphDef && !model->format_.text) {
-    if (ReadWhole(input, options.max_memory_bytes, &held)) {
+    uint64_t hold_at_most = options.max_memory_bytes > 0
+                                ? std::min(options.max_memory_bytes, kMaxHeldGraphBytes)
+                                : kMaxHeldGraphBytes;
+    if (ReadWhole(input, hold_at_most, &held)) {
       model->wire_ = WireGraph::Index(&held, options.max_memory_bytes, arena);
       if (model->wire_ != nullptr) {
         model->graph_ = nullptr;
@@ -155,7 +164,7 @@ std::unique_ptr<TfModel> TfModel::Load(ByteSource* raw_source, const TfLoadOptio
       }
       held_source = std::make_unique<MemorySource>(held);
     } else {
-      // Over the budget while reading: the parse goes on from where the reading stopped.
+      // Too large to hold: the parse goes on from where the reading stopped.
       held_source = std::make_unique<PrefixedSource>(std::move(held), input);
     }
     input = held_source.get();
