@@ -33,6 +33,9 @@ std::string TfSavedModelFolder(std::string_view bytes) {
     for (const auto& file : out.files()) written[file.name] = file.bytes;
     for (const auto& part : summary["savedModelFiles"]) {
       std::string name = part.value("name", "");
+      // A name that is not UTF-8 shows in the JSON summary with U+FFFD in place of its bad
+      // bytes, so the summary cannot say which file it was.
+      if (name.find("\xEF\xBF\xBD") != std::string::npos) continue;
       auto it = written.find(name);
       if (it == written.end()) return name + " was not passed through";
       auto in = given.find(folder.empty() ? name : folder + "/" + name);
