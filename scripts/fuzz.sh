@@ -2,13 +2,14 @@
 # Runs one libFuzzer target of tests/fuzz for a while, under ASan + UBSan:
 #
 #   scripts/fuzz.sh TARGET SECONDS     e.g. scripts/fuzz.sh fuzz_tf_binary 60
-#   scripts/fuzz.sh all SECONDS        every target, one after the other
+#   scripts/fuzz.sh all SECONDS        every target, two at a time (FUZZ_JOBS=N to change)
 #
 # Builds the targets with Debian's clang in build/fuzz, seeds them from the corpus (binary
-# files as they are, their text form from protoc --decode, the TensorFlow.js model.json files)
-# and from tests/fuzz/regressions/, with dictionaries made from the .proto files' field names.
+# files as they are, their text form from protoc --decode, the TensorFlow.js model.json files,
+# SavedModel and TensorFlow.js folders packed into one input by fuzz_pack_inputs) and from
+# tests/fuzz/regressions/, with dictionaries of each format's field names and magics.
 # Exits non-zero on any finding; the input is kept in build/fuzz/findings/TARGET/, and should
-# be added to tests/fuzz/regressions/TARGET/ with the fix (the sweep test replays them).
+# be added to tests/fuzz/regressions/TARGET/ with the fix (ctest fuzz.* replays them).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -19,7 +20,8 @@ log_tag=fuzz
 
 target="${1:?usage: scripts/fuzz.sh TARGET|all SECONDS}"
 seconds="${2:?usage: scripts/fuzz.sh TARGET|all SECONDS}"
-targets=(fuzz_tf_binary fuzz_tf_text fuzz_tf_json fuzz_tf_export)
+targets=(fuzz_tf_binary fuzz_tf_text fuzz_tf_json fuzz_tf_export fuzz_tf_saved_model_folder
+  fuzz_mge fuzz_tfjs)
 corpus="$repo/../shared/corpus"
 [ -d "$corpus/tf" ] || die "the corpus is missing: $corpus"
 command -v clang++ >/dev/null || die "clang++ is missing (scripts/setup.sh installs it)"
@@ -28,7 +30,7 @@ dir="$repo/build/fuzz"
 log "building the fuzz targets (clang, ASan + UBSan) in build/fuzz"
 CC=clang CXX=clang++ cmake -S "$repo" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DGRAPHPORT_FUZZ=ON >/dev/null
-cmake --build "$dir" -j "$(nproc 2>/dev/null || echo 2)" --target "${targets[@]}" >/dev/null
+cmake --build "$dir" -j "$(nproc 2>/dev/null || echo 2)" --target "${targets[@]}" fuzz_pack_inputs >/dev/null
 
 # --- Dictionaries: every field name of the schema, as text, JSON and (for binary) strings.
 proto_dir="$repo/src/tf/proto"
@@ -52,6 +54,37 @@ mkdir -p "$dir/dict"
   printf 'tag_1="\\x0a"\ntag_2="\\x12"\ntag_3="\\x1a"\ntag_4="\\x22"\ntag_5="\\x2a"\nvarint1="\\x08\\x01"\n'
   printf 'packed="\\x52\\x80\\x80\\x04"\nlong="\\xff\\xff\\xff\\xff\\x0f"\n'
 } >"$dir/dict/binary.dict"
+# A SavedModel folder's file names (each with the length byte the input container puts
+# before a name), on top of the binary dictionary.
+{
+  cat "$dir/dict/binary.dict"
+  for n in saved_model.pb saved_model.pbtxt fingerprint.pb variables/variables.index \
+    variables/variables.data-00000-of-00001 assets/vocab.txt assets.extra/x; do
+    printf 'file_%s="\\x%02x%s"\n' "${n//[^A-Za-z0-9]/_}" "${#n}" "$n"
+  done
+  printf 'size0="\\x00\\x00\\x00\\x00"\nsize_small="\\x10\\x00\\x00\\x00"\n'
+} >"$dir/dict/saved_model.dict"
+# MegEngine: the magics and FlatBuffers identifiers of each dump format, and operator names.
+{
+  for m in mgv2 mgb1 MGBS MGBC mgbtest0 mgb0001 mgb0000a; do printf 'magic_%s="%s"\n' "$m" "$m"; done
+  grep -ohE '"[A-Z][A-Za-z0-9]+"' "$repo/src/mge/opr_registry.cc" | sort -u | tr -d '"' |
+    while read -r n; do printf 'opr_%s="%s"\n' "$n" "$n"; done
+  printf 'u32_1="\\x01\\x00\\x00\\x00"\nu32_max="\\xff\\xff\\xff\\xff"\n'
+} >"$dir/dict/mge.dict"
+# TensorFlow.js: model.json's keys, dtype names, quantization keys, a shard's file name.
+{
+  for k in format generatedBy convertedBy modelTopology weightsManifest paths weights name \
+    shape dtype quantization scale min original_dtype group1-shard1of1.bin signature \
+    userDefinedMetadata modelInitializer initializerSignature resourceId node op input attr \
+    versions library; do
+    printf 'key_%s="\\"%s\\":"\n' "${k//[^A-Za-z0-9]/_}" "$k"
+  done
+  for d in float32 int32 bool string complex64 float16 uint8 uint16 int8 int16; do
+    printf 'dtype_%s="\\"%s\\""\n' "$d" "$d"
+  done
+  printf 'file_model="\\x0amodel.json"\nfile_shard="\\x14group1-shard1of1.bin"\n'
+  printf 'obj="{}"\narr="[]"\nnum="1e9"\nneg="-1"\n'
+} >"$dir/dict/tfjs.dict"
 
 # --- Seeds.
 seed_for() {
@@ -79,6 +112,27 @@ seed_for() {
     fuzz_tf_json)
       find "$corpus/tfjs" -name '*.json' -exec cp -t "$out" --backup=numbered {} +
       ;;
+    fuzz_tf_saved_model_folder)
+      local i=0 f
+      while IFS= read -r f; do
+        i=$((i + 1))
+        "$dir/tests/fuzz/fuzz_pack_inputs" "$(dirname "$f")" "$out/folder$i"
+      done < <(find "$corpus/tf" -name 'saved_model.pb*' | sort)
+      ;;
+    fuzz_mge)
+      find "$corpus/mge" -type f -exec cp -t "$out" --backup=numbered {} +
+      ;;
+    fuzz_tfjs)
+      # model.json and its shards only (the corpus folders also hold TensorFlow's graph).
+      local i=0 f stage="$dir/seeds/.stage"
+      while IFS= read -r f; do
+        i=$((i + 1))
+        rm -rf "$stage" && mkdir -p "$stage"
+        cp -t "$stage" "$f" "$(dirname "$f")"/*.bin
+        "$dir/tests/fuzz/fuzz_pack_inputs" "$stage" "$out/model$i"
+      done < <(find "$corpus/tfjs" -name model.json | sort)
+      rm -rf "$stage"
+      ;;
   esac
   if [ -d "$repo/tests/fuzz/regressions/$t" ]; then cp -t "$out" --backup=numbered "$repo/tests/fuzz/regressions/$t"/* 2>/dev/null || true; fi
 }
@@ -88,6 +142,9 @@ run_one() {
   case "$t" in
     fuzz_tf_text) dict=text ;;
     fuzz_tf_json) dict=json ;;
+    fuzz_tf_saved_model_folder) dict=saved_model ;;
+    fuzz_mge) dict=mge ;;
+    fuzz_tfjs) dict=tfjs ;;
     *) dict=binary ;;
   esac
   seed_for "$t"
@@ -98,9 +155,10 @@ run_one() {
   "$dir/tests/fuzz/$t" -max_total_time="$seconds" -max_len=65536 -timeout=20 -rss_limit_mb=4096 \
     -dict="$dir/dict/$dict.dict" -artifact_prefix="$dir/findings/$t/" -print_final_stats=1 \
     "$dir/work/$t" "$dir/seeds/$t" >"$dir/$t.log" 2>&1 || status=$?
-  local runs
+  local runs cov
   runs="$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+)/\1/p' "$dir/$t.log" | tail -1)"
-  log "$t: ${runs:-?} executions, exit status $status"
+  cov="$(grep -oE 'cov: [0-9]+' "$dir/$t.log" | tail -1)"
+  log "$t: ${runs:-?} executions, ${cov:-cov: ?}, exit status $status"
   if [ "$status" -ne 0 ]; then
     tail -n 40 "$dir/$t.log" >&2
     log "$t: FINDING; the input is in build/fuzz/findings/$t/"
@@ -109,9 +167,19 @@ run_one() {
 }
 
 if [ "$target" = all ]; then
-  failed=0
-  for t in "${targets[@]}"; do run_one "$t" || failed=1; done
-  exit "$failed"
+  # Two at a time (the machine has two cores), so the time all of them take does not grow
+  # with each target added. A target that fails leaves a file in build/fuzz/status/.
+  jobs_max="${FUZZ_JOBS:-2}"
+  rm -rf "$dir/status" && mkdir -p "$dir/status"
+  for t in "${targets[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
+    (run_one "$t" || touch "$dir/status/$t") &
+  done
+  wait
+  failed=("$dir/status"/*)
+  [ -e "${failed[0]}" ] || exit 0
+  log "findings in: $(cd "$dir/status" && echo *)"
+  exit 1
 fi
 printf '%s\n' "${targets[@]}" | grep -qx "$target" || die "unknown target '$target' (${targets[*]})"
 run_one "$target"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: set-up (idempotent), both builds, the native suite (ctest), the same suite
-# built with ASan + UBSan (build/asan), each libFuzzer target for a minute (scripts/fuzz.sh;
-# any finding fails), then the node:test suite against the built WebAssembly package. This is
-# what `npm test` and CI run.
+# built with ASan + UBSan (build/asan), each libFuzzer target for a minute, two at a time
+# (scripts/fuzz.sh; any finding fails), then the node:test suite against the built WebAssembly
+# package. This is what `npm test` and CI run.
 #
 #   GRAPHPORT_FUZZ_SECONDS=N   seconds per fuzz target (default 60; 0 skips fuzzing)
 #   GRAPHPORT_LONG=1           also the long tests (tests/js/long_weights.test.mjs: a 1.5 GiB

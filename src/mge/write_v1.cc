@@ -2,6 +2,7 @@
 
 #include <flatbuffers/flatbuffers.h>
 
+#include "core/error.h"
 #include "mge/dump/content_hash.h"
 #include "mge/param_copy.h"
 #include "mge/schema/graph_v1_generated.h"
@@ -51,6 +52,18 @@ WrittenDump WriteV1(const DumpPlan& plan) {
     CheckExpressibleInV1(g, i);
     OprIdentity id = V1Identity(g, i, ids);
     const std::string label = WriterOprLabel(g, i);
+    // The reader numbers an unknown operator's outputs by their names (read_v1.cc): without
+    // them the dump would not load back.
+    if (op.cls == nullptr && !plan.write_output_names[i]) {
+      ErrorLocation where;
+      where.opr = label;
+      throw Error(ErrorCode::kUnsupported,
+                  "operator " + label +
+                      ": not in MegEngine's operator registry as graphport knows it, so its "
+                      "outputs are known only by their names, which this dump would not write "
+                      "(keepVarName 2 writes every operator's output names)",
+                  where);
+    }
     // a. comp nodes; b. inputs; c. name; d. output names; e. output dtype
     Offset<flatbuffers::Vector<Offset<fbs::CompNode>>> comp_nodes;
     if (op.comp_nodes) {

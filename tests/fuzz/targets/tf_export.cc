@@ -1,14 +1,15 @@
-// libFuzzer target: the export path with its options. The input is loaded with format "auto";
-// a hash of it picks the options of a few exports (each export_meta_graph option, a scope
-// taken from a node's name), and every output must load back as what it is.
-#include <cstddef>
+// The TensorFlow export path with its options. The input is loaded with format "auto"; a hash
+// of it picks the options of a few exports (each export_meta_graph option, a scope taken from a
+// node's name), and every output must load back as what it is.
 #include <cstdint>
-#include <cstdio>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "fuzz/targets/fuzz_targets.h"
 #include "harness/exercise.h"
 
+namespace graphport::fuzz {
 namespace {
 
 uint64_t Fnv1a(std::string_view bytes) {
@@ -17,23 +18,16 @@ uint64_t Fnv1a(std::string_view bytes) {
   return h;
 }
 
-[[noreturn]] void Fail(const std::string& what) {
-  std::fprintf(stderr, "%s\n", what.c_str());
-  __builtin_trap();
-}
-
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  using namespace graphport;
-  std::string_view bytes(reinterpret_cast<const char*>(data), size);
+std::string TfExport(std::string_view bytes) {
   std::unique_ptr<tf::TfModel> model;
   try {
     MemorySource source(bytes);
     model = tf::TfModel::Load(&source, {});
   } catch (const Error& e) {
-    if (e.code() == ErrorCode::kInternal) Fail(std::string("INTERNAL on load: ") + e.what());
-    return 0;
+    if (e.code() == ErrorCode::kInternal) return std::string("INTERNAL on load: ") + e.what();
+    return "";
   }
   uint64_t bits = Fnv1a(bytes);
   for (int round = 0; round < 4; ++round, bits = bits * 6364136223846793005ull + 1) {
@@ -57,21 +51,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       nlohmann::json info = tf::Export(model.get(), options, &out);
       (void)info.dump();
     } catch (const Error& e) {
-      if (e.code() == ErrorCode::kInternal) Fail(std::string("INTERNAL on export: ") + e.what());
+      if (e.code() == ErrorCode::kInternal) return std::string("INTERNAL on export: ") + e.what();
       continue;
     } catch (const std::exception& e) {
-      Fail(std::string("export threw a non-graphport exception: ") + e.what());
+      return std::string("export threw a non-graphport exception: ") + e.what();
     }
     // The main output (a debug info file beside it is not a graph).
-    for (const auto& file : {out.files().at(0)}) {
-      std::string format =
-          std::string(tf::KindName(options.to)) + (options.as_text ? "-text" : "-binary");
-      harness::Outcome again = harness::Exercise(file.bytes, /*check_exports=*/false, format);
-      if (!again.failure.empty()) Fail(file.name + " reloads with a failure: " + again.failure);
-      if (again.result != "ok" && !(file.bytes.empty() && again.result == "EMPTY_INPUT")) {
-        Fail(file.name + " does not load back: " + again.result);
-      }
+    const MemoryOutputSet::File& file = out.files().at(0);
+    std::string format =
+        std::string(tf::KindName(options.to)) + (options.as_text ? "-text" : "-binary");
+    harness::Outcome again = harness::Exercise(file.bytes, /*check_exports=*/false, format);
+    if (!again.failure.empty()) return file.name + " reloads with a failure: " + again.failure;
+    if (again.result != "ok" && !(file.bytes.empty() && again.result == "EMPTY_INPUT")) {
+      return file.name + " does not load back: " + again.result;
     }
   }
-  return 0;
+  return "";
 }
+
+}  // namespace graphport::fuzz
