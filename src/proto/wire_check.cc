@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/utf8.h"
+#include "proto/wire_scan.h"
 
 namespace graphport::proto {
 namespace {
@@ -47,27 +48,6 @@ bool ReadVarint(const uint8_t** p, const uint8_t* end, uint64_t* value, bool* mi
     }
   }
   return false;
-}
-
-int ExpectedWireType(const FieldDescriptor* field) {
-  switch (field->type()) {
-    case FieldDescriptor::TYPE_DOUBLE:
-    case FieldDescriptor::TYPE_FIXED64:
-    case FieldDescriptor::TYPE_SFIXED64:
-      return kFixed64;
-    case FieldDescriptor::TYPE_FLOAT:
-    case FieldDescriptor::TYPE_FIXED32:
-    case FieldDescriptor::TYPE_SFIXED32:
-      return kFixed32;
-    case FieldDescriptor::TYPE_STRING:
-    case FieldDescriptor::TYPE_BYTES:
-    case FieldDescriptor::TYPE_MESSAGE:
-      return kLength;
-    case FieldDescriptor::TYPE_GROUP:
-      return -1;
-    default:
-      return kVarint;
-  }
 }
 
 // Bytes one element of a packed field takes in memory.
@@ -130,7 +110,7 @@ struct WireChecker::Tables {
   static FieldInfo Describe(const FieldDescriptor* f, const TypeInfo& owner) {
     FieldInfo fi;
     fi.field = f;
-    fi.wire_type = ExpectedWireType(f);
+    fi.wire_type = ScalarWireType(f);
     fi.repeated = f->is_repeated();
     fi.packable = f->is_packable();
     fi.packed = f->is_packed();

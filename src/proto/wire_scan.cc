@@ -38,27 +38,6 @@ const char* WireTypeName(int wire_type) {
   }
 }
 
-int ScalarWireType(const FieldDescriptor* field) {
-  switch (field->type()) {
-    case FieldDescriptor::TYPE_DOUBLE:
-    case FieldDescriptor::TYPE_FIXED64:
-    case FieldDescriptor::TYPE_SFIXED64:
-      return kFixed64;
-    case FieldDescriptor::TYPE_FLOAT:
-    case FieldDescriptor::TYPE_FIXED32:
-    case FieldDescriptor::TYPE_SFIXED32:
-      return kFixed32;
-    case FieldDescriptor::TYPE_STRING:
-    case FieldDescriptor::TYPE_BYTES:
-    case FieldDescriptor::TYPE_MESSAGE:
-      return kLengthDelimited;
-    case FieldDescriptor::TYPE_GROUP:
-      return kStartGroup;
-    default:
-      return kVarint;
-  }
-}
-
 // Reads a varint at `pos`; false if it runs past `end` or over 10 bytes.
 bool ReadVarint(const uint8_t* data, size_t end, size_t* pos, uint64_t* value) {
   uint64_t result = 0;
@@ -204,6 +183,27 @@ class Scanner {
 };
 
 }  // namespace
+
+int ScalarWireType(const FieldDescriptor* field) {
+  switch (field->type()) {
+    case FieldDescriptor::TYPE_DOUBLE:
+    case FieldDescriptor::TYPE_FIXED64:
+    case FieldDescriptor::TYPE_SFIXED64:
+      return kFixed64;
+    case FieldDescriptor::TYPE_FLOAT:
+    case FieldDescriptor::TYPE_FIXED32:
+    case FieldDescriptor::TYPE_SFIXED32:
+      return kFixed32;
+    case FieldDescriptor::TYPE_STRING:
+    case FieldDescriptor::TYPE_BYTES:
+    case FieldDescriptor::TYPE_MESSAGE:
+      return kLengthDelimited;
+    case FieldDescriptor::TYPE_GROUP:
+      return kStartGroup;
+    default:
+      return kVarint;
+  }
+}
 
 WireScan ScanWire(std::string_view bytes, const Descriptor* type, bool complete) {
   Scanner scanner(bytes, complete);

@@ -34,6 +34,10 @@ struct WireScan {
 // to a fixed depth.
 WireScan ScanWire(std::string_view bytes, const google::protobuf::Descriptor* type, bool complete);
 
+// The wire type a field's values are written with, one record each (a packed field's record
+// is length-delimited instead): 0 varint, 1 fixed64, 2 length-delimited, 3 group, 5 fixed32.
+int ScalarWireType(const google::protobuf::FieldDescriptor* field);
+
 }  // namespace graphport::proto
 
 #endif  // GRAPHPORT_PROTO_WIRE_SCAN_H_

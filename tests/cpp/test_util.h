@@ -3,6 +3,8 @@
 #ifndef GRAPHPORT_TESTS_CPP_TEST_UTIL_H_
 #define GRAPHPORT_TESTS_CPP_TEST_UTIL_H_
 
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/message.h>
 #include <google/protobuf/util/message_differencer.h>
 #include <gtest/gtest.h>
@@ -141,6 +143,19 @@ inline std::unique_ptr<google::protobuf::Message> ReferenceParse(tf::TfKind kind
   auto message = NewRoot(kind);
   if (!message->ParseFromString(bytes)) return nullptr;
   return message;
+}
+
+// libprotobuf's deterministic serialisation (map entries sorted by key), as TensorFlow and
+// graphport write messages.
+inline std::string DeterministicBytes(const google::protobuf::Message& m) {
+  std::string out;
+  {
+    google::protobuf::io::StringOutputStream stream(&out);
+    google::protobuf::io::CodedOutputStream coded(&stream);
+    coded.SetSerializationDeterministic(true);
+    m.SerializeToCodedStream(&coded);
+  }
+  return out;
 }
 
 inline ::testing::AssertionResult MessagesEqual(const google::protobuf::Message& expected,

@@ -8,8 +8,6 @@
 #include <random>
 #include <string>
 
-#include "google/protobuf/io/coded_stream.h"
-#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "tensorflow/graph.pb.h"
 #include "tensorflow/meta_graph.pb.h"
 #include "tensorflow/saved_model.pb.h"
@@ -19,15 +17,6 @@ namespace graphport::proto {
 namespace {
 
 using tensorflow::NodeDef;
-
-std::string Deterministic(const google::protobuf::Message& m) {
-  std::string out;
-  google::protobuf::io::StringOutputStream stream(&out);
-  google::protobuf::io::CodedOutputStream coded(&stream);
-  coded.SetSerializationDeterministic(true);
-  m.SerializeToCodedStream(&coded);
-  return out;
-}
 
 NodeDef RichNode() {
   NodeDef node;
@@ -63,10 +52,10 @@ std::string Field(int number, const std::string& payload) {
 
 TEST(WireCheckTest, WhatLibprotobufWritesIsValidAndCanonical) {
   NodeDef node = RichNode();
-  WireCheck check = CheckWire(Deterministic(node), NodeDef::descriptor());
+  WireCheck check = CheckWire(testing::DeterministicBytes(node), NodeDef::descriptor());
   EXPECT_TRUE(check.valid);
   EXPECT_TRUE(check.canonical);
-  EXPECT_GT(check.parsed_bytes, Deterministic(node).size());
+  EXPECT_GT(check.parsed_bytes, testing::DeterministicBytes(node).size());
 }
 
 TEST(WireCheckTest, BytesWrittenOtherwiseAreValidButNotCanonical) {
@@ -101,7 +90,7 @@ TEST(WireCheckTest, BytesWrittenOtherwiseAreValidButNotCanonical) {
     EXPECT_FALSE(check.canonical);
     NodeDef parsed;
     ASSERT_TRUE(parsed.ParseFromString(c.bytes));
-    EXPECT_NE(Deterministic(parsed), c.bytes);
+    EXPECT_NE(testing::DeterministicBytes(parsed), c.bytes);
   }
 }
 
@@ -145,7 +134,7 @@ TEST(WireCheckTest, CorpusNodesAndTheirMutationsAreJudgedSoundly) {
       graph = &static_cast<tensorflow::SavedModel*>(root.get())->meta_graphs(0).graph_def();
     }
     for (const NodeDef& node : graph->node()) {
-      std::string bytes = Deterministic(node);
+      std::string bytes = testing::DeterministicBytes(node);
       WireCheck check = checker.Check(bytes);
       ASSERT_TRUE(check.valid && check.canonical) << g.relative << ": " << node.name();
       ++nodes;
@@ -159,7 +148,7 @@ TEST(WireCheckTest, CorpusNodesAndTheirMutationsAreJudgedSoundly) {
         ASSERT_TRUE(parsed.ParseFromString(copy)) << node.name() << " mutation " << k;
         if (!m.canonical) continue;
         ++mutated_canonical;
-        ASSERT_EQ(Deterministic(parsed), copy) << node.name() << " mutation " << k;
+        ASSERT_EQ(testing::DeterministicBytes(parsed), copy) << node.name() << " mutation " << k;
       }
     }
   }

@@ -51,14 +51,7 @@ std::vector<std::pair<std::string, std::string>> Graphs() {
     }
     // As TensorFlow writes them (deterministic: attrs sorted), and as libprotobuf's default
     // serialisation may (attrs in map order, which the index must not copy as they are).
-    std::string deterministic;
-    {
-      google::protobuf::io::StringOutputStream stream(&deterministic);
-      google::protobuf::io::CodedOutputStream coded(&stream);
-      coded.SetSerializationDeterministic(true);
-      graph->SerializeToCodedStream(&coded);
-    }
-    graphs.push_back({g.relative, deterministic});
+    graphs.push_back({g.relative, testing::DeterministicBytes(*graph)});
     graphs.push_back({g.relative + " (map order)", graph->SerializeAsString()});
   }
   // Nodes written by hand: attrs out of order, an explicit empty device, fields reversed, a

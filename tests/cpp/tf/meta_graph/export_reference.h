@@ -30,6 +30,7 @@
 #include "tensorflow/graph_debug_info.pb.h"
 #include "tensorflow/saved_model.pb.h"
 #include "tensorflow/variable.pb.h"
+#include "test_util.h"
 #include "tf/export.h"
 #include "tf/meta_graph/builtin_op_defaults.h"
 #include "tf/meta_graph/export_meta_graph.h"
@@ -158,14 +159,7 @@ inline tensorflow::NodeDef RewriteNode(const tensorflow::NodeDef& in, const std:
 }
 
 inline std::string Bytes(const google::protobuf::Message& m) {
-  std::string out;
-  {
-    google::protobuf::io::StringOutputStream stream(&out);
-    google::protobuf::io::CodedOutputStream coded(&stream);
-    coded.SetSerializationDeterministic(true);
-    m.SerializeToCodedStream(&coded);
-  }
-  return out;
+  return graphport::testing::DeterministicBytes(m);
 }
 
 inline const tensorflow::OpDef* FindOp(const std::vector<const tensorflow::OpList*>& layers,
