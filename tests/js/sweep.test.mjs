@@ -37,14 +37,19 @@ function seedOf(name) {
   return h;
 }
 
+// Each family's exports: two encodings or formats, so both writers of each are swept.
+const EXPORTS = {
+  tensorflow: [{ to: 'meta-graph' }, { to: 'saved-model', asText: true }],
+  megengine: [{}, { dumpFormat: 'FBS', compatOlderVersion: '8.14' }],
+};
+
 // One copy through load, inspect and export; its outcome ("ok" or the error code).
 function exercise(bytes, failures, label) {
   let model = null;
   try {
     model = gp.load(bytes, { name: 'copy' });
     model.inspect();
-    model.export({ to: 'meta-graph' });
-    model.export({ to: 'saved-model', asText: true });
+    for (const options of EXPORTS[model.family] ?? [{}]) model.export(options);
     return 'ok';
   } catch (e) {
     if (!(e instanceof gp.GraphportError)) {
