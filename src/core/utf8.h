@@ -3,6 +3,8 @@
 #define GRAPHPORT_CORE_UTF8_H_
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <string_view>
 
 namespace graphport {
@@ -10,6 +12,25 @@ namespace graphport {
 // True when `text` is well-formed UTF-8: no overlong forms, no surrogates, nothing past
 // U+10FFFF. Otherwise false, with `*bad_offset` (when given) at the first byte that is wrong.
 bool IsValidUtf8(std::string_view text, size_t* bad_offset = nullptr);
+
+// True when every byte is ASCII (so valid UTF-8): inline, for the short names a graph is
+// made of, eight bytes at a time with the last word overlapping instead of a byte loop.
+inline bool IsAscii(std::string_view text) {
+  const char* p = text.data();
+  const size_t n = text.size();
+  uint64_t seen = 0, word;
+  if (n >= 8) {
+    for (size_t i = 0; i + 8 <= n; i += 8) {
+      std::memcpy(&word, p + i, 8);
+      seen |= word;
+    }
+    std::memcpy(&word, p + n - 8, 8);
+    seen |= word;
+  } else {
+    for (size_t i = 0; i < n; ++i) seen |= static_cast<unsigned char>(p[i]);
+  }
+  return (seen & 0x8080808080808080ull) == 0;
+}
 
 }  // namespace graphport
 

@@ -65,32 +65,71 @@ uint64_t MemoryWidth(const FieldDescriptor* field) {
 }
 
 // What the walk needs of one field, read from its descriptor once.
+struct TypeInfo;
+
 struct FieldInfo {
   const FieldDescriptor* field = nullptr;
+  FieldDescriptor::Type type = FieldDescriptor::TYPE_INT32;
   int wire_type = -1;
   bool repeated = false, packable = false, packed = false, is_map = false;
   bool zero_omitted = false;  // proto3 without presence: a zero value is not written
   bool is_string = false, is_message = false;
   int oneof = -1;
   uint64_t memory_width = 0;
+  bool map_key_is_string = false;           // a map whose entries' keys are strings (compared)
+  mutable const TypeInfo* child = nullptr;  // a message field's type, resolved on first use
 };
 
 struct TypeInfo {
+  const Descriptor* type = nullptr;
   bool proto3 = false;
   bool map_entry = false;
   std::vector<FieldInfo> fields;  // by field number, up to the largest one (small: TF's are)
 };
 
+// What walking one map entry found, kept for entries met again: a graph's nodes repeat the
+// same attrs (types, output shapes) thousands of times.
+struct EntryResult {
+  std::string bytes;  // the entry's (a copy: the checked buffers may not outlive the checker)
+  bool canonical = true;
+  uint64_t parsed_bytes = 0;
+  int depth = 0;  // the entry was walked this deep; deeper, it must be walked again
+};
+
+// Entries shorter than this cost less to walk than to look up; the memo stops growing at its
+// cap, keeping what it has (the first entries of a graph are as typical as any).
+constexpr size_t kMinMemoEntryBytes = 16, kMaxMemoEntryBytes = 4096;
+constexpr size_t kMaxMemoBytes = 1 << 20;
+
+// A quick hash of a short byte run, eight bytes at a time; collisions only cost a walk.
+uint64_t HashBytes(const uint8_t* p, size_t n) {
+  uint64_t h = n * 0x9E3779B97F4A7C15ull;
+  for (; n >= 8; p += 8, n -= 8) {
+    uint64_t word;
+    std::memcpy(&word, p, 8);
+    h = (h ^ word) * 0xFF51AFD7ED558CCDull;
+    h ^= h >> 32;
+  }
+  uint64_t tail = 0;
+  std::memcpy(&tail, p, n);
+  h = (h ^ tail) * 0xC4CEB9FE1A85EC53ull;
+  return h ^ (h >> 29);
+}
+
 }  // namespace
 
 struct WireChecker::Tables {
   std::unordered_map<const Descriptor*, std::unique_ptr<TypeInfo>> types;
+  // Map entries walked before, by the hash of their bytes (the first of colliding ones).
+  std::unordered_map<uint64_t, EntryResult> entries;
+  size_t entry_bytes = 0;
 
   const TypeInfo& For(const Descriptor* type) {
     auto& slot = types[type];
     if (slot != nullptr) return *slot;
     slot = std::make_unique<TypeInfo>();
     TypeInfo& info = *slot;
+    info.type = type;
     info.proto3 = type->file()->syntax() == FileDescriptor::SYNTAX_PROTO3;
     info.map_entry = type->options().map_entry();
     int largest = 0;
@@ -110,6 +149,7 @@ struct WireChecker::Tables {
   static FieldInfo Describe(const FieldDescriptor* f, const TypeInfo& owner) {
     FieldInfo fi;
     fi.field = f;
+    fi.type = f->type();
     fi.wire_type = ScalarWireType(f);
     fi.repeated = f->is_repeated();
     fi.packable = f->is_packable();
@@ -120,17 +160,29 @@ struct WireChecker::Tables {
     fi.is_message = f->type() == FieldDescriptor::TYPE_MESSAGE;
     fi.oneof = f->containing_oneof() != nullptr ? f->containing_oneof()->index() : -1;
     fi.memory_width = MemoryWidth(f);
+    if (fi.is_map) {
+      const FieldDescriptor* key = f->message_type()->FindFieldByNumber(1);
+      fi.map_key_is_string = key != nullptr && key->type() == FieldDescriptor::TYPE_STRING;
+    }
     return fi;
   }
 
+  // The type of a message field: looked up once per field, then kept in the field's entry
+  // (lazily, so recursive types such as AttrValue's lists do not recurse here).
+  const TypeInfo& Child(const FieldInfo& field) {
+    if (field.child == nullptr) {
+      field.child = &For(field.field->message_type());
+    }
+    return *field.child;
+  }
+
   // Null for a number the type does not have.
-  const FieldInfo* Field(const TypeInfo& info, const Descriptor* type, int number,
-                         FieldInfo* scratch) {
+  const FieldInfo* Field(const TypeInfo& info, int number, FieldInfo* scratch) {
     if (number < static_cast<int>(info.fields.size())) {
       const FieldInfo& fi = info.fields[number];
       return fi.field != nullptr ? &fi : nullptr;
     }
-    const FieldDescriptor* f = type->FindFieldByNumber(number);
+    const FieldDescriptor* f = info.type->FindFieldByNumber(number);
     if (f == nullptr) return nullptr;
     *scratch = Describe(f, info);
     return scratch;
@@ -141,14 +193,13 @@ namespace {
 
 class Walker {
  public:
-  explicit Walker(WireChecker::Tables* tables) : tables_(tables) {}
+  Walker(WireChecker::Tables* tables, FieldObserver* top) : tables_(tables), top_(top) {}
   WireCheck result;
 
   // False when the bytes are not (or not surely) a parseable `type`.
-  bool Message(const uint8_t* p, const uint8_t* end, const Descriptor* type, int depth) {
+  bool Message(const uint8_t* p, const uint8_t* end, const TypeInfo& info, int depth) {
     if (depth > kMaxDepth) return false;
     result.parsed_bytes += kMessageCost;
-    const TypeInfo& info = tables_->For(type);
     // proto2 presence (has-bits, closed enums) is not modelled: such messages are parsed.
     if (!info.proto3) result.canonical = false;
     int last_number = 0;
@@ -159,10 +210,15 @@ class Walker {
     std::string_view last_key;
     FieldInfo scratch;
     while (p < end) {
-      uint64_t tag;
-      bool minimal;
-      if (!ReadVarint(&p, end, &tag, &minimal) || tag > UINT32_MAX) return false;
-      if (!minimal) result.canonical = false;
+      const uint8_t* record_start = p;
+      uint64_t tag = *p;
+      if (tag < 0x80) {
+        ++p;  // a one-byte tag: fields 1-15, the common case
+      } else {
+        bool minimal;
+        if (!ReadVarint(&p, end, &tag, &minimal) || tag > UINT32_MAX) return false;
+        if (!minimal) result.canonical = false;
+      }
       const int number = static_cast<int>(tag >> 3);
       const int wire_type = static_cast<int>(tag & 7);
       if (number == 0) return false;
@@ -173,7 +229,7 @@ class Walker {
       }
       // A canonical map entry is its key, then its value, each written once.
       if (info.map_entry && number != ++entry_fields) result.canonical = false;
-      const FieldInfo* field = tables_->Field(info, type, number, &scratch);
+      const FieldInfo* field = tables_->Field(info, number, &scratch);
       const bool packed_record =
           field != nullptr && field->repeated && field->packable && wire_type == kLength;
       if (field == nullptr || (wire_type != field->wire_type && !packed_record)) {
@@ -196,13 +252,32 @@ class Walker {
         map_field = field->field;
         last_key = {};
       }
+      const uint8_t* value_start = p;
       if (!Value(&p, end, *field, wire_type, depth, packed_record, &last_key)) return false;
+      if (depth == 0 && top_ != nullptr) Observe(number, wire_type, record_start, value_start, p);
     }
     if (info.map_entry && entry_fields != 2) result.canonical = false;
     return true;
   }
 
  private:
+  void Observe(int number, int wire_type, const uint8_t* start, const uint8_t* value,
+               const uint8_t* end) {
+    Record r;
+    r.number = number;
+    r.wire_type = wire_type;
+    r.start = start;
+    r.end = end;
+    if (wire_type == kLength) {
+      uint64_t length = 0;
+      bool minimal;
+      ReadVarint(&value, end, &length, &minimal);  // read once already: it is there
+      r.value = value;
+      r.length = length;
+    }
+    top_->Field(r);
+  }
+
   bool Skip(const uint8_t** p, const uint8_t* end, int wire_type) {
     uint64_t value;
     bool minimal;
@@ -228,7 +303,7 @@ class Walker {
 
   // Values that parse but come back written differently.
   void CheckVarint(const FieldInfo& field, uint64_t value) {
-    switch (field.field->type()) {
+    switch (field.type) {
       case FieldDescriptor::TYPE_BOOL:
         if (value > 1) result.canonical = false;
         break;
@@ -282,12 +357,13 @@ class Walker {
     *p = stop;
     if (packed_record) return Packed(start, stop, field);
     if (field.is_message) {
-      if (field.is_map) MapKey(start, stop, field.field, last_key);
-      return Message(start, stop, field.field->message_type(), depth + 1);
+      if (!field.is_map) return Message(start, stop, tables_->Child(field), depth + 1);
+      MapKey(start, stop, field, last_key);
+      return MapEntry(start, stop, field, depth + 1);
     }
     std::string_view text(reinterpret_cast<const char*>(start), value);
     // libprotobuf refuses a proto3 string that is not UTF-8; the real parse says where.
-    if (field.is_string && !IsValidUtf8(text)) return false;
+    if (field.is_string && !IsAscii(text) && !IsValidUtf8(text)) return false;
     if (field.zero_omitted && value == 0) result.canonical = false;
     result.parsed_bytes += value;
     return true;
@@ -315,15 +391,43 @@ class Walker {
     return true;
   }
 
+  // A map entry, from the memo when the same bytes were walked before (no deeper than now).
+  bool MapEntry(const uint8_t* p, const uint8_t* end, const FieldInfo& field, int depth) {
+    const size_t size = static_cast<size_t>(end - p);
+    if (size < kMinMemoEntryBytes || size > kMaxMemoEntryBytes) {
+      return Message(p, end, tables_->Child(field), depth);
+    }
+    const uint64_t hash = HashBytes(p, size);
+    auto found = tables_->entries.find(hash);
+    const bool same = found != tables_->entries.end() && found->second.bytes.size() == size &&
+                      std::memcmp(found->second.bytes.data(), p, size) == 0;
+    if (same && depth <= found->second.depth) {
+      result.canonical = result.canonical && found->second.canonical;
+      result.parsed_bytes += found->second.parsed_bytes;
+      return true;
+    }
+    const bool canonical_before = result.canonical;
+    const uint64_t parsed_before = result.parsed_bytes;
+    result.canonical = true;
+    if (!Message(p, end, tables_->Child(field), depth)) return false;
+    const bool canonical = result.canonical;
+    result.canonical = canonical_before && canonical;
+    if (found == tables_->entries.end() && tables_->entry_bytes + size <= kMaxMemoBytes) {
+      tables_->entry_bytes += size;
+      tables_->entries.emplace(
+          hash, EntryResult{std::string(reinterpret_cast<const char*>(p), size), canonical,
+                            result.parsed_bytes - parsed_before, depth});
+    }
+    return true;
+  }
+
   // Deterministic serialisation writes a map's entries sorted by key, each key once.
-  void MapKey(const uint8_t* p, const uint8_t* end, const FieldDescriptor* field,
+  void MapKey(const uint8_t* p, const uint8_t* end, const FieldInfo& field,
               std::string_view* last_key) {
-    const FieldDescriptor* key = field->message_type()->FindFieldByNumber(1);
     uint64_t length;
     bool minimal;
-    if (key == nullptr || key->type() != FieldDescriptor::TYPE_STRING || p == end ||
-        *p++ != ((1 << 3) | kLength) || !ReadVarint(&p, end, &length, &minimal) ||
-        length > static_cast<uint64_t>(end - p)) {
+    if (!field.map_key_is_string || p == end || *p++ != ((1 << 3) | kLength) ||
+        !ReadVarint(&p, end, &length, &minimal) || length > static_cast<uint64_t>(end - p)) {
       result.canonical = false;  // only string keys are compared here
       return;
     }
@@ -332,6 +436,7 @@ class Walker {
     *last_key = text;
   }
   WireChecker::Tables* tables_;
+  FieldObserver* top_;
 };
 
 }  // namespace
@@ -340,10 +445,10 @@ WireChecker::WireChecker(const Descriptor* type)
     : type_(type), tables_(std::make_unique<Tables>()) {}
 WireChecker::~WireChecker() = default;
 
-WireCheck WireChecker::Check(std::string_view bytes) {
-  Walker walker(tables_.get());
+WireCheck WireChecker::Check(std::string_view bytes, FieldObserver* top) {
+  Walker walker(tables_.get(), top);
   const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
-  walker.result.valid = walker.Message(p, p + bytes.size(), type_, 0);
+  walker.result.valid = walker.Message(p, p + bytes.size(), tables_->For(type_), 0);
   if (!walker.result.valid) walker.result.canonical = false;
   return walker.result;
 }

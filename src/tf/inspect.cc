@@ -4,6 +4,7 @@
 
 #include "tf/dtype.h"
 #include "tf/name_scopes.h"
+#include "tf/wire_tensor.h"
 
 namespace graphport::tf {
 namespace {
@@ -95,9 +96,11 @@ uint64_t TensorPayloadBytes(const tensorflow::TensorProto& t) {
 namespace {
 
 // Ops, constants and scopes of a graph whose nodes are still wire bytes: names and ops come
-// from the index; only Const nodes are parsed, one at a time on a scratch arena.
+// from the index; a Const node's tensor size is read from its bytes (parsed, one at a time on
+// a scratch arena, only when they are not canonical).
 void InspectWireNodes(const WireGraph& wire, json* out) {
-  std::map<std::string, int> ops;
+  json ops = json::object();
+  for (const auto& [op, count] : wire.op_counts()) ops[std::string(op)] = count;
   uint64_t const_count = 0, const_bytes = 0;
   std::vector<std::string_view> names;
   names.reserve(wire.nodes().size());
@@ -105,9 +108,12 @@ void InspectWireNodes(const WireGraph& wire, json* out) {
   for (size_t i = 0; i < wire.nodes().size(); ++i) {
     const WireNode& node = wire.nodes()[i];
     names.push_back(node.name);
-    ++ops[std::string(node.op)];
     if (node.op != "Const") continue;
     ++const_count;
+    if (node.canonical) {
+      const_bytes += CanonicalConstPayloadBytes(wire.NodeBytes(i));
+      continue;
+    }
     auto* parsed = google::protobuf::Arena::CreateMessage<tensorflow::NodeDef>(&scratch);
     wire.ParseNode(i, parsed);
     auto it = parsed->attr().find("value");

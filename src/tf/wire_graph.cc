@@ -1,5 +1,8 @@
 #include "tf/wire_graph.h"
 
+#include <algorithm>
+#include <unordered_map>
+
 #include "core/byte_stream.h"
 #include "core/error.h"
 #include "proto/proto_io.h"
@@ -20,33 +23,39 @@ constexpr uint8_t kNodeTag = (kNodeField << 3) | 2;
 constexpr int kNameField = 1, kOpField = 2, kInputField = 3, kDeviceField = 4;
 constexpr std::string_view kUnboundPrefix = "$unbound_inputs_";
 
-// Name, op, device bytes and unbound inputs of a node whose bytes CheckWire accepted.
-void ScanNode(const uint8_t* p, const uint8_t* end, WireNode* node) {
-  Record r;
-  while (p < end && ReadRecord(p, end, &r)) {
-    p = r.end;
-    if (r.wire_type != 2) continue;
+// "$unbound_inputs_x", or the control input "^$unbound_inputs_x".
+bool IsUnboundInput(std::string_view input) {
+  if (!input.empty() && input[0] == '^') input.remove_prefix(1);
+  return input.substr(0, kUnboundPrefix.size()) == kUnboundPrefix;
+}
+
+// Takes a node's name, op, device bytes and unbound inputs from the fields the check walks.
+class NodeScan : public proto::FieldObserver {
+ public:
+  explicit NodeScan(WireNode* node) : node_(node) {}
+  void Field(const Record& r) override {
+    if (r.wire_type != 2) return;
     switch (r.number) {
       case kNameField:
-        node->name = r.view();  // a repeated singular field: the last one wins, as in a parse
+        node_->name = r.view();  // a repeated singular field: the last one wins, as in a parse
         break;
       case kOpField:
-        node->op = r.view();
+        node_->op = r.view();
         break;
       case kInputField:
-        if (r.view().substr(0, kUnboundPrefix.size()) == kUnboundPrefix ||
-            r.view().substr(0, kUnboundPrefix.size() + 1) == "^" + std::string(kUnboundPrefix)) {
-          node->unbound_input = true;
-        }
+        if (IsUnboundInput(r.view())) node_->unbound_input = true;
         break;
       case kDeviceField:
-        node->device_bytes += static_cast<uint32_t>(r.end - r.start);
+        node_->device_bytes += static_cast<uint32_t>(r.end - r.start);
         break;
       default:
         break;
     }
   }
-}
+
+ private:
+  WireNode* node_;
+};
 
 }  // namespace
 
@@ -81,17 +90,18 @@ bool WireGraph::IndexBytes(uint64_t max_memory_bytes, Arena* arena) {
       continue;
     }
     if (r.length > UINT32_MAX) return false;
-    proto::WireCheck check = checker.Check(r.view());
+    WireNode node;
+    NodeScan scan(&node);
+    proto::WireCheck check = checker.Check(r.view(), &scan);
     if (!check.valid) return false;
     parsed_bytes += check.parsed_bytes;
-    WireNode node;
     node.offset = static_cast<uint64_t>(r.value - base);
     node.length = static_cast<uint32_t>(r.length);
     node.canonical = check.canonical;
     all_canonical_ = all_canonical_ && check.canonical;
-    ScanNode(r.value, r.value + r.length, &node);
     nodes_.push_back(node);
   }
+  CountOps();
   if (max_memory_bytes > 0 && parsed_bytes + header_bytes.size() > max_memory_bytes) {
     return false;
   }
@@ -103,6 +113,22 @@ bool WireGraph::IndexBytes(uint64_t max_memory_bytes, Arena* arena) {
     return false;  // the caller's full parse reports it, at the right offset
   }
   return true;
+}
+
+void WireGraph::CountOps() {
+  std::unordered_map<std::string_view, uint64_t> counts;
+  std::string_view last;
+  uint64_t* last_count = nullptr;
+  for (const WireNode& node : nodes_) {
+    // Neighbouring nodes often share an op: the lookup is skipped for a run of them.
+    if (last_count == nullptr || node.op != last) {
+      last = node.op;
+      last_count = &counts[node.op];
+    }
+    ++*last_count;
+  }
+  op_counts_.assign(counts.begin(), counts.end());
+  std::sort(op_counts_.begin(), op_counts_.end());
 }
 
 void WireGraph::ParseNode(size_t i, tensorflow::NodeDef* node) const {

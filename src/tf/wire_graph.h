@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tensorflow/graph.pb.h"
@@ -43,6 +44,8 @@ class WireGraph {
   // Every field of the GraphDef but its nodes.
   const tensorflow::GraphDef& header() const { return *header_; }
   bool all_canonical() const { return all_canonical_; }
+  // Each op the nodes use, sorted, with how many nodes use it.
+  const std::vector<std::pair<std::string_view, uint64_t>>& op_counts() const { return op_counts_; }
   std::string_view NodeBytes(size_t i) const {
     return std::string_view(bytes_).substr(nodes_[i].offset, nodes_[i].length);
   }
@@ -58,6 +61,7 @@ class WireGraph {
  private:
   WireGraph() = default;
   bool IndexBytes(uint64_t max_memory_bytes, google::protobuf::Arena* arena);
+  void CountOps();
   // The payload of node `i` as it is written: its bytes, or its re-serialisation.
   uint64_t PayloadSize(size_t i, bool drop_devices) const;
 
@@ -65,6 +69,7 @@ class WireGraph {
   std::vector<WireNode> nodes_;
   tensorflow::GraphDef* header_ = nullptr;
   bool all_canonical_ = true;
+  std::vector<std::pair<std::string_view, uint64_t>> op_counts_;
 };
 
 }  // namespace graphport::tf

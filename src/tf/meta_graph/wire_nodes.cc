@@ -25,9 +25,9 @@ std::set<std::string> WireNodeNames(const WireGraph& wire) {
 }
 
 std::vector<std::string> WireOps(const WireGraph& wire) {
-  std::set<std::string_view> ops;
-  for (const WireNode& node : wire.nodes()) ops.insert(node.op);
-  return std::vector<std::string>(ops.begin(), ops.end());
+  std::vector<std::string> ops;
+  for (const auto& [op, count] : wire.op_counts()) ops.emplace_back(op);
+  return ops;
 }
 
 void AddUnboundInputs(const tensorflow::NodeDef& node, std::vector<std::string>* unbound) {
