@@ -117,7 +117,8 @@ TEST(WireCheckTest, BytesLibprotobufRefusesOrThatAreLeftToItAreNotValid) {
 
 // Every node of every corpus graph, as libprotobuf writes it, is canonical (so real graphs
 // take the copying path); and over thousands of mutations of those bytes, "valid" always
-// parses and "canonical" always re-serialises to the same bytes.
+// parses and "canonical" always re-serialises to the same bytes, whatever the checker has
+// walked before.
 TEST(WireCheckTest, CorpusNodesAndTheirMutationsAreJudgedSoundly) {
   std::mt19937 random(20261201);
   WireChecker checker(NodeDef::descriptor());
@@ -142,6 +143,12 @@ TEST(WireCheckTest, CorpusNodesAndTheirMutationsAreJudgedSoundly) {
         std::string copy = bytes;
         copy[random() % copy.size()] ^= static_cast<char>(1 << (random() % 8));
         WireCheck m = checker.Check(copy);
+        // The shared checker remembers map entries it walked: what it remembers must judge
+        // the bytes as a checker that has seen nothing else does.
+        WireCheck fresh = CheckWire(copy, NodeDef::descriptor());
+        ASSERT_EQ(m.valid, fresh.valid) << node.name() << " mutation " << k;
+        ASSERT_EQ(m.canonical, fresh.canonical) << node.name() << " mutation " << k;
+        ASSERT_EQ(m.parsed_bytes, fresh.parsed_bytes) << node.name() << " mutation " << k;
         if (!m.valid) continue;
         ++mutated_valid;
         NodeDef parsed;
