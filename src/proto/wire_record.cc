@@ -46,4 +46,17 @@ bool ReadRecord(const uint8_t* p, const uint8_t* end, Record* r) {
   return true;
 }
 
+bool FindLengthDelimited(std::string_view message, int number, std::string_view* value) {
+  const auto* p = reinterpret_cast<const uint8_t*>(message.data());
+  const uint8_t* end = p + message.size();
+  Record r;
+  for (; p < end && ReadRecord(p, end, &r); p = r.end) {
+    if (r.number == number && r.wire_type == 2) {
+      *value = r.view();
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace graphport::proto

@@ -26,6 +26,10 @@ bool ReadVarint(const uint8_t** p, const uint8_t* end, uint64_t* value);
 // Reads the record at `p`; false when it is cut off or is a group (left to libprotobuf).
 bool ReadRecord(const uint8_t* p, const uint8_t* end, Record* record);
 
+// The payload of the first length-delimited record of field `number` in `message`'s bytes;
+// false when there is none (or the bytes end before one is found).
+bool FindLengthDelimited(std::string_view message, int number, std::string_view* value);
+
 }  // namespace graphport::proto
 
 #endif  // GRAPHPORT_PROTO_WIRE_RECORD_H_

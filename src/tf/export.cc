@@ -22,7 +22,7 @@ using google::protobuf::Arena;
 // are written into the GraphDef that `path` reaches.
 struct WireNodes {
   const WireGraph* wire = nullptr;
-  bool drop_devices = false;
+  const NodePlan* plan = nullptr;
   int meta_graph_index = 0;
 };
 
@@ -34,7 +34,7 @@ void WriteMessage(const google::protobuf::Message& message, bool as_text, const 
     GraphPath path = PathToGraph(message, nodes.meta_graph_index);
     if (as_text) {
       proto::UnknownFieldReport report =
-          WriteTextWithNodes(message, path, *nodes.wire, nodes.drop_devices, sink);
+          WriteTextWithNodes(message, path, *nodes.wire, *nodes.plan, sink);
       left_out->count += report.count;
       for (auto& field : report.listed) {
         if (left_out->listed.size() < proto::UnknownFieldReport::kMaxListed) {
@@ -42,7 +42,7 @@ void WriteMessage(const google::protobuf::Message& message, bool as_text, const 
         }
       }
     } else {
-      WriteBinaryWithNodes(message, path, *nodes.wire, nodes.drop_devices, sink);
+      WriteBinaryWithNodes(message, path, *nodes.wire, *nodes.plan, sink);
     }
   } else if (as_text) {
     proto::UnknownFieldReport report = proto::WriteText(message, sink);
@@ -108,7 +108,7 @@ nlohmann::json Export(TfModel* model, const TfExportOptions& options, OutputSet*
   Arena arena(proto::GraphArenaOptions());
   MetaGraphExport exported = BuildMetaGraph(*model, options, &arena);
   proto::UnknownFieldReport left_out;
-  WireNodes nodes{exported.wire_nodes, exported.drop_devices,
+  WireNodes nodes{exported.wire_nodes, &exported.node_plan,
                   std::max(model->selected_meta_graph(), 0)};
   switch (options.to) {
     case TfKind::kGraphDef:

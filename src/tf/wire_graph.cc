@@ -140,41 +140,70 @@ void WireGraph::ParseNode(size_t i, tensorflow::NodeDef* node) const {
   }
 }
 
-uint64_t WireGraph::PayloadSize(size_t i, bool drop_devices) const {
-  const WireNode& node = nodes_[i];
-  if (node.canonical) return node.length - (drop_devices ? node.device_bytes : 0);
-  Arena scratch;
-  auto* parsed = Arena::CreateMessage<tensorflow::NodeDef>(&scratch);
-  ParseNode(i, parsed);
-  if (drop_devices) parsed->clear_device();
-  return parsed->ByteSizeLong();
+tensorflow::NodeDef* WireGraph::Reparsed(size_t i, const NodePlan& plan, Arena* arena) const {
+  auto* node = Arena::CreateMessage<tensorflow::NodeDef>(arena);
+  ParseNode(i, node);
+  if (plan.drop_devices) node->clear_device();
+  return node;
 }
 
-uint64_t WireGraph::RecordsSize(bool drop_devices) const {
+tensorflow::NodeDef* WireGraph::Rewritten(size_t i, const NodePlan& plan, Arena* arena) const {
+  auto* parsed = Arena::CreateMessage<tensorflow::NodeDef>(arena);
+  ParseNode(i, parsed);
+  auto* node = Arena::CreateMessage<tensorflow::NodeDef>(arena);
+  plan.rewrite(*parsed, node);
+  return node;
+}
+
+uint64_t WireGraph::CopiedSize(size_t i, const NodePlan& plan) const {
+  const WireNode& node = nodes_[i];
+  if (node.canonical) return node.length - (plan.drop_devices ? node.device_bytes : 0);
+  Arena scratch;
+  return Reparsed(i, plan, &scratch)->ByteSizeLong();
+}
+
+uint64_t WireGraph::RecordsSize(const NodePlan& plan) const {
   uint64_t total = 0;
   for (size_t i = 0; i < nodes_.size(); ++i) {
-    uint64_t payload = PayloadSize(i, drop_devices);
+    uint64_t payload;
+    switch (plan.For(i)) {
+      case NodePlan::kSkip:
+        continue;
+      case NodePlan::kRewrite:
+      case NodePlan::kEdit:
+        payload = plan.sizes[i];
+        break;
+      default:
+        payload = CopiedSize(i, plan);
+        break;
+    }
     total += 1 + CodedOutputStream::VarintSize64(payload) + payload;
   }
   return total;
 }
 
-void WireGraph::WriteRecords(bool drop_devices, CodedOutputStream* out) const {
+void WireGraph::WriteRecords(const NodePlan& plan, CodedOutputStream* out) const {
   Arena scratch;
   for (size_t i = 0; i < nodes_.size(); ++i) {
     const WireNode& node = nodes_[i];
-    std::string_view bytes = NodeBytes(i);
+    const NodePlan::Action action = plan.For(i);
+    if (action == NodePlan::kSkip) continue;
     out->WriteTag(kNodeTag);
-    if (!node.canonical) {
-      auto* parsed = Arena::CreateMessage<tensorflow::NodeDef>(&scratch);
-      ParseNode(i, parsed);
-      if (drop_devices) parsed->clear_device();
-      out->WriteVarint64(parsed->ByteSizeLong());
-      parsed->SerializeWithCachedSizes(out);
+    if (action == NodePlan::kEdit) {
+      out->WriteVarint64(plan.sizes[i]);
+      plan.edit(NodeBytes(i), out);
+      continue;
+    }
+    if (action == NodePlan::kRewrite || !node.canonical) {
+      tensorflow::NodeDef* written =
+          action == NodePlan::kRewrite ? Rewritten(i, plan, &scratch) : Reparsed(i, plan, &scratch);
+      out->WriteVarint64(written->ByteSizeLong());
+      written->SerializeWithCachedSizes(out);
       scratch.Reset();
       continue;
     }
-    if (!drop_devices || node.device_bytes == 0) {
+    std::string_view bytes = NodeBytes(i);
+    if (!plan.drop_devices || node.device_bytes == 0) {
       out->WriteVarint64(node.length);
       out->WriteRaw(bytes.data(), static_cast<int>(bytes.size()));
       continue;

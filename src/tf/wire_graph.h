@@ -11,6 +11,7 @@
 #include <google/protobuf/io/coded_stream.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -28,6 +29,24 @@ struct WireNode {
   bool canonical = true;       // copying the bytes equals re-serialising the parsed node
   uint32_t device_bytes = 0;   // the bytes of its `device` records (tag and length included)
   bool unbound_input = false;  // an input names "$unbound_inputs_..." (a scoped export's)
+};
+
+// What an export does with each node of a WireGraph, decided before a byte is written: copy
+// its bytes (canonical ones as they are, the others re-serialised), leave it out, edit its
+// bytes (exportScope renames), or write a rewritten form made from its parse (what an edit
+// cannot do: stripDefaultAttrs compares attr values, the scope rewrites colocation attrs).
+struct NodePlan {
+  enum Action : uint8_t { kCopy, kSkip, kRewrite, kEdit };
+  bool drop_devices = false;     // copied nodes lose their `device`
+  std::vector<uint8_t> actions;  // an Action per node; empty: every node is copied
+  std::vector<uint32_t> sizes;   // per node: the payload size of a kRewrite or kEdit node
+  // Makes a kRewrite node's exported form from its parse (`out` is fresh, on the same arena);
+  // the same form as a kEdit node's, which text output prints from it.
+  std::function<void(const tensorflow::NodeDef& in, tensorflow::NodeDef* out)> rewrite;
+  // Writes a kEdit node's exported payload from its bytes.
+  std::function<void(std::string_view bytes, google::protobuf::io::CodedOutputStream* out)> edit;
+
+  Action For(size_t i) const { return actions.empty() ? kCopy : static_cast<Action>(actions[i]); }
 };
 
 class WireGraph {
@@ -53,17 +72,24 @@ class WireGraph {
   // Parses node `i` into `node` (which the caller clears or makes fresh).
   void ParseNode(size_t i, tensorflow::NodeDef* node) const;
 
-  // The nodes as GraphDef field records (tag, length, payload), without their devices when
-  // `drop_devices`: the size, and the writing.
-  uint64_t RecordsSize(bool drop_devices) const;
-  void WriteRecords(bool drop_devices, google::protobuf::io::CodedOutputStream* out) const;
+  // The nodes as GraphDef field records (tag, length, payload), as `plan` says: the size, and
+  // the writing.
+  uint64_t RecordsSize(const NodePlan& plan) const;
+  void WriteRecords(const NodePlan& plan, google::protobuf::io::CodedOutputStream* out) const;
+  // A copied node's exported form when its bytes cannot be copied (not canonical), on
+  // `arena`: the parse, without its device when the plan drops devices.
+  tensorflow::NodeDef* Reparsed(size_t i, const NodePlan& plan,
+                                google::protobuf::Arena* arena) const;
+  // A kRewrite node's exported form, on `arena`.
+  tensorflow::NodeDef* Rewritten(size_t i, const NodePlan& plan,
+                                 google::protobuf::Arena* arena) const;
 
  private:
   WireGraph() = default;
   bool IndexBytes(uint64_t max_memory_bytes, google::protobuf::Arena* arena);
   void CountOps();
-  // The payload of node `i` as it is written: its bytes, or its re-serialisation.
-  uint64_t PayloadSize(size_t i, bool drop_devices) const;
+  // The payload of a copied node `i` as it is written: its bytes, or its re-serialisation.
+  uint64_t CopiedSize(size_t i, const NodePlan& plan) const;
 
   std::string bytes_;
   std::vector<WireNode> nodes_;

@@ -7,6 +7,7 @@
 namespace graphport::tf {
 namespace {
 
+using proto::FindLengthDelimited;
 using proto::ReadRecord;
 using proto::Record;
 
@@ -15,20 +16,6 @@ constexpr int kAttrField = 5, kKeyField = 1, kValueField = 2, kTensorField = 8;
 // TensorProto.
 constexpr int kDtypeField = 1, kShapeField = 2, kContentField = 4, kStringValField = 8;
 constexpr int kFloat8ValField = 18;
-
-// The payload of the first record of `number` (length-delimited) in `bytes`, or empty.
-bool FindField(std::string_view bytes, int number, std::string_view* value) {
-  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
-  const uint8_t* end = p + bytes.size();
-  Record r;
-  for (; p < end && ReadRecord(p, end, &r); p = r.end) {
-    if (r.number == number && r.wire_type == 2) {
-      *value = r.view();
-      return true;
-    }
-  }
-  return false;
-}
 
 // TensorPayloadBytes on the wire bytes of a TensorProto.
 uint64_t TensorBytes(std::string_view tensor) {
@@ -88,9 +75,9 @@ uint64_t CanonicalConstPayloadBytes(std::string_view bytes) {
   for (; p < end && ReadRecord(p, end, &r); p = r.end) {
     if (r.number != kAttrField || r.wire_type != 2) continue;
     std::string_view key, value, tensor;
-    if (!FindField(r.view(), kKeyField, &key) || key != "value") continue;
-    if (!FindField(r.view(), kValueField, &value)) return 0;
-    return FindField(value, kTensorField, &tensor) ? TensorBytes(tensor) : 0;
+    if (!FindLengthDelimited(r.view(), kKeyField, &key) || key != "value") continue;
+    if (!FindLengthDelimited(r.view(), kValueField, &value)) return 0;
+    return FindLengthDelimited(value, kTensorField, &tensor) ? TensorBytes(tensor) : 0;
   }
   return 0;
 }

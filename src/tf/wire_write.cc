@@ -116,7 +116,7 @@ GraphPath PathToGraph(const google::protobuf::Message& message, int meta_graph_i
 }
 
 void WriteBinaryWithNodes(const google::protobuf::Message& message, const GraphPath& path,
-                          const WireGraph& wire, bool drop_devices, ByteSink* sink) {
+                          const WireGraph& wire, const NodePlan& plan, ByteSink* sink) {
   const std::string what = message.GetDescriptor()->name();
   std::string rest;
   {
@@ -127,7 +127,7 @@ void WriteBinaryWithNodes(const google::protobuf::Message& message, const GraphP
   }
   std::vector<Located> located = Locate(rest, path);
   // Each enclosing record grows by what it holds more, and its length varint may grow too.
-  uint64_t grown = wire.RecordsSize(drop_devices);
+  uint64_t grown = wire.RecordsSize(plan);
   std::vector<uint64_t> new_lengths(located.size());
   for (size_t i = located.size(); i-- > 0;) {
     new_lengths[i] = located[i].length + grown;
@@ -153,7 +153,7 @@ void WriteBinaryWithNodes(const google::protobuf::Message& message, const GraphP
       out.WriteVarint64(new_lengths[i]);
       cursor = located[i].payload_at;
     }
-    wire.WriteRecords(drop_devices, &out);
+    wire.WriteRecords(plan, &out);
     out.WriteRaw(rest.data() + cursor, static_cast<int>(rest.size() - cursor));
     had_error = out.HadError();
   }
@@ -165,7 +165,7 @@ void WriteBinaryWithNodes(const google::protobuf::Message& message, const GraphP
 
 proto::UnknownFieldReport WriteTextWithNodes(const google::protobuf::Message& message,
                                              const GraphPath& path, const WireGraph& wire,
-                                             bool drop_devices, ByteSink* sink) {
+                                             const NodePlan& plan, ByteSink* sink) {
   const std::string what = "text " + message.GetDescriptor()->name();
   proto::ProtobufLogCapture log;
   google::protobuf::TextFormat::Printer printer;
@@ -186,9 +186,10 @@ proto::UnknownFieldReport WriteTextWithNodes(const google::protobuf::Message& me
   Arena scratch;
   bool ok = true;
   for (size_t i = 0; i < wire.nodes().size() && ok; ++i) {
-    auto* node = Arena::CreateMessage<tensorflow::NodeDef>(&scratch);
-    wire.ParseNode(i, node);
-    if (drop_devices) node->clear_device();
+    const NodePlan::Action action = plan.For(i);
+    if (action == NodePlan::kSkip) continue;
+    const tensorflow::NodeDef* node = action != NodePlan::kCopy ? wire.Rewritten(i, plan, &scratch)
+                                                                : wire.Reparsed(i, plan, &scratch);
     WriteAll(&adaptor, open.data(), open.size());
     ok = node_printer.Print(*node, &adaptor);
     WriteAll(&adaptor, close.data(), close.size());

@@ -30,11 +30,11 @@ GraphPath PathToGraph(const google::protobuf::Message& message, int meta_graph_i
 
 // As proto::WriteBinary: deterministic, TOO_LARGE from 2 GiB before writing a byte.
 void WriteBinaryWithNodes(const google::protobuf::Message& message, const GraphPath& path,
-                          const WireGraph& wire, bool drop_devices, ByteSink* sink);
+                          const WireGraph& wire, const NodePlan& plan, ByteSink* sink);
 // As proto::WriteText. The nodes must all be canonical (no unknown fields to leave out).
 proto::UnknownFieldReport WriteTextWithNodes(const google::protobuf::Message& message,
                                              const GraphPath& path, const WireGraph& wire,
-                                             bool drop_devices, ByteSink* sink);
+                                             const NodePlan& plan, ByteSink* sink);
 
 }  // namespace graphport::tf
 

@@ -18,6 +18,7 @@
 #include "tf/meta_graph/scoped_references.h"
 #include "tf/meta_graph/strip_default_attrs.h"
 #include "tf/meta_graph/stripped_op_list.h"
+#include "tf/meta_graph/wire_node_plan.h"
 #include "tf/meta_graph/wire_nodes.h"
 
 namespace graphport::tf {
@@ -84,14 +85,43 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
     throw Error(ErrorCode::kInvalidOption, "exportScope '" + CapForMessage(options.export_scope) +
                                                "' names no scope; give a name such as 'tower_0'");
   }
+  // The op registry: the caller's, the producer's stripped_op_list, the built-in table.
+  OpRegistry registry;
+  if (options.op_registry) registry.AddLayer(options.op_registry, "opRegistry", true);
+  if (loaded && loaded->meta_info_def().stripped_op_list().op_size() > 0) {
+    registry.AddLayer(&loaded->meta_info_def().stripped_op_list(), "stripped_op_list", true);
+  }
+  registry.AddLayer(&BuiltinDefaultsOpList(), "built-in defaults", false);
+
   std::set<std::string> excluded;
-  if (options.clear_extraneous_savers) excluded = FindExtraneousSaverNodes(source, saver);
+  if (options.clear_extraneous_savers) {
+    excluded =
+        wire != nullptr
+            ? FindExtraneousSaverNodes(
+                  [&](const NodeNameOpVisitor& visit) { ForEachWireNode(*wire, visit); }, saver)
+            : FindExtraneousSaverNodes(source, saver);
+  }
   bool rewrite = !scope.empty() || options.clear_devices || options.clear_extraneous_savers;
   std::vector<std::string> unbound;
   // Only save_debug_info reads the exported node names: a copy of every name costs ~140 bytes
   // a node (0.7x the file of a 200k-node graph) and a third of a plain export's time.
   const bool want_names = options.save_debug_info;
   std::set<std::string> exported_names;
+  WireNodeFacts wire_facts;
+  if (wire != nullptr) {
+    WireNodeOptions plan_options;
+    plan_options.scope = &scope;
+    plan_options.clear_devices = options.clear_devices;
+    plan_options.excluded = &excluded;
+    plan_options.strip_defaults = options.strip_default_attrs ? &registry : nullptr;
+    plan_options.list_unbound_inputs = rewrite;
+    plan_options.want_names = want_names;
+    result.node_plan = PlanWireNodes(*wire, plan_options, &wire_facts);
+    exported_names = std::move(wire_facts.names);
+    unbound = std::move(wire_facts.unbound);
+  }
+  const size_t loaded_nodes = wire != nullptr ? wire->nodes().size() : source.node_size();
+  const size_t exported_nodes = wire != nullptr ? wire_facts.exported : 0;
   tensorflow::GraphDef* graph = nullptr;
   if (rewrite) {
     // TensorFlow's graph_def path keeps only versions and library; the deprecated `version`
@@ -104,19 +134,20 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
       RewriteNode(node, scope, options.clear_devices, graph->add_node(), &unbound);
       if (want_names) exported_names.insert(node.name());
     }
-    if (wire != nullptr && want_names) exported_names = WireNodeNames(*wire);
-    if (!scope.empty() && graph->node_size() == 0) {
+    if (!scope.empty() && graph->node_size() == 0 && exported_nodes == 0) {
       throw Error(ErrorCode::kNotFound, "exportScope '" + CapForMessage(scope.name()) +
                                             "' matches no node of the " +
-                                            std::to_string(source.node_size()) + "-node graph");
+                                            std::to_string(loaded_nodes) + "-node graph");
     }
     // The unbound_inputs collection is rebuilt below, so it must list every input an importer
     // has to map: the ones made unbound here and, in a graph that an earlier scoped export
     // wrote, the ones it made (else re-exporting that file with clear_devices loses them).
     // With a scope the second kind is outside it and renamed again, so the list is the same.
-    unbound.clear();
-    for (const auto& node : graph->node()) AddUnboundInputs(node, &unbound);
-    if (wire != nullptr) WireUnboundInputs(*wire, &unbound);
+    // (The wire plan listed its nodes' already.)
+    if (wire == nullptr) {
+      unbound.clear();
+      for (const auto& node : graph->node()) AddUnboundInputs(node, &unbound);
+    }
   } else if (options.strip_default_attrs) {
     graph = Arena::CreateMessage<tensorflow::GraphDef>(arena);
     CopyGraphHeader(source, graph);
@@ -128,7 +159,6 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
   } else {
     if (want_names) {
       for (const auto& node : source.node()) exported_names.insert(node.name());
-      if (wire != nullptr) exported_names = WireNodeNames(*wire);
     }
     // A MetaGraphDef loaded without a graph_def is written without one.
     bool has_graph = options.graph_def != nullptr || loaded == nullptr || loaded->has_graph_def();
@@ -139,7 +169,7 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
   bool graph_is_loaded_one = options.graph_def == nullptr && graph == &source;
   if (graph != nullptr && !graph_is_loaded_one) {
     uint64_t bytes = graph->ByteSizeLong();
-    if (wire != nullptr) bytes += wire->RecordsSize(options.clear_devices);
+    if (wire != nullptr) bytes += wire->RecordsSize(result.node_plan);
     if (bytes > options.max_graph_bytes) {
       throw Error(ErrorCode::kTooLarge,
                   "GraphDef cannot be larger than 2GB: the exported graph has " +
@@ -147,14 +177,6 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
     }
   }
   if (graph != nullptr) mg->unsafe_arena_set_allocated_graph_def(graph);
-
-  // --- The op registry: the caller's, the producer's stripped_op_list, the built-in table. ---
-  OpRegistry registry;
-  if (options.op_registry) registry.AddLayer(options.op_registry, "opRegistry", true);
-  if (loaded && loaded->meta_info_def().stripped_op_list().op_size() > 0) {
-    registry.AddLayer(&loaded->meta_info_def().stripped_op_list(), "stripped_op_list", true);
-  }
-  registry.AddLayer(&BuiltinDefaultsOpList(), "built-in defaults", false);
 
   // --- meta_info_def ---
   if (options.meta_info_def) ApplyMetaInfoDef(*options.meta_info_def, mg->mutable_meta_info_def());
@@ -166,7 +188,7 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
       (node_set_changed || mg->meta_info_def().stripped_op_list().op_size() == 0)) {
     tensorflow::OpList ops;
     if (wire != nullptr) {
-      BuildStrippedOpList(WireOps(*wire), registry, &ops, &unregistered);
+      BuildStrippedOpList(wire_facts.ops, registry, &ops, &unregistered);
     } else {
       BuildStrippedOpList(*graph, registry, &ops, &unregistered);
     }
@@ -176,7 +198,7 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
       mg->mutable_meta_info_def()->clear_stripped_op_list();
     }
   }
-  StripDefaultAttrsResult stripped;
+  StripDefaultAttrsResult stripped = std::move(wire_facts.stripped);
   if (options.strip_default_attrs) {
     if (graph != nullptr) StripDefaultAttrs(graph, registry, &stripped);
     mg->mutable_meta_info_def()->set_stripped_default_attrs(true);
@@ -221,9 +243,8 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
 
   json& info = result.info;
   info["nodeCount"] =
-      wire != nullptr ? static_cast<int>(wire->nodes().size()) : (graph ? graph->node_size() : 0);
+      wire != nullptr ? static_cast<int>(exported_nodes) : (graph ? graph->node_size() : 0);
   result.wire_nodes = wire;
-  result.drop_devices = wire != nullptr && options.clear_devices;
   json ops = json::array();
   for (const auto& op : mg->meta_info_def().stripped_op_list().op()) ops.push_back(op.name());
   info["strippedOpList"] = ops;

@@ -12,6 +12,7 @@
 #include "tensorflow/meta_graph.pb.h"
 #include "tf/export.h"
 #include "tf/tf_model.h"
+#include "tf/wire_graph.h"
 
 namespace graphport::tf {
 
@@ -22,7 +23,7 @@ struct MetaGraphExport {
   // Set when the nodes are written from the model's wire bytes (tf/wire_graph.h): then the
   // graph_def holds every field but the nodes, which the writer puts in front of them.
   const WireGraph* wire_nodes = nullptr;
-  bool drop_devices = false;  // the wire nodes are written without their `device`
+  NodePlan node_plan;  // what the writer does with each of them
 };
 
 // Throws graphport::Error: NOT_FOUND (an unknown collection key, a scope matching no node),

@@ -7,8 +7,8 @@
 namespace graphport::tf {
 namespace {
 
-bool IsSaveOrRestoreOp(const std::string& op) {
-  static const std::set<std::string> kOps = {
+bool IsSaveOrRestoreOp(std::string_view op) {
+  static const std::set<std::string_view> kOps = {
       "SaveV2",    "Save",    "SaveSlices",   "LegacySave",    "LegacySaveSlice",
       "RestoreV2", "Restore", "RestoreSlice", "LegacyRestore", "LegacyRestoreSlice"};
   return kOps.count(op) > 0;
@@ -24,12 +24,22 @@ std::string ScopeOf(std::string_view name) {
 
 std::set<std::string> FindExtraneousSaverNodes(const tensorflow::GraphDef& graph,
                                                const tensorflow::SaverDef* saver_def) {
+  return FindExtraneousSaverNodes(
+      [&](const NodeNameOpVisitor& visit) {
+        for (const auto& node : graph.node()) visit(node.name(), node.op());
+      },
+      saver_def);
+}
+
+std::set<std::string> FindExtraneousSaverNodes(
+    const std::function<void(const NodeNameOpVisitor&)>& for_each_node,
+    const tensorflow::SaverDef* saver_def) {
   std::set<std::string> saver_op_names, scopes;
-  for (const auto& node : graph.node()) {
-    if (!IsSaveOrRestoreOp(node.op())) continue;
-    saver_op_names.insert(node.name());
-    scopes.insert(ScopeOf(node.name()));
-  }
+  for_each_node([&](std::string_view name, std::string_view op) {
+    if (!IsSaveOrRestoreOp(op)) return;
+    saver_op_names.emplace(name);
+    scopes.insert(ScopeOf(name));
+  });
   std::set<std::string> extraneous;
   for (const auto& scope : scopes) {
     // A scope that is itself the name of a saver op is not a saver scope (TensorFlow's rule).
@@ -40,15 +50,16 @@ std::set<std::string> FindExtraneousSaverNodes(const tensorflow::GraphDef& graph
     extraneous.erase(ScopeOf(InputNodeName(saver_def->restore_op_name())) + "/");
   }
   std::set<std::string> excluded;
-  for (const auto& node : graph.node()) {
+  if (extraneous.empty()) return excluded;
+  for_each_node([&](std::string_view name, std::string_view) {
     for (const auto& scope : extraneous) {
       // A saver at the top level has scope "/", which no node name starts with.
-      if (node.name().compare(0, scope.size(), scope) == 0) {
-        excluded.insert(node.name());
+      if (name.substr(0, scope.size()) == scope) {
+        excluded.emplace(name);
         break;
       }
     }
-  }
+  });
   return excluded;
 }
 

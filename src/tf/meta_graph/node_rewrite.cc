@@ -46,8 +46,12 @@ void CopyUnrewrittenFields(const tensorflow::NodeDef& in, tensorflow::NodeDef* o
 }  // namespace
 
 bool NodeInExport(const tensorflow::NodeDef& node, const Scope& scope) {
-  return scope.Contains(node.name()) ||
-         node.name().compare(0, kUnboundInputPrefix.size(), kUnboundInputPrefix) == 0;
+  return NodeInExport(node.name(), scope);
+}
+
+bool NodeInExport(std::string_view node_name, const Scope& scope) {
+  return scope.Contains(node_name) ||
+         node_name.substr(0, kUnboundInputPrefix.size()) == kUnboundInputPrefix;
 }
 
 void LendNode(const tensorflow::NodeDef& in, tensorflow::NodeDef* out) {

@@ -16,6 +16,7 @@ namespace graphport::tf {
 // Whether `node` belongs in a scoped export: inside the scope, or an unbound-input
 // placeholder of an earlier scoped export.
 bool NodeInExport(const tensorflow::NodeDef& node, const Scope& scope);
+bool NodeInExport(std::string_view node_name, const Scope& scope);
 
 // Writes the rewritten `in` into `out`, which must be arena-allocated: the tensors, lists,
 // shapes and functions in `in`'s attrs are not copied but lent to `out` (weights stay where

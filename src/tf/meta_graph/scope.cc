@@ -25,15 +25,23 @@ bool Scope::Contains(std::string_view name) const {
 }
 
 std::string Scope::Strip(std::string_view name) const {
-  std::string_view marker = LeadingMarker(name);
-  std::string_view rest = name.substr(marker.size());
-  if (scope_.empty() || rest.substr(0, scope_.size()) != scope_ || rest.size() <= scope_.size() ||
-      rest[scope_.size()] != '/') {
-    return std::string(name);
+  std::string_view marker, rest;
+  Strip(name, &marker, &rest);
+  return std::string(marker) + std::string(rest);
+}
+
+void Scope::Strip(std::string_view name, std::string_view* marker, std::string_view* rest) const {
+  *marker = LeadingMarker(name);
+  *rest = name.substr(marker->size());
+  if (scope_.empty() || rest->substr(0, scope_.size()) != scope_ || rest->size() <= scope_.size() ||
+      (*rest)[scope_.size()] != '/') {
+    *marker = {};
+    *rest = name;
+    return;
   }
   size_t start = scope_.size();
-  while (start < rest.size() && rest[start] == '/') ++start;
-  return std::string(marker) + std::string(rest.substr(start));
+  while (start < rest->size() && (*rest)[start] == '/') ++start;
+  rest->remove_prefix(start);
 }
 
 std::string UnboundInputName(std::string_view input) {

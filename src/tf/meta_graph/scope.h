@@ -33,6 +33,8 @@ class Scope {
   // "s/a" -> "a", "s///a" -> "a", "^s/a" -> "^a", "loc:@s/a" -> "loc:@a". Names outside
   // the scope come back unchanged.
   std::string Strip(std::string_view name) const;
+  // The same without a copy: Strip(name) is `*marker` followed by `*rest` (views of `name`).
+  void Strip(std::string_view name, std::string_view* marker, std::string_view* rest) const;
 
  private:
   std::string scope_;

@@ -6,10 +6,9 @@
 #include "tf/meta_graph/stripped_op_list.h"
 
 namespace graphport::tf {
-namespace {
 
-void StripNode(tensorflow::NodeDef* node, const std::set<std::string>& functions,
-               const OpRegistry& registry, StripDefaultAttrsResult* result) {
+void StripNodeDefaults(tensorflow::NodeDef* node, const std::set<std::string>& functions,
+                       const OpRegistry& registry, StripDefaultAttrsResult* result) {
   if (functions.count(node->op())) return;
   OpRegistry::Found found = registry.Find(node->op());
   if (found.op == nullptr) {
@@ -29,15 +28,14 @@ void StripNode(tensorflow::NodeDef* node, const std::set<std::string>& functions
   result->removed += static_cast<int>(doomed.size());
 }
 
-}  // namespace
-
 void StripDefaultAttrs(tensorflow::GraphDef* graph, const OpRegistry& registry,
                        StripDefaultAttrsResult* result) {
   std::set<std::string> functions = FunctionNames(*graph);
-  for (auto& node : *graph->mutable_node()) StripNode(&node, functions, registry, result);
+  for (auto& node : *graph->mutable_node()) StripNodeDefaults(&node, functions, registry, result);
   if (!graph->has_library()) return;  // mutable_library() would add an empty one to the output
   for (auto& function : *graph->mutable_library()->mutable_function()) {
-    for (auto& node : *function.mutable_node_def()) StripNode(&node, functions, registry, result);
+    for (auto& node : *function.mutable_node_def())
+      StripNodeDefaults(&node, functions, registry, result);
   }
 }
 

@@ -21,6 +21,11 @@ struct StripDefaultAttrsResult {
 void StripDefaultAttrs(tensorflow::GraphDef* graph, const OpRegistry& registry,
                        StripDefaultAttrsResult* result);
 
+// The same for one node (a graph's nodes written one at a time); `functions` names the
+// library's functions.
+void StripNodeDefaults(tensorflow::NodeDef* node, const std::set<std::string>& functions,
+                       const OpRegistry& registry, StripDefaultAttrsResult* result);
+
 }  // namespace graphport::tf
 
 #endif  // GRAPHPORT_TF_META_GRAPH_STRIP_DEFAULT_ATTRS_H_

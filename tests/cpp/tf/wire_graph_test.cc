@@ -1,6 +1,7 @@
 // A binary GraphDef keeps its nodes as wire bytes (tf/wire_graph.h). Every export that writes
 // them from those bytes must equal the export of the same model parsed whole, byte for byte,
-// for canonical and non-canonical nodes, binary and text, every kind.
+// for canonical and non-canonical nodes, binary and text, every kind, and every node option
+// (exportScope, clearDevices, stripDefaultAttrs, clearExtraneousSavers, saveDebugInfo).
 #include "tf/wire_graph.h"
 
 #include <google/protobuf/io/coded_stream.h>
@@ -71,6 +72,19 @@ std::vector<std::pair<std::string, std::string>> Graphs() {
   odd += field(
       1, field(1, "w") + field(2, "Identity") + field(3, "$unbound_inputs_v") + field(4, "/gpu:1"));
   graphs.push_back({"hand-written nodes", odd});
+  // Canonical nodes under scope "s" (the first scope listed) for exportScope's byte edits: a
+  // name that strips to nothing, inputs from outside (data, control, already unbound), and a
+  // colocation attr, which only RewriteNode rewrites; devices to clear.
+  std::string scoped;
+  std::string colocation = field(5, field(1, "_class") + field(2, field(1, field(2, "loc:@s/a"))));
+  scoped += field(1, field(1, "s/a") + field(2, "Const") + field(4, "/cpu:0"));
+  scoped +=
+      field(1, field(1, "s/b") + field(2, "Identity") + field(3, "s/a:1") + field(3, "^outside") +
+                   field(3, "outside:1") + field(3, "$unbound_inputs_old") + field(4, "/gpu:0"));
+  scoped += field(1, field(1, "s/") + field(2, "NoOp"));
+  scoped += field(1, field(1, "s/c") + field(2, "Identity") + field(3, "^s/a") + colocation);
+  scoped += field(1, field(1, "outside") + field(2, "NoOp"));
+  graphs.push_back({"hand-written scoped nodes", scoped});
   return graphs;
 }
 
@@ -81,24 +95,42 @@ TEST(WireGraphTest, ExportsFromWireBytesEqualExportsOfTheParsedGraph) {
     auto wire = LoadBytes(bytes);
     ASSERT_NE(wire->wire_graph(), nullptr);
     // Only a library (functions are called through attrs) or text of nodes with fields to
-    // leave out make an export parse the graph; a binary export of any other graph copies.
+    // leave out make an export parse the graph; any other export writes node by node.
     const bool copies = wire->wire_graph()->header().library().function_size() == 0;
+    const bool all_canonical = wire->wire_graph()->all_canonical();
     auto parsed = LoadBytes(bytes);
     parsed->graph();  // parses it whole
     ASSERT_EQ(parsed->wire_graph(), nullptr);
     EXPECT_EQ(Inspect(*wire), Inspect(*parsed));
+    // A scope the graph has, for the scoped variants (the first listed; "" when none).
+    nlohmann::json scopes = Inspect(*parsed)["scopes"];
+    const std::string scope = scopes.empty() ? "" : scopes[0]["name"].get<std::string>();
     for (TfKind to : {TfKind::kGraphDef, TfKind::kMetaGraphDef, TfKind::kSavedModel}) {
       for (bool as_text : {false, true}) {
-        for (int variant = 0; variant < 3; ++variant) {
+        for (int variant = 0; variant < 7; ++variant) {
           TfExportOptions options;
           options.to = to;
           options.as_text = as_text;
-          options.clear_devices = variant == 1;
-          options.save_debug_info = variant == 2;
+          options.clear_devices = variant == 1 || variant == 5;
+          options.save_debug_info = variant == 2 || variant == 6;
+          options.strip_default_attrs = variant == 3 || variant == 5;
+          options.clear_extraneous_savers = variant == 4;
+          if (variant >= 5) options.export_scope = scope.empty() ? "no_such_scope" : scope;
           SCOPED_TRACE(std::string(KindName(to)) + (as_text ? " text" : " binary") + " variant " +
                        std::to_string(variant));
-          auto a = ExportFiles(wire.get(), options);
-          auto b = ExportFiles(parsed.get(), options);
+          std::vector<MemoryOutputSet::File> a, b;
+          std::string error_a, error_b;
+          try {
+            a = ExportFiles(wire.get(), options);
+          } catch (const Error& e) {
+            error_a = e.what();
+          }
+          try {
+            b = ExportFiles(parsed.get(), options);
+          } catch (const Error& e) {
+            error_b = e.what();
+          }
+          EXPECT_EQ(error_a, error_b);
           ASSERT_EQ(a.size(), b.size());
           for (size_t i = 0; i < a.size(); ++i) {
             EXPECT_EQ(a[i].name, b[i].name);
@@ -108,15 +140,20 @@ TEST(WireGraphTest, ExportsFromWireBytesEqualExportsOfTheParsedGraph) {
         }
       }
     }
+    // Every option above wrote from the wire bytes: the graph was never parsed whole (text
+    // of nodes with fields to leave out parses it).
+    if (copies && all_canonical) {
+      EXPECT_NE(wire->wire_graph(), nullptr);
+    }
     if (copies && wire->wire_graph() != nullptr) ++kept_as_bytes;
   }
-  EXPECT_GT(compared, 18 * 10);
+  EXPECT_GT(compared, 42 * 10);
   EXPECT_GT(kept_as_bytes, 0);
 }
 
 TEST(WireGraphTest, CanonicalNodesAreCopiedAndTheOthersMarked) {
   auto graphs = Graphs();
-  auto odd = LoadBytes(graphs.back().second);
+  auto odd = LoadBytes(graphs[graphs.size() - 2].second);
   const WireGraph* wire = odd->wire_graph();
   ASSERT_NE(wire, nullptr);
   ASSERT_EQ(wire->nodes().size(), 4u);
@@ -134,6 +171,33 @@ TEST(WireGraphTest, CanonicalNodesAreCopiedAndTheOthersMarked) {
   auto corpus = LoadBytes(graphs.front().second);
   ASSERT_NE(corpus->wire_graph(), nullptr);
   EXPECT_TRUE(corpus->wire_graph()->all_canonical());
+}
+
+TEST(WireGraphTest, AScopedExportEditsNodeBytes) {
+  auto model = LoadBytes(Graphs().back().second);
+  ASSERT_NE(model->wire_graph(), nullptr);
+  EXPECT_TRUE(model->wire_graph()->all_canonical());
+  TfExportOptions options;
+  options.to = TfKind::kGraphDef;
+  options.export_scope = "s";
+  options.clear_devices = true;
+  auto files = ExportFiles(model.get(), options);
+  ASSERT_EQ(files.size(), 1u);
+  tensorflow::GraphDef graph;
+  ASSERT_TRUE(graph.ParseFromString(files[0].bytes));
+  ASSERT_EQ(graph.node_size(), 4);  // "outside" is left out
+  EXPECT_EQ(graph.node(0).name(), "a");
+  EXPECT_EQ(graph.node(0).device(), "");
+  const auto& b = graph.node(1);
+  ASSERT_EQ(b.input_size(), 4);
+  EXPECT_EQ(b.input(0), "a:1");
+  EXPECT_EQ(b.input(1), "^$unbound_inputs_outside");
+  EXPECT_EQ(b.input(2), "$unbound_inputs_outside:1");
+  // Outside the scope too, so renamed again, as TensorFlow does.
+  EXPECT_EQ(b.input(3), "$unbound_inputs_$unbound_inputs_old");
+  EXPECT_EQ(graph.node(2).name(), "");
+  EXPECT_EQ(graph.node(3).attr().at("_class").list().s(0), "loc:@a");
+  EXPECT_NE(model->wire_graph(), nullptr);  // written node by node, never parsed whole
 }
 
 TEST(WireGraphTest, InputTheIndexCannotVouchForIsParsedWithTheExactError) {

@@ -1,0 +1,119 @@
+#include "tf/meta_graph/wire_node_edit.h"
+
+#include "proto/wire_record.h"
+
+namespace graphport::tf {
+namespace {
+
+using google::protobuf::io::CodedOutputStream;
+using proto::ReadRecord;
+using proto::Record;
+
+// NodeDef fields the edit reads or changes, and an attr entry's key.
+constexpr int kNameField = 1, kInputField = 3, kDeviceField = 4, kAttrField = 5, kKeyField = 1;
+
+uint64_t StringRecordSize(uint64_t length) {
+  return 1 + CodedOutputStream::VarintSize64(length) + length;
+}
+
+template <typename Fn>
+void ForEachRecord(std::string_view bytes, Fn&& fn) {
+  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+  const uint8_t* end = p + bytes.size();
+  Record r;
+  for (; p < end && ReadRecord(p, end, &r); p = r.end) fn(r);
+}
+
+}  // namespace
+
+bool HasAttrKey(std::string_view bytes, const std::function<bool(std::string_view)>& wanted) {
+  bool found = false;
+  ForEachRecord(bytes, [&](const Record& r) {
+    std::string_view key;
+    if (!found && r.number == kAttrField && r.wire_type == 2 &&
+        proto::FindLengthDelimited(r.view(), kKeyField, &key)) {
+      found = wanted(key);
+    }
+  });
+  return found;
+}
+
+bool WireScopeEdit::Applies(std::string_view bytes) const {
+  // RewriteNode rewrites these two attrs when a scope is given; every other attr is lent.
+  return scope_.empty() || !HasAttrKey(bytes, [](std::string_view key) {
+           return key == "_class" || key == "frame_name";
+         });
+}
+
+size_t WireScopeEdit::Input::size() const {
+  return unbound ? marker.size() + kUnboundInputPrefix.size() + rest.size()
+                 : marker.size() + rest.size();
+}
+
+WireScopeEdit::Input WireScopeEdit::EditInput(std::string_view input) const {
+  Input out;
+  if (!scope_.empty() && !scope_.Contains(input)) {
+    // UnboundInputName: "x" -> "$unbound_inputs_x", "^x" -> "^$unbound_inputs_x".
+    out.unbound = true;
+    out.marker = input.substr(0, !input.empty() && input[0] == '^' ? 1 : 0);
+    out.rest = input.substr(out.marker.size());
+  } else {
+    scope_.Strip(input, &out.marker, &out.rest);
+  }
+  return out;
+}
+
+uint64_t WireScopeEdit::Size(std::string_view bytes, std::vector<std::string>* unbound) const {
+  uint64_t total = 0;
+  ForEachRecord(bytes, [&](const Record& r) {
+    if (r.wire_type == 2 && r.number == kNameField) {
+      std::string_view marker, rest;
+      scope_.Strip(r.view(), &marker, &rest);
+      const size_t length = marker.size() + rest.size();
+      if (length > 0) total += StringRecordSize(length);  // proto3 leaves an empty name out
+    } else if (r.wire_type == 2 && r.number == kInputField) {
+      Input input = EditInput(r.view());
+      total += StringRecordSize(input.size());
+      if (unbound == nullptr) return;
+      std::string written = std::string(input.marker) +
+                            (input.unbound ? std::string(kUnboundInputPrefix) : std::string()) +
+                            std::string(input.rest);
+      if (InputNodeName(written).substr(0, kUnboundInputPrefix.size()) == kUnboundInputPrefix) {
+        unbound->push_back(std::move(written));
+      }
+    } else if (r.wire_type == 2 && r.number == kDeviceField && clear_devices_) {
+      // dropped
+    } else {
+      total += r.end - r.start;
+    }
+  });
+  return total;
+}
+
+void WireScopeEdit::Write(std::string_view bytes, CodedOutputStream* out) const {
+  auto write_string = [out](int number, std::string_view a, std::string_view b,
+                            std::string_view c) {
+    out->WriteTag(static_cast<uint32_t>(number << 3 | 2));
+    out->WriteVarint64(a.size() + b.size() + c.size());
+    out->WriteRaw(a.data(), static_cast<int>(a.size()));
+    out->WriteRaw(b.data(), static_cast<int>(b.size()));
+    out->WriteRaw(c.data(), static_cast<int>(c.size()));
+  };
+  ForEachRecord(bytes, [&](const Record& r) {
+    if (r.wire_type == 2 && r.number == kNameField) {
+      std::string_view marker, rest;
+      scope_.Strip(r.view(), &marker, &rest);
+      if (marker.size() + rest.size() > 0) write_string(kNameField, marker, rest, {});
+    } else if (r.wire_type == 2 && r.number == kInputField) {
+      Input input = EditInput(r.view());
+      write_string(kInputField, input.marker,
+                   input.unbound ? kUnboundInputPrefix : std::string_view(), input.rest);
+    } else if (r.wire_type == 2 && r.number == kDeviceField && clear_devices_) {
+      // dropped
+    } else {
+      out->WriteRaw(r.start, static_cast<int>(r.end - r.start));
+    }
+  });
+}
+
+}  // namespace graphport::tf

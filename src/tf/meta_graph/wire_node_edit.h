@@ -1,0 +1,50 @@
+// Edits of a canonical NodeDef's bytes that need no parse: reading its attr keys, and
+// exportScope with clearDevices (RewriteNode, tf/meta_graph/node_rewrite.h) applied record by
+// record. The result equals libprotobuf's deterministic serialisation of RewriteNode's output,
+// because a canonical node's records are already in that order and only the name, inputs and
+// device change; a node whose attrs the scope rewrites (_class, frame_name) is not edited here.
+#ifndef GRAPHPORT_TF_META_GRAPH_WIRE_NODE_EDIT_H_
+#define GRAPHPORT_TF_META_GRAPH_WIRE_NODE_EDIT_H_
+
+#include <google/protobuf/io/coded_stream.h>
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tf/meta_graph/scope.h"
+
+namespace graphport::tf {
+
+// Whether the node in `bytes` has an attr whose key `wanted` accepts.
+bool HasAttrKey(std::string_view bytes, const std::function<bool(std::string_view)>& wanted);
+
+class WireScopeEdit {
+ public:
+  WireScopeEdit(const Scope& scope, bool clear_devices)
+      : scope_(scope), clear_devices_(clear_devices) {}
+
+  // Whether a canonical node's bytes can be edited here (else: RewriteNode on its parse).
+  bool Applies(std::string_view bytes) const;
+  // The edited payload's size; with `unbound`, appends the edited node's "$unbound_inputs_"
+  // inputs (made here or by an earlier export), as AddUnboundInputs would.
+  uint64_t Size(std::string_view bytes, std::vector<std::string>* unbound) const;
+  void Write(std::string_view bytes, google::protobuf::io::CodedOutputStream* out) const;
+
+ private:
+  // An input as the edit writes it: `marker` + `rest`, or the unbound form of `input`.
+  struct Input {
+    std::string_view marker, rest;
+    bool unbound = false;
+    size_t size() const;
+  };
+  Input EditInput(std::string_view input) const;
+
+  Scope scope_;
+  bool clear_devices_;
+};
+
+}  // namespace graphport::tf
+
+#endif  // GRAPHPORT_TF_META_GRAPH_WIRE_NODE_EDIT_H_

@@ -1,0 +1,153 @@
+#include "tf/meta_graph/wire_node_plan.h"
+
+#include <google/protobuf/arena.h>
+
+#include <algorithm>
+#include <memory>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "tf/meta_graph/node_rewrite.h"
+#include "tf/meta_graph/wire_node_edit.h"
+#include "tf/meta_graph/wire_nodes.h"
+
+namespace graphport::tf {
+namespace {
+
+using google::protobuf::Arena;
+
+// What stripDefaultAttrs needs to know of an op, looked up once per op.
+struct OpDefaults {
+  bool unknown = false;             // no registry layer has it: its attrs are kept
+  std::set<std::string> defaulted;  // attrs with a default (not "_" ones)
+};
+
+OpDefaults DefaultsOf(const OpRegistry& registry, const std::string& op) {
+  OpDefaults out;
+  OpRegistry::Found found = registry.Find(op);
+  if (found.op == nullptr) {
+    out.unknown = true;
+    return out;
+  }
+  for (const auto& attr : found.op->attr()) {
+    if (attr.has_default_value() && attr.name().compare(0, 1, "_") != 0) {
+      out.defaulted.insert(attr.name());
+    }
+  }
+  return out;
+}
+
+// The rewrite a plan applies at write time; the plan keeps it alive (it owns copies of what
+// it reads, since the export's locals are gone by then).
+struct NodeRewriter {
+  Scope scope;
+  bool clear_devices;
+  bool strip;
+  OpRegistry registry;
+
+  // `unbound` and `stripped` collect what the plan reports; at write time they are scratch.
+  void Apply(const tensorflow::NodeDef& in, tensorflow::NodeDef* out,
+             std::vector<std::string>* unbound, StripDefaultAttrsResult* stripped) const {
+    RewriteNode(in, scope, clear_devices, out, unbound);
+    // A graph with a library is never planned here (tf/meta_graph/wire_nodes.h), so no node
+    // calls a function.
+    if (strip) StripNodeDefaults(out, {}, registry, stripped);
+  }
+};
+
+}  // namespace
+
+NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options,
+                       WireNodeFacts* facts) {
+  const Scope& scope = *options.scope;
+  auto rewriter = std::make_shared<NodeRewriter>(
+      NodeRewriter{scope, options.clear_devices, options.strip_defaults != nullptr,
+                   options.strip_defaults != nullptr ? *options.strip_defaults : OpRegistry()});
+  NodePlan plan;
+  plan.drop_devices = options.clear_devices;
+  const size_t n = wire.nodes().size();
+  const bool may_skip = !scope.empty() || !options.excluded->empty();
+  const bool may_rewrite = !scope.empty() || options.strip_defaults != nullptr;
+  if (!may_skip && !may_rewrite && !options.list_unbound_inputs && !options.want_names) {
+    facts->exported = n;
+    for (const auto& [op, count] : wire.op_counts()) facts->ops.emplace_back(op);
+    return plan;  // every node copied
+  }
+  if (may_skip || may_rewrite) plan.actions.assign(n, NodePlan::kCopy);
+  if (may_rewrite) plan.sizes.assign(n, 0);
+  plan.rewrite = [rewriter](const tensorflow::NodeDef& in, tensorflow::NodeDef* out) {
+    std::vector<std::string> unbound;
+    StripDefaultAttrsResult stripped;
+    rewriter->Apply(in, out, &unbound, &stripped);
+  };
+  auto edit = std::make_shared<WireScopeEdit>(scope, options.clear_devices);
+  plan.edit = [edit](std::string_view bytes, google::protobuf::io::CodedOutputStream* out) {
+    edit->Write(bytes, out);
+  };
+
+  std::unordered_map<std::string_view, OpDefaults> defaults;
+  std::unordered_set<std::string_view> ops;
+  Arena scratch;
+  for (size_t i = 0; i < n; ++i) {
+    const WireNode& node = wire.nodes()[i];
+    if (options.excluded->count(std::string(node.name)) || !NodeInExport(node.name, scope)) {
+      plan.actions[i] = NodePlan::kSkip;
+      continue;
+    }
+    ++facts->exported;
+    ops.insert(node.op);
+    if (options.want_names) facts->names.emplace(node.name);
+    bool strips = false;  // the node holds an attr stripDefaultAttrs may remove
+    if (options.strip_defaults != nullptr) {
+      auto found = defaults.find(node.op);
+      if (found == defaults.end()) {
+        found = defaults.emplace(node.op, DefaultsOf(*options.strip_defaults, std::string(node.op)))
+                    .first;
+      }
+      if (found->second.unknown) facts->stripped.unknown_ops.emplace(node.op);
+      // A node that holds none of its op's defaulted attrs loses nothing.
+      const std::set<std::string>& defaulted = found->second.defaulted;
+      strips = !defaulted.empty() &&
+               (!node.canonical || HasAttrKey(wire.NodeBytes(i), [&](std::string_view key) {
+                 return defaulted.count(std::string(key)) > 0;
+               }));
+    }
+    if (scope.empty() && !strips) {
+      if (options.list_unbound_inputs && node.unbound_input) {
+        AddUnboundInputs(*wire.Reparsed(i, plan, &scratch), &facts->unbound);
+        scratch.Reset();
+      }
+      continue;
+    }
+    if (!strips && node.canonical && edit->Applies(wire.NodeBytes(i))) {
+      plan.actions[i] = NodePlan::kEdit;
+      plan.sizes[i] = static_cast<uint32_t>(
+          edit->Size(wire.NodeBytes(i), options.list_unbound_inputs ? &facts->unbound : nullptr));
+      continue;
+    }
+    auto* parsed = Arena::CreateMessage<tensorflow::NodeDef>(&scratch);
+    wire.ParseNode(i, parsed);
+    auto* out = Arena::CreateMessage<tensorflow::NodeDef>(&scratch);
+    const int removed_before = facts->stripped.removed;
+    std::vector<std::string> renamed;  // AddUnboundInputs below lists these too
+    rewriter->Apply(*parsed, out, &renamed, &facts->stripped);
+    if (options.list_unbound_inputs) AddUnboundInputs(*out, &facts->unbound);
+    if (scope.empty() && facts->stripped.removed == removed_before) {
+      // Nothing was stripped: the node's own bytes are its exported form.
+    } else {
+      plan.actions[i] = NodePlan::kRewrite;
+      plan.sizes[i] = static_cast<uint32_t>(out->ByteSizeLong());
+    }
+    scratch.Reset();
+  }
+  facts->ops.assign(ops.begin(), ops.end());
+  std::sort(facts->ops.begin(), facts->ops.end());
+  return plan;
+}
+
+void ForEachWireNode(const WireGraph& wire,
+                     const std::function<void(std::string_view, std::string_view)>& visit) {
+  for (const WireNode& node : wire.nodes()) visit(node.name, node.op);
+}
+
+}  // namespace graphport::tf

@@ -1,0 +1,49 @@
+// What an export does with each node of a graph that is still wire bytes (tf/wire_graph.h)
+// when its options touch nodes, decided one node at a time so the graph is never held parsed:
+// nodes outside exportScope or under an extraneous saver are left out; a node is rewritten
+// through a scratch NodeDef only when an option changes it (the scope renames every node;
+// stripDefaultAttrs changes a node that holds one of its op's defaulted attrs); every other
+// node is copied, without its device under clearDevices. On the way it learns what the rest of
+// the export needs of the nodes: how many, their ops, names, unbound inputs, attrs stripped.
+#ifndef GRAPHPORT_TF_META_GRAPH_WIRE_NODE_PLAN_H_
+#define GRAPHPORT_TF_META_GRAPH_WIRE_NODE_PLAN_H_
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "tf/meta_graph/op_registry.h"
+#include "tf/meta_graph/scope.h"
+#include "tf/meta_graph/strip_default_attrs.h"
+#include "tf/wire_graph.h"
+
+namespace graphport::tf {
+
+struct WireNodeOptions {
+  const Scope* scope = nullptr;
+  bool clear_devices = false;
+  const std::set<std::string>* excluded = nullptr;  // extraneous savers' nodes
+  const OpRegistry* strip_defaults = nullptr;       // set: stripDefaultAttrs with this registry
+  bool list_unbound_inputs = false;                 // the unbound_inputs collection is rebuilt
+  bool want_names = false;                          // saveDebugInfo reads the exported names
+};
+
+struct WireNodeFacts {
+  size_t exported = 0;
+  std::vector<std::string> ops;  // of the exported nodes: sorted by code point, each once
+  std::set<std::string> names;   // when want_names: the exported nodes' names, as loaded
+  // When list_unbound_inputs: every "$unbound_inputs_..." input of the exported nodes, made by
+  // this export or an earlier one, in node order.
+  std::vector<std::string> unbound;
+  StripDefaultAttrsResult stripped;
+};
+
+NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options, WireNodeFacts* facts);
+
+// Calls `visit(name, op)` for each wire node, in order (for FindExtraneousSaverNodes).
+void ForEachWireNode(const WireGraph& wire,
+                     const std::function<void(std::string_view, std::string_view)>& visit);
+
+}  // namespace graphport::tf
+
+#endif  // GRAPHPORT_TF_META_GRAPH_WIRE_NODE_PLAN_H_
