@@ -107,8 +107,8 @@ void InspectWireNodes(const WireGraph& wire, json* out) {
   google::protobuf::Arena scratch;
   for (size_t i = 0; i < wire.nodes().size(); ++i) {
     const WireNode& node = wire.nodes()[i];
-    names.push_back(node.name);
-    if (node.op != "Const") continue;
+    names.push_back(wire.name(i));
+    if (wire.op(i) != "Const") continue;
     ++const_count;
     if (node.canonical) {
       const_bytes += CanonicalConstPayloadBytes(wire.NodeBytes(i));

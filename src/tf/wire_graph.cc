@@ -32,15 +32,19 @@ bool IsUnboundInput(std::string_view input) {
 // Takes a node's name, op, device bytes and unbound inputs from the fields the check walks.
 class NodeScan : public proto::FieldObserver {
  public:
-  explicit NodeScan(WireNode* node) : node_(node) {}
+  NodeScan(WireNode* node, const uint8_t* base) : node_(node), base_(base) {}
+  std::string_view op;
+
   void Field(const Record& r) override {
     if (r.wire_type != 2) return;
     switch (r.number) {
       case kNameField:
-        node_->name = r.view();  // a repeated singular field: the last one wins, as in a parse
+        // A repeated singular field: the last one wins, as in a parse.
+        node_->name_offset = static_cast<uint32_t>(r.value - base_);
+        node_->name_length = static_cast<uint32_t>(r.length);
         break;
       case kOpField:
-        node_->op = r.view();
+        op = r.view();
         break;
       case kInputField:
         if (IsUnboundInput(r.view())) node_->unbound_input = true;
@@ -55,6 +59,7 @@ class NodeScan : public proto::FieldObserver {
 
  private:
   WireNode* node_;
+  const uint8_t* base_;
 };
 
 }  // namespace
@@ -72,6 +77,7 @@ bool WireGraph::IndexBytes(uint64_t max_memory_bytes, Arena* arena) {
   const auto* base = reinterpret_cast<const uint8_t*>(bytes_.data());
   const uint8_t* p = base;
   const uint8_t* end = base + bytes_.size();
+  if (bytes_.size() > UINT32_MAX) return false;  // the index's offsets are 32 bits
   std::string header_bytes;
   uint64_t parsed_bytes = 0;  // what a full parse would take, for the budget
   proto::WireChecker checker(tensorflow::NodeDef::descriptor());
@@ -82,6 +88,7 @@ bool WireGraph::IndexBytes(uint64_t max_memory_bytes, Arena* arena) {
     count += r.number == kNodeField && r.wire_type == 2;
   }
   nodes_.reserve(count);
+  std::unordered_map<std::string_view, uint32_t> op_numbers;
   while (p < end) {
     if (!ReadRecord(p, end, &r)) return false;
     p = r.end;
@@ -89,19 +96,22 @@ bool WireGraph::IndexBytes(uint64_t max_memory_bytes, Arena* arena) {
       header_bytes.append(reinterpret_cast<const char*>(r.start), r.end - r.start);
       continue;
     }
-    if (r.length > UINT32_MAX) return false;
     WireNode node;
-    NodeScan scan(&node);
+    NodeScan scan(&node, base);
     proto::WireCheck check = checker.Check(r.view(), &scan);
     if (!check.valid) return false;
     parsed_bytes += check.parsed_bytes;
-    node.offset = static_cast<uint64_t>(r.value - base);
+    node.op = OpNumber(scan.op, &op_numbers);
+    node.offset = static_cast<uint32_t>(r.value - base);
     node.length = static_cast<uint32_t>(r.length);
     node.canonical = check.canonical;
     all_canonical_ = all_canonical_ && check.canonical;
     nodes_.push_back(node);
   }
-  CountOps();
+  std::vector<uint64_t> counts(ops_.size());
+  for (const WireNode& node : nodes_) ++counts[node.op];
+  for (size_t i = 0; i < ops_.size(); ++i) op_counts_.emplace_back(ops_[i], counts[i]);
+  std::sort(op_counts_.begin(), op_counts_.end());
   if (max_memory_bytes > 0 && parsed_bytes + header_bytes.size() > max_memory_bytes) {
     return false;
   }
@@ -115,20 +125,13 @@ bool WireGraph::IndexBytes(uint64_t max_memory_bytes, Arena* arena) {
   return true;
 }
 
-void WireGraph::CountOps() {
-  std::unordered_map<std::string_view, uint64_t> counts;
-  std::string_view last;
-  uint64_t* last_count = nullptr;
-  for (const WireNode& node : nodes_) {
-    // Neighbouring nodes often share an op: the lookup is skipped for a run of them.
-    if (last_count == nullptr || node.op != last) {
-      last = node.op;
-      last_count = &counts[node.op];
-    }
-    ++*last_count;
-  }
-  op_counts_.assign(counts.begin(), counts.end());
-  std::sort(op_counts_.begin(), op_counts_.end());
+uint32_t WireGraph::OpNumber(std::string_view op,
+                             std::unordered_map<std::string_view, uint32_t>* numbers) {
+  // Neighbouring nodes often share an op: a run of them skips the lookup.
+  if (!nodes_.empty() && ops_[nodes_.back().op] == op) return nodes_.back().op;
+  auto [it, added] = numbers->emplace(op, static_cast<uint32_t>(ops_.size()));
+  if (added) ops_.push_back(op);
+  return it->second;
 }
 
 void WireGraph::ParseNode(size_t i, tensorflow::NodeDef* node) const {
@@ -136,7 +139,7 @@ void WireGraph::ParseNode(size_t i, tensorflow::NodeDef* node) const {
   if (!node->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
     // CheckWire accepted these bytes, so libprotobuf should too.
     throw Error(ErrorCode::kParseError,
-                "node '" + std::string(nodes_[i].name) + "': its bytes do not parse as a NodeDef");
+                "node '" + std::string(name(i)) + "': its bytes do not parse as a NodeDef");
   }
 }
 

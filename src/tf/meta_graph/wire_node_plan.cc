@@ -90,21 +90,21 @@ NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options,
   Arena scratch;
   for (size_t i = 0; i < n; ++i) {
     const WireNode& node = wire.nodes()[i];
-    if (options.excluded->count(std::string(node.name)) || !NodeInExport(node.name, scope)) {
+    const std::string_view name = wire.name(i), op = wire.op(i);
+    if (options.excluded->count(std::string(name)) || !NodeInExport(name, scope)) {
       plan.actions[i] = NodePlan::kSkip;
       continue;
     }
     ++facts->exported;
-    ops.insert(node.op);
-    if (options.want_names) facts->names.emplace(node.name);
+    ops.insert(op);
+    if (options.want_names) facts->names.emplace(name);
     bool strips = false;  // the node holds an attr stripDefaultAttrs may remove
     if (options.strip_defaults != nullptr) {
-      auto found = defaults.find(node.op);
+      auto found = defaults.find(op);
       if (found == defaults.end()) {
-        found = defaults.emplace(node.op, DefaultsOf(*options.strip_defaults, std::string(node.op)))
-                    .first;
+        found = defaults.emplace(op, DefaultsOf(*options.strip_defaults, std::string(op))).first;
       }
-      if (found->second.unknown) facts->stripped.unknown_ops.emplace(node.op);
+      if (found->second.unknown) facts->stripped.unknown_ops.emplace(op);
       // A node that holds none of its op's defaulted attrs loses nothing.
       const std::set<std::string>& defaulted = found->second.defaulted;
       strips = !defaulted.empty() &&
@@ -147,7 +147,7 @@ NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options,
 
 void ForEachWireNode(const WireGraph& wire,
                      const std::function<void(std::string_view, std::string_view)>& visit) {
-  for (const WireNode& node : wire.nodes()) visit(node.name, node.op);
+  for (size_t i = 0; i < wire.nodes().size(); ++i) visit(wire.name(i), wire.op(i));
 }
 
 }  // namespace graphport::tf

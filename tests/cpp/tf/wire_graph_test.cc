@@ -157,9 +157,11 @@ TEST(WireGraphTest, CanonicalNodesAreCopiedAndTheOthersMarked) {
   const WireGraph* wire = odd->wire_graph();
   ASSERT_NE(wire, nullptr);
   ASSERT_EQ(wire->nodes().size(), 4u);
-  EXPECT_EQ(wire->nodes()[0].name, "x");
-  EXPECT_EQ(wire->nodes()[1].name, "y");
-  EXPECT_EQ(wire->nodes()[2].op, "Identity");
+  EXPECT_EQ(wire->name(0), "x");
+  EXPECT_EQ(wire->name(1), "y");
+  EXPECT_EQ(wire->op(2), "Identity");
+  EXPECT_EQ(wire->op(3), "Identity");
+  EXPECT_EQ(wire->ops().size(), 3u);         // Const, NoOp, Identity
   EXPECT_FALSE(wire->nodes()[0].canonical);  // attrs b before a
   EXPECT_FALSE(wire->nodes()[1].canonical);  // op before name, empty device
   EXPECT_FALSE(wire->nodes()[2].canonical);  // an unknown field
