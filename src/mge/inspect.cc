@@ -284,7 +284,20 @@ std::string InspectMgeFileText(const MgeFile& file, const InspectContext& ctx) {
   std::map<std::string, MemberWriter> more;
   more["operators"] = [&](JsonText* out) {
     out->BeginArray();
-    for (size_t i = 0; i < g.oprs.size(); ++i) WriteOperator(g, i, out);
+    // The operators are most of the text: room for them is reserved from the average size
+    // of a sample spread over the graph, so the string is not regrown by doubling (which can
+    // leave it twice the text, and holds the old and the new buffer at once). A poor guess
+    // only costs a regrowth.
+    constexpr size_t kSample = 64;
+    const size_t n = g.oprs.size();
+    if (n > 4 * kSample) {
+      std::string sample;
+      JsonText sample_text(&sample);
+      sample_text.BeginArray();
+      for (size_t k = 0; k < kSample; ++k) WriteOperator(g, k * n / kSample, &sample_text);
+      out->Reserve(sample.size() / kSample * n * 9 / 8 + 4096);
+    }
+    for (size_t i = 0; i < n; ++i) WriteOperator(g, i, out);
     out->EndArray();
   };
   more["outputs"] = [&](JsonText* out) {

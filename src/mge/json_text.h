@@ -40,6 +40,10 @@ class JsonText {
   // Text that is already one JSON value.
   void Raw(std::string_view text);
 
+  // Bytes written so far, and room for `more` bytes after them (see std::string::reserve).
+  size_t size() const { return out_->size(); }
+  void Reserve(size_t more) { out_->reserve(out_->size() + more); }
+
  private:
   void Open(char c);
   void Close(char c);
