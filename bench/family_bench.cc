@@ -136,7 +136,11 @@ int Run(int argc, char** argv) {
   int64_t load_peak = Peak() - rss_before_load;
   int64_t held = Rss() - rss_before_load;
   std::string summary_text;
+  ResetPeak();
+  int64_t before_inspect = Rss();
   double inspect_ms = TimeOnce([&] { summary_text = model->InspectJson(); });
+  // What inspect needs besides the JSON it returns.
+  int64_t inspect_peak = Peak() - before_inspect - static_cast<int64_t>(summary_text.size());
   nlohmann::json summary = nlohmann::json::parse(summary_text);
   const std::string family = model->family().id();
   for (ExportCase& e : exports) {
@@ -194,6 +198,10 @@ int Run(int argc, char** argv) {
   std::printf("    loaded model holds        %8.1f MiB = %.2fx model\n", held / kMiB, held / size);
   std::printf("    peak during load          %8.1f MiB = %.2fx model\n", load_peak / kMiB,
               load_peak / size);
+  std::printf(
+      "    peak during inspect       %8.1f MiB above the loaded model and the %.1f MiB "
+      "of JSON = %.3fx model\n",
+      inspect_peak / kMiB, summary_text.size() / kMiB, inspect_peak / size);
   for (const ExportCase& e : exports) {
     std::printf("    peak during export %-7s %7.1f MiB above the loaded model = %.3fx model\n",
                 e.name.c_str(), e.peak_bytes / kMiB, e.peak_bytes / size);
@@ -210,6 +218,8 @@ int Run(int argc, char** argv) {
                              {"fresh_memcpy_ms", floor.fresh_ms},
                              {"load_ms", load_ms},
                              {"inspect_ms", inspect_ms},
+                             {"inspect_peak_bytes", inspect_peak},
+                             {"inspect_json_bytes", summary_text.size()},
                              {"e2e_ms", e2e_ms},
                              {"model_held_bytes", held},
                              {"load_peak_bytes", load_peak},

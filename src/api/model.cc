@@ -3,6 +3,7 @@
 #include "api/families.h"
 #include "api/load_options.h"
 #include "core/error.h"
+#include "core/inspect_text.h"
 
 namespace graphport {
 namespace {
@@ -111,6 +112,9 @@ std::unique_ptr<Model> Model::Load(std::unique_ptr<InputSet> inputs, const json&
 }
 
 std::string Model::InspectJson() const {
+  if (const auto* text = dynamic_cast<const InspectsAsText*>(model_.get())) {
+    return text->InspectText();
+  }
   json summary = model_->Inspect();
   return summary.dump(-1, ' ', false, json::error_handler_t::replace);
 }

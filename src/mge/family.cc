@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "core/error.h"
+#include "core/inspect_text.h"
 #include "core/limits.h"
 #include "mge/detect.h"
 #include "mge/export.h"
@@ -47,11 +48,12 @@ bool PickPrimary(Probe* probe, std::string* primary, std::string* why) {
   return false;
 }
 
-class MgeModel : public FamilyModel {
+class MgeModel : public FamilyModel, public InspectsAsText {
  public:
   MgeModel(std::unique_ptr<mge::MgeFile> file, mge::InspectContext context)
       : file_(std::move(file)), context_(std::move(context)) {}
   nlohmann::json Inspect() const override { return mge::InspectMgeFile(*file_, context_); }
+  std::string InspectText() const override { return mge::InspectMgeFileText(*file_, context_); }
   nlohmann::json Export(const OptionValues& options, OutputSet* out) override {
     return mge::ExportMgeGraph(*file_, context_.graph, options, out);
   }

@@ -6,6 +6,7 @@
 #include "mge/dtype.h"
 #include "mge/dump/dump_info.h"
 #include "mge/json_int64.h"
+#include "mge/json_text.h"
 #include "mge/param_json.h"
 #include "mge/pickle/pickle_reader.h"
 
@@ -22,67 +23,128 @@ nlohmann::json DTypeJson(const std::optional<DType>& d) {
   return out;
 }
 
-nlohmann::json CompNodeJson(const std::optional<std::optional<std::string>>& c) {
-  if (!c) return nullptr;
-  return *c ? nlohmann::json(**c) : nlohmann::json("");
-}
-
 nlohmann::json OptJson(const std::optional<std::string>& s) {
   return s ? nlohmann::json(*s) : nlohmann::json();
 }
 
-nlohmann::json VarJson(const Graph& g, uint32_t id) {
-  nlohmann::json v = {{"id", id}, {"name", OptJson(g.VarName(id))}};
-  if (id < g.vars.size()) {
-    const MiddleTensor& m = g.vars[id].middle;
-    if (m.shape) v["shape"] = *m.shape;
-    if (m.dtype) v["dtype"] = DTypeName(m.dtype->type);
-    if (m.comp_node) v["compNode"] = CompNodeJson(m.comp_node);
+// Keys in sorted order throughout: the text must equal nlohmann's dump of the same object.
+void WriteDType(const std::optional<DType>& d, JsonText* out) {
+  if (d) {
+    out->Dom(DTypeJson(d));
+  } else {
+    out->Null();
   }
-  return v;
 }
 
-nlohmann::json OperatorJson(const Graph& g, size_t index) {
+void WriteCompNode(const std::optional<std::optional<std::string>>& c, JsonText* out) {
+  if (!c) {
+    out->Null();
+  } else {
+    out->String(*c ? **c : std::string());
+  }
+}
+
+// A var: {compNode?, dtype?, id, name, originalId (graph outputs), shape?}.
+void WriteVar(const Graph& g, uint32_t id, const std::optional<uint32_t>& original_id,
+              JsonText* out) {
+  const MiddleTensor* m = id < g.vars.size() ? &g.vars[id].middle : nullptr;
+  out->BeginObject();
+  if (m != nullptr && m->comp_node) {
+    out->Key("compNode");
+    WriteCompNode(m->comp_node, out);
+  }
+  if (m != nullptr && m->dtype) {
+    out->Key("dtype");
+    out->String(DTypeName(m->dtype->type));
+  }
+  out->Key("id");
+  out->Uint(id);
+  out->Key("name");
+  out->OptString(g.VarName(id));
+  if (original_id) {
+    out->Key("originalId");
+    out->Uint(*original_id);
+  }
+  if (m != nullptr && m->shape) {
+    out->Key("shape");
+    out->Uints(*m->shape);
+  }
+  out->EndObject();
+}
+
+void WriteTensor(const Tensor& t, JsonText* out) {
+  out->BeginObject();
+  out->Key("compNode");
+  WriteCompNode(t.comp_node, out);
+  out->Key("dtype");
+  WriteDType(t.dtype, out);
+  out->Key("name");
+  out->OptString(t.name);
+  out->Key("shape");
+  if (t.shape) {
+    out->Uints(*t.shape);
+  } else {
+    out->Null();
+  }
+  out->Key("valueBytes");
+  out->Uint(t.has_value ? t.value.size() : 0);
+  out->EndObject();
+}
+
+void WriteOperator(const Graph& g, size_t index, JsonText* out) {
   const Operator& op = g.oprs[index];
-  nlohmann::json o;
-  o["index"] = index;
-  o["type"] = op.DisplayType();
-  o["typeId"] = Hex64(op.type_id);
-  if (g.format == DumpFormat::kFbsV2) o["oprVersion"] = op.opr_version;
-  o["class"] = op.cls ? nlohmann::json(op.cls->cpp_class) : nlohmann::json();
-  o["name"] = OptJson(op.name);
-  nlohmann::json inputs = nlohmann::json::array();
-  if (op.inputs) {
-    for (uint32_t id : *op.inputs) inputs.push_back(VarJson(g, id));
+  out->BeginObject();
+  out->Key("blobs");
+  out->BeginArray();
+  for (const Blob& b : op.blobs) out->Uint(b.data.size());
+  out->EndArray();
+  out->Key("class");
+  if (op.cls) {
+    out->String(op.cls->cpp_class);
+  } else {
+    out->Null();
   }
-  o["inputs"] = inputs;
-  nlohmann::json outputs = nlohmann::json::array();
-  for (uint32_t id : op.outputs) outputs.push_back(VarJson(g, id));
-  o["outputs"] = outputs;
-  nlohmann::json params = nlohmann::json::array();
-  for (const Param& p : op.params) params.push_back(ParamToJson(p, g.version));
-  o["params"] = params;
-  nlohmann::json tensors = nlohmann::json::array();
-  for (const Tensor& t : op.tensors) {
-    nlohmann::json tj = {{"name", OptJson(t.name)},
-                         {"shape", t.shape ? nlohmann::json(*t.shape) : nlohmann::json()},
-                         {"dtype", DTypeJson(t.dtype)},
-                         {"compNode", CompNodeJson(t.comp_node)},
-                         {"valueBytes", t.has_value ? t.value.size() : 0}};
-    tensors.push_back(tj);
-  }
-  o["tensors"] = tensors;
-  nlohmann::json blobs = nlohmann::json::array();
-  for (const Blob& b : op.blobs) blobs.push_back(b.data.size());
-  o["blobs"] = blobs;
-  nlohmann::json cns = nlohmann::json::array();
+  out->Key("compNodes");
+  out->BeginArray();
   if (op.comp_nodes) {
-    for (const auto& c : *op.comp_nodes) cns.push_back(c ? nlohmann::json(*c) : "");
+    for (const auto& c : *op.comp_nodes) out->String(c ? *c : std::string());
   }
-  o["compNodes"] = cns;
-  o["priority"] = op.priority;
-  o["outputDtype"] = DTypeJson(op.output_dtype);
-  return o;
+  out->EndArray();
+  out->Key("index");
+  out->Uint(index);
+  out->Key("inputs");
+  out->BeginArray();
+  if (op.inputs) {
+    for (uint32_t id : *op.inputs) WriteVar(g, id, std::nullopt, out);
+  }
+  out->EndArray();
+  out->Key("name");
+  out->OptString(op.name);
+  if (g.format == DumpFormat::kFbsV2) {
+    out->Key("oprVersion");
+    out->Uint(op.opr_version);
+  }
+  out->Key("outputDtype");
+  WriteDType(op.output_dtype, out);
+  out->Key("outputs");
+  out->BeginArray();
+  for (uint32_t id : op.outputs) WriteVar(g, id, std::nullopt, out);
+  out->EndArray();
+  out->Key("params");
+  out->BeginArray();
+  for (const Param& p : op.params) out->Dom(ParamToJson(p, g.version));
+  out->EndArray();
+  out->Key("priority");
+  out->Int(op.priority);
+  out->Key("tensors");
+  out->BeginArray();
+  for (const Tensor& t : op.tensors) WriteTensor(t, out);
+  out->EndArray();
+  out->Key("type");
+  out->String(op.DisplayType());
+  out->Key("typeId");
+  out->String(Hex64(op.type_id));
+  out->EndObject();
 }
 
 nlohmann::json MetadataJson(const Metadata& m) {
@@ -143,7 +205,7 @@ std::vector<std::string> OptimizeOptionNames(uint64_t word) {
   return names;
 }
 
-nlohmann::json InspectMgeFile(const MgeFile& file, const InspectContext& ctx) {
+std::string InspectMgeFileText(const MgeFile& file, const InspectContext& ctx) {
   const Graph& g = file.graphs[ctx.graph];
   nlohmann::json j;
   j["family"] = "megengine";
@@ -215,21 +277,34 @@ nlohmann::json InspectMgeFile(const MgeFile& file, const InspectContext& ctx) {
   header["version"] = g.version;
   header["nrSharedTensor"] = g.nr_shared_tensor;
   m["header"] = header;
-  nlohmann::json oprs = nlohmann::json::array();
+  // The operators and the outputs are written as text (the rest is small): see json_text.h.
   std::map<std::string, uint64_t> ops;
-  for (size_t i = 0; i < g.oprs.size(); ++i) {
-    oprs.push_back(OperatorJson(g, i));
-    ++ops[g.oprs[i].DisplayType()];
-  }
-  m["operators"] = oprs;
+  for (const Operator& op : g.oprs) ++ops[op.DisplayType()];
   m["ops"] = ops;
-  nlohmann::json outputs = nlohmann::json::array();
-  for (const OutputVar& v : g.outputs) {
-    nlohmann::json o = VarJson(g, v.compact_id);
-    o["originalId"] = v.original_id;
-    outputs.push_back(o);
-  }
-  m["outputs"] = outputs;
+  std::map<std::string, MemberWriter> more;
+  more["operators"] = [&](JsonText* out) {
+    out->BeginArray();
+    // The operators are most of the text: room for them is reserved from the average size
+    // of a sample spread over the graph, so the string is not regrown by doubling (which can
+    // leave it twice the text, and holds the old and the new buffer at once). A poor guess
+    // only costs a regrowth.
+    constexpr size_t kSample = 64;
+    const size_t n = g.oprs.size();
+    if (n > 4 * kSample) {
+      std::string sample;
+      JsonText sample_text(&sample);
+      sample_text.BeginArray();
+      for (size_t k = 0; k < kSample; ++k) WriteOperator(g, k * n / kSample, &sample_text);
+      out->Reserve(sample.size() / kSample * n * 9 / 8 + 4096);
+    }
+    for (size_t i = 0; i < n; ++i) WriteOperator(g, i, out);
+    out->EndArray();
+  };
+  more["outputs"] = [&](JsonText* out) {
+    out->BeginArray();
+    for (const OutputVar& v : g.outputs) WriteVar(g, v.compact_id, v.original_id, out);
+    out->EndArray();
+  };
   if (g.has_output_alias) {
     nlohmann::json aliases = nlohmann::json::array();
     for (const OutputAlias& a : g.aliases)
@@ -238,8 +313,15 @@ nlohmann::json InspectMgeFile(const MgeFile& file, const InspectContext& ctx) {
   }
   m["metadata"] = MetadataJson(g.metadata);
   m["dumpInfo"] = DumpInfoJson(LoadedDumpInfo(g));
-  j["megengine"] = m;
-  return j;
+  std::string text;
+  JsonText out(&text);
+  WriteObjectWithMembers(
+      j, {{"megengine", [&](JsonText* o) { WriteObjectWithMembers(m, more, o); }}}, &out);
+  return text;
+}
+
+nlohmann::json InspectMgeFile(const MgeFile& file, const InspectContext& context) {
+  return nlohmann::json::parse(InspectMgeFileText(file, context));
 }
 
 }  // namespace graphport::mge

@@ -18,6 +18,10 @@ struct InspectContext {
   size_t graph = 0;  // the graph the load option picked
 };
 
+// The inspect object as JSON text, equal to nlohmann's dump(-1, ' ', false, replace) of it, but
+// written without a DOM for the operators (their part is linear in time and text size).
+std::string InspectMgeFileText(const MgeFile& file, const InspectContext& context);
+// The same object parsed, for callers that want the DOM (FamilyModel::Inspect()).
 nlohmann::json InspectMgeFile(const MgeFile& file, const InspectContext& context);
 
 // The optimize_for_inference kwargs an options word stands for, as Network.metadata lists

@@ -34,6 +34,10 @@ void ReadV1Graph(std::string_view bytes, const DumpSpan& span, const std::string
   std::string_view blob = bytes.substr(span.values, span.values_size);
   uint64_t cursor = 0;  // values are consumed strictly in order
   if (root->oprs() != nullptr) {
+    // Sized once: a vector grown by doubling holds up to twice its operators, and copies them.
+    // The vars are numbered as the operators are read; most operators make one.
+    g->oprs.reserve(root->oprs()->size());
+    g->vars.reserve(root->oprs()->size());
     for (const fbs::Operator* o : *root->oprs()) {
       const size_t index = g->oprs.size();
       Operator op;

@@ -47,6 +47,12 @@ void ReadV2Graph(const DumpSpan& span, const std::string& file, Graph* g) {
   g->nr_shared_tensor = root->nr_shared_tensor();
 
   if (root->oprs() != nullptr) {
+    // Sized once: a vector grown by doubling holds up to twice its operators, and copies them.
+    g->oprs.reserve(root->oprs()->size());
+    size_t var_count = 0;
+    for (const v2::Operator* o : *root->oprs())
+      var_count += o->outputs() ? o->outputs()->size() : 0;
+    g->vars.reserve(var_count);
     for (const v2::Operator* o : *root->oprs()) {
       const size_t index = g->oprs.size();
       Operator op;

@@ -58,7 +58,11 @@ WrittenDump WriteV2(const DumpPlan& plan) {
   const Graph& g = *plan.graph;
   const bool from_v1 = g.format == DumpFormat::kFbsV1;
   WrittenDump out;
-  FlatBufferBuilder fbb;
+  // The values go into the flatbuffer: sized for them (and the loaded flatbuffer's tables) up
+  // front, the builder does not grow by doubling and copying all it holds, which in
+  // WebAssembly would leave the heap at several times the values.
+  const uint64_t expected = g.flatbuffer.size() + (from_v1 ? g.value_bytes : 0);
+  FlatBufferBuilder fbb(static_cast<size_t>(expected + expected / 16 + 4096));
 
   Offset<v2::Metadata> metadata;
   if (plan.write_metadata) {

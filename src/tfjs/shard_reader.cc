@@ -25,8 +25,23 @@ bool ShardReader::OpenNext() {
   return true;
 }
 
+uint64_t ShardReader::KnownBytesLeft() const {
+  uint64_t left = 0;
+  // The open shard is next_ - 1 (read up to current_read_); with none open, next_ is next.
+  for (size_t i = current_ != nullptr ? next_ - 1 : next_; i < shard_bytes_.size(); ++i) {
+    if (shard_bytes_[i] < 0) return left;
+    left += static_cast<uint64_t>(shard_bytes_[i]);
+  }
+  if (current_ != nullptr) left -= std::min<uint64_t>(left, current_read_);
+  return left;
+}
+
 void ShardReader::Read(uint64_t size, const WeightSpec& weight, std::string* out) {
   uint64_t wanted = size;
+  // Sized once for what the shards hold: a string grown chunk by chunk doubles its capacity
+  // (in WebAssembly, heap that is never given back); the shards' own sizes bound it.
+  const uint64_t known = std::min(size, KnownBytesLeft());
+  if (out->size() + known > out->capacity()) out->reserve(out->size() + known);
   while (wanted > 0) {
     if (current_ == nullptr && !OpenNext()) {
       ErrorLocation location;

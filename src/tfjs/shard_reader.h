@@ -33,6 +33,8 @@ class ShardReader {
  private:
   bool OpenNext();
   uint64_t Drain();  // reads the open shard to its end
+  // Bytes still to come from the shards whose size the storage told, up to the first unknown.
+  uint64_t KnownBytesLeft() const;
   InputSet* inputs_;
   const WeightGroup& group_;
   std::string model_json_;

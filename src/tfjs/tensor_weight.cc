@@ -226,25 +226,25 @@ WeightData TensorToWeight(const tensorflow::TensorProto& tensor, const std::stri
                   : out.dtype == WeightDtype::kBool  ? tensorflow::DT_BOOL
                                                      : tensorflow::DT_COMPLEX64;
   if (tensor.dtype() == same && !tensor.tensor_content().empty()) {
-    out.bytes = tensor.tensor_content();
+    out.content = tensor.tensor_content();
     return out;
   }
-  out.bytes.assign(out.elements * width, '\0');
+  out.converted.assign(out.elements * width, '\0');
   for (uint64_t i = 0; i < out.elements; ++i) {
     switch (out.dtype) {
       case WeightDtype::kFloat32:
-        Put<float>(&out.bytes, i, static_cast<float>(e.Float(i)));
+        Put<float>(&out.converted, i, static_cast<float>(e.Float(i)));
         break;
       case WeightDtype::kInt32:
         // NumPy's astype(int32): the low 32 bits.
-        Put<int32_t>(&out.bytes, i, static_cast<int32_t>(static_cast<uint32_t>(e.Int(i))));
+        Put<int32_t>(&out.converted, i, static_cast<int32_t>(static_cast<uint32_t>(e.Int(i))));
         break;
       case WeightDtype::kBool:
-        out.bytes[i] = e.Int(i) != 0 ? 1 : 0;
+        out.converted[i] = e.Int(i) != 0 ? 1 : 0;
         break;
       default:
-        Put<float>(&out.bytes, 2 * i, static_cast<float>(e.Component(2 * i)));
-        Put<float>(&out.bytes, 2 * i + 1, static_cast<float>(e.Component(2 * i + 1)));
+        Put<float>(&out.converted, 2 * i, static_cast<float>(e.Component(2 * i)));
+        Put<float>(&out.converted, 2 * i + 1, static_cast<float>(e.Component(2 * i + 1)));
         break;
     }
   }
@@ -252,7 +252,7 @@ WeightData TensorToWeight(const tensorflow::TensorProto& tensor, const std::stri
 }
 
 uint64_t StoredSize(const WeightData& data) {
-  if (data.dtype != WeightDtype::kString) return data.bytes.size();
+  if (data.dtype != WeightDtype::kString) return data.bytes().size();
   uint64_t total = 0;
   for (const std::string& s : data.strings) total += 4 + s.size();
   return total;

@@ -6,6 +6,7 @@
 #define GRAPHPORT_TFJS_TENSOR_WEIGHT_H_
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tensorflow/tensor.pb.h"
@@ -20,10 +21,15 @@ bool ManifestDtypeFor(tensorflow::DataType dtype, WeightDtype* out);
 struct WeightData {
   WeightDtype dtype = WeightDtype::kFloat32;
   uint64_t elements = 0;
-  std::string bytes;                 // fixed-width dtypes, little-endian
+  // Fixed-width dtypes, little-endian: `converted` when the values needed a conversion, else
+  // a view of the tensor's own tensor_content (a weight is not copied to be written).
+  std::string converted;
+  std::string_view content;
   std::vector<std::string> strings;  // string
+  std::string_view bytes() const { return converted.empty() ? content : converted; }
 };
 
+// The result may view `tensor`'s bytes: it must not outlive it.
 // Throws graphport::Error naming `node`: kUnsupported for a dtype TF.js cannot hold,
 // kParseError for contents that do not fit the shape, kTooLarge past 2 GiB of values.
 WeightData TensorToWeight(const tensorflow::TensorProto& tensor, const std::string& node);

@@ -244,11 +244,11 @@ class GraphModelWriter {
       return entry;
     }
     if (!WantsQuantized(w.name, data.dtype, data.elements)) {
-      shards->Write(data.bytes);
+      shards->Write(data.bytes());
       return entry;
     }
     std::vector<float> values(data.elements);
-    std::memcpy(values.data(), data.bytes.data(), data.bytes.size());
+    std::memcpy(values.data(), data.bytes().data(), data.bytes().size());
     std::string codes;
     ojson quantization = ojson::object();
     quantization["dtype"] = options_.quantize;
