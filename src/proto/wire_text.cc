@@ -3,17 +3,14 @@
 #include <google/protobuf/descriptor.pb.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cmath>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <limits>
 #include <map>
 #include <memory>
 #include <unordered_map>
 #include <vector>
+
+#include "proto/text_real.h"
 
 namespace graphport::proto {
 
@@ -81,6 +78,10 @@ constexpr int64_t kMaxEnumTable = 4096;
 constexpr size_t kMaxScalarChars = 32;
 // A long string is escaped this many input bytes at a time (each may become 4).
 constexpr size_t kEscapePiece = 16 << 10;
+// Short copies write whole 8-byte words, up to 7 bytes past their end: room for those.
+constexpr size_t kSlack = 8;
+// The deepest line: an initial indent and a nesting of kMaxDepth each, two spaces a level.
+constexpr size_t kMaxIndentChars = 4 * (kMaxDepth + 1);
 
 enum WireType { kVarint = 0, kFixed64 = 1, kLength = 2, kFixed32 = 5 };
 
@@ -120,6 +121,17 @@ struct EnumNames {
   }
 };
 
+// A short text that can be copied eight bytes at a time: zeros pad it past its end.
+struct PaddedText {
+  std::string bytes;  // the text, then the padding
+  size_t size = 0;
+
+  void Set(const std::string& text) {
+    size = text.size();
+    bytes = text + std::string(8, '\0');
+  }
+};
+
 struct TypeTable;
 
 struct FieldEntry {
@@ -127,8 +139,8 @@ struct FieldEntry {
   Kind kind = Kind::kInt32;
   int wire_type = kVarint;
   bool packable = false;
-  std::string scalar_prefix;  // "name: "
-  std::string message_open;   // "name {\n"
+  PaddedText scalar_prefix;  // "name: "
+  PaddedText message_open;   // "name {\n"
   const EnumNames* enum_names = nullptr;
   TypeTable* message = nullptr;  // for kMessage, resolved on first use
 };
@@ -245,8 +257,8 @@ struct WireTextPrinter::Tables {
     entry->kind = KindOf(f);
     entry->wire_type = WireTypeOf(entry->kind);
     entry->packable = f->is_packable();
-    entry->scalar_prefix = f->name() + ": ";
-    entry->message_open = f->name() + " {\n";
+    entry->scalar_prefix.Set(f->name() + ": ");
+    entry->message_open.Set(f->name() + " {\n");
     if (entry->kind == Kind::kEnum) entry->enum_names = Enum(f->enum_type());
   }
 
@@ -294,6 +306,12 @@ struct EscapeTable {
 };
 const EscapeTable kEscape;
 
+struct Spaces {
+  char text[kMaxIndentChars + kSlack];
+  Spaces() { std::memset(text, ' ', sizeof text); }
+};
+const Spaces kSpaces;
+
 char* WriteUnsigned(uint64_t value, char* w) {
   char digits[20];
   int n = 0;
@@ -314,35 +332,6 @@ char* WriteSigned(int64_t value, char* w) {
 char* WriteLiteral(const char* text, char* w) {
   size_t n = std::strlen(text);
   std::memcpy(w, text, n);
-  return w + n;
-}
-
-// SimpleDtoa / SimpleFtoa, which the printer uses: "%.*g" with DBL_DIG (FLT_DIG) digits when
-// that reads back as the same value, else with DBL_DIG + 2 (FLT_DIG + 3); "nan" without a
-// sign. The float's check is safe_strtof's, which also fails on errno (a denormal's ERANGE);
-// the double's is a plain strtod. A whole number below 10^digits prints as that integer either way,
-// without snprintf.
-template <typename T>
-char* WriteReal(T value, char* w) {
-  constexpr bool kIsFloat = sizeof(T) == sizeof(float);
-  constexpr int kDigits = kIsFloat ? 6 : 15;  // FLT_DIG, DBL_DIG
-  constexpr int kMoreDigits = kIsFloat ? 9 : 17;
-  constexpr T kWholeLimit = kIsFloat ? T(1e6) : T(1e15);
-  if (std::isnan(value)) return WriteLiteral("nan", w);
-  if (std::isinf(value)) return WriteLiteral(value > 0 ? "inf" : "-inf", w);
-  if (value > -kWholeLimit && value < kWholeLimit && value == std::trunc(value)) {
-    if (value == 0) return WriteLiteral(std::signbit(value) ? "-0" : "0", w);
-    return WriteSigned(static_cast<int64_t>(value), w);
-  }
-  int n = std::snprintf(w, kMaxScalarChars, "%.*g", kDigits, static_cast<double>(value));
-  bool same;
-  if constexpr (kIsFloat) {
-    errno = 0;
-    same = std::strtof(w, nullptr) == value && errno == 0;
-  } else {
-    same = std::strtod(w, nullptr) == value;
-  }
-  if (!same) n = std::snprintf(w, kMaxScalarChars, "%.*g", kMoreDigits, static_cast<double>(value));
   return w + n;
 }
 
@@ -418,7 +407,7 @@ class Walk {
         if (field->message == nullptr) field->message = tables_->For(field->field->message_type());
         Line(level, field->message_open);
         if (!Message(start, p, field->message, level + 1, depth + 1, 0)) return false;
-        char* w = Indent(out_->Reserve(2 * static_cast<size_t>(level) + 2), level);
+        char* w = Indent(out_->Reserve(2 * static_cast<size_t>(level) + 2 + kSlack), level);
         *w++ = '}';
         *w++ = '\n';
         Done(w);
@@ -455,26 +444,33 @@ class Walk {
     }
   }
 
+  // Copies of a few bytes are the bulk of the work (indents, field names): whole words, which
+  // compile to plain loads and stores where a memcpy call would cost more than the copy.
+  static char* CopyShort(char* w, const char* text, size_t n) {
+    for (size_t i = 0; i < n; i += 8) std::memcpy(w + i, text + i, 8);
+    return w + n;
+  }
+  static char* CopyShort(char* w, const PaddedText& text) {
+    return CopyShort(w, text.bytes.data(), text.size);
+  }
   static char* Indent(char* w, int level) {
-    std::memset(w, ' ', 2 * static_cast<size_t>(level));
-    return w + 2 * static_cast<size_t>(level);
+    return CopyShort(w, kSpaces.text, 2 * static_cast<size_t>(level));
+  }
+  // What a line of `level` with `text` first on it needs, slack included.
+  static size_t Room(int level, const PaddedText& text) {
+    return 2 * static_cast<size_t>(level) + text.size + 2 * kSlack;
   }
   void Done(char* w) { out_->Commit(w); }
 
   // "<indent><text>", where text ends its own line.
-  void Line(int level, const std::string& text) {
-    char* w = Indent(out_->Reserve(2 * static_cast<size_t>(level) + text.size()), level);
-    std::memcpy(w, text.data(), text.size());
-    Done(w + text.size());
+  void Line(int level, const PaddedText& text) {
+    Done(CopyShort(Indent(out_->Reserve(Room(level, text)), level), text));
   }
 
   // One value of a number field, from its varint or fixed bits.
   void Scalar(const FieldEntry& field, uint64_t bits, int level) {
-    char* w = out_->Reserve(2 * static_cast<size_t>(level) + field.scalar_prefix.size() +
-                            kMaxScalarChars + 1);
-    w = Indent(w, level);
-    std::memcpy(w, field.scalar_prefix.data(), field.scalar_prefix.size());
-    w += field.scalar_prefix.size();
+    char* w = out_->Reserve(Room(level, field.scalar_prefix) + kMaxScalarChars + 1);
+    w = CopyShort(Indent(w, level), field.scalar_prefix);
     switch (field.kind) {
       case Kind::kInt32:
       case Kind::kSfixed32:
@@ -521,13 +517,13 @@ class Walk {
         uint32_t u = static_cast<uint32_t>(bits);
         float value;
         std::memcpy(&value, &u, sizeof value);
-        w = WriteReal(value, w);
+        w = WriteTextFloat(value, w);
         break;
       }
       case Kind::kDouble: {
         double value;
         std::memcpy(&value, &bits, sizeof value);
-        w = WriteReal(value, w);
+        w = WriteTextDouble(value, w);
         break;
       }
       default:  // strings and messages never come here
@@ -555,40 +551,64 @@ class Walk {
   // `name: "<CEscape'd bytes>"`: printable ASCII as itself, \n \r \t \" \' \\ by letter, every
   // other byte (UTF-8 too, for string and bytes fields alike) as three octal digits.
   void String(const FieldEntry& field, const uint8_t* s, size_t n, int level) {
-    char* w = out_->Reserve(2 * static_cast<size_t>(level) + field.scalar_prefix.size() + 1);
-    w = Indent(w, level);
-    std::memcpy(w, field.scalar_prefix.data(), field.scalar_prefix.size());
-    w += field.scalar_prefix.size();
+    size_t piece = std::min(n, kEscapePiece);
+    char* w = out_->Reserve(Room(level, field.scalar_prefix) + 4 * piece + 3);
+    w = CopyShort(Indent(w, level), field.scalar_prefix);
     *w++ = '"';
-    Done(w);
-    while (n > 0) {
-      size_t piece = std::min(n, kEscapePiece);
-      w = out_->Reserve(4 * piece);
-      for (size_t i = 0; i < piece;) {
-        size_t run = i;
-        while (run < piece && kEscape.how[s[run]] == 0) ++run;
-        std::memcpy(w, s + i, run - i);
-        w += run - i;
-        if (run == piece) break;
-        uint8_t c = s[run];
-        *w++ = '\\';
-        if (kEscape.how[c] == 1) {
-          *w++ = kEscape.letter[c];
-        } else {
-          *w++ = static_cast<char>('0' + (c >> 6));
-          *w++ = static_cast<char>('0' + ((c >> 3) & 7));
-          *w++ = static_cast<char>('0' + (c & 7));
-        }
-        i = run + 1;
-      }
-      Done(w);
+    while (true) {
+      w = Escape(s, piece, w);
       s += piece;
       n -= piece;
+      if (n == 0) break;
+      Done(w);
+      piece = std::min(n, kEscapePiece);
+      w = out_->Reserve(4 * piece + 2 + kSlack);
     }
-    w = out_->Reserve(2);
     *w++ = '"';
     *w++ = '\n';
     Done(w);
+  }
+
+  // Eight bytes at a time while none of them needs escaping (SWAR: a byte below 0x20, above
+  // 0x7e, or one of " ' \), one at a time otherwise.
+  static char* Escape(const uint8_t* s, size_t n, char* w) {
+    constexpr uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
+    size_t i = 0;
+    while (i < n) {
+      if (n - i >= 8) {
+        uint64_t x;
+        std::memcpy(&x, s + i, 8);
+        uint64_t special = ((x - kOnes * 0x20) & ~x) | ((x + kOnes * 1) | x);
+        for (uint64_t c : {kOnes * '"', kOnes * '\'', kOnes * '\\'}) {
+          uint64_t y = x ^ c;
+          special |= (y - kOnes) & ~y;
+        }
+        if ((special & kHigh) == 0) {
+          std::memcpy(w, &x, 8);
+          w += 8;
+          i += 8;
+          continue;
+        }
+      }
+      for (size_t stop = std::min(n, i + 8); i < stop; ++i) {
+        uint8_t c = s[i];
+        switch (kEscape.how[c]) {
+          case 0:
+            *w++ = static_cast<char>(c);
+            break;
+          case 1:
+            *w++ = '\\';
+            *w++ = kEscape.letter[c];
+            break;
+          default:
+            *w++ = '\\';
+            *w++ = static_cast<char>('0' + (c >> 6));
+            *w++ = static_cast<char>('0' + ((c >> 3) & 7));
+            *w++ = static_cast<char>('0' + (c & 7));
+        }
+      }
+    }
+    return w;
   }
 
   WireTextPrinter::Tables* tables_;

@@ -156,6 +156,7 @@ TEST(WireTextTest, FloatsAndDoublesAsSimpleFtoaAndSimpleDtoa) {
   }
   // Bit patterns at random, both widths: every float is printed as the printer does.
   std::mt19937_64 random(20261201);
+  WireTextPrinter printer(Scalars::descriptor());
   for (int i = 0; i < 20000; ++i) {
     uint64_t bits = random();
     double d;
@@ -167,7 +168,6 @@ TEST(WireTextTest, FloatsAndDoublesAsSimpleFtoaAndSimpleDtoa) {
     s.set_dbl(d);
     s.set_flt(f);
     std::string bytes = testing::DeterministicBytes(s);
-    WireTextPrinter printer(Scalars::descriptor());
     ASSERT_EQ(WireText(&printer, bytes, 0), LibprotobufText(s, 0)) << s.ShortDebugString();
   }
 }
@@ -187,6 +187,28 @@ TEST(WireTextTest, StringsAndBytesAreEscapedAsCEscape) {
   s.set_str(long_text);
   s.set_raw(long_text + every_byte);
   ExpectSameText(s);
+}
+
+// Plain text is copied eight bytes at a time: every character that needs escaping is found at
+// every position of a word, and at every length around a word's.
+TEST(WireTextTest, EachEscapedByteIsFoundWhereverItSits) {
+  const char specials[] = {'\0', '\x1f', '\x7f', '\x80', '\xff', '"', '\'', '\\', '\n', '\t'};
+  const char plain[] = {' ', '~', '!', '&', '(', '[', ']', 'a'};  // neighbours of the specials
+  WireTextPrinter printer(Scalars::descriptor());
+  for (size_t length = 1; length <= 33; ++length) {
+    for (size_t at = 0; at < length; ++at) {
+      for (char special : specials) {
+        std::string text;
+        for (size_t i = 0; i < length; ++i) text += plain[i % sizeof plain];
+        text[at] = special;
+        Scalars s;
+        s.set_raw(text);
+        s.set_str(std::string(length, 'x'));
+        ASSERT_EQ(WireText(&printer, testing::DeterministicBytes(s), 1), LibprotobufText(s, 1))
+            << "length " << length << ", at " << at << ", byte " << int{special};
+      }
+    }
+  }
 }
 
 TEST(WireTextTest, EnumsKnownAndUnknown) {
