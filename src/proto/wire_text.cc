@@ -1,7 +1,5 @@
 #include "proto/wire_text.h"
 
-#include <google/protobuf/descriptor.pb.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -75,7 +73,7 @@ constexpr int kMaxTabledField = 255;
 // Enums whose numbers span at most this many values get a table of names.
 constexpr int64_t kMaxEnumTable = 4096;
 // The longest scalar value: "-1.7976931348623157e+308", "-9223372036854775808".
-constexpr size_t kMaxScalarChars = 32;
+constexpr size_t kMaxScalarChars = kMaxRealChars;
 // A long string is escaped this many input bytes at a time (each may become 4).
 constexpr size_t kEscapePiece = 16 << 10;
 // Short copies write whole 8-byte words, up to 7 bytes past their end: room for those.
