@@ -277,7 +277,7 @@ TEST(WireTextTest, PackedAndUnpackedRepeatedFields) {
   Everything e;
   for (int i = -3; i < 300; i += 7) {
     e.add_int_list(i * 1000);
-    e.add_long_list(-static_cast<int64_t>(i) << 35);
+    e.add_long_list(-static_cast<int64_t>(i) * (int64_t{1} << 35));
     e.add_dbl_list(i / 7.0);
     e.add_str_list(std::to_string(i));
     e.add_raw_list(std::string(1, static_cast<char>(i)));
