@@ -5,12 +5,14 @@
 #include <google/protobuf/text_format.h>
 
 #include <cstring>
+#include <string_view>
 
 #include "core/error.h"
 #include "core/limits.h"
 #include "proto/proto_streams.h"
 #include "proto/protobuf_log.h"
 #include "proto/wire_record.h"
+#include "proto/wire_text.h"
 #include "tensorflow/saved_model.pb.h"
 
 namespace graphport::tf {
@@ -19,7 +21,6 @@ namespace {
 using google::protobuf::Arena;
 using google::protobuf::io::CodedOutputStream;
 using google::protobuf::io::CopyingOutputStreamAdaptor;
-using google::protobuf::io::ZeroCopyOutputStream;
 
 constexpr int kGraphDefField = 2;    // MetaGraphDef.graph_def
 constexpr int kMetaGraphsField = 2;  // SavedModel.meta_graphs
@@ -57,19 +58,6 @@ std::vector<Located> Locate(const std::string& bytes, const GraphPath& path) {
     end = r.value + r.length;
   }
   return found;
-}
-
-void WriteAll(ZeroCopyOutputStream* out, const char* data, size_t size) {
-  while (size > 0) {
-    void* buffer;
-    int available;
-    if (!out->Next(&buffer, &available)) return;  // the adaptor reports the failure on Flush
-    size_t n = std::min(size, static_cast<size_t>(available));
-    std::memcpy(buffer, data, n);
-    if (n < static_cast<size_t>(available)) out->BackUp(available - static_cast<int>(n));
-    data += n;
-    size -= n;
-  }
 }
 
 void Fail(const std::string& what, const proto::SinkCopyingStream& copying) {
@@ -175,28 +163,50 @@ proto::UnknownFieldReport WriteTextWithNodes(const google::protobuf::Message& me
     throw Error(ErrorCode::kIo, "writing " + what + ": the printer failed");
   }
   size_t at = TextInsertionPoint(rest, path);
-  proto::SinkCopyingStream copying(sink);
-  CopyingOutputStreamAdaptor adaptor(&copying, static_cast<int>(kStreamChunkBytes));
-  WriteAll(&adaptor, rest.data(), at);
+  proto::TextOutput out(sink, kStreamChunkBytes);
+  out.Append(std::string_view(rest).substr(0, at));
+  const int level = static_cast<int>(path.size()) + 1;
   const std::string indent(2 * path.size(), ' ');
   const std::string open = indent + "node {\n", close = indent + "}\n";
+  // Canonical nodes are printed from their bytes, which gives TextFormat's text exactly
+  // (proto/wire_text.h); any other node goes through a scratch NodeDef and the printer.
+  proto::WireTextPrinter node_text(tensorflow::NodeDef::descriptor());
   google::protobuf::TextFormat::Printer node_printer;
   node_printer.SetHideUnknownFields(true);
-  node_printer.SetInitialIndentLevel(static_cast<int>(path.size()) + 1);
+  node_printer.SetInitialIndentLevel(level);
+  const int left_out = plan.drop_devices ? tensorflow::NodeDef::kDeviceFieldNumber : 0;
   Arena scratch;
-  bool ok = true;
-  for (size_t i = 0; i < wire.nodes().size() && ok; ++i) {
+  std::string node_text_scratch;
+  for (size_t i = 0; i < wire.nodes().size() && !out.failed(); ++i) {
+    const WireNode& w = wire.nodes()[i];
     const NodePlan::Action action = plan.For(i);
     if (action == NodePlan::kSkip) continue;
-    const tensorflow::NodeDef* node = action != NodePlan::kCopy ? wire.Rewritten(i, plan, &scratch)
-                                                                : wire.Reparsed(i, plan, &scratch);
-    WriteAll(&adaptor, open.data(), open.size());
-    ok = node_printer.Print(*node, &adaptor);
-    WriteAll(&adaptor, close.data(), close.size());
-    scratch.Reset();
+    out.Append(open);
+    if (action == NodePlan::kCopy && w.canonical) {
+      if (!node_text.Print(wire.NodeBytes(i), level, &out, left_out)) {
+        throw Error(ErrorCode::kParseError,
+                    "writing " + what + ": node '" + std::string(wire.name(i)) + "' at offset " +
+                        std::to_string(w.offset) + " does not parse as a NodeDef");
+      }
+    } else {
+      // Rewritten (or edited: the same form) nodes, and copies that are not canonical.
+      const tensorflow::NodeDef* node = action != NodePlan::kCopy
+                                            ? wire.Rewritten(i, plan, &scratch)
+                                            : wire.Reparsed(i, plan, &scratch);
+      if (!node_printer.PrintToString(*node, &node_text_scratch)) {
+        throw Error(ErrorCode::kIo, "writing " + what + ": the printer failed");
+      }
+      out.Append(node_text_scratch);
+      scratch.Reset();
+    }
+    out.Append(close);
   }
-  WriteAll(&adaptor, rest.data() + at, rest.size() - at);
-  if (!adaptor.Flush() || !ok) Fail(what, copying);
+  out.Append(std::string_view(rest).substr(at));
+  out.Flush();
+  if (out.failed()) {
+    throw Error(ErrorCode::kIo,
+                "writing " + what + ": " + (out.error().empty() ? "the sink failed" : out.error()));
+  }
   if (!log.errors().empty()) {
     throw Error(ErrorCode::kParseError, "writing " + what + ": " + log.Summary());
   }

@@ -1,0 +1,630 @@
+#include "proto/wire_text.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "proto/text_real.h"
+
+namespace graphport::proto {
+
+using google::protobuf::Descriptor;
+using google::protobuf::EnumDescriptor;
+using google::protobuf::FieldDescriptor;
+
+// ---- TextOutput ------------------------------------------------------------------------------
+
+TextOutput::TextOutput(ByteSink* sink, size_t chunk_bytes)
+    : sink_(sink),
+      buffer_(new char[chunk_bytes]),
+      capacity_(chunk_bytes),
+      cursor_(buffer_.get()),
+      end_(buffer_.get() + chunk_bytes) {}
+
+void TextOutput::Flush() {
+  size_t size = static_cast<size_t>(cursor_ - buffer_.get());
+  cursor_ = buffer_.get();
+  if (failed_ || size == 0) return;
+  try {
+    sink_->Write(reinterpret_cast<const uint8_t*>(buffer_.get()), size);
+  } catch (const std::exception& e) {
+    // Kept, not thrown: the writer reports it with the name of what it was writing.
+    failed_ = true;
+    error_ = e.what();
+  }
+}
+
+void TextOutput::MakeRoom(size_t n) {
+  Flush();
+  if (n > capacity_) {  // only a caller asking for more than a chunk at once
+    buffer_.reset(new char[n]);
+    capacity_ = n;
+    cursor_ = buffer_.get();
+  }
+  end_ = buffer_.get() + capacity_;
+}
+
+void TextOutput::Append(std::string_view text) {
+  while (!text.empty()) {
+    size_t room = static_cast<size_t>(end_ - cursor_);
+    if (room == 0) {
+      MakeRoom(1);
+      room = capacity_;
+    }
+    size_t n = std::min(room, text.size());
+    std::memcpy(cursor_, text.data(), n);
+    cursor_ += n;
+    text.remove_prefix(n);
+  }
+}
+
+// ---- descriptor tables -----------------------------------------------------------------------
+
+namespace {
+
+// libprotobuf refuses to parse deeper than 100 levels; nothing deeper is printed either.
+constexpr int kMaxDepth = 100;
+// Field numbers up to this are found in a table; larger ones through the descriptor.
+constexpr int kMaxTabledField = 255;
+// Enums whose numbers span at most this many values get a table of names.
+constexpr int64_t kMaxEnumTable = 4096;
+// The longest scalar value: "-1.7976931348623157e+308", "-9223372036854775808".
+constexpr size_t kMaxScalarChars = kMaxRealChars;
+// A long string is escaped this many input bytes at a time (each may become 4).
+constexpr size_t kEscapePiece = 16 << 10;
+// Short copies write whole 8-byte words, up to 7 bytes past their end: room for those.
+constexpr size_t kSlack = 8;
+// The deepest line: an initial indent and a nesting of kMaxDepth each, two spaces a level.
+constexpr size_t kMaxIndentChars = 4 * (kMaxDepth + 1);
+
+enum WireType { kVarint = 0, kFixed64 = 1, kLength = 2, kFixed32 = 5 };
+
+enum class Kind : uint8_t {
+  kInt32,
+  kInt64,
+  kUint32,
+  kUint64,
+  kSint32,
+  kSint64,
+  kBool,
+  kEnum,
+  kFixed32,
+  kFixed64,
+  kSfixed32,
+  kSfixed64,
+  kFloat,
+  kDouble,
+  kString,  // string and bytes: both are printed CEscape'd
+  kMessage,
+};
+
+// Names of an enum's values by number. FindValueByNumber gives the first value declared with
+// a number (aliases share one), which is the name the printer prints.
+struct EnumNames {
+  const EnumDescriptor* type = nullptr;
+  int64_t min = 0;
+  std::vector<const std::string*> table;  // empty when the numbers are too spread out
+
+  const std::string* Find(int32_t number) const {
+    if (!table.empty()) {
+      int64_t i = static_cast<int64_t>(number) - min;
+      return i >= 0 && i < static_cast<int64_t>(table.size()) ? table[i] : nullptr;
+    }
+    const auto* value = type->FindValueByNumber(number);
+    return value != nullptr ? &value->name() : nullptr;
+  }
+};
+
+// A short text that can be copied eight bytes at a time: zeros pad it past its end.
+struct PaddedText {
+  std::string bytes;  // the text, then the padding
+  size_t size = 0;
+
+  void Set(const std::string& text) {
+    size = text.size();
+    bytes = text + std::string(8, '\0');
+  }
+};
+
+struct TypeTable;
+
+struct FieldEntry {
+  const FieldDescriptor* field = nullptr;
+  Kind kind = Kind::kInt32;
+  int wire_type = kVarint;
+  bool packable = false;
+  PaddedText scalar_prefix;  // "name: "
+  PaddedText message_open;   // "name {\n"
+  const EnumNames* enum_names = nullptr;
+  TypeTable* message = nullptr;  // for kMessage, resolved on first use
+};
+
+struct TypeTable {
+  const Descriptor* type = nullptr;
+  std::vector<FieldEntry> fields;  // by number, up to the largest (or kMaxTabledField)
+};
+
+Kind KindOf(const FieldDescriptor* f) {
+  switch (f->type()) {
+    case FieldDescriptor::TYPE_INT32:
+      return Kind::kInt32;
+    case FieldDescriptor::TYPE_INT64:
+      return Kind::kInt64;
+    case FieldDescriptor::TYPE_UINT32:
+      return Kind::kUint32;
+    case FieldDescriptor::TYPE_UINT64:
+      return Kind::kUint64;
+    case FieldDescriptor::TYPE_SINT32:
+      return Kind::kSint32;
+    case FieldDescriptor::TYPE_SINT64:
+      return Kind::kSint64;
+    case FieldDescriptor::TYPE_BOOL:
+      return Kind::kBool;
+    case FieldDescriptor::TYPE_ENUM:
+      return Kind::kEnum;
+    case FieldDescriptor::TYPE_FIXED32:
+      return Kind::kFixed32;
+    case FieldDescriptor::TYPE_FIXED64:
+      return Kind::kFixed64;
+    case FieldDescriptor::TYPE_SFIXED32:
+      return Kind::kSfixed32;
+    case FieldDescriptor::TYPE_SFIXED64:
+      return Kind::kSfixed64;
+    case FieldDescriptor::TYPE_FLOAT:
+      return Kind::kFloat;
+    case FieldDescriptor::TYPE_DOUBLE:
+      return Kind::kDouble;
+    case FieldDescriptor::TYPE_STRING:
+    case FieldDescriptor::TYPE_BYTES:
+      return Kind::kString;
+    default:  // messages; groups are refused before they reach a table
+      return Kind::kMessage;
+  }
+}
+
+int WireTypeOf(Kind kind) {
+  switch (kind) {
+    case Kind::kFixed64:
+    case Kind::kSfixed64:
+    case Kind::kDouble:
+      return kFixed64;
+    case Kind::kFixed32:
+    case Kind::kSfixed32:
+    case Kind::kFloat:
+      return kFixed32;
+    case Kind::kString:
+    case Kind::kMessage:
+      return kLength;
+    default:
+      return kVarint;
+  }
+}
+
+}  // namespace
+
+struct WireTextPrinter::Tables {
+  std::unordered_map<const Descriptor*, std::unique_ptr<TypeTable>> types;
+  std::unordered_map<const EnumDescriptor*, std::unique_ptr<EnumNames>> enums;
+  std::map<const FieldDescriptor*, std::unique_ptr<FieldEntry>> large_numbers;
+
+  TypeTable* For(const Descriptor* type) {
+    auto& slot = types[type];
+    if (slot != nullptr) return slot.get();
+    slot = std::make_unique<TypeTable>();
+    TypeTable* table = slot.get();
+    table->type = type;
+    int largest = 0;
+    for (int i = 0; i < type->field_count(); ++i) {
+      largest = std::max(largest, type->field(i)->number());
+    }
+    table->fields.resize(std::min(largest, kMaxTabledField) + 1);
+    for (int i = 0; i < type->field_count(); ++i) {
+      const FieldDescriptor* f = type->field(i);
+      if (f->number() <= kMaxTabledField) Describe(f, &table->fields[f->number()]);
+    }
+    return table;
+  }
+
+  // Null for a number the type does not have (or a group: left to libprotobuf).
+  FieldEntry* Field(TypeTable* table, int number) {
+    FieldEntry* entry = nullptr;
+    if (number < static_cast<int>(table->fields.size())) {
+      entry = &table->fields[number];
+    } else {
+      const FieldDescriptor* f = table->type->FindFieldByNumber(number);
+      if (f == nullptr) return nullptr;
+      auto& slot = large_numbers[f];
+      if (slot == nullptr) {
+        slot = std::make_unique<FieldEntry>();
+        Describe(f, slot.get());
+      }
+      entry = slot.get();
+    }
+    return entry->field != nullptr ? entry : nullptr;
+  }
+
+  void Describe(const FieldDescriptor* f, FieldEntry* entry) {
+    // Extensions would print as "[full.name]"; groups by their type's name. Neither is in a
+    // schema this printer serves, so they are treated as unknown and the parse fails over.
+    if (f->is_extension() || f->type() == FieldDescriptor::TYPE_GROUP) return;
+    entry->field = f;
+    entry->kind = KindOf(f);
+    entry->wire_type = WireTypeOf(entry->kind);
+    entry->packable = f->is_packable();
+    entry->scalar_prefix.Set(f->name() + ": ");
+    entry->message_open.Set(f->name() + " {\n");
+    if (entry->kind == Kind::kEnum) entry->enum_names = Enum(f->enum_type());
+  }
+
+  const EnumNames* Enum(const EnumDescriptor* type) {
+    auto& slot = enums[type];
+    if (slot != nullptr) return slot.get();
+    slot = std::make_unique<EnumNames>();
+    slot->type = type;
+    int64_t min = 0, max = -1;
+    for (int i = 0; i < type->value_count(); ++i) {
+      int64_t n = type->value(i)->number();
+      min = i == 0 ? n : std::min(min, n);
+      max = i == 0 ? n : std::max(max, n);
+    }
+    if (max - min < kMaxEnumTable) {
+      slot->min = min;
+      slot->table.resize(static_cast<size_t>(max - min + 1));
+      for (int64_t n = min; n <= max; ++n) {
+        const auto* value = type->FindValueByNumber(static_cast<int>(n));
+        slot->table[n - min] = value != nullptr ? &value->name() : nullptr;
+      }
+    }
+    return slot.get();
+  }
+};
+
+namespace {
+
+// How CEscape writes each byte: 0 as itself, 1 as a backslash and a letter, 2 as "\ooo".
+struct EscapeTable {
+  uint8_t how[256];
+  char letter[256];
+  EscapeTable() {
+    for (int c = 0; c < 256; ++c) {
+      how[c] = c < 0x20 || c > 0x7e ? 2 : 0;
+      letter[c] = 0;
+    }
+    const char pairs[][2] = {{'\n', 'n'}, {'\r', 'r'},  {'\t', 't'},
+                             {'"', '"'},  {'\'', '\''}, {'\\', '\\'}};
+    for (const auto& pair : pairs) {
+      how[static_cast<uint8_t>(pair[0])] = 1;
+      letter[static_cast<uint8_t>(pair[0])] = pair[1];
+    }
+  }
+};
+const EscapeTable kEscape;
+
+struct Spaces {
+  char text[kMaxIndentChars + kSlack];
+  Spaces() { std::memset(text, ' ', sizeof text); }
+};
+const Spaces kSpaces;
+
+char* WriteUnsigned(uint64_t value, char* w) {
+  char digits[20];
+  int n = 0;
+  do {
+    digits[n++] = static_cast<char>('0' + value % 10);
+    value /= 10;
+  } while (value != 0);
+  while (n > 0) *w++ = digits[--n];
+  return w;
+}
+
+char* WriteSigned(int64_t value, char* w) {
+  if (value >= 0) return WriteUnsigned(static_cast<uint64_t>(value), w);
+  *w++ = '-';
+  return WriteUnsigned(0 - static_cast<uint64_t>(value), w);
+}
+
+char* WriteLiteral(const char* text, char* w) {
+  size_t n = std::strlen(text);
+  std::memcpy(w, text, n);
+  return w + n;
+}
+
+bool ReadVarint(const uint8_t** p, const uint8_t* end, uint64_t* value) {
+  const uint8_t* q = *p;
+  if (q < end && *q < 0x80) {  // most tags and small values: one byte
+    *value = *q;
+    *p = q + 1;
+    return true;
+  }
+  uint64_t result = 0;
+  for (int i = 0; i < 10; ++i) {
+    if (q == end) return false;
+    uint8_t byte = *q++;
+    result |= static_cast<uint64_t>(byte & 0x7f) << (7 * i);
+    if ((byte & 0x80) == 0) {
+      *value = result;
+      *p = q;
+      return true;
+    }
+  }
+  return false;
+}
+
+class Walk {
+ public:
+  Walk(WireTextPrinter::Tables* tables, TextOutput* out) : tables_(tables), out_(out) {}
+
+  bool Message(const uint8_t* p, const uint8_t* end, TypeTable* type, int level, int depth,
+               int left_out) {
+    if (depth > kMaxDepth) return false;
+    while (p < end) {
+      uint64_t tag;
+      if (!ReadVarint(&p, end, &tag) || tag > UINT32_MAX) return false;
+      const int number = static_cast<int>(tag >> 3);
+      const int wire_type = static_cast<int>(tag & 7);
+      if (number == 0) return false;
+      FieldEntry* field = tables_->Field(type, number);
+      const bool packed = field != nullptr && field->packable && wire_type == kLength;
+      if (field == nullptr || number == left_out || (wire_type != field->wire_type && !packed)) {
+        // Unknown fields are hidden, as the printer is told to; a left-out field is cleared.
+        if (!Skip(&p, end, wire_type)) return false;
+        continue;
+      }
+      if (wire_type == kVarint) {
+        uint64_t value;
+        if (!ReadVarint(&p, end, &value)) return false;
+        Scalar(*field, value, level);
+        continue;
+      }
+      if (wire_type == kFixed32 || wire_type == kFixed64) {
+        size_t width = wire_type == kFixed64 ? 8 : 4;
+        if (static_cast<size_t>(end - p) < width) return false;
+        uint64_t bits = 0;
+        if (width == 8) {
+          bits = Fixed64(p);
+        } else {
+          bits = Fixed32(p);
+        }
+        p += width;
+        Scalar(*field, bits, level);
+        continue;
+      }
+      uint64_t length;
+      if (!ReadVarint(&p, end, &length) || length > static_cast<uint64_t>(end - p)) return false;
+      const uint8_t* start = p;
+      p += length;
+      if (packed) {
+        if (!Packed(start, p, *field, level)) return false;
+      } else if (field->kind == Kind::kString) {
+        String(*field, start, static_cast<size_t>(length), level);
+      } else {
+        if (field->message == nullptr) field->message = tables_->For(field->field->message_type());
+        Line(level, field->message_open);
+        if (!Message(start, p, field->message, level + 1, depth + 1, 0)) return false;
+        char* w = Indent(out_->Reserve(2 * static_cast<size_t>(level) + 2 + kSlack), level);
+        *w++ = '}';
+        *w++ = '\n';
+        Done(w);
+      }
+    }
+    return true;
+  }
+
+ private:
+  static uint64_t Fixed32(const uint8_t* p) {
+    return static_cast<uint64_t>(p[0]) | static_cast<uint64_t>(p[1]) << 8 |
+           static_cast<uint64_t>(p[2]) << 16 | static_cast<uint64_t>(p[3]) << 24;
+  }
+  static uint64_t Fixed64(const uint8_t* p) { return Fixed32(p) | Fixed32(p + 4) << 32; }
+
+  static bool Skip(const uint8_t** p, const uint8_t* end, int wire_type) {
+    uint64_t value;
+    switch (wire_type) {
+      case kVarint:
+        return ReadVarint(p, end, &value);
+      case kFixed64:
+      case kFixed32: {
+        size_t width = wire_type == kFixed64 ? 8 : 4;
+        if (static_cast<size_t>(end - *p) < width) return false;
+        *p += width;
+        return true;
+      }
+      case kLength:
+        if (!ReadVarint(p, end, &value) || value > static_cast<uint64_t>(end - *p)) return false;
+        *p += value;
+        return true;
+      default:  // groups and wire types 6, 7: not printed here
+        return false;
+    }
+  }
+
+  // Copies of a few bytes are the bulk of the work (indents, field names): whole words, which
+  // compile to plain loads and stores where a memcpy call would cost more than the copy.
+  static char* CopyShort(char* w, const char* text, size_t n) {
+    for (size_t i = 0; i < n; i += 8) std::memcpy(w + i, text + i, 8);
+    return w + n;
+  }
+  static char* CopyShort(char* w, const PaddedText& text) {
+    return CopyShort(w, text.bytes.data(), text.size);
+  }
+  static char* Indent(char* w, int level) {
+    return CopyShort(w, kSpaces.text, 2 * static_cast<size_t>(level));
+  }
+  // What a line of `level` with `text` first on it needs, slack included.
+  static size_t Room(int level, const PaddedText& text) {
+    return 2 * static_cast<size_t>(level) + text.size + 2 * kSlack;
+  }
+  void Done(char* w) { out_->Commit(w); }
+
+  // "<indent><text>", where text ends its own line.
+  void Line(int level, const PaddedText& text) {
+    Done(CopyShort(Indent(out_->Reserve(Room(level, text)), level), text));
+  }
+
+  // One value of a number field, from its varint or fixed bits.
+  void Scalar(const FieldEntry& field, uint64_t bits, int level) {
+    char* w = out_->Reserve(Room(level, field.scalar_prefix) + kMaxScalarChars + 1);
+    w = CopyShort(Indent(w, level), field.scalar_prefix);
+    switch (field.kind) {
+      case Kind::kInt32:
+      case Kind::kSfixed32:
+        w = WriteSigned(static_cast<int32_t>(static_cast<uint32_t>(bits)), w);
+        break;
+      case Kind::kInt64:
+      case Kind::kSfixed64:
+        w = WriteSigned(static_cast<int64_t>(bits), w);
+        break;
+      case Kind::kUint32:
+      case Kind::kFixed32:
+        w = WriteUnsigned(static_cast<uint32_t>(bits), w);
+        break;
+      case Kind::kUint64:
+      case Kind::kFixed64:
+        w = WriteUnsigned(bits, w);
+        break;
+      case Kind::kSint32: {
+        uint32_t u = static_cast<uint32_t>(bits);
+        w = WriteSigned(static_cast<int32_t>((u >> 1) ^ (~(u & 1) + 1)), w);
+        break;
+      }
+      case Kind::kSint64:
+        w = WriteSigned(static_cast<int64_t>((bits >> 1) ^ (~(bits & 1) + 1)), w);
+        break;
+      case Kind::kBool:
+        w = WriteLiteral(bits != 0 ? "true" : "false", w);
+        break;
+      case Kind::kEnum: {
+        int32_t number = static_cast<int32_t>(static_cast<uint32_t>(bits));
+        const std::string* name = field.enum_names->Find(number);
+        if (name == nullptr) {
+          w = WriteSigned(number, w);
+        } else {
+          // An enum name may be longer than the room reserved for a number.
+          Done(w);
+          w = out_->Reserve(name->size() + 1);
+          std::memcpy(w, name->data(), name->size());
+          w += name->size();
+        }
+        break;
+      }
+      case Kind::kFloat: {
+        uint32_t u = static_cast<uint32_t>(bits);
+        float value;
+        std::memcpy(&value, &u, sizeof value);
+        w = WriteTextFloat(value, w);
+        break;
+      }
+      case Kind::kDouble: {
+        double value;
+        std::memcpy(&value, &bits, sizeof value);
+        w = WriteTextDouble(value, w);
+        break;
+      }
+      default:  // strings and messages never come here
+        break;
+    }
+    *w++ = '\n';
+    Done(w);
+  }
+
+  bool Packed(const uint8_t* p, const uint8_t* end, const FieldEntry& field, int level) {
+    if (field.wire_type == kVarint) {
+      while (p < end) {
+        uint64_t value;
+        if (!ReadVarint(&p, end, &value)) return false;
+        Scalar(field, value, level);
+      }
+      return true;
+    }
+    size_t width = field.wire_type == kFixed64 ? 8 : 4;
+    if (static_cast<size_t>(end - p) % width != 0) return false;
+    for (; p < end; p += width) Scalar(field, width == 8 ? Fixed64(p) : Fixed32(p), level);
+    return true;
+  }
+
+  // `name: "<CEscape'd bytes>"`: printable ASCII as itself, \n \r \t \" \' \\ by letter, every
+  // other byte (UTF-8 too, for string and bytes fields alike) as three octal digits.
+  void String(const FieldEntry& field, const uint8_t* s, size_t n, int level) {
+    size_t piece = std::min(n, kEscapePiece);
+    char* w = out_->Reserve(Room(level, field.scalar_prefix) + 4 * piece + 3);
+    w = CopyShort(Indent(w, level), field.scalar_prefix);
+    *w++ = '"';
+    while (true) {
+      w = Escape(s, piece, w);
+      s += piece;
+      n -= piece;
+      if (n == 0) break;
+      Done(w);
+      piece = std::min(n, kEscapePiece);
+      w = out_->Reserve(4 * piece + 2 + kSlack);
+    }
+    *w++ = '"';
+    *w++ = '\n';
+    Done(w);
+  }
+
+  // Eight bytes at a time while none of them needs escaping (SWAR: a byte below 0x20, above
+  // 0x7e, or one of " ' \), one at a time otherwise.
+  static char* Escape(const uint8_t* s, size_t n, char* w) {
+    constexpr uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
+    size_t i = 0;
+    while (i < n) {
+      if (n - i >= 8) {
+        uint64_t x;
+        std::memcpy(&x, s + i, 8);
+        uint64_t special = ((x - kOnes * 0x20) & ~x) | ((x + kOnes * 1) | x);
+        for (uint64_t c : {kOnes * '"', kOnes * '\'', kOnes * '\\'}) {
+          uint64_t y = x ^ c;
+          special |= (y - kOnes) & ~y;
+        }
+        if ((special & kHigh) == 0) {
+          std::memcpy(w, &x, 8);
+          w += 8;
+          i += 8;
+          continue;
+        }
+      }
+      for (size_t stop = std::min(n, i + 8); i < stop; ++i) {
+        uint8_t c = s[i];
+        switch (kEscape.how[c]) {
+          case 0:
+            *w++ = static_cast<char>(c);
+            break;
+          case 1:
+            *w++ = '\\';
+            *w++ = kEscape.letter[c];
+            break;
+          default:
+            *w++ = '\\';
+            *w++ = static_cast<char>('0' + (c >> 6));
+            *w++ = static_cast<char>('0' + ((c >> 3) & 7));
+            *w++ = static_cast<char>('0' + (c & 7));
+        }
+      }
+    }
+    return w;
+  }
+
+  WireTextPrinter::Tables* tables_;
+  TextOutput* out_;
+};
+
+}  // namespace
+
+WireTextPrinter::WireTextPrinter(const Descriptor* type)
+    : type_(type), tables_(std::make_unique<Tables>()) {}
+WireTextPrinter::~WireTextPrinter() = default;
+
+bool WireTextPrinter::Print(std::string_view bytes, int indent_level, TextOutput* out,
+                            int left_out) {
+  if (indent_level < 0 || indent_level > kMaxDepth) return false;
+  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+  Walk walk(tables_.get(), out);
+  return walk.Message(p, p + bytes.size(), tables_->For(type_), indent_level, 0, left_out);
+}
+
+}  // namespace graphport::proto

@@ -1,0 +1,80 @@
+// Prints protobuf text format straight from a message's wire bytes, without parsing them into a
+// message first: a node-heavy graph's text export then costs a walk over its bytes instead of
+// a NodeDef and a reflective printer per node (issue 10, "text output prints node by node").
+// For bytes proto::CheckWire calls valid and canonical the text is exactly what
+// TextFormat::Printer writes for the parsed message with unknown fields hidden (the settings
+// of proto::WriteText), byte for byte; other bytes are the caller's to print the slow way.
+#ifndef GRAPHPORT_PROTO_WIRE_TEXT_H_
+#define GRAPHPORT_PROTO_WIRE_TEXT_H_
+
+#include <google/protobuf/descriptor.h>
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/byte_stream.h"
+
+namespace graphport::proto {
+
+// Text gathered in a large buffer and handed to a sink in big chunks, so that printing one
+// field is a few stores, not a call into the sink. The sink's first failure is kept (its
+// message) and all later output is dropped: writers check failed() between messages and at
+// the end, as they do with libprotobuf's copying streams.
+class TextOutput {
+ public:
+  explicit TextOutput(ByteSink* sink, size_t chunk_bytes = size_t{1} << 20);
+  TextOutput(const TextOutput&) = delete;
+  TextOutput& operator=(const TextOutput&) = delete;
+
+  // Room for `n` bytes at the returned pointer; Commit() the end of what was written there.
+  char* Reserve(size_t n) {
+    if (static_cast<size_t>(end_ - cursor_) < n) MakeRoom(n);
+    return cursor_;
+  }
+  void Commit(char* written_end) { cursor_ = written_end; }
+  void Append(std::string_view text);
+  // Hands what is buffered to the sink.
+  void Flush();
+
+  bool failed() const { return failed_; }
+  const std::string& error() const { return error_; }
+
+ private:
+  void MakeRoom(size_t n);
+
+  ByteSink* sink_;
+  std::unique_ptr<char[]> buffer_;
+  size_t capacity_;
+  char* cursor_;
+  char* end_;
+  bool failed_ = false;
+  std::string error_;
+};
+
+// Prints many messages of one type (a graph's nodes): what each field's descriptor says
+// (name, kind, enum names, nested type) is looked up once, not once per field printed.
+class WireTextPrinter {
+ public:
+  explicit WireTextPrinter(const google::protobuf::Descriptor* type);
+  ~WireTextPrinter();
+  WireTextPrinter(const WireTextPrinter&) = delete;
+  WireTextPrinter& operator=(const WireTextPrinter&) = delete;
+
+  // Appends the fields of `bytes` (one message of the type, without braces), each line
+  // indented by `indent_level` levels of two spaces, as Printer::SetInitialIndentLevel does.
+  // Field `left_out` of the outer message (0: none) is not printed, as if it were cleared.
+  // False when the bytes do not parse; `out` then holds part of the text.
+  bool Print(std::string_view bytes, int indent_level, TextOutput* out, int left_out = 0);
+
+  struct Tables;
+
+ private:
+  const google::protobuf::Descriptor* type_;
+  std::unique_ptr<Tables> tables_;
+};
+
+}  // namespace graphport::proto
+
+#endif  // GRAPHPORT_PROTO_WIRE_TEXT_H_
