@@ -1,6 +1,7 @@
 #include "tf/name_scopes.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
@@ -29,6 +30,21 @@ inline uint64_t HashStep(uint64_t hash, char c) {
   return (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
 }
 
+// The length of the common prefix of `a` and `b`, eight bytes at a time (names in graph order
+// share long prefixes).
+size_t CommonPrefix(std::string_view a, std::string_view b) {
+  const size_t n = std::min(a.size(), b.size());
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a.data() + i, 8);
+    std::memcpy(&y, b.data() + i, 8);
+    if (x != y) break;
+  }
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
+
 struct ChainLink {
   size_t slash;     // where the scope ends in the name
   uint64_t hash;    // of the name up to the slash
@@ -54,11 +70,7 @@ NameScopeList NameScopes(const std::vector<std::string_view>& node_names, size_t
   std::vector<ChainLink> chain, next_chain;
   std::string_view previous;
   for (std::string_view name : node_names) {
-    size_t common =
-        std::mismatch(name.begin(), name.begin() + std::min(name.size(), previous.size()),
-                      previous.begin())
-            .first -
-        name.begin();
+    const size_t common = CommonPrefix(name, previous);
     next_chain.clear();
     for (const ChainLink& link : chain) {
       if (link.slash >= common) break;
