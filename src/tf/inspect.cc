@@ -220,9 +220,14 @@ json Inspect(const TfModel& model) {
 
   json meta_graphs = json::array();
   if (const auto* sm = model.saved_model()) {
-    for (const auto& mg : sm->meta_graphs()) {
+    for (int i = 0; i < sm->meta_graphs_size(); ++i) {
+      const auto& mg = sm->meta_graphs(i);
+      // The selected graph's nodes may still be wire bytes.
+      const size_t nodes = wire != nullptr && i == model.selected_meta_graph()
+                               ? wire->nodes().size()
+                               : static_cast<size_t>(mg.graph_def().node_size());
       meta_graphs.push_back({{"tags", MetaGraphTags(mg)},
-                             {"nodeCount", mg.graph_def().node_size()},
+                             {"nodeCount", nodes},
                              {"signatureCount", mg.signature_def_size()}});
     }
   }

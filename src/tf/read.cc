@@ -11,6 +11,7 @@
 #include "proto/proto_io.h"
 #include "tf/detect.h"
 #include "tf/tf_model.h"
+#include "tf/wire_nested.h"
 
 namespace graphport::tf {
 namespace {
@@ -158,19 +159,25 @@ std::unique_ptr<TfModel> TfModel::Load(ByteSource* raw_source, const TfLoadOptio
   const proto::MemoryBudget* watch = options.max_memory_bytes > 0 ? &budget : nullptr;
   model->name_ = options.name;
   model->max_memory_bytes_ = options.max_memory_bytes;
-  // A binary GraphDef keeps its nodes as its own bytes (tf/wire_graph.h); what the index
-  // cannot vouch for is parsed as any other input is, which gives the exact error.
+  // A binary graph keeps its nodes as its own bytes (tf/wire_graph.h): a GraphDef's, or the
+  // one GraphDef of a MetaGraphDef or SavedModel, whose other fields are parsed. What the
+  // index cannot vouch for is parsed as any other input is, which gives the exact error.
   std::string held;
   std::unique_ptr<ByteSource> held_source;
-  if (model->format_.kind == TfKind::kGraphDef && !model->format_.text) {
+  if (!model->format_.text) {
     uint64_t hold_at_most = options.max_memory_bytes > 0
                                 ? std::min(options.max_memory_bytes, kMaxHeldGraphBytes)
                                 : kMaxHeldGraphBytes;
     if (ReadWhole(input, hold_at_most, &held)) {
-      model->wire_ = WireGraph::Index(&held, options.max_memory_bytes, arena);
+      if (model->format_.kind == TfKind::kGraphDef) {
+        model->wire_ = WireGraph::Index(&held, options.max_memory_bytes, arena);
+        if (model->wire_ != nullptr) model->graph_ = nullptr;
+      } else {
+        model->wire_ = model->IndexNestedGraph(&held, root, watch);
+      }
       if (model->wire_ != nullptr) {
-        model->graph_ = nullptr;
         model->input_bytes_ = model->wire_->bytes().size();
+        model->Select(options);
         return model;
       }
       held_source = std::make_unique<MemorySource>(held);
@@ -203,12 +210,36 @@ std::unique_ptr<TfModel> TfModel::Build(
   return model;
 }
 
+std::unique_ptr<WireGraph> TfModel::IndexNestedGraph(std::string* held,
+                                                     google::protobuf::Message* root,
+                                                     const proto::MemoryBudget* budget) {
+  GraphLocation location;
+  if (!LocateGraph(*held, format_.kind, &location)) return nullptr;
+  const RecordSpan& graph = location.back();
+  return WireGraph::IndexNested(
+      held, graph.value, graph.length, max_memory_bytes_,
+      [&](std::string_view bytes, const std::string& header) -> tensorflow::GraphDef* {
+        // The message without the graph's nodes is small: parsed whole, on the model's arena.
+        std::string rest = ReplaceGraphPayload(bytes, location, header);
+        try {
+          MemorySource source(rest);
+          proto::ParseBinary(&source, root, name_, budget);
+        } catch (const Error&) {
+          root->Clear();  // parsed again from the original bytes, for the exact error
+          return nullptr;
+        }
+        if (saved_model_ != nullptr) {
+          return saved_model_->meta_graphs_size() == 1
+                     ? saved_model_->mutable_meta_graphs(0)->mutable_graph_def()
+                     : nullptr;
+        }
+        return meta_graph_->mutable_graph_def();
+      });
+}
+
 void TfModel::Materialize() const {
-  auto* graph = Arena::CreateMessage<tensorflow::GraphDef>(&arena_);
-  MemorySource source(wire_->bytes());
-  proto::MemoryBudget budget{&arena_, max_memory_bytes_};
-  proto::ParseBinary(&source, graph, name_, max_memory_bytes_ > 0 ? &budget : nullptr);
-  graph_ = graph;
+  tensorflow::GraphDef* graph = wire_->ParseIntoHeader();
+  if (meta_graph_ == nullptr) graph_ = graph;  // else it is the MetaGraphDef's graph_def
   wire_.reset();
 }
 

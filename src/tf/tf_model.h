@@ -13,6 +13,7 @@
 
 #include "core/byte_stream.h"
 #include "core/limits.h"
+#include "proto/memory_budget.h"
 #include "tensorflow/graph.pb.h"
 #include "tensorflow/meta_graph.pb.h"
 #include "tensorflow/saved_model.pb.h"
@@ -55,18 +56,23 @@ class TfModel {
 
   // The root matching format().kind is set; meta_graph() is also set for a SavedModel.
   const tensorflow::SavedModel* saved_model() const { return saved_model_; }
-  const tensorflow::MetaGraphDef* meta_graph() const { return meta_graph_; }  // the selected one
+  // The selected MetaGraphDef. While wire_graph() is set, its graph_def holds every field but
+  // the nodes; graph() and root() give them.
+  const tensorflow::MetaGraphDef* meta_graph() const { return meta_graph_; }
   // The parsed graph. A GraphDef kept as wire bytes (wire_graph()) is parsed on the first
   // call, and then kept parsed: what needs every node as a message pays for it once.
   const tensorflow::GraphDef& graph() const {
     if (wire_ != nullptr) Materialize();
     return meta_graph_ != nullptr ? meta_graph_->graph_def() : *graph_;
   }
-  // A binary GraphDef input whose nodes are still the input's bytes, else null. Exports and
-  // inspect() that only need node names, ops and bytes use it instead of graph().
+  // The graph's nodes while they are still the input's bytes (a binary GraphDef, or the one
+  // GraphDef of a binary MetaGraphDef or SavedModel), else null. Exports and inspect() that
+  // only need node names, ops and bytes use it instead of graph(); the rest of the input is
+  // parsed (the nodes' graph_def holds every field but the nodes).
   const WireGraph* wire_graph() const { return wire_.get(); }
   // The message as read: the SavedModel, the MetaGraphDef or the GraphDef.
   const google::protobuf::Message& root() const {
+    if (wire_ != nullptr) Materialize();
     if (saved_model_ != nullptr) return *saved_model_;
     if (meta_graph_ != nullptr) return *meta_graph_;
     return graph();
@@ -77,8 +83,14 @@ class TfModel {
   // Writers borrow subtrees (the GraphDef with its weights) into scratch messages instead of
   // copying them, which needs non-const access. They restore what they borrow before
   // returning; the model is never changed by an export.
-  tensorflow::MetaGraphDef* mutable_meta_graph() { return meta_graph_; }
-  tensorflow::SavedModel* mutable_saved_model() { return saved_model_; }
+  tensorflow::MetaGraphDef* mutable_meta_graph() {
+    if (wire_ != nullptr) Materialize();
+    return meta_graph_;
+  }
+  tensorflow::SavedModel* mutable_saved_model() {
+    if (wire_ != nullptr) Materialize();
+    return saved_model_;
+  }
   tensorflow::GraphDef* mutable_graph() {  // only for a GraphDef input
     if (wire_ != nullptr) Materialize();
     return graph_;
@@ -87,8 +99,12 @@ class TfModel {
  private:
   TfModel();
   void Select(const TfLoadOptions& options);
-  // Parses the wire graph's bytes into graph_ and lets the bytes go.
+  // Parses the wire graph's nodes into their graph and lets the bytes go.
   void Materialize() const;
+  // The wire graph of a MetaGraphDef's or SavedModel's one GraphDef; everything else of
+  // `held` is parsed into `root`. Null (and `held`, `root` as they were) when it cannot be.
+  std::unique_ptr<WireGraph> IndexNestedGraph(std::string* held, google::protobuf::Message* root,
+                                              const proto::MemoryBudget* budget);
 
   // An arena: a graph is many small messages, and one arena frees them all at once.
   mutable google::protobuf::Arena arena_;

@@ -66,19 +66,42 @@ class NodeScan : public proto::FieldObserver {
 
 std::unique_ptr<WireGraph> WireGraph::Index(std::string* bytes, uint64_t max_memory_bytes,
                                             Arena* arena) {
+  return IndexNested(
+      bytes, 0, bytes->size(), max_memory_bytes,
+      [arena](std::string_view, const std::string& header_bytes) -> tensorflow::GraphDef* {
+        auto* header = Arena::CreateMessage<tensorflow::GraphDef>(arena);
+        try {
+          MemorySource source(header_bytes);
+          proto::ParseBinary(&source, header, "header");
+        } catch (const Error&) {
+          return nullptr;  // the caller's full parse reports it
+        }
+        return header;
+      });
+}
+
+std::unique_ptr<WireGraph> WireGraph::IndexNested(std::string* bytes, uint64_t begin,
+                                                  uint64_t length, uint64_t max_memory_bytes,
+                                                  const HeaderParse& parse_header) {
+  if (bytes->size() > UINT32_MAX || begin + length > bytes->size()) return nullptr;
+  // Moved in first: the index views the bytes where they will stay (a short string's move
+  // copies it).
   std::unique_ptr<WireGraph> graph(new WireGraph());
   graph->bytes_ = std::move(*bytes);
-  if (graph->IndexBytes(max_memory_bytes, arena)) return graph;
+  std::string header_bytes;
+  if (graph->IndexBytes(graph->bytes_, begin, length, max_memory_bytes, &header_bytes)) {
+    graph->header_ = parse_header(graph->bytes_, header_bytes);
+    if (graph->header_ != nullptr) return graph;
+  }
   *bytes = std::move(graph->bytes_);
   return nullptr;
 }
 
-bool WireGraph::IndexBytes(uint64_t max_memory_bytes, Arena* arena) {
-  const auto* base = reinterpret_cast<const uint8_t*>(bytes_.data());
-  const uint8_t* p = base;
-  const uint8_t* end = base + bytes_.size();
-  if (bytes_.size() > UINT32_MAX) return false;  // the index's offsets are 32 bits
-  std::string header_bytes;
+bool WireGraph::IndexBytes(const std::string& bytes, uint64_t begin, uint64_t length,
+                           uint64_t max_memory_bytes, std::string* header_bytes) {
+  const auto* base = reinterpret_cast<const uint8_t*>(bytes.data());
+  const uint8_t* p = base + begin;
+  const uint8_t* end = p + length;
   uint64_t parsed_bytes = 0;  // what a full parse would take, for the budget
   proto::WireChecker checker(tensorflow::NodeDef::descriptor());
   Record r;
@@ -93,7 +116,7 @@ bool WireGraph::IndexBytes(uint64_t max_memory_bytes, Arena* arena) {
     if (!ReadRecord(p, end, &r)) return false;
     p = r.end;
     if (r.number != kNodeField || r.wire_type != 2) {
-      header_bytes.append(reinterpret_cast<const char*>(r.start), r.end - r.start);
+      header_bytes->append(reinterpret_cast<const char*>(r.start), r.end - r.start);
       continue;
     }
     WireNode node;
@@ -112,17 +135,12 @@ bool WireGraph::IndexBytes(uint64_t max_memory_bytes, Arena* arena) {
   for (const WireNode& node : nodes_) ++counts[node.op];
   for (size_t i = 0; i < ops_.size(); ++i) op_counts_.emplace_back(ops_[i], counts[i]);
   std::sort(op_counts_.begin(), op_counts_.end());
-  if (max_memory_bytes > 0 && parsed_bytes + header_bytes.size() > max_memory_bytes) {
-    return false;
-  }
-  header_ = Arena::CreateMessage<tensorflow::GraphDef>(arena);
-  try {
-    MemorySource source(header_bytes);
-    proto::ParseBinary(&source, header_, "header");
-  } catch (const Error&) {
-    return false;  // the caller's full parse reports it, at the right offset
-  }
-  return true;
+  return max_memory_bytes == 0 || parsed_bytes + header_bytes->size() <= max_memory_bytes;
+}
+
+tensorflow::GraphDef* WireGraph::ParseIntoHeader() {
+  for (size_t i = 0; i < nodes_.size(); ++i) ParseNode(i, header_->add_node());
+  return header_;
 }
 
 uint32_t WireGraph::OpNumber(std::string_view op,

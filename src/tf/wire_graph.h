@@ -61,6 +61,16 @@ class WireGraph {
   // On success the bytes move into the result; otherwise `*bytes` is left as it was.
   static std::unique_ptr<WireGraph> Index(std::string* bytes, uint64_t max_memory_bytes,
                                           google::protobuf::Arena* arena);
+  // The same for a GraphDef inside a larger message (a MetaGraphDef's graph_def): its payload
+  // is bytes[begin, begin + length). `parse_header` is given all the bytes and the GraphDef's
+  // records but its nodes, and returns where it parsed them (the enclosing message's
+  // graph_def, parsed with the rest of it), or null when they do not parse. The node offsets
+  // are into all of `bytes`.
+  using HeaderParse =
+      std::function<tensorflow::GraphDef*(std::string_view bytes, const std::string& header_bytes)>;
+  static std::unique_ptr<WireGraph> IndexNested(std::string* bytes, uint64_t begin, uint64_t length,
+                                                uint64_t max_memory_bytes,
+                                                const HeaderParse& parse_header);
 
   const std::string& bytes() const { return bytes_; }
   const std::vector<WireNode>& nodes() const { return nodes_; }
@@ -81,6 +91,9 @@ class WireGraph {
 
   // Parses node `i` into `node` (which the caller clears or makes fresh).
   void ParseNode(size_t i, tensorflow::NodeDef* node) const;
+  // Parses every node into the header, which is then the whole graph, as a parse of the
+  // graph's bytes gives it; after that the index and bytes are no longer needed.
+  tensorflow::GraphDef* ParseIntoHeader();
 
   // The nodes as GraphDef field records (tag, length, payload), as `plan` says: the size, and
   // the writing.
@@ -96,7 +109,10 @@ class WireGraph {
 
  private:
   WireGraph() = default;
-  bool IndexBytes(uint64_t max_memory_bytes, google::protobuf::Arena* arena);
+  // Indexes the nodes of the GraphDef at bytes[begin, begin + length), appending its other
+  // records to `header_bytes`; false when a node is not (surely) valid or over the budget.
+  bool IndexBytes(const std::string& bytes, uint64_t begin, uint64_t length,
+                  uint64_t max_memory_bytes, std::string* header_bytes);
   uint32_t OpNumber(std::string_view op, std::unordered_map<std::string_view, uint32_t>* numbers);
   // The payload of a copied node `i` as it is written: its bytes, or its re-serialisation.
   uint64_t CopiedSize(size_t i, const NodePlan& plan) const;

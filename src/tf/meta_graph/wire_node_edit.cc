@@ -95,9 +95,10 @@ void WireScopeEdit::Write(std::string_view bytes, CodedOutputStream* out) const 
                             std::string_view c) {
     out->WriteTag(static_cast<uint32_t>(number << 3 | 2));
     out->WriteVarint64(a.size() + b.size() + c.size());
-    out->WriteRaw(a.data(), static_cast<int>(a.size()));
-    out->WriteRaw(b.data(), static_cast<int>(b.size()));
-    out->WriteRaw(c.data(), static_cast<int>(c.size()));
+    // An empty view may have no data pointer, which memcpy must not be given.
+    for (std::string_view piece : {a, b, c}) {
+      if (!piece.empty()) out->WriteRaw(piece.data(), static_cast<int>(piece.size()));
+    }
   };
   ForEachRecord(bytes, [&](const Record& r) {
     if (r.wire_type == 2 && r.number == kNameField) {

@@ -88,6 +88,52 @@ std::vector<std::pair<std::string, std::string>> Graphs() {
   return graphs;
 }
 
+// Exports `wire` and `parsed` (the same input, one still wire bytes, one parsed) to every
+// kind, binary and text, under seven option sets; each pair must be the same bytes or the same
+// error. Returns how many pairs it compared.
+int CompareExports(TfModel* wire, TfModel* parsed) {
+  int compared = 0;
+  // A scope the graph has, for the scoped variants (the first listed; "" when none).
+  nlohmann::json scopes = Inspect(*parsed)["scopes"];
+  const std::string scope = scopes.empty() ? "" : scopes[0]["name"].get<std::string>();
+  for (TfKind to : {TfKind::kGraphDef, TfKind::kMetaGraphDef, TfKind::kSavedModel}) {
+    for (bool as_text : {false, true}) {
+      for (int variant = 0; variant < 7; ++variant) {
+        TfExportOptions options;
+        options.to = to;
+        options.as_text = as_text;
+        options.clear_devices = variant == 1 || variant == 5;
+        options.save_debug_info = variant == 2 || variant == 6;
+        options.strip_default_attrs = variant == 3 || variant == 5;
+        options.clear_extraneous_savers = variant == 4;
+        if (variant >= 5) options.export_scope = scope.empty() ? "no_such_scope" : scope;
+        SCOPED_TRACE(std::string(KindName(to)) + (as_text ? " text" : " binary") + " variant " +
+                     std::to_string(variant));
+        std::vector<MemoryOutputSet::File> a, b;
+        std::string error_a, error_b;
+        try {
+          a = ExportFiles(wire, options);
+        } catch (const Error& e) {
+          error_a = e.what();
+        }
+        try {
+          b = ExportFiles(parsed, options);
+        } catch (const Error& e) {
+          error_b = e.what();
+        }
+        EXPECT_EQ(error_a, error_b);
+        EXPECT_EQ(a.size(), b.size());
+        for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
+          EXPECT_EQ(a[i].name, b[i].name);
+          EXPECT_TRUE(a[i].bytes == b[i].bytes) << a[i].name << " differs";
+        }
+        ++compared;
+      }
+    }
+  }
+  return compared;
+}
+
 TEST(WireGraphTest, ExportsFromWireBytesEqualExportsOfTheParsedGraph) {
   int compared = 0, kept_as_bytes = 0;
   for (const auto& [name, bytes] : Graphs()) {
@@ -102,44 +148,7 @@ TEST(WireGraphTest, ExportsFromWireBytesEqualExportsOfTheParsedGraph) {
     parsed->graph();  // parses it whole
     ASSERT_EQ(parsed->wire_graph(), nullptr);
     EXPECT_EQ(Inspect(*wire), Inspect(*parsed));
-    // A scope the graph has, for the scoped variants (the first listed; "" when none).
-    nlohmann::json scopes = Inspect(*parsed)["scopes"];
-    const std::string scope = scopes.empty() ? "" : scopes[0]["name"].get<std::string>();
-    for (TfKind to : {TfKind::kGraphDef, TfKind::kMetaGraphDef, TfKind::kSavedModel}) {
-      for (bool as_text : {false, true}) {
-        for (int variant = 0; variant < 7; ++variant) {
-          TfExportOptions options;
-          options.to = to;
-          options.as_text = as_text;
-          options.clear_devices = variant == 1 || variant == 5;
-          options.save_debug_info = variant == 2 || variant == 6;
-          options.strip_default_attrs = variant == 3 || variant == 5;
-          options.clear_extraneous_savers = variant == 4;
-          if (variant >= 5) options.export_scope = scope.empty() ? "no_such_scope" : scope;
-          SCOPED_TRACE(std::string(KindName(to)) + (as_text ? " text" : " binary") + " variant " +
-                       std::to_string(variant));
-          std::vector<MemoryOutputSet::File> a, b;
-          std::string error_a, error_b;
-          try {
-            a = ExportFiles(wire.get(), options);
-          } catch (const Error& e) {
-            error_a = e.what();
-          }
-          try {
-            b = ExportFiles(parsed.get(), options);
-          } catch (const Error& e) {
-            error_b = e.what();
-          }
-          EXPECT_EQ(error_a, error_b);
-          ASSERT_EQ(a.size(), b.size());
-          for (size_t i = 0; i < a.size(); ++i) {
-            EXPECT_EQ(a[i].name, b[i].name);
-            EXPECT_TRUE(a[i].bytes == b[i].bytes) << a[i].name << " differs";
-          }
-          ++compared;
-        }
-      }
-    }
+    compared += CompareExports(wire.get(), parsed.get());
     // Every option above wrote from the wire bytes: the graph was never parsed whole (text
     // of nodes with fields to leave out parses it).
     if (copies && all_canonical) {
@@ -149,6 +158,43 @@ TEST(WireGraphTest, ExportsFromWireBytesEqualExportsOfTheParsedGraph) {
   }
   EXPECT_GT(compared, 42 * 10);
   EXPECT_GT(kept_as_bytes, 0);
+}
+
+// A binary MetaGraphDef or SavedModel keeps its one GraphDef's nodes as wire bytes too; the
+// rest is parsed. Its exports equal those of the model once parsed whole, and parsing it
+// whole gives what libprotobuf's own parse of the file gives.
+TEST(WireGraphTest, MetaGraphAndSavedModelInputsKeepTheirNodesAsWireBytes) {
+  int kept = 0, compared = 0;
+  for (const auto& g : testing::CorpusGraphs()) {
+    if (g.kind == TfKind::kGraphDef) continue;
+    SCOPED_TRACE(g.relative);
+    const std::string bytes = testing::ReadFile(g.path());
+    auto reference = testing::ReferenceParse(g.kind, bytes);
+    if (reference == nullptr) continue;  // text
+    auto load = [&] {
+      MemorySource source(bytes);
+      TfLoadOptions options;
+      options.format = std::string(KindName(g.kind)) + "-binary";
+      return TfModel::Load(&source, options);
+    };
+    auto wire = load();
+    const int meta_graphs =
+        g.kind == TfKind::kSavedModel
+            ? static_cast<tensorflow::SavedModel*>(reference.get())->meta_graphs_size()
+            : 1;
+    // Only a SavedModel with several MetaGraphDefs is parsed whole.
+    EXPECT_EQ(wire->wire_graph() != nullptr, meta_graphs == 1);
+    if (wire->wire_graph() == nullptr) continue;
+    ++kept;
+    auto parsed = load();
+    EXPECT_EQ(testing::DeterministicBytes(parsed->root()),  // parses the nodes
+              testing::DeterministicBytes(*reference));
+    ASSERT_EQ(parsed->wire_graph(), nullptr);
+    EXPECT_EQ(Inspect(*wire), Inspect(*parsed));
+    compared += CompareExports(wire.get(), parsed.get());
+  }
+  EXPECT_GT(kept, 10);
+  EXPECT_GT(compared, 10 * 42);
 }
 
 TEST(WireGraphTest, CanonicalNodesAreCopiedAndTheOthersMarked) {
