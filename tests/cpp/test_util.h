@@ -145,6 +145,18 @@ inline std::unique_ptr<google::protobuf::Message> ReferenceParse(tf::TfKind kind
   return message;
 }
 
+// The GraphDef inside a root of `kind` (a SavedModel's first MetaGraphDef's).
+inline const tensorflow::GraphDef& GraphOf(tf::TfKind kind, const google::protobuf::Message& root) {
+  switch (kind) {
+    case tf::TfKind::kMetaGraphDef:
+      return static_cast<const tensorflow::MetaGraphDef&>(root).graph_def();
+    case tf::TfKind::kSavedModel:
+      return static_cast<const tensorflow::SavedModel&>(root).meta_graphs(0).graph_def();
+    default:
+      return static_cast<const tensorflow::GraphDef&>(root);
+  }
+}
+
 // libprotobuf's deterministic serialisation (map entries sorted by key), as TensorFlow and
 // graphport write messages.
 inline std::string DeterministicBytes(const google::protobuf::Message& m) {

@@ -126,14 +126,7 @@ TEST(WireCheckTest, CorpusNodesAndTheirMutationsAreJudgedSoundly) {
   for (const auto& g : testing::CorpusGraphs()) {
     auto root = testing::ReferenceParse(g.kind, testing::ReadFile(g.path()));
     ASSERT_NE(root, nullptr) << g.relative;
-    const tensorflow::GraphDef* graph = nullptr;
-    if (g.kind == tf::TfKind::kGraphDef) graph = static_cast<tensorflow::GraphDef*>(root.get());
-    if (g.kind == tf::TfKind::kMetaGraphDef) {
-      graph = &static_cast<tensorflow::MetaGraphDef*>(root.get())->graph_def();
-    }
-    if (g.kind == tf::TfKind::kSavedModel) {
-      graph = &static_cast<tensorflow::SavedModel*>(root.get())->meta_graphs(0).graph_def();
-    }
+    const tensorflow::GraphDef* graph = &testing::GraphOf(g.kind, *root);
     for (const NodeDef& node : graph->node()) {
       std::string bytes = testing::DeterministicBytes(node);
       WireCheck check = checker.Check(bytes);

@@ -373,14 +373,7 @@ TEST(WireTextTest, CorpusGraphsNodesAndTheirMutations) {
       EXPECT_EQ(WireText(&root_printer, root_bytes, 0, size_t{1} << 16), LibprotobufText(*root, 0));
       ++graphs;
     }
-    const tensorflow::GraphDef* graph = nullptr;
-    if (g.kind == tf::TfKind::kGraphDef) graph = static_cast<tensorflow::GraphDef*>(root.get());
-    if (g.kind == tf::TfKind::kMetaGraphDef) {
-      graph = &static_cast<tensorflow::MetaGraphDef*>(root.get())->graph_def();
-    }
-    if (g.kind == tf::TfKind::kSavedModel) {
-      graph = &static_cast<tensorflow::SavedModel*>(root.get())->meta_graphs(0).graph_def();
-    }
+    const tensorflow::GraphDef* graph = &testing::GraphOf(g.kind, *root);
     // The nodes one after another as WriteTextWithNodes prints them, against the printer on
     // a GraphDef of only those nodes.
     tensorflow::GraphDef only_nodes;

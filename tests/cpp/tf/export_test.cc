@@ -39,18 +39,7 @@ Exported ExportOne(TfModel* model, TfKind to, bool as_text, const std::string& f
   return {out.files()[0].name, out.files()[0].bytes, info};
 }
 
-// The graph of a root message of kind `kind` (the first MetaGraphDef's, for a SavedModel).
-const tensorflow::GraphDef& GraphOf(TfKind kind, const google::protobuf::Message& root) {
-  switch (kind) {
-    case TfKind::kSavedModel:
-      return static_cast<const tensorflow::SavedModel&>(root).meta_graphs(0).graph_def();
-    case TfKind::kMetaGraphDef:
-      return static_cast<const tensorflow::MetaGraphDef&>(root).graph_def();
-    case TfKind::kGraphDef:
-      break;
-  }
-  return static_cast<const tensorflow::GraphDef&>(root);
-}
+using testing::GraphOf;
 
 std::unique_ptr<google::protobuf::Message> ParseOutput(TfKind kind, const Exported& e, bool text) {
   auto m = testing::NewRoot(kind);

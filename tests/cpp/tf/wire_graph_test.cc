@@ -42,14 +42,7 @@ std::vector<std::pair<std::string, std::string>> Graphs() {
   for (const auto& g : testing::CorpusGraphs()) {
     auto root = testing::ReferenceParse(g.kind, testing::ReadFile(g.path()));
     if (root == nullptr) continue;
-    const tensorflow::GraphDef* graph = nullptr;
-    if (g.kind == TfKind::kGraphDef) graph = static_cast<tensorflow::GraphDef*>(root.get());
-    if (g.kind == TfKind::kMetaGraphDef) {
-      graph = &static_cast<tensorflow::MetaGraphDef*>(root.get())->graph_def();
-    }
-    if (g.kind == TfKind::kSavedModel) {
-      graph = &static_cast<tensorflow::SavedModel*>(root.get())->meta_graphs(0).graph_def();
-    }
+    const tensorflow::GraphDef* graph = &testing::GraphOf(g.kind, *root);
     // As TensorFlow writes them (deterministic: attrs sorted), and as libprotobuf's default
     // serialisation may (attrs in map order, which the index must not copy as they are).
     graphs.push_back({g.relative, testing::DeterministicBytes(*graph)});
