@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/error.h"
+#include "core/utf8.h"
 #include "mge/dtype.h"
 #include "mge/dtype_infer.h"
 #include "mge/param_json.h"
@@ -19,21 +20,23 @@ using OrderedJson = nlohmann::ordered_json;
 // Python's json.dumps(ensure_ascii=True) for a string.
 void PyString(const std::string& s, std::string* out) {
   out->push_back('"');
-  // Decode UTF-8 so non-ASCII becomes \uXXXX (surrogate pairs above the BMP).
+  // Decode UTF-8 so non-ASCII becomes \uXXXX (surrogate pairs above the BMP). Bytes that are
+  // not UTF-8 (a name from a damaged file) become U+FFFD: escaped one by one they would be
+  // lone surrogates, which JSON parsers refuse.
   for (size_t i = 0; i < s.size();) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     uint32_t cp = c;
-    size_t len = 1;
-    if (c >= 0xf0 && i + 3 < s.size() + 0) {
+    size_t len = c < 0x80 ? 1 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 0;
+    if (len == 0 || i + len > s.size() || !IsValidUtf8(std::string_view(s).substr(i, len))) {
+      cp = 0xfffd;
+      len = 1;
+    } else if (len == 4) {
       cp = ((c & 7u) << 18) | ((s[i + 1] & 0x3fu) << 12) | ((s[i + 2] & 0x3fu) << 6) |
            (s[i + 3] & 0x3fu);
-      len = 4;
-    } else if (c >= 0xe0 && i + 2 < s.size()) {
+    } else if (len == 3) {
       cp = ((c & 0xfu) << 12) | ((s[i + 1] & 0x3fu) << 6) | (s[i + 2] & 0x3fu);
-      len = 3;
-    } else if (c >= 0xc0 && i + 1 < s.size()) {
+    } else if (len == 2) {
       cp = ((c & 0x1fu) << 6) | (s[i + 1] & 0x3fu);
-      len = 2;
     }
     i += len;
     char buf[16];
