@@ -38,19 +38,24 @@ size_t PrefixedSource::Read(uint8_t* dst, size_t max) {
 }
 
 std::string ReadPrefix(ByteSource* source, size_t max) {
+  std::string prefix;
+  AppendPrefix(source, max, &prefix);
+  return prefix;
+}
+
+void AppendPrefix(ByteSource* source, size_t max, std::string* out) {
   // Grows with the bytes that arrive: `max` may be far beyond the input (an error report
   // rereads a stream with a 256 MiB cap) and must not cost that much heap up front.
-  std::string prefix;
+  const size_t start = out->size();
   size_t filled = 0;
   while (filled < max) {
     size_t want = std::min(max - filled, kStreamChunkBytes);
-    prefix.resize(filled + want);
-    size_t n = source->Read(reinterpret_cast<uint8_t*>(&prefix[filled]), want);
+    out->resize(start + filled + want);
+    size_t n = source->Read(reinterpret_cast<uint8_t*>(&(*out)[start + filled]), want);
     if (n == 0) break;
     filled += n;
   }
-  prefix.resize(filled);
-  return prefix;
+  out->resize(start + filled);
 }
 
 }  // namespace graphport

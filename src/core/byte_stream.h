@@ -89,6 +89,8 @@ class StringSink : public ByteSink {
 
 // Reads up to `max` bytes from the start of `source` (fewer only at its end).
 std::string ReadPrefix(ByteSource* source, size_t max);
+// The same, appended to `*out` (whose capacity a caller may have reserved for more).
+void AppendPrefix(ByteSource* source, size_t max, std::string* out);
 
 }  // namespace graphport
 

@@ -100,7 +100,12 @@ std::unique_ptr<TfModel> TfModel::Load(ByteSource* raw_source, const TfLoadOptio
     prefix = contiguous.substr(0, kDetectionPrefixBytes);
     complete = contiguous.size() <= kDetectionPrefixBytes;
   } else {
-    prefix_buffer = ReadPrefix(&source, kDetectionPrefixBytes);
+    // Read into the buffer a binary graph is then held in, sized once from the declared
+    // size: the prefix is neither copied again nor left as a hole in a WebAssembly heap that
+    // never shrinks.
+    uint64_t size = 0;
+    if (source.SizeHint(&size) && size <= kMaxHeldGraphBytes) prefix_buffer.reserve(size);
+    AppendPrefix(&source, kDetectionPrefixBytes, &prefix_buffer);
     prefix = prefix_buffer;
     complete = prefix_buffer.size() < kDetectionPrefixBytes;
   }
@@ -153,8 +158,9 @@ std::unique_ptr<TfModel> TfModel::Load(ByteSource* raw_source, const TfLoadOptio
       break;
   }
 
-  PrefixedSource replay(std::move(prefix_buffer), &source);
-  ByteSource* input = in_memory ? static_cast<ByteSource*>(&source) : &replay;
+  // A stream's first bytes, read for detection, come first.
+  std::unique_ptr<PrefixedSource> replay;
+  ByteSource* input = &source;
   proto::MemoryBudget budget{arena, options.max_memory_bytes};
   const proto::MemoryBudget* watch = options.max_memory_bytes > 0 ? &budget : nullptr;
   model->name_ = options.name;
@@ -168,6 +174,7 @@ std::unique_ptr<TfModel> TfModel::Load(ByteSource* raw_source, const TfLoadOptio
     uint64_t hold_at_most = options.max_memory_bytes > 0
                                 ? std::min(options.max_memory_bytes, kMaxHeldGraphBytes)
                                 : kMaxHeldGraphBytes;
+    held = std::move(prefix_buffer);  // a stream's first bytes; the rest is read after them
     if (ReadWhole(input, hold_at_most, &held)) {
       if (model->format_.kind == TfKind::kGraphDef) {
         model->wire_ = WireGraph::Index(&held, options.max_memory_bytes, arena);
@@ -186,6 +193,10 @@ std::unique_ptr<TfModel> TfModel::Load(ByteSource* raw_source, const TfLoadOptio
       held_source = std::make_unique<PrefixedSource>(std::move(held), input);
     }
     input = held_source.get();
+  } else if (!in_memory) {
+    prefix_buffer.shrink_to_fit();  // text is parsed as it streams: no room for all of it
+    replay = std::make_unique<PrefixedSource>(std::move(prefix_buffer), &source);
+    input = replay.get();
   }
   if (model->format_.text) {
     proto::ParseText(input, root, options.name, watch);

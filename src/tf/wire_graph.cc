@@ -147,9 +147,13 @@ uint32_t WireGraph::OpNumber(std::string_view op,
                              std::unordered_map<std::string_view, uint32_t>* numbers) {
   // Neighbouring nodes often share an op: a run of them skips the lookup.
   if (!nodes_.empty() && ops_[nodes_.back().op] == op) return nodes_.back().op;
-  auto [it, added] = numbers->emplace(op, static_cast<uint32_t>(ops_.size()));
-  if (added) ops_.push_back(op);
-  return it->second;
+  // Found before emplaced: an emplace allocates its node even when the key is there.
+  auto found = numbers->find(op);
+  if (found != numbers->end()) return found->second;
+  const auto number = static_cast<uint32_t>(ops_.size());
+  numbers->emplace(op, number);
+  ops_.push_back(op);
+  return number;
 }
 
 void WireGraph::ParseNode(size_t i, tensorflow::NodeDef* node) const {
@@ -229,17 +233,17 @@ void WireGraph::WriteRecords(const NodePlan& plan, CodedOutputStream* out) const
       out->WriteRaw(bytes.data(), static_cast<int>(bytes.size()));
       continue;
     }
-    // Canonical bytes without their device records are still canonical.
+    // Canonical bytes without their device record are still canonical. A canonical node
+    // has one, in field order: what comes before it and what comes after are copied whole.
     out->WriteVarint64(node.length - node.device_bytes);
     const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
     const uint8_t* end = p + bytes.size();
     Record r;
-    while (p < end && ReadRecord(p, end, &r)) {
-      if (!(r.number == kDeviceField && r.wire_type == 2)) {
-        out->WriteRaw(r.start, static_cast<int>(r.end - r.start));
-      }
-      p = r.end;
-    }
+    const uint8_t* before = p;
+    while (p < end && ReadRecord(p, end, &r) && r.number < kDeviceField) p = r.end;
+    out->WriteRaw(before, static_cast<int>(p - before));
+    if (p < end && r.number == kDeviceField) p = r.end;
+    out->WriteRaw(p, static_cast<int>(end - p));
   }
 }
 

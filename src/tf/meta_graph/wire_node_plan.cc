@@ -91,7 +91,8 @@ NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options,
   for (size_t i = 0; i < n; ++i) {
     const WireNode& node = wire.nodes()[i];
     const std::string_view name = wire.name(i), op = wire.op(i);
-    if (options.excluded->count(std::string(name)) || !NodeInExport(name, scope)) {
+    if ((!options.excluded->empty() && options.excluded->count(std::string(name))) ||
+        !NodeInExport(name, scope)) {
       plan.actions[i] = NodePlan::kSkip;
       continue;
     }
