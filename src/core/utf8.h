@@ -14,18 +14,29 @@ namespace graphport {
 bool IsValidUtf8(std::string_view text, size_t* bad_offset = nullptr);
 
 // True when every byte is ASCII (so valid UTF-8): inline, for the short names a graph is
-// made of, eight bytes at a time with the last word overlapping instead of a byte loop.
+// made of, sixteen bytes at a time with the last word overlapping instead of a byte loop.
 inline bool IsAscii(std::string_view text) {
   const char* p = text.data();
   const size_t n = text.size();
-  uint64_t seen = 0, word;
+  uint64_t seen = 0, a, b;
   if (n >= 8) {
-    for (size_t i = 0; i + 8 <= n; i += 8) {
-      std::memcpy(&word, p + i, 8);
-      seen |= word;
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+      std::memcpy(&a, p + i, 8);
+      std::memcpy(&b, p + i + 8, 8);
+      seen |= a | b;
     }
-    std::memcpy(&word, p + n - 8, 8);
-    seen |= word;
+    if (i + 8 <= n) {
+      std::memcpy(&a, p + i, 8);
+      seen |= a;
+    }
+    std::memcpy(&a, p + n - 8, 8);
+    seen |= a;
+  } else if (n >= 4) {
+    uint32_t head, tail;
+    std::memcpy(&head, p, 4);
+    std::memcpy(&tail, p + n - 4, 4);
+    seen = head | tail;
   } else {
     for (size_t i = 0; i < n; ++i) seen |= static_cast<unsigned char>(p[i]);
   }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -85,6 +86,11 @@ struct TypeInfo {
   bool proto3 = false;
   bool map_entry = false;
   std::vector<FieldInfo> fields;  // by field number, up to the largest one (small: TF's are)
+  int field_limit = 0;            // fields.size()
+  // By one-byte tag (fields 1-15), the field whose own wire type the tag carries: the common
+  // record found in one load. Null for anything else (packed records, unknown fields, wrong
+  // wire types, tags of two bytes or more), which the general path sorts out.
+  const FieldInfo* by_tag[128] = {};
 };
 
 // What walking one map entry found, kept for entries met again: a graph's nodes repeat the
@@ -101,18 +107,18 @@ struct EntryResult {
 constexpr size_t kMinMemoEntryBytes = 16, kMaxMemoEntryBytes = 4096;
 constexpr size_t kMaxMemoBytes = 1 << 20;
 
-// A quick hash of a short byte run, eight bytes at a time; collisions only cost a walk.
+// A quick hash of a byte run of at least 8 bytes, eight at a time, the last word overlapping
+// (no variable-length copy); collisions only cost a walk.
 uint64_t HashBytes(const uint8_t* p, size_t n) {
   uint64_t h = n * 0x9E3779B97F4A7C15ull;
-  for (; n >= 8; p += 8, n -= 8) {
-    uint64_t word;
-    std::memcpy(&word, p, 8);
+  uint64_t word;
+  for (size_t i = 0; i + 8 <= n; i += 8) {
+    std::memcpy(&word, p + i, 8);
     h = (h ^ word) * 0xFF51AFD7ED558CCDull;
     h ^= h >> 32;
   }
-  uint64_t tail = 0;
-  std::memcpy(&tail, p, n);
-  h = (h ^ tail) * 0xC4CEB9FE1A85EC53ull;
+  std::memcpy(&word, p + n - 8, 8);
+  h = (h ^ word) * 0xC4CEB9FE1A85EC53ull;
   return h ^ (h >> 29);
 }
 
@@ -120,6 +126,7 @@ uint64_t HashBytes(const uint8_t* p, size_t n) {
 
 struct WireChecker::Tables {
   std::unordered_map<const Descriptor*, std::unique_ptr<TypeInfo>> types;
+  const TypeInfo* root = nullptr;  // the checked type's
   // Map entries walked before, by the hash of their bytes (the first of colliding ones).
   std::unordered_map<uint64_t, EntryResult> entries;
   size_t entry_bytes = 0;
@@ -142,6 +149,13 @@ struct WireChecker::Tables {
       const FieldDescriptor* f = type->field(i);
       if (f->number() > kMaxTabledField) continue;
       info.fields[f->number()] = Describe(f, info);
+    }
+    info.field_limit = static_cast<int>(info.fields.size());
+    for (int tag = 0; tag < 128; ++tag) {
+      const int number = tag >> 3;
+      if (number == 0 || number >= info.field_limit) continue;
+      const FieldInfo& fi = info.fields[number];
+      if (fi.field != nullptr && fi.wire_type == (tag & 7)) info.by_tag[tag] = &fi;
     }
     return info;
   }
@@ -177,15 +191,15 @@ struct WireChecker::Tables {
   }
 
   // Null for a number the type does not have.
-  const FieldInfo* Field(const TypeInfo& info, int number, FieldInfo* scratch) {
-    if (number < static_cast<int>(info.fields.size())) {
+  const FieldInfo* Field(const TypeInfo& info, int number, std::optional<FieldInfo>* scratch) {
+    if (number < info.field_limit) {
       const FieldInfo& fi = info.fields[number];
       return fi.field != nullptr ? &fi : nullptr;
     }
     const FieldDescriptor* f = info.type->FindFieldByNumber(number);
     if (f == nullptr) return nullptr;
-    *scratch = Describe(f, info);
-    return scratch;
+    scratch->emplace(Describe(f, info));
+    return &**scratch;
   }
 };
 
@@ -208,36 +222,45 @@ class Walker {
     int entry_fields = 0;
     const FieldDescriptor* map_field = nullptr;  // the map whose entries come one after another
     std::string_view last_key;
-    FieldInfo scratch;
+    std::optional<FieldInfo> scratch;  // a field past the table's, described when met
     while (p < end) {
       const uint8_t* record_start = p;
       uint64_t tag = *p;
-      if (tag < 0x80) {
-        ++p;  // a one-byte tag: fields 1-15, the common case
+      const FieldInfo* field;
+      bool packed_record = false;
+      if (tag < 0x80 && (field = info.by_tag[tag]) != nullptr) {
+        ++p;  // a one-byte tag of a known field with its own wire type: the common case
       } else {
-        bool minimal;
-        if (!ReadVarint(&p, end, &tag, &minimal) || tag > UINT32_MAX) return false;
-        if (!minimal) result.canonical = false;
+        if (tag < 0x80) {
+          ++p;
+        } else {
+          bool minimal;
+          if (!ReadVarint(&p, end, &tag, &minimal) || tag > UINT32_MAX) return false;
+          if (!minimal) result.canonical = false;
+        }
+        const int number = static_cast<int>(tag >> 3);
+        const int wire_type = static_cast<int>(tag & 7);
+        if (number == 0) return false;
+        // Groups (3, 4) are left to libprotobuf; 6 and 7 are not wire types.
+        if (wire_type != kVarint && wire_type != kFixed64 && wire_type != kLength &&
+            wire_type != kFixed32) {
+          return false;
+        }
+        field = tables_->Field(info, number, &scratch);
+        packed_record =
+            field != nullptr && field->repeated && field->packable && wire_type == kLength;
+        if (field == nullptr || (wire_type != field->wire_type && !packed_record)) {
+          // Kept as an unknown field, which re-serialisation moves to the end.
+          result.canonical = false;
+          if (info.map_entry) ++entry_fields;
+          if (!Skip(&p, end, wire_type)) return false;
+          continue;
+        }
       }
       const int number = static_cast<int>(tag >> 3);
       const int wire_type = static_cast<int>(tag & 7);
-      if (number == 0) return false;
-      // Groups (3, 4) are left to libprotobuf; 6 and 7 are not wire types.
-      if (wire_type != kVarint && wire_type != kFixed64 && wire_type != kLength &&
-          wire_type != kFixed32) {
-        return false;
-      }
       // A canonical map entry is its key, then its value, each written once.
       if (info.map_entry && number != ++entry_fields) result.canonical = false;
-      const FieldInfo* field = tables_->Field(info, number, &scratch);
-      const bool packed_record =
-          field != nullptr && field->repeated && field->packable && wire_type == kLength;
-      if (field == nullptr || (wire_type != field->wire_type && !packed_record)) {
-        // Kept as an unknown field, which re-serialisation moves to the end.
-        result.canonical = false;
-        if (!Skip(&p, end, wire_type)) return false;
-        continue;
-      }
       if (number < last_number ||
           (number == last_number && (!field->repeated || packed_record || last_packed))) {
         result.canonical = false;  // out of order, or a singular field given twice
@@ -252,16 +275,18 @@ class Walker {
         map_field = field->field;
         last_key = {};
       }
-      const uint8_t* value_start = p;
-      if (!Value(&p, end, *field, wire_type, depth, packed_record, &last_key)) return false;
-      if (depth == 0 && top_ != nullptr) Observe(number, wire_type, record_start, value_start, p);
+      const uint8_t* payload = nullptr;  // a length-delimited value's, after its length
+      if (!Value(&p, end, *field, wire_type, depth, packed_record, &last_key, &payload)) {
+        return false;
+      }
+      if (depth == 0 && top_ != nullptr) Observe(number, wire_type, record_start, payload, p);
     }
     if (info.map_entry && entry_fields != 2) result.canonical = false;
     return true;
   }
 
  private:
-  void Observe(int number, int wire_type, const uint8_t* start, const uint8_t* value,
+  void Observe(int number, int wire_type, const uint8_t* start, const uint8_t* payload,
                const uint8_t* end) {
     Record r;
     r.number = number;
@@ -269,11 +294,8 @@ class Walker {
     r.start = start;
     r.end = end;
     if (wire_type == kLength) {
-      uint64_t length = 0;
-      bool minimal;
-      ReadVarint(&value, end, &length, &minimal);  // read once already: it is there
-      r.value = value;
-      r.length = length;
+      r.value = payload;
+      r.length = static_cast<uint64_t>(end - payload);
     }
     top_->Field(r);
   }
@@ -323,7 +345,7 @@ class Walker {
   }
 
   bool Value(const uint8_t** p, const uint8_t* end, const FieldInfo& field, int wire_type,
-             int depth, bool packed_record, std::string_view* last_key) {
+             int depth, bool packed_record, std::string_view* last_key, const uint8_t** payload) {
     uint64_t value;
     bool minimal;
     if (wire_type != kLength && field.packed) result.canonical = false;  // written packed
@@ -355,6 +377,7 @@ class Walker {
     const uint8_t* start = *p;
     const uint8_t* stop = start + value;
     *p = stop;
+    *payload = start;
     if (packed_record) return Packed(start, stop, field);
     if (field.is_message) {
       if (!field.is_map) return Message(start, stop, tables_->Child(field), depth + 1);
@@ -448,7 +471,8 @@ WireChecker::~WireChecker() = default;
 WireCheck WireChecker::Check(std::string_view bytes, FieldObserver* top) {
   Walker walker(tables_.get(), top);
   const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
-  walker.result.valid = walker.Message(p, p + bytes.size(), tables_->For(type_), 0);
+  if (tables_->root == nullptr) tables_->root = &tables_->For(type_);  // once, not per message
+  walker.result.valid = walker.Message(p, p + bytes.size(), *tables_->root, 0);
   if (!walker.result.valid) walker.result.canonical = false;
   return walker.result;
 }

@@ -2,7 +2,7 @@
 
 namespace graphport::proto {
 
-bool ReadVarint(const uint8_t** p, const uint8_t* end, uint64_t* value) {
+bool ReadVarintSlow(const uint8_t** p, const uint8_t* end, uint64_t* value) {
   uint64_t result = 0;
   for (int shift = 0; shift < 64 && *p < end; shift += 7) {
     uint8_t byte = *(*p)++;
@@ -13,37 +13,6 @@ bool ReadVarint(const uint8_t** p, const uint8_t* end, uint64_t* value) {
     }
   }
   return false;
-}
-
-bool ReadRecord(const uint8_t* p, const uint8_t* end, Record* r) {
-  uint64_t tag, value;
-  r->start = p;
-  if (!ReadVarint(&p, end, &tag)) return false;
-  r->number = static_cast<int>(tag >> 3);
-  r->wire_type = static_cast<int>(tag & 7);
-  switch (r->wire_type) {
-    case 0:
-      if (!ReadVarint(&p, end, &value)) return false;
-      break;
-    case 1:
-      if (end - p < 8) return false;
-      p += 8;
-      break;
-    case 5:
-      if (end - p < 4) return false;
-      p += 4;
-      break;
-    case 2:
-      if (!ReadVarint(&p, end, &value) || value > static_cast<uint64_t>(end - p)) return false;
-      r->value = p;
-      r->length = value;
-      p += value;
-      break;
-    default:
-      return false;
-  }
-  r->end = p;
-  return true;
 }
 
 bool FindLengthDelimited(std::string_view message, int number, std::string_view* value) {

@@ -21,10 +21,48 @@ struct Record {
 };
 
 // Reads a varint at `*p`, moving past it; false when it is cut off or longer than 64 bits.
-bool ReadVarint(const uint8_t** p, const uint8_t* end, uint64_t* value);
+// Inline with the one-byte case first: tags and short lengths, most of what a walk reads.
+bool ReadVarintSlow(const uint8_t** p, const uint8_t* end, uint64_t* value);
+inline bool ReadVarint(const uint8_t** p, const uint8_t* end, uint64_t* value) {
+  if (*p < end && **p < 0x80) {
+    *value = *(*p)++;
+    return true;
+  }
+  return ReadVarintSlow(p, end, value);
+}
 
 // Reads the record at `p`; false when it is cut off or is a group (left to libprotobuf).
-bool ReadRecord(const uint8_t* p, const uint8_t* end, Record* record);
+// Inline: edits and copies call it once per record of every node.
+inline bool ReadRecord(const uint8_t* p, const uint8_t* end, Record* r) {
+  uint64_t tag, value;
+  r->start = p;
+  if (!ReadVarint(&p, end, &tag)) return false;
+  r->number = static_cast<int>(tag >> 3);
+  r->wire_type = static_cast<int>(tag & 7);
+  switch (r->wire_type) {
+    case 0:
+      if (!ReadVarint(&p, end, &value)) return false;
+      break;
+    case 1:
+      if (end - p < 8) return false;
+      p += 8;
+      break;
+    case 5:
+      if (end - p < 4) return false;
+      p += 4;
+      break;
+    case 2:
+      if (!ReadVarint(&p, end, &value) || value > static_cast<uint64_t>(end - p)) return false;
+      r->value = p;
+      r->length = value;
+      p += value;
+      break;
+    default:
+      return false;
+  }
+  r->end = p;
+  return true;
+}
 
 // The payload of the first length-delimited record of field `number` in `message`'s bytes;
 // false when there is none (or the bytes end before one is found).

@@ -1,5 +1,8 @@
 #include "tf/meta_graph/wire_node_edit.h"
 
+#include <algorithm>
+#include <cstring>
+
 #include "proto/wire_record.h"
 
 namespace graphport::tf {
@@ -24,25 +27,33 @@ void ForEachRecord(std::string_view bytes, Fn&& fn) {
   for (; p < end && ReadRecord(p, end, &r); p = r.end) fn(r);
 }
 
-}  // namespace
-
-bool HasAttrKey(std::string_view bytes, const std::function<bool(std::string_view)>& wanted) {
-  bool found = false;
-  ForEachRecord(bytes, [&](const Record& r) {
-    std::string_view key;
-    if (!found && r.number == kAttrField && r.wire_type == 2 &&
-        proto::FindLengthDelimited(r.view(), kKeyField, &key)) {
-      found = wanted(key);
-    }
-  });
-  return found;
+// The first bytes of a + b + c, as many as fit in `buffer`: enough to compare a prefix.
+std::string_view Head(std::string_view a, std::string_view b, std::string_view c,
+                      char (&buffer)[32]) {
+  size_t n = 0;
+  for (std::string_view piece : {a, b, c}) {
+    const size_t take = std::min(piece.size(), sizeof buffer - n);
+    if (take > 0) std::memcpy(buffer + n, piece.data(), take);
+    n += take;
+  }
+  return std::string_view(buffer, n);
 }
 
-bool WireScopeEdit::Applies(std::string_view bytes) const {
+}  // namespace
+
+void ForEachAttrKey(std::string_view bytes, const std::function<void(std::string_view)>& visit) {
+  ForEachRecord(bytes, [&](const Record& r) {
+    std::string_view key;
+    if (r.number == kAttrField && r.wire_type == 2 &&
+        proto::FindLengthDelimited(r.view(), kKeyField, &key)) {
+      visit(key);
+    }
+  });
+}
+
+bool WireScopeEdit::AppliesWith(std::string_view attr_key) const {
   // RewriteNode rewrites these two attrs when a scope is given; every other attr is lent.
-  return scope_.empty() || !HasAttrKey(bytes, [](std::string_view key) {
-           return key == "_class" || key == "frame_name";
-         });
+  return scope_.empty() || (attr_key != "_class" && attr_key != "frame_name");
 }
 
 size_t WireScopeEdit::Input::size() const {
@@ -75,11 +86,14 @@ uint64_t WireScopeEdit::Size(std::string_view bytes, std::vector<std::string>* u
       Input input = EditInput(r.view());
       total += StringRecordSize(input.size());
       if (unbound == nullptr) return;
-      std::string written = std::string(input.marker) +
-                            (input.unbound ? std::string(kUnboundInputPrefix) : std::string()) +
-                            std::string(input.rest);
-      if (InputNodeName(written).substr(0, kUnboundInputPrefix.size()) == kUnboundInputPrefix) {
-        unbound->push_back(std::move(written));
+      // The written input names an unbound one when its node name starts with the prefix:
+      // its first bytes tell (the prefix holds no ':'), so only those are put together.
+      const std::string_view middle = input.unbound ? kUnboundInputPrefix : std::string_view();
+      char buffer[32];
+      if (InputNodeName(Head(input.marker, middle, input.rest, buffer))
+              .substr(0, kUnboundInputPrefix.size()) == kUnboundInputPrefix) {
+        unbound->push_back(std::string(input.marker) + std::string(middle) +
+                           std::string(input.rest));
       }
     } else if (r.wire_type == 2 && r.number == kDeviceField && clear_devices_) {
       // dropped

@@ -17,16 +17,17 @@
 
 namespace graphport::tf {
 
-// Whether the node in `bytes` has an attr whose key `wanted` accepts.
-bool HasAttrKey(std::string_view bytes, const std::function<bool(std::string_view)>& wanted);
+// Calls `visit` with the key of each attr of the node in `bytes`.
+void ForEachAttrKey(std::string_view bytes, const std::function<void(std::string_view)>& visit);
 
 class WireScopeEdit {
  public:
   WireScopeEdit(const Scope& scope, bool clear_devices)
       : scope_(scope), clear_devices_(clear_devices) {}
 
-  // Whether a canonical node's bytes can be edited here (else: RewriteNode on its parse).
-  bool Applies(std::string_view bytes) const;
+  // Whether a canonical node whose attrs include `key` can still be edited here (else:
+  // RewriteNode on its parse, which rewrites that attr).
+  bool AppliesWith(std::string_view attr_key) const;
   // The edited payload's size; with `unbound`, appends the edited node's "$unbound_inputs_"
   // inputs (made here or by an earlier export), as AddUnboundInputs would.
   uint64_t Size(std::string_view bytes, std::vector<std::string>* unbound) const;

@@ -4,8 +4,7 @@
 
 #include <algorithm>
 #include <memory>
-#include <unordered_map>
-#include <unordered_set>
+#include <vector>
 
 #include "tf/meta_graph/node_rewrite.h"
 #include "tf/meta_graph/wire_node_edit.h"
@@ -18,8 +17,8 @@ using google::protobuf::Arena;
 
 // What stripDefaultAttrs needs to know of an op, looked up once per op.
 struct OpDefaults {
-  bool unknown = false;             // no registry layer has it: its attrs are kept
-  std::set<std::string> defaulted;  // attrs with a default (not "_" ones)
+  bool unknown = false;                          // no registry layer has it: its attrs are kept
+  std::set<std::string, std::less<>> defaulted;  // attrs with a default (not "_" ones)
 };
 
 OpDefaults DefaultsOf(const OpRegistry& registry, const std::string& op) {
@@ -68,10 +67,20 @@ NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options,
   const size_t n = wire.nodes().size();
   const bool may_skip = !scope.empty() || !options.excluded->empty();
   const bool may_rewrite = !scope.empty() || options.strip_defaults != nullptr;
-  if (!may_skip && !may_rewrite && !options.list_unbound_inputs && !options.want_names) {
+  if (!may_skip && !may_rewrite && !options.want_names) {
+    // Every node copied: the ops are the graph's, and only nodes the index saw an unbound
+    // input in are parsed, to list those.
     facts->exported = n;
     for (const auto& [op, count] : wire.op_counts()) facts->ops.emplace_back(op);
-    return plan;  // every node copied
+    if (options.list_unbound_inputs) {
+      Arena scratch;
+      for (size_t i = 0; i < n; ++i) {
+        if (!wire.nodes()[i].unbound_input) continue;
+        AddUnboundInputs(*wire.Reparsed(i, plan, &scratch), &facts->unbound);
+        scratch.Reset();
+      }
+    }
+    return plan;
   }
   if (may_skip || may_rewrite) plan.actions.assign(n, NodePlan::kCopy);
   if (may_rewrite) plan.sizes.assign(n, 0);
@@ -85,8 +94,10 @@ NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options,
     edit->Write(bytes, out);
   };
 
-  std::unordered_map<std::string_view, OpDefaults> defaults;
-  std::unordered_set<std::string_view> ops;
+  // By op number (WireGraph::ops()): what stripDefaultAttrs knows of the op, and whether an
+  // exported node has it.
+  std::vector<std::unique_ptr<OpDefaults>> defaults(wire.ops().size());
+  std::vector<bool> op_exported(wire.ops().size());
   Arena scratch;
   for (size_t i = 0; i < n; ++i) {
     const WireNode& node = wire.nodes()[i];
@@ -97,21 +108,27 @@ NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options,
       continue;
     }
     ++facts->exported;
-    ops.insert(op);
+    op_exported[node.op] = true;
     if (options.want_names) facts->names.emplace(name);
-    bool strips = false;  // the node holds an attr stripDefaultAttrs may remove
+    const std::set<std::string, std::less<>>* defaulted = nullptr;  // the op's, if any
     if (options.strip_defaults != nullptr) {
-      auto found = defaults.find(op);
-      if (found == defaults.end()) {
-        found = defaults.emplace(op, DefaultsOf(*options.strip_defaults, std::string(op))).first;
+      std::unique_ptr<OpDefaults>& found = defaults[node.op];
+      if (found == nullptr) {
+        found = std::make_unique<OpDefaults>(DefaultsOf(*options.strip_defaults, std::string(op)));
+        if (found->unknown) facts->stripped.unknown_ops.emplace(op);
       }
-      if (found->second.unknown) facts->stripped.unknown_ops.emplace(op);
-      // A node that holds none of its op's defaulted attrs loses nothing.
-      const std::set<std::string>& defaulted = found->second.defaulted;
-      strips = !defaulted.empty() &&
-               (!node.canonical || HasAttrKey(wire.NodeBytes(i), [&](std::string_view key) {
-                 return defaulted.count(std::string(key)) > 0;
-               }));
+      if (!found->defaulted.empty()) defaulted = &found->defaulted;
+    }
+    // One look at a canonical node's attr keys tells whether stripDefaultAttrs may remove one
+    // (a node with none of its op's defaulted attrs loses nothing) and whether the scope
+    // rewrites one (then the node is rewritten from its parse, not edited).
+    bool strips = !node.canonical && defaulted != nullptr;
+    bool editable = node.canonical;
+    if (node.canonical && (defaulted != nullptr || !scope.empty())) {
+      ForEachAttrKey(wire.NodeBytes(i), [&](std::string_view key) {
+        if (defaulted != nullptr && defaulted->count(key) > 0) strips = true;
+        if (!edit->AppliesWith(key)) editable = false;
+      });
     }
     if (scope.empty() && !strips) {
       if (options.list_unbound_inputs && node.unbound_input) {
@@ -120,7 +137,7 @@ NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options,
       }
       continue;
     }
-    if (!strips && node.canonical && edit->Applies(wire.NodeBytes(i))) {
+    if (!strips && editable) {
       plan.actions[i] = NodePlan::kEdit;
       plan.sizes[i] = static_cast<uint32_t>(
           edit->Size(wire.NodeBytes(i), options.list_unbound_inputs ? &facts->unbound : nullptr));
@@ -141,7 +158,9 @@ NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options,
     }
     scratch.Reset();
   }
-  facts->ops.assign(ops.begin(), ops.end());
+  for (size_t k = 0; k < op_exported.size(); ++k) {
+    if (op_exported[k]) facts->ops.emplace_back(wire.ops()[k]);
+  }
   std::sort(facts->ops.begin(), facts->ops.end());
   return plan;
 }
