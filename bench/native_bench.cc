@@ -17,7 +17,8 @@
 //   export            binary graph-def into a sink that only counts bytes (no copy)
 //   export options    the same with clearDevices, stripDefaultAttrs and (--scope) exportScope
 //   export text       the same as protobuf text format (by default only below 100 MiB)
-//   load+export       end to end, from memory to the counting sink, and to bytes in memory
+//   load+export       end to end, from memory: with clearDevices to the counting sink (issue 10's
+//                     target), with the options to it, and plain to bytes in memory
 // and the memory: the resident set a loaded model holds, and the peak during load and export,
 // each relative to the model (file) size. Peaks come from VmHWM, reset before each step
 // through /proc/self/clear_refs where the kernel allows it; memory is measured on the first
@@ -167,6 +168,8 @@ int Run(int argc, char** argv) {
       {"to", "graph-def"}, {"clearDevices", true}, {"stripDefaultAttrs", true}};
   if (!scope.empty()) options_json["exportScope"] = scope;
   const std::string binary = R"({"to":"graph-def"})";
+  // The end-to-end case issue 10 sets its target on.
+  const std::string clear_devices = R"({"to":"graph-def","clearDevices":true})";
   const std::string with_options = options_json.dump();
   const std::string as_text = R"({"to":"graph-def","asText":true})";
 
@@ -235,7 +238,7 @@ int Run(int argc, char** argv) {
   double e2e_ms = BestOf(repeat, [&] {
     MemorySource source(file);
     std::unique_ptr<Model> m = LoadFrom(&source);
-    ExportTo(m.get(), binary);
+    ExportTo(m.get(), clear_devices);
   });
   double e2e_options_ms = BestOf(repeat, [&] {
     MemorySource source(file);
@@ -280,7 +283,7 @@ int Run(int argc, char** argv) {
                 text_ms, text_bytes / 1e6 / (text_ms / 1e3), text_ms / memcpy_ms,
                 text_bytes / kMiB);
   }
-  Row("load+export -> sink", e2e_ms, size, memcpy_ms);
+  Row("load+export cd -> sink", e2e_ms, size, memcpy_ms);
   Row("load+export opts -> sink", e2e_options_ms, size, memcpy_ms);
   Row("load+export -> bytes", e2e_bytes_ms, size, memcpy_ms);
   std::printf("  %-24s %10.2f ms\n", "free model", free_ms);

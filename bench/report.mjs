@@ -55,7 +55,7 @@ function graphTable(graph, n, w) {
   line('export -> bytes', null, w?.exportMs);
   line('export options -> sink', n?.export_options_ms, w?.optionsMs);
   if (n?.text_ms || w?.textMs) line('export text -> sink', n?.text_ms, w?.textMs);
-  line('load -> export -> sink', n?.e2e_ms, w?.e2eSinkMs);
+  line('load -> export clearDevices -> sink', n?.e2e_ms, w?.e2eSinkMs);
   line('load -> export options -> sink', n?.e2e_options_ms, w?.e2eOptionsMs);
   line('load -> export -> bytes', n?.e2e_bytes_ms, w?.e2eBytesMs);
   const opts = w?.exportOptions ?? (n ? JSON.parse(n.export_options) : null);
