@@ -106,6 +106,7 @@ struct EntryResult {
 // cap, keeping what it has (the first entries of a graph are as typical as any).
 constexpr size_t kMinMemoEntryBytes = 16, kMaxMemoEntryBytes = 4096;
 constexpr size_t kMaxMemoBytes = 1 << 20;
+static_assert(kMinMemoEntryBytes >= 8, "HashBytes and SameBytes read whole words");
 
 // A quick hash of a byte run of at least 8 bytes, eight at a time, the last word overlapping
 // (no variable-length copy); collisions only cost a walk.
@@ -120,6 +121,22 @@ uint64_t HashBytes(const uint8_t* p, size_t n) {
   std::memcpy(&word, p + n - 8, 8);
   h = (h ^ word) * 0xC4CEB9FE1A85EC53ull;
   return h ^ (h >> 29);
+}
+
+// memcmp(a, b, n) == 0 for n >= 8, eight bytes at a time, the last word overlapping:
+// WebAssembly's libc compares byte by byte.
+bool SameBytes(const void* a, const void* b, size_t n) {
+  const auto* x = static_cast<const uint8_t*>(a);
+  const auto* y = static_cast<const uint8_t*>(b);
+  uint64_t u, v, differ = 0;
+  for (size_t i = 0; i + 8 <= n; i += 8) {
+    std::memcpy(&u, x + i, 8);
+    std::memcpy(&v, y + i, 8);
+    differ |= u ^ v;
+  }
+  std::memcpy(&u, x + n - 8, 8);
+  std::memcpy(&v, y + n - 8, 8);
+  return (differ | (u ^ v)) == 0;
 }
 
 }  // namespace
@@ -423,7 +440,7 @@ class Walker {
     const uint64_t hash = HashBytes(p, size);
     auto found = tables_->entries.find(hash);
     const bool same = found != tables_->entries.end() && found->second.bytes.size() == size &&
-                      std::memcmp(found->second.bytes.data(), p, size) == 0;
+                      SameBytes(found->second.bytes.data(), p, size);
     if (same && depth <= found->second.depth) {
       result.canonical = result.canonical && found->second.canonical;
       result.parsed_bytes += found->second.parsed_bytes;

@@ -23,10 +23,12 @@ constexpr uint8_t kNodeTag = (kNodeField << 3) | 2;
 constexpr int kNameField = 1, kOpField = 2, kInputField = 3, kDeviceField = 4;
 constexpr std::string_view kUnboundPrefix = "$unbound_inputs_";
 
-// "$unbound_inputs_x", or the control input "^$unbound_inputs_x".
+// "$unbound_inputs_x", or the control input "^$unbound_inputs_x". Inputs seldom start with
+// '$': that one byte settles nearly all of them.
 bool IsUnboundInput(std::string_view input) {
   if (!input.empty() && input[0] == '^') input.remove_prefix(1);
-  return input.substr(0, kUnboundPrefix.size()) == kUnboundPrefix;
+  return !input.empty() && input[0] == '$' &&
+         input.substr(0, kUnboundPrefix.size()) == kUnboundPrefix;
 }
 
 // Takes a node's name, op, device bytes and unbound inputs from the fields the check walks.
@@ -63,6 +65,20 @@ class NodeScan : public proto::FieldObserver {
 };
 
 }  // namespace
+
+// Op numbers by op name, with a direct-mapped cache in front: a graph has few ops, and
+// comparing a node's op with the one its length and ends point to costs less than hashing it.
+struct WireGraph::OpLookup {
+  std::unordered_map<std::string_view, uint32_t> numbers;
+  uint32_t cache[256] = {};  // an op number + 1; 0 when the slot is empty
+
+  static size_t Slot(std::string_view op) {
+    const size_t ends = op.empty() ? 0
+                                   : static_cast<unsigned char>(op.front()) * 31u +
+                                         static_cast<unsigned char>(op.back());
+    return (op.size() * 131u + ends) & 255u;
+  }
+};
 
 std::unique_ptr<WireGraph> WireGraph::Index(std::string* bytes, uint64_t max_memory_bytes,
                                             Arena* arena) {
@@ -111,7 +127,7 @@ bool WireGraph::IndexBytes(const std::string& bytes, uint64_t begin, uint64_t le
     count += r.number == kNodeField && r.wire_type == 2;
   }
   nodes_.reserve(count);
-  std::unordered_map<std::string_view, uint32_t> op_numbers;
+  OpLookup op_lookup;
   while (p < end) {
     if (!ReadRecord(p, end, &r)) return false;
     p = r.end;
@@ -124,7 +140,7 @@ bool WireGraph::IndexBytes(const std::string& bytes, uint64_t begin, uint64_t le
     proto::WireCheck check = checker.Check(r.view(), &scan);
     if (!check.valid) return false;
     parsed_bytes += check.parsed_bytes;
-    node.op = OpNumber(scan.op, &op_numbers);
+    node.op = OpNumber(scan.op, &op_lookup);
     node.offset = static_cast<uint32_t>(r.value - base);
     node.length = static_cast<uint32_t>(r.length);
     node.canonical = check.canonical;
@@ -143,16 +159,20 @@ tensorflow::GraphDef* WireGraph::ParseIntoHeader() {
   return header_;
 }
 
-uint32_t WireGraph::OpNumber(std::string_view op,
-                             std::unordered_map<std::string_view, uint32_t>* numbers) {
-  // Neighbouring nodes often share an op: a run of them skips the lookup.
-  if (!nodes_.empty() && ops_[nodes_.back().op] == op) return nodes_.back().op;
+uint32_t WireGraph::OpNumber(std::string_view op, OpLookup* lookup) {
+  uint32_t& cached = lookup->cache[OpLookup::Slot(op)];
+  if (cached != 0 && ops_[cached - 1] == op) return cached - 1;
   // Found before emplaced: an emplace allocates its node even when the key is there.
-  auto found = numbers->find(op);
-  if (found != numbers->end()) return found->second;
-  const auto number = static_cast<uint32_t>(ops_.size());
-  numbers->emplace(op, number);
-  ops_.push_back(op);
+  auto found = lookup->numbers.find(op);
+  uint32_t number;
+  if (found != lookup->numbers.end()) {
+    number = found->second;
+  } else {
+    number = static_cast<uint32_t>(ops_.size());
+    lookup->numbers.emplace(op, number);
+    ops_.push_back(op);
+  }
+  cached = number + 1;
   return number;
 }
 

@@ -15,7 +15,6 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -113,7 +112,8 @@ class WireGraph {
   // records to `header_bytes`; false when a node is not (surely) valid or over the budget.
   bool IndexBytes(const std::string& bytes, uint64_t begin, uint64_t length,
                   uint64_t max_memory_bytes, std::string* header_bytes);
-  uint32_t OpNumber(std::string_view op, std::unordered_map<std::string_view, uint32_t>* numbers);
+  struct OpLookup;  // the op numbers given so far (wire_graph.cc)
+  uint32_t OpNumber(std::string_view op, OpLookup* lookup);
   // The payload of a copied node `i` as it is written: its bytes, or its re-serialisation.
   uint64_t CopiedSize(size_t i, const NodePlan& plan) const;
 
