@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "test_util.h"
 #include "tf/meta_graph/scope.h"
@@ -50,6 +51,40 @@ TEST(NameScopesTest, ACappedListKeepsTheShallowestScopes) {
   EXPECT_EQ(AsMap(list), expected);
   EXPECT_TRUE(NameScopes(graph, 0).scopes.empty());
   EXPECT_TRUE(NameScopes(tensorflow::GraphDef(), 10).scopes.empty());
+}
+
+// Every scope and count against a count by brute force, on names that leave and re-enter their
+// scopes, share long prefixes, name a scope before or after its nodes, double their slashes,
+// and make thousands of scopes.
+TEST(NameScopesTest, AgreesWithACountByBruteForce) {
+  std::vector<std::string> names;
+  for (int i = 0; i < 3000; ++i) {
+    const std::string block =
+        "model/encoder/layers/stage_" + std::to_string(i % 7) + "/block_" + std::to_string(i / 3);
+    names.push_back(block + "/w");
+    if (i % 5 == 0) names.push_back(block);  // a node named as its scope, after its nodes
+    if (i % 11 == 0) names.push_back("model//x" + std::to_string(i) + "//y/");
+    if (i % 13 == 0) names.push_back("/lead/" + std::to_string(i));
+    if (i % 17 == 0) names.push_back("model/encoder/layers/stage_" + std::to_string(i % 7));
+  }
+  names.push_back("model/encoder/layers/stage_1/block_5/w/deeper/still");
+  names.push_back("");
+  tensorflow::GraphDef graph;
+  for (const auto& n : names) graph.add_node()->set_name(n);
+
+  std::map<std::string, uint64_t> expected;
+  for (const auto& n : names) {
+    for (size_t i = 1; i < n.size(); ++i) {
+      if (n[i] == '/' && n[i - 1] != '/') expected.emplace(n.substr(0, i), 0);
+    }
+  }
+  for (auto& [scope, count] : expected) {
+    for (const auto& n : names) count += Scope(scope).Contains(n) ? 1 : 0;
+  }
+  NameScopeList list = NameScopes(graph, 1 << 20);
+  EXPECT_EQ(list.total, expected.size());
+  EXPECT_EQ(AsMap(list), expected);
+  EXPECT_GT(expected.size(), 2000u);  // the table grew several times
 }
 
 class NameScopesCorpusTest : public ::testing::TestWithParam<CorpusGraph> {};
