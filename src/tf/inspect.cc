@@ -1,5 +1,6 @@
 #include "tf/inspect.h"
 
+#include <algorithm>
 #include <map>
 
 #include "tf/dtype.h"
@@ -102,13 +103,18 @@ void InspectWireNodes(const WireGraph& wire, json* out) {
   json ops = json::object();
   for (const auto& [op, count] : wire.op_counts()) ops[std::string(op)] = count;
   uint64_t const_count = 0, const_bytes = 0;
+  // Nodes name their op by its number in the op list: one number to compare, not a string.
+  const auto& op_list = wire.ops();
+  const uint32_t const_op =
+      static_cast<uint32_t>(std::find(op_list.begin(), op_list.end(), "Const") - op_list.begin());
+  const std::string_view bytes = wire.bytes();
   std::vector<std::string_view> names;
   names.reserve(wire.nodes().size());
   google::protobuf::Arena scratch;
   for (size_t i = 0; i < wire.nodes().size(); ++i) {
     const WireNode& node = wire.nodes()[i];
-    names.push_back(wire.name(i));
-    if (wire.op(i) != "Const") continue;
+    names.push_back(bytes.substr(node.name_offset, node.name_length));
+    if (node.op != const_op) continue;
     ++const_count;
     if (node.canonical) {
       const_bytes += CanonicalConstPayloadBytes(wire.NodeBytes(i));

@@ -42,6 +42,18 @@ size_t CommonPrefix(std::string_view a, std::string_view b, size_t limit) {
   return i;
 }
 
+// std::string_view's == and < without memcmp, which WebAssembly's libc runs a byte at a
+// time: scope names share long prefixes, and the capped list sorts tens of thousands of them.
+bool SameName(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && CommonPrefix(a, b, a.size()) == a.size();
+}
+bool NameLess(std::string_view a, std::string_view b) {
+  const size_t n = std::min(a.size(), b.size());
+  const size_t common = CommonPrefix(a, b, n);
+  if (common == n) return a.size() < b.size();
+  return static_cast<unsigned char>(a[common]) < static_cast<unsigned char>(b[common]);
+}
+
 struct ScopeEntry {
   std::string_view name;  // views a node name, which outlives the call
   uint64_t hash;
@@ -89,7 +101,7 @@ class ScopeTable {
   }
   bool Matches(uint32_t index, std::string_view name, uint64_t hash) const {
     const ScopeEntry& e = entries_[index];
-    return e.hash == hash && e.name == name;
+    return e.hash == hash && SameName(e.name, name);
   }
   void Grow() {
     slots_.assign(slots_.size() * 2, kEmpty);
@@ -182,13 +194,13 @@ NameScopeList NameScopes(const std::vector<std::string_view>& node_names, size_t
   for (const ScopeEntry& e : entries) sorted.push_back(&e);
   if (sorted.size() > limit) {
     auto shallow_first = [](const ScopeEntry* a, const ScopeEntry* b) {
-      return a->depth != b->depth ? a->depth < b->depth : a->name < b->name;
+      return a->depth != b->depth ? a->depth < b->depth : NameLess(a->name, b->name);
     };
     std::nth_element(sorted.begin(), sorted.begin() + limit, sorted.end(), shallow_first);
     sorted.resize(limit);
   }
   std::sort(sorted.begin(), sorted.end(),
-            [](const ScopeEntry* a, const ScopeEntry* b) { return a->name < b->name; });
+            [](const ScopeEntry* a, const ScopeEntry* b) { return NameLess(a->name, b->name); });
   out.scopes.reserve(sorted.size());
   for (const ScopeEntry* e : sorted) out.scopes.push_back({std::string(e->name), e->count});
   return out;
