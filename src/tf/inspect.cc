@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
 
 #include "tf/dtype.h"
 #include "tf/name_scopes.h"
@@ -68,6 +69,19 @@ json TensorInfoSummary(const tensorflow::TensorInfo& info) {
 // Enough for any real model's scopes to be listed whole (Inception v3 has about 500).
 constexpr size_t kMaxListedScopes = 2000;
 
+// The scope list as inspect() gives it. Built by moves: it is most of the summary's entries.
+json ScopeListJson(NameScopeList* scopes) {
+  json list = json::array();
+  list.get_ref<json::array_t&>().reserve(scopes->scopes.size());
+  for (auto& scope : scopes->scopes) {
+    json entry = json::object();
+    entry["name"] = std::move(scope.name);
+    entry["nodeCount"] = scope.node_count;
+    list.push_back(std::move(entry));
+  }
+  return list;
+}
+
 json MetaGraphTags(const tensorflow::MetaGraphDef& mg) {
   json tags = json::array();
   for (const auto& t : mg.meta_info_def().tags()) tags.push_back(t);
@@ -129,14 +143,10 @@ void InspectWireNodes(const WireGraph& wire, json* out) {
     scratch.Reset();
   }
   (*out)["nodeCount"] = wire.nodes().size();
-  (*out)["ops"] = ops;
+  (*out)["ops"] = std::move(ops);
   (*out)["constants"] = {{"count", const_count}, {"bytes", const_bytes}};
   NameScopeList scopes = NameScopes(names, kMaxListedScopes);
-  json scope_list = json::array();
-  for (const auto& scope : scopes.scopes) {
-    scope_list.push_back({{"name", scope.name}, {"nodeCount", scope.node_count}});
-  }
-  (*out)["scopes"] = scope_list;
+  (*out)["scopes"] = ScopeListJson(&scopes);
   (*out)["scopeCount"] = scopes.total;
 }
 
@@ -159,7 +169,7 @@ json Inspect(const TfModel& model) {
     producer["tensorflowVersion"] = mg->meta_info_def().tensorflow_version();
     producer["tensorflowGitVersion"] = mg->meta_info_def().tensorflow_git_version();
   }
-  out["producer"] = producer;
+  out["producer"] = std::move(producer);
 
   if (wire != nullptr) {
     InspectWireNodes(*wire, &out);
@@ -181,11 +191,7 @@ json Inspect(const TfModel& model) {
     out["constants"] = {{"count", const_count}, {"bytes", const_bytes}};
 
     NameScopeList scopes = NameScopes(graph, kMaxListedScopes);
-    json scope_list = json::array();
-    for (const auto& scope : scopes.scopes) {
-      scope_list.push_back({{"name", scope.name}, {"nodeCount", scope.node_count}});
-    }
-    out["scopes"] = scope_list;
+    out["scopes"] = ScopeListJson(&scopes);
     out["scopeCount"] = scopes.total;
   }
 
@@ -193,7 +199,7 @@ json Inspect(const TfModel& model) {
   for (const auto& f : graph.library().function()) {
     functions.push_back({{"name", f.signature().name()}, {"nodeCount", f.node_def_size()}});
   }
-  out["functions"] = functions;
+  out["functions"] = std::move(functions);
 
   json collections = json::array(), signatures = json::array();
   if (const auto* mg = model.meta_graph()) {
@@ -221,8 +227,8 @@ json Inspect(const TfModel& model) {
     out["tags"] = json::array();
     out["hasSaver"] = false;
   }
-  out["collections"] = collections;
-  out["signatures"] = signatures;
+  out["collections"] = std::move(collections);
+  out["signatures"] = std::move(signatures);
 
   json meta_graphs = json::array();
   if (const auto* sm = model.saved_model()) {
@@ -237,7 +243,7 @@ json Inspect(const TfModel& model) {
                              {"signatureCount", mg.signature_def_size()}});
     }
   }
-  out["metaGraphs"] = meta_graphs;
+  out["metaGraphs"] = std::move(meta_graphs);
   out["selectedMetaGraph"] = model.selected_meta_graph();
   return out;
 }

@@ -30,7 +30,14 @@ size_t CommonPrefix(std::string_view a, std::string_view b, size_t limit) {
   for (; i + 8 <= n; i += 8) {
     std::memcpy(&x, a.data() + i, 8);
     std::memcpy(&y, b.data() + i, 8);
-    if (x != y) break;
+    if (x != y) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+      // The first differing byte is the lowest set byte of the difference.
+      return i + __builtin_ctzll(x ^ y) / 8;
+#else
+      break;
+#endif
+    }
   }
   if (i + 8 > n && n >= 8) {
     // Equal so far: the last eight bytes (overlapping the words compared) settle the rest.

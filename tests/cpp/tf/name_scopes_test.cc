@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -66,6 +67,8 @@ TEST(NameScopesTest, AgreesWithACountByBruteForce) {
     if (i % 11 == 0) names.push_back("model//x" + std::to_string(i) + "//y/");
     if (i % 13 == 0) names.push_back("/lead/" + std::to_string(i));
     if (i % 17 == 0) names.push_back("model/encoder/layers/stage_" + std::to_string(i % 7));
+    // Bytes past 0x7f order after ASCII, as std::string compares them.
+    if (i % 19 == 0) names.push_back(std::string("model/\xc3\xa9") + std::to_string(i) + "/w");
   }
   names.push_back("model/encoder/layers/stage_1/block_5/w/deeper/still");
   names.push_back("");
@@ -85,6 +88,24 @@ TEST(NameScopesTest, AgreesWithACountByBruteForce) {
   EXPECT_EQ(list.total, expected.size());
   EXPECT_EQ(AsMap(list), expected);
   EXPECT_GT(expected.size(), 2000u);  // the table grew several times
+  std::vector<std::string> listed;
+  for (const auto& s : list.scopes) listed.push_back(s.name);
+  EXPECT_TRUE(std::is_sorted(listed.begin(), listed.end()));
+
+  // Capped: the shallowest, then the first by name (bytes compared as unsigned).
+  std::vector<std::pair<size_t, std::string>> by_depth;
+  for (const auto& [scope, count] : expected) {
+    by_depth.emplace_back(std::count(scope.begin(), scope.end(), '/'), scope);
+  }
+  std::sort(by_depth.begin(), by_depth.end());
+  std::vector<std::string> kept;
+  for (size_t i = 0; i < 500; ++i) kept.push_back(by_depth[i].second);
+  std::sort(kept.begin(), kept.end());
+  NameScopeList capped = NameScopes(graph, 500);
+  EXPECT_EQ(capped.total, expected.size());
+  std::vector<std::string> got;
+  for (const auto& s : capped.scopes) got.push_back(s.name);
+  EXPECT_EQ(got, kept);
 }
 
 class NameScopesCorpusTest : public ::testing::TestWithParam<CorpusGraph> {};
