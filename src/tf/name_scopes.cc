@@ -77,15 +77,14 @@ class ScopeTable {
 
   std::vector<ScopeEntry>& entries() { return entries_; }
 
-  // The index of the scope `name` (with its FNV-1a hash), added when new.
-  uint32_t Intern(std::string_view name, uint64_t hash) {
+  // The index of the scope `name` (with its FNV-1a hash and its "/"s), added when new.
+  uint32_t Intern(std::string_view name, uint64_t hash, size_t depth) {
     size_t slot = Home(hash);
     for (; slots_[slot] != kEmpty; slot = (slot + 1) & mask_) {
       if (Matches(slots_[slot], name, hash)) return slots_[slot];
     }
     const auto index = static_cast<uint32_t>(entries_.size());
-    entries_.push_back(
-        {name, hash, static_cast<size_t>(std::count(name.begin(), name.end(), '/'))});
+    entries_.push_back({name, hash, depth});
     slots_[slot] = index;
     if (2 * entries_.size() > slots_.size()) Grow();
     return index;
@@ -160,9 +159,11 @@ NameScopeList NameScopes(const std::vector<std::string_view>& node_names, size_t
     }
     size_t from = 0;
     uint64_t hash = kHashStart;
+    size_t slashes = !name.empty() && name[0] == '/';  // before the scan's position
     if (!chain.empty()) {
       from = chain.back().slash;
       hash = chain.back().hash;
+      slashes = entries[chain.back().scope].depth + 1;
     }
     // Every "/" past the chain ends a scope, unless it follows another ("a//b" has one scope,
     // "a": exportScope drops trailing slashes, so "a/" is "a") or leads the name.
@@ -172,11 +173,16 @@ NameScopeList NameScopes(const std::vector<std::string_view>& node_names, size_t
     for (const char* p = begin + from + 1; p < end; ++p) {
       p = static_cast<const char*>(std::memchr(p, '/', end - p));
       if (p == nullptr) break;
-      if (p[-1] == '/') continue;
+      if (p[-1] == '/') {
+        ++slashes;
+        continue;
+      }
       hash = HashRange(hash, hashed, p);
       hashed = p;
       const std::string_view scope = name.substr(0, p - begin);
-      chain.push_back({static_cast<size_t>(p - begin), hash, table.Intern(scope, hash), n});
+      chain.push_back(
+          {static_cast<size_t>(p - begin), hash, table.Intern(scope, hash, slashes), n});
+      ++slashes;
     }
     previous = name;
   }

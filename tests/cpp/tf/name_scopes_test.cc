@@ -54,6 +54,16 @@ TEST(NameScopesTest, ACappedListKeepsTheShallowestScopes) {
   EXPECT_TRUE(NameScopes(tensorflow::GraphDef(), 10).scopes.empty());
 }
 
+// Depth counts every "/": a leading one (which makes no scope) and a doubled one, so "/z/y"
+// and "a//d" are as deep as "a/b/c" and not kept before "a/b".
+TEST(NameScopesTest, DepthCountsLeadingAndDoubledSlashes) {
+  tensorflow::GraphDef graph = GraphOf({"/z/y/x", "a/b/c", "a//d/e"});
+  NameScopeList list = NameScopes(graph, 3);
+  EXPECT_EQ(list.total, 5u);  // /z, /z/y, a, a/b, a//d
+  std::map<std::string, uint64_t> expected = {{"/z", 1}, {"a", 2}, {"a/b", 1}};
+  EXPECT_EQ(AsMap(list), expected);
+}
+
 // Every scope and count against a count by brute force, on names that leave and re-enter their
 // scopes, share long prefixes, name a scope before or after its nodes, double their slashes,
 // and make thousands of scopes.
