@@ -1,6 +1,8 @@
 #include "tf/inspect.h"
 
+#include <algorithm>
 #include <map>
+#include <utility>
 
 #include "tf/dtype.h"
 #include "tf/name_scopes.h"
@@ -67,6 +69,19 @@ json TensorInfoSummary(const tensorflow::TensorInfo& info) {
 // Enough for any real model's scopes to be listed whole (Inception v3 has about 500).
 constexpr size_t kMaxListedScopes = 2000;
 
+// The scope list as inspect() gives it. Built by moves: it is most of the summary's entries.
+json ScopeListJson(NameScopeList* scopes) {
+  json list = json::array();
+  list.get_ref<json::array_t&>().reserve(scopes->scopes.size());
+  for (auto& scope : scopes->scopes) {
+    json entry = json::object();
+    entry["name"] = std::move(scope.name);
+    entry["nodeCount"] = scope.node_count;
+    list.push_back(std::move(entry));
+  }
+  return list;
+}
+
 json MetaGraphTags(const tensorflow::MetaGraphDef& mg) {
   json tags = json::array();
   for (const auto& t : mg.meta_info_def().tags()) tags.push_back(t);
@@ -102,13 +117,18 @@ void InspectWireNodes(const WireGraph& wire, json* out) {
   json ops = json::object();
   for (const auto& [op, count] : wire.op_counts()) ops[std::string(op)] = count;
   uint64_t const_count = 0, const_bytes = 0;
+  // Nodes name their op by its number in the op list: one number to compare, not a string.
+  const auto& op_list = wire.ops();
+  const uint32_t const_op =
+      static_cast<uint32_t>(std::find(op_list.begin(), op_list.end(), "Const") - op_list.begin());
+  const std::string_view bytes = wire.bytes();
   std::vector<std::string_view> names;
   names.reserve(wire.nodes().size());
   google::protobuf::Arena scratch;
   for (size_t i = 0; i < wire.nodes().size(); ++i) {
     const WireNode& node = wire.nodes()[i];
-    names.push_back(wire.name(i));
-    if (wire.op(i) != "Const") continue;
+    names.push_back(bytes.substr(node.name_offset, node.name_length));
+    if (node.op != const_op) continue;
     ++const_count;
     if (node.canonical) {
       const_bytes += CanonicalConstPayloadBytes(wire.NodeBytes(i));
@@ -123,14 +143,10 @@ void InspectWireNodes(const WireGraph& wire, json* out) {
     scratch.Reset();
   }
   (*out)["nodeCount"] = wire.nodes().size();
-  (*out)["ops"] = ops;
+  (*out)["ops"] = std::move(ops);
   (*out)["constants"] = {{"count", const_count}, {"bytes", const_bytes}};
   NameScopeList scopes = NameScopes(names, kMaxListedScopes);
-  json scope_list = json::array();
-  for (const auto& scope : scopes.scopes) {
-    scope_list.push_back({{"name", scope.name}, {"nodeCount", scope.node_count}});
-  }
-  (*out)["scopes"] = scope_list;
+  (*out)["scopes"] = ScopeListJson(&scopes);
   (*out)["scopeCount"] = scopes.total;
 }
 
@@ -153,7 +169,7 @@ json Inspect(const TfModel& model) {
     producer["tensorflowVersion"] = mg->meta_info_def().tensorflow_version();
     producer["tensorflowGitVersion"] = mg->meta_info_def().tensorflow_git_version();
   }
-  out["producer"] = producer;
+  out["producer"] = std::move(producer);
 
   if (wire != nullptr) {
     InspectWireNodes(*wire, &out);
@@ -175,11 +191,7 @@ json Inspect(const TfModel& model) {
     out["constants"] = {{"count", const_count}, {"bytes", const_bytes}};
 
     NameScopeList scopes = NameScopes(graph, kMaxListedScopes);
-    json scope_list = json::array();
-    for (const auto& scope : scopes.scopes) {
-      scope_list.push_back({{"name", scope.name}, {"nodeCount", scope.node_count}});
-    }
-    out["scopes"] = scope_list;
+    out["scopes"] = ScopeListJson(&scopes);
     out["scopeCount"] = scopes.total;
   }
 
@@ -187,7 +199,7 @@ json Inspect(const TfModel& model) {
   for (const auto& f : graph.library().function()) {
     functions.push_back({{"name", f.signature().name()}, {"nodeCount", f.node_def_size()}});
   }
-  out["functions"] = functions;
+  out["functions"] = std::move(functions);
 
   json collections = json::array(), signatures = json::array();
   if (const auto* mg = model.meta_graph()) {
@@ -215,8 +227,8 @@ json Inspect(const TfModel& model) {
     out["tags"] = json::array();
     out["hasSaver"] = false;
   }
-  out["collections"] = collections;
-  out["signatures"] = signatures;
+  out["collections"] = std::move(collections);
+  out["signatures"] = std::move(signatures);
 
   json meta_graphs = json::array();
   if (const auto* sm = model.saved_model()) {
@@ -231,7 +243,7 @@ json Inspect(const TfModel& model) {
                              {"signatureCount", mg.signature_def_size()}});
     }
   }
-  out["metaGraphs"] = meta_graphs;
+  out["metaGraphs"] = std::move(meta_graphs);
   out["selectedMetaGraph"] = model.selected_meta_graph();
   return out;
 }
