@@ -18,7 +18,7 @@
 //   inspect            the core's inspect of a loaded model (the JS API caches its result)
 //   export -> bytes    model.export({to: 'graph-def'}): collected into one fresh Uint8Array
 //   export -> sink     the same export into outputs that only count bytes (a raw instance of
-//                      the module: the JS API has no sink yet)
+//                      the module, so that no JS sink's own work is timed)
 //   export options     clearDevices, stripDefaultAttrs and (--scope) exportScope, to the sink
 //   export text        asText, to the sink (by default only for files under 100 MiB)
 //   load -> export     end to end, model deleted: with clearDevices to the sink (issue 10's target),
