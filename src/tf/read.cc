@@ -52,6 +52,12 @@ std::string JoinTags(const google::protobuf::RepeatedPtrField<std::string>& tags
 // never gives back.
 constexpr uint64_t kMaxHeldGraphBytes = uint64_t{256} << 20;
 
+// The most of a binary input held whole: the cap above, or the caller's memory budget.
+uint64_t HoldAtMost(const TfLoadOptions& options) {
+  return options.max_memory_bytes > 0 ? std::min(options.max_memory_bytes, kMaxHeldGraphBytes)
+                                      : kMaxHeldGraphBytes;
+}
+
 // Reads all of `input` into `*out`. False, with `*out` holding what was read, when the input
 // is larger than `max_bytes`, so a streamed parse can go on from there.
 bool ReadWhole(ByteSource* input, uint64_t max_bytes, std::string* out) {
@@ -104,7 +110,7 @@ std::unique_ptr<TfModel> TfModel::Load(ByteSource* raw_source, const TfLoadOptio
     // size: the prefix is neither copied again nor left as a hole in a WebAssembly heap that
     // never shrinks.
     uint64_t size = 0;
-    if (source.SizeHint(&size) && size <= kMaxHeldGraphBytes) prefix_buffer.reserve(size);
+    if (source.SizeHint(&size) && size <= HoldAtMost(options)) prefix_buffer.reserve(size);
     AppendPrefix(&source, kDetectionPrefixBytes, &prefix_buffer);
     prefix = prefix_buffer;
     complete = prefix_buffer.size() < kDetectionPrefixBytes;
@@ -171,9 +177,7 @@ std::unique_ptr<TfModel> TfModel::Load(ByteSource* raw_source, const TfLoadOptio
   std::string held;
   std::unique_ptr<ByteSource> held_source;
   if (!model->format_.text) {
-    uint64_t hold_at_most = options.max_memory_bytes > 0
-                                ? std::min(options.max_memory_bytes, kMaxHeldGraphBytes)
-                                : kMaxHeldGraphBytes;
+    const uint64_t hold_at_most = HoldAtMost(options);
     held = std::move(prefix_buffer);  // a stream's first bytes; the rest is read after them
     if (ReadWhole(input, hold_at_most, &held)) {
       if (model->format_.kind == TfKind::kGraphDef) {

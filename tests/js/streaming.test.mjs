@@ -124,3 +124,18 @@ leakCheckedTest(gp, 'loadFile names the file in its errors unless a name is give
   }
   assert.ok(error.message.startsWith('given: '), error.message);
 });
+
+// A stream's declared size sizes the buffer its first bytes are read into, but never past the
+// caller's memory budget: a source that declares 96 MiB under a 1 MiB budget must not grow the
+// heap by that much before a byte of it is seen.
+leakCheckedTest(gp, 'a declared size past maxMemoryBytes reserves nothing', () => {
+  const bytes = readBytes(GRAPHS[0].path);
+  const declared = 96 << 20;
+  const source = { ...chunkSource(bytes, 64 << 10), size: declared };
+  const before = gp.heapBytes();
+  withModel(gp, source, { name: 'declared.meta', maxMemoryBytes: 1 << 20 }, (model) => {
+    assert.equal(model.inspect().nodeCount, GRAPHS[0].nodes);
+  });
+  assert.ok(gp.heapBytes() - before < declared / 2,
+    `heap grew by ${gp.heapBytes() - before} bytes for a ${bytes.length}-byte input`);
+});
