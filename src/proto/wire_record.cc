@@ -15,17 +15,4 @@ bool ReadVarintSlow(const uint8_t** p, const uint8_t* end, uint64_t* value) {
   return false;
 }
 
-bool FindLengthDelimited(std::string_view message, int number, std::string_view* value) {
-  const auto* p = reinterpret_cast<const uint8_t*>(message.data());
-  const uint8_t* end = p + message.size();
-  Record r;
-  for (; p < end && ReadRecord(p, end, &r); p = r.end) {
-    if (r.number == number && r.wire_type == 2) {
-      *value = r.view();
-      return true;
-    }
-  }
-  return false;
-}
-
 }  // namespace graphport::proto

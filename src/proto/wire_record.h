@@ -14,6 +14,7 @@ struct Record {
   const uint8_t* start = nullptr;  // the tag
   const uint8_t* value = nullptr;  // a length-delimited field's payload
   uint64_t length = 0;             // of that payload
+  uint64_t varint = 0;             // a varint field's value
   const uint8_t* end = nullptr;    // past the record
   std::string_view view() const {
     return std::string_view(reinterpret_cast<const char*>(value), length);
@@ -32,8 +33,9 @@ inline bool ReadVarint(const uint8_t** p, const uint8_t* end, uint64_t* value) {
 }
 
 // Reads the record at `p`; false when it is cut off or is a group (left to libprotobuf).
-// Inline: edits and copies call it once per record of every node.
-inline bool ReadRecord(const uint8_t* p, const uint8_t* end, Record* r) {
+// Forced inline: edits, copies and inspect call it once per record of every node, and in
+// Emscripten's build a call keeps the cursor and the record in linear memory.
+[[gnu::always_inline]] inline bool ReadRecord(const uint8_t* p, const uint8_t* end, Record* r) {
   uint64_t tag, value;
   r->start = p;
   if (!ReadVarint(&p, end, &tag)) return false;
@@ -41,7 +43,7 @@ inline bool ReadRecord(const uint8_t* p, const uint8_t* end, Record* r) {
   r->wire_type = static_cast<int>(tag & 7);
   switch (r->wire_type) {
     case 0:
-      if (!ReadVarint(&p, end, &value)) return false;
+      if (!ReadVarint(&p, end, &r->varint)) return false;
       break;
     case 1:
       if (end - p < 8) return false;
@@ -65,8 +67,26 @@ inline bool ReadRecord(const uint8_t* p, const uint8_t* end, Record* r) {
 }
 
 // The payload of the first length-delimited record of field `number` in `message`'s bytes;
-// false when there is none (or the bytes end before one is found).
-bool FindLengthDelimited(std::string_view message, int number, std::string_view* value);
+// false when there is none (or the bytes end before one is found). Canonical bytes often hold
+// the field wanted first (a map entry's key, then its value) with a one-byte tag and length:
+// that is looked at before walking.
+inline bool FindLengthDelimited(std::string_view message, int number, std::string_view* value) {
+  const auto* p = reinterpret_cast<const uint8_t*>(message.data());
+  const uint8_t* end = p + message.size();
+  if (number > 0 && number < 16 && end - p >= 2 && p[0] == ((number << 3) | 2) && p[1] < 0x80 &&
+      p[1] <= end - p - 2) {
+    *value = std::string_view(reinterpret_cast<const char*>(p + 2), p[1]);
+    return true;
+  }
+  Record r;
+  for (; p < end && ReadRecord(p, end, &r); p = r.end) {
+    if (r.number == number && r.wire_type == 2) {
+      *value = r.view();
+      return true;
+    }
+  }
+  return false;
+}
 
 }  // namespace graphport::proto
 

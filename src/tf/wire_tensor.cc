@@ -9,6 +9,10 @@
 namespace graphport::tf {
 namespace {
 
+using proto::FindLengthDelimited;
+using proto::ReadRecord;
+using proto::Record;
+
 // Field numbers: NodeDef.attr, its entries' key and value, AttrValue.tensor.
 constexpr int kAttrField = 5, kKeyField = 1, kValueField = 2, kTensorField = 8;
 // TensorProto.
@@ -16,80 +20,6 @@ constexpr int kDtypeField = 1, kShapeField = 2, kContentField = 4, kStringValFie
 constexpr int kFloat8ValField = 18;
 // TensorShapeProto, and its Dim.
 constexpr int kDimField = 2, kUnknownRankField = 3, kDimSizeField = 1;
-
-// proto::ReadRecord's walk, inlined with a fast path for one-byte varints: a graph's
-// constants are tens of thousands of small nodes, and a call per record cost more than
-// reading them. Stops (false) where ReadRecord does: bytes cut off, a group.
-struct Field {
-  uint64_t number = 0;
-  int wire_type = 0;
-  uint64_t varint = 0;             // a varint field's value
-  const uint8_t* value = nullptr;  // a length-delimited field's payload
-  uint64_t length = 0;
-  std::string_view view() const {
-    return std::string_view(reinterpret_cast<const char*>(value), length);
-  }
-};
-
-// Forced inline, so that the cursor and record stay locals in Emscripten's build too. What
-// is left of the walk's time is mostly reading the scattered nodes' bytes from memory (a
-// loop that only touches their cache lines costs nearly as much).
-[[gnu::always_inline]] inline bool Varint(const uint8_t** p, const uint8_t* end, uint64_t* v) {
-  if (*p < end && **p < 0x80) {
-    *v = *(*p)++;
-    return true;
-  }
-  return proto::ReadVarint(p, end, v);
-}
-
-[[gnu::always_inline]] inline bool NextField(const uint8_t** p, const uint8_t* end, Field* f) {
-  uint64_t tag;
-  if (!Varint(p, end, &tag)) return false;
-  f->number = tag >> 3;
-  f->wire_type = static_cast<int>(tag & 7);
-  switch (f->wire_type) {
-    case 0:
-      return Varint(p, end, &f->varint);
-    case 1:
-      if (end - *p < 8) return false;
-      *p += 8;
-      return true;
-    case 5:
-      if (end - *p < 4) return false;
-      *p += 4;
-      return true;
-    case 2:
-      if (!Varint(p, end, &f->length) || f->length > static_cast<uint64_t>(end - *p)) {
-        return false;
-      }
-      f->value = *p;
-      *p += f->length;
-      return true;
-    default:
-      return false;
-  }
-}
-
-// proto::FindLengthDelimited, on the inlined walk. Canonical bytes hold the field wanted
-// first (a map entry's key, then its value) with a one-byte tag and length, which is checked
-// before walking.
-inline bool FindBytes(std::string_view message, uint64_t number, std::string_view* value) {
-  const auto* p = reinterpret_cast<const uint8_t*>(message.data());
-  const uint8_t* end = p + message.size();
-  if (number < 16 && end - p >= 2 && p[0] == ((number << 3) | 2) && p[1] < 0x80 &&
-      p[1] <= end - p - 2) {
-    *value = std::string_view(reinterpret_cast<const char*>(p + 2), p[1]);
-    return true;
-  }
-  Field f;
-  while (p < end && NextField(&p, end, &f)) {
-    if (f.number == number && f.wire_type == 2) {
-      *value = f.view();
-      return true;
-    }
-  }
-  return false;
-}
 
 // ElementCount (tf/dtype.h) of the TensorShapeProto in `bytes`, read from them when they hold
 // only dims with sizes that fit 9 varint bytes (no dim name, no negative size) and
@@ -100,11 +30,10 @@ bool SimpleShapeElements(std::string_view bytes, int64_t* count) {
   const uint8_t* end = p + bytes.size();
   int64_t n = 1;
   bool overflow = false, unknown_rank = false;
-  Field f;
-  while (p < end) {
-    const uint8_t* start = p;
-    if (!NextField(&p, end, &f)) return false;
-    if (f.number == kUnknownRankField && f.wire_type == 0 && p - start == 2) {
+  Record f;
+  for (; p < end; p = f.end) {
+    if (!ReadRecord(p, end, &f)) return false;
+    if (f.number == kUnknownRankField && f.wire_type == 0 && f.end - f.start == 2) {
       unknown_rank = f.varint != 0;
       continue;
     }
@@ -112,11 +41,10 @@ bool SimpleShapeElements(std::string_view bytes, int64_t* count) {
     const uint8_t* q = f.value;
     const uint8_t* dim_end = q + f.length;
     uint64_t size = 0;
-    while (q < dim_end) {
-      const uint8_t* dim_start = q;
-      Field d;
-      if (!NextField(&q, dim_end, &d)) return false;
-      if (d.number != kDimSizeField || d.wire_type != 0 || q - dim_start > 10) return false;
+    Record d;
+    for (; q < dim_end; q = d.end) {
+      if (!ReadRecord(q, dim_end, &d)) return false;
+      if (d.number != kDimSizeField || d.wire_type != 0 || d.end - d.start > 10) return false;
       size = d.varint;  // at most 9 bytes of varint: 0 <= size < 2^63
     }
     const auto s = static_cast<int64_t>(size);
@@ -142,17 +70,11 @@ uint64_t TensorBytes(std::string_view tensor) {
   uint64_t dtype = 0, content = 0, strings = 0;
   bool has_strings = false, has_values = false;
   std::string_view shape_bytes;
-  Field f;
-  while (p < end) {
-    const uint8_t* start = p;
-    if (!NextField(&p, end, &f)) break;
+  Record f;
+  for (; p < end && ReadRecord(p, end, &f); p = f.end) {
     switch (f.number) {
       case kDtypeField:
-        // Read after a one-byte tag, as ReadRecord's callers here always did.
-        if (f.wire_type == 0) {
-          const uint8_t* q = start + 1;
-          proto::ReadVarint(&q, p, &dtype);
-        }
+        if (f.wire_type == 0) dtype = f.varint;
         break;
       case kShapeField:
         shape_bytes = f.view();
@@ -191,19 +113,19 @@ uint64_t TensorBytes(std::string_view tensor) {
 uint64_t CanonicalConstPayloadBytes(std::string_view bytes) {
   const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
   const uint8_t* end = p + bytes.size();
-  Field f;
-  while (p < end && NextField(&p, end, &f)) {
+  Record f;
+  for (; p < end && ReadRecord(p, end, &f); p = f.end) {
     if (f.number != kAttrField || f.wire_type != 2) continue;
     const std::string_view entry = f.view();
     std::string_view key, value, tensor;
-    if (!FindBytes(entry, kKeyField, &key) || key != "value") continue;
+    if (!FindLengthDelimited(entry, kKeyField, &key) || key != "value") continue;
     // When the key is the entry's first record (as canonical bytes have it), the first value
     // record is the first one after it.
     const size_t after_key = key.data() + key.size() - entry.data();
     const std::string_view search =
         key.data() == entry.data() + 2 ? entry.substr(after_key) : entry;
-    if (!FindBytes(search, kValueField, &value)) return 0;
-    return FindBytes(value, kTensorField, &tensor) ? TensorBytes(tensor) : 0;
+    if (!FindLengthDelimited(search, kValueField, &value)) return 0;
+    return FindLengthDelimited(value, kTensorField, &tensor) ? TensorBytes(tensor) : 0;
   }
   return 0;
 }
