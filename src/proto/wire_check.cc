@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/utf8.h"
+#include "proto/wire_entry_memo.h"
 #include "proto/wire_scan.h"
 
 namespace graphport::proto {
@@ -33,7 +34,7 @@ enum WireType { kVarint = 0, kFixed64 = 1, kLength = 2, kFixed32 = 5 };
 
 // Reads one varint; false when it runs past `end` or past 64 bits. `*minimal` is false when
 // it carries padding bytes, which re-serialisation would not write.
-bool ReadVarint(const uint8_t** p, const uint8_t* end, uint64_t* value, bool* minimal) {
+bool ReadLongVarint(const uint8_t** p, const uint8_t* end, uint64_t* value, bool* minimal) {
   uint64_t result = 0;
   const uint8_t* q = *p;
   for (int i = 0; i < 10; ++i) {
@@ -49,6 +50,16 @@ bool ReadVarint(const uint8_t** p, const uint8_t* end, uint64_t* value, bool* mi
     }
   }
   return false;
+}
+
+// The same, with the one-byte case (most lengths and values a graph holds) inline.
+inline bool ReadVarint(const uint8_t** p, const uint8_t* end, uint64_t* value, bool* minimal) {
+  if (*p < end && **p < 0x80) {
+    *value = *(*p)++;
+    *minimal = true;
+    return true;
+  }
+  return ReadLongVarint(p, end, value, minimal);
 }
 
 // Bytes one element of a packed field takes in memory.
@@ -75,6 +86,8 @@ struct FieldInfo {
   bool repeated = false, packable = false, packed = false, is_map = false;
   bool zero_omitted = false;  // proto3 without presence: a zero value is not written
   bool is_string = false, is_message = false;
+  // A string or bytes field outside a oneof: its record is checked on the walk's short path.
+  bool plain_text = false;
   int oneof = -1;
   uint64_t memory_width = 0;
   bool map_key_is_string = false;           // a map whose entries' keys are strings (compared)
@@ -93,60 +106,12 @@ struct TypeInfo {
   const FieldInfo* by_tag[128] = {};
 };
 
-// What walking one map entry found, kept for entries met again: a graph's nodes repeat the
-// same attrs (types, output shapes) thousands of times.
-struct EntryResult {
-  std::string bytes;  // the entry's (a copy: the checked buffers may not outlive the checker)
-  bool canonical = true;
-  uint64_t parsed_bytes = 0;
-  int depth = 0;  // the entry was walked this deep; deeper, it must be walked again
-};
-
-// Entries shorter than this cost less to walk than to look up; the memo stops growing at its
-// cap, keeping what it has (the first entries of a graph are as typical as any).
-constexpr size_t kMinMemoEntryBytes = 16, kMaxMemoEntryBytes = 4096;
-constexpr size_t kMaxMemoBytes = 1 << 20;
-static_assert(kMinMemoEntryBytes >= 8, "HashBytes and SameBytes read whole words");
-
-// A quick hash of a byte run of at least 8 bytes, eight at a time, the last word overlapping
-// (no variable-length copy); collisions only cost a walk.
-uint64_t HashBytes(const uint8_t* p, size_t n) {
-  uint64_t h = n * 0x9E3779B97F4A7C15ull;
-  uint64_t word;
-  for (size_t i = 0; i + 8 <= n; i += 8) {
-    std::memcpy(&word, p + i, 8);
-    h = (h ^ word) * 0xFF51AFD7ED558CCDull;
-    h ^= h >> 32;
-  }
-  std::memcpy(&word, p + n - 8, 8);
-  h = (h ^ word) * 0xC4CEB9FE1A85EC53ull;
-  return h ^ (h >> 29);
-}
-
-// memcmp(a, b, n) == 0 for n >= 8, eight bytes at a time, the last word overlapping:
-// WebAssembly's libc compares byte by byte.
-bool SameBytes(const void* a, const void* b, size_t n) {
-  const auto* x = static_cast<const uint8_t*>(a);
-  const auto* y = static_cast<const uint8_t*>(b);
-  uint64_t u, v, differ = 0;
-  for (size_t i = 0; i + 8 <= n; i += 8) {
-    std::memcpy(&u, x + i, 8);
-    std::memcpy(&v, y + i, 8);
-    differ |= u ^ v;
-  }
-  std::memcpy(&u, x + n - 8, 8);
-  std::memcpy(&v, y + n - 8, 8);
-  return (differ | (u ^ v)) == 0;
-}
-
 }  // namespace
 
 struct WireChecker::Tables {
   std::unordered_map<const Descriptor*, std::unique_ptr<TypeInfo>> types;
   const TypeInfo* root = nullptr;  // the checked type's
-  // Map entries walked before, by the hash of their bytes (the first of colliding ones).
-  std::unordered_map<uint64_t, EntryResult> entries;
-  size_t entry_bytes = 0;
+  WireEntryMemo entries;           // map entries walked before
 
   const TypeInfo& For(const Descriptor* type) {
     auto& slot = types[type];
@@ -190,6 +155,7 @@ struct WireChecker::Tables {
     fi.is_string = f->type() == FieldDescriptor::TYPE_STRING;
     fi.is_message = f->type() == FieldDescriptor::TYPE_MESSAGE;
     fi.oneof = f->containing_oneof() != nullptr ? f->containing_oneof()->index() : -1;
+    fi.plain_text = (fi.is_string || f->type() == FieldDescriptor::TYPE_BYTES) && fi.oneof < 0;
     fi.memory_width = MemoryWidth(f);
     if (fi.is_map) {
       const FieldDescriptor* key = f->message_type()->FindFieldByNumber(1);
@@ -247,6 +213,21 @@ class Walker {
       bool packed_record = false;
       if (tag < 0x80 && (field = info.by_tag[tag]) != nullptr) {
         ++p;  // a one-byte tag of a known field with its own wire type: the common case
+        if (field->plain_text) {
+          // Most of a graph's records are names (a node's name, op, inputs, device, an attr's
+          // key): what Value and the checks below do for them, without what cannot apply.
+          const int number = static_cast<int>(tag >> 3);
+          if (info.map_entry && number != ++entry_fields) result.canonical = false;
+          if (number < last_number || (number == last_number && !field->repeated)) {
+            result.canonical = false;
+          }
+          last_number = number;
+          last_packed = false;
+          const uint8_t* payload;
+          if (!Text(&p, end, *field, &payload)) return false;
+          if (depth == 0 && top_ != nullptr) Observe(number, kLength, record_start, payload, p);
+          continue;
+        }
       } else {
         if (tag < 0x80) {
           ++p;
@@ -338,6 +319,25 @@ class Walker {
         *p += value;
         return true;
     }
+  }
+
+  // A string or bytes record's length and payload, `*p` past its tag.
+  bool Text(const uint8_t** p, const uint8_t* end, const FieldInfo& field,
+            const uint8_t** payload) {
+    uint64_t length;
+    bool minimal;
+    if (!ReadVarint(p, end, &length, &minimal) || length > static_cast<uint64_t>(end - *p)) {
+      return false;
+    }
+    if (!minimal) result.canonical = false;
+    *payload = *p;
+    *p += length;
+    std::string_view text(reinterpret_cast<const char*>(*payload), length);
+    // libprotobuf refuses a proto3 string that is not UTF-8; the real parse says where.
+    if (field.is_string && !IsAscii(text) && !IsValidUtf8(text)) return false;
+    if (field.zero_omitted && length == 0) result.canonical = false;
+    result.parsed_bytes += kFieldCost + length;
+    return true;
   }
 
   // Values that parse but come back written differently.
@@ -434,16 +434,12 @@ class Walker {
   // A map entry, from the memo when the same bytes were walked before (no deeper than now).
   bool MapEntry(const uint8_t* p, const uint8_t* end, const FieldInfo& field, int depth) {
     const size_t size = static_cast<size_t>(end - p);
-    if (size < kMinMemoEntryBytes || size > kMaxMemoEntryBytes) {
-      return Message(p, end, tables_->Child(field), depth);
-    }
-    const uint64_t hash = HashBytes(p, size);
-    auto found = tables_->entries.find(hash);
-    const bool same = found != tables_->entries.end() && found->second.bytes.size() == size &&
-                      SameBytes(found->second.bytes.data(), p, size);
-    if (same && depth <= found->second.depth) {
-      result.canonical = result.canonical && found->second.canonical;
-      result.parsed_bytes += found->second.parsed_bytes;
+    if (!WireEntryMemo::Fits(size)) return Message(p, end, tables_->Child(field), depth);
+    const uint64_t hash = WireEntryMemo::Hash(p, size);
+    const WireEntryMemo::Result* known = tables_->entries.Find(p, size, hash);
+    if (known != nullptr && depth <= known->depth) {
+      result.canonical = result.canonical && known->canonical;
+      result.parsed_bytes += known->parsed_bytes;
       return true;
     }
     const bool canonical_before = result.canonical;
@@ -452,11 +448,9 @@ class Walker {
     if (!Message(p, end, tables_->Child(field), depth)) return false;
     const bool canonical = result.canonical;
     result.canonical = canonical_before && canonical;
-    if (found == tables_->entries.end() && tables_->entry_bytes + size <= kMaxMemoBytes) {
-      tables_->entry_bytes += size;
-      tables_->entries.emplace(
-          hash, EntryResult{std::string(reinterpret_cast<const char*>(p), size), canonical,
-                            result.parsed_bytes - parsed_before, depth});
+    if (known == nullptr) {
+      tables_->entries.Offer(p, size, hash,
+                             {result.parsed_bytes - parsed_before, depth, canonical});
     }
     return true;
   }

@@ -1,0 +1,106 @@
+#include "proto/wire_entry_memo.h"
+
+#include <cstring>
+
+namespace graphport::proto {
+namespace {
+
+// The memo stops growing here, keeping what it has (the first entries of a graph are as
+// typical as any): at most this many entry bytes and this many slots (half of them used).
+constexpr size_t kMaxMemoBytes = size_t{1} << 20;
+constexpr size_t kFirstSlots = 256, kMaxSlots = size_t{1} << 14;
+constexpr size_t kSeenSlots = 4096;
+
+uint64_t Load64(const uint8_t* p) {
+  uint64_t word;
+  std::memcpy(&word, p, 8);
+  return word;
+}
+
+uint32_t Load32(const uint8_t* p) {
+  uint32_t word;
+  std::memcpy(&word, p, 4);
+  return word;
+}
+
+// memcmp(a, b, size) == 0 for size >= 4, by words, the last one overlapping: WebAssembly's
+// libc compares byte by byte.
+bool SameBytes(const uint8_t* a, const uint8_t* b, size_t size) {
+  if (size < 8) {
+    return Load32(a) == Load32(b) && Load32(a + size - 4) == Load32(b + size - 4);
+  }
+  uint64_t differ = 0;
+  for (size_t i = 0; i + 8 <= size; i += 8) differ |= Load64(a + i) ^ Load64(b + i);
+  differ |= Load64(a + size - 8) ^ Load64(b + size - 8);
+  return differ == 0;
+}
+
+}  // namespace
+
+uint64_t WireEntryMemo::Hash(const uint8_t* p, size_t size) {
+  uint64_t h = size * 0x9E3779B97F4A7C15ull;
+  if (size < 8) {
+    h ^= (uint64_t{Load32(p)} << 32) | Load32(p + size - 4);
+  } else {
+    for (size_t i = 0; i + 8 <= size; i += 8) {
+      h = (h ^ Load64(p + i)) * 0xFF51AFD7ED558CCDull;
+      h ^= h >> 32;
+    }
+    h ^= Load64(p + size - 8);
+  }
+  // A full final mix: the slot is taken from the low bits, and a graph's entries often differ
+  // only in their last bytes (a Const's value).
+  h ^= h >> 33;
+  h *= 0xFF51AFD7ED558CCDull;
+  h ^= h >> 33;
+  h *= 0xC4CEB9FE1A85EC53ull;
+  return h ^ (h >> 33);
+}
+
+const WireEntryMemo::Result* WireEntryMemo::Find(const uint8_t* p, size_t size,
+                                                 uint64_t hash) const {
+  if (slots_.empty()) return nullptr;
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = hash & mask;; i = (i + 1) & mask) {
+    const Slot& slot = slots_[i];
+    if (slot.size == 0) return nullptr;
+    if (slot.hash == hash && slot.size == size &&
+        SameBytes(reinterpret_cast<const uint8_t*>(bytes_.data()) + slot.offset, p, size)) {
+      return &slot.result;
+    }
+  }
+}
+
+void WireEntryMemo::Offer(const uint8_t* p, size_t size, uint64_t hash, const Result& result) {
+  if (seen_.empty()) seen_.resize(kSeenSlots);
+  uint64_t& seen = seen_[hash & (kSeenSlots - 1)];
+  if (seen != hash) {  // the first sighting (or one pushed out): wait for a second
+    seen = hash;
+    return;
+  }
+  if (bytes_.size() + size > kMaxMemoBytes) return;
+  if (2 * (count_ + 1) > slots_.size()) {
+    if (slots_.size() >= kMaxSlots) return;
+    Grow();
+  }
+  const size_t mask = slots_.size() - 1;
+  size_t i = hash & mask;
+  while (slots_[i].size != 0) i = (i + 1) & mask;
+  slots_[i] = Slot{hash, static_cast<uint32_t>(bytes_.size()), static_cast<uint32_t>(size), result};
+  bytes_.append(reinterpret_cast<const char*>(p), size);
+  ++count_;
+}
+
+void WireEntryMemo::Grow() {
+  std::vector<Slot> old = std::move(slots_);
+  slots_.assign(old.empty() ? kFirstSlots : 2 * old.size(), Slot{});
+  const size_t mask = slots_.size() - 1;
+  for (const Slot& slot : old) {
+    if (slot.size == 0) continue;
+    size_t i = slot.hash & mask;
+    while (slots_[i].size != 0) i = (i + 1) & mask;
+    slots_[i] = slot;
+  }
+}
+
+}  // namespace graphport::proto

@@ -1,0 +1,55 @@
+// What walking one map entry found, remembered by the entry's bytes: a graph's nodes repeat
+// the same attrs (a type, output shapes) thousands of times, and finding an entry met before
+// costs a hash and a compare where walking it costs a descent into two or three messages.
+//
+// Flat open addressing over a power-of-two table, so a lookup is a mask and a few compares
+// (no division, no node per entry). An entry is remembered only on its second sighting: the
+// ones a graph holds once (a Const's value) neither fill the memo nor cost a copy.
+#ifndef GRAPHPORT_PROTO_WIRE_ENTRY_MEMO_H_
+#define GRAPHPORT_PROTO_WIRE_ENTRY_MEMO_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace graphport::proto {
+
+class WireEntryMemo {
+ public:
+  // Entries outside these sizes are walked: shorter ones cannot be hashed by words, longer
+  // ones are rare and would crowd the memo.
+  static constexpr size_t kMinBytes = 4, kMaxBytes = 4096;
+
+  struct Result {
+    uint64_t parsed_bytes = 0;
+    int depth = 0;  // the entry was walked this deep; deeper, it must be walked again
+    bool canonical = true;
+  };
+
+  static bool Fits(size_t size) { return size >= kMinBytes && size <= kMaxBytes; }
+  // A quick hash of `size` (Fits) bytes; collisions only cost a compare.
+  static uint64_t Hash(const uint8_t* p, size_t size);
+
+  // The result remembered for these bytes, or null.
+  const Result* Find(const uint8_t* p, size_t size, uint64_t hash) const;
+  // After a walk of bytes Find did not know: remembers its result if they were met before.
+  void Offer(const uint8_t* p, size_t size, uint64_t hash, const Result& result);
+
+ private:
+  struct Slot {
+    uint64_t hash = 0;
+    uint32_t offset = 0, size = 0;  // the entry's copy in bytes_; size 0: an empty slot
+    Result result;
+  };
+  void Grow();
+
+  std::vector<Slot> slots_;     // a power of two, at most half full; empty until first kept
+  std::vector<uint64_t> seen_;  // hashes met once, direct-mapped (a later one replaces)
+  std::string bytes_;           // the remembered entries' bytes, one after another
+  size_t count_ = 0;
+};
+
+}  // namespace graphport::proto
+
+#endif  // GRAPHPORT_PROTO_WIRE_ENTRY_MEMO_H_

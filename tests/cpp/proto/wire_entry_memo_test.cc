@@ -1,0 +1,98 @@
+// proto::WireEntryMemo remembers a walk's result only for bytes met twice, and answers only
+// for the very bytes it remembered: a wrong answer would let a checker vouch for bytes it never
+// walked.
+#include "proto/wire_entry_memo.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace graphport::proto {
+namespace {
+
+const uint8_t* Data(const std::string& s) { return reinterpret_cast<const uint8_t*>(s.data()); }
+
+const WireEntryMemo::Result* Find(const WireEntryMemo& memo, const std::string& s) {
+  return memo.Find(Data(s), s.size(), WireEntryMemo::Hash(Data(s), s.size()));
+}
+
+void Offer(WireEntryMemo* memo, const std::string& s, uint64_t parsed) {
+  memo->Offer(Data(s), s.size(), WireEntryMemo::Hash(Data(s), s.size()), {parsed, 3, true});
+}
+
+TEST(WireEntryMemoTest, RemembersOnTheSecondSightingOnly) {
+  WireEntryMemo memo;
+  const std::string entry = "\n\x01T\x12\x02\x30\x01";  // attr T: DT_FLOAT
+  EXPECT_EQ(Find(memo, entry), nullptr);
+  Offer(&memo, entry, 40);
+  EXPECT_EQ(Find(memo, entry), nullptr);
+  Offer(&memo, entry, 40);
+  const WireEntryMemo::Result* known = Find(memo, entry);
+  ASSERT_NE(known, nullptr);
+  EXPECT_EQ(known->parsed_bytes, 40u);
+  EXPECT_EQ(known->depth, 3);
+  EXPECT_TRUE(known->canonical);
+}
+
+TEST(WireEntryMemoTest, SizesOutsideTheRangeAreNotForIt) {
+  EXPECT_FALSE(WireEntryMemo::Fits(WireEntryMemo::kMinBytes - 1));
+  EXPECT_TRUE(WireEntryMemo::Fits(WireEntryMemo::kMinBytes));
+  EXPECT_TRUE(WireEntryMemo::Fits(WireEntryMemo::kMaxBytes));
+  EXPECT_FALSE(WireEntryMemo::Fits(WireEntryMemo::kMaxBytes + 1));
+}
+
+// Many entries of every size the memo takes, each differing from the others in one byte
+// anywhere (first, middle, last): each is found with its own result, and bytes never offered,
+// or offered once, are not found.
+TEST(WireEntryMemoTest, AnswersOnlyForTheBytesItRemembered) {
+  std::mt19937 random(7);
+  WireEntryMemo memo;
+  std::vector<std::string> kept, unseen;
+  std::set<std::string> all;
+  for (size_t size = WireEntryMemo::kMinBytes; size <= 40; ++size) {
+    for (int k = 0; k < 60; ++k) {
+      std::string s(size, 'a');
+      s[random() % size] = static_cast<char>(random());
+      if (!all.insert(s).second) continue;
+      (k % 3 == 0 ? unseen : kept).push_back(s);
+    }
+  }
+  for (size_t i = 0; i < kept.size(); ++i) {
+    Offer(&memo, kept[i], i);
+    Offer(&memo, kept[i], i);
+  }
+  for (size_t i = 0; i < unseen.size(); i += 2) Offer(&memo, unseen[i], 1);  // once only
+  for (size_t i = 0; i < kept.size(); ++i) {
+    const WireEntryMemo::Result* known = Find(memo, kept[i]);
+    ASSERT_NE(known, nullptr) << i;
+    EXPECT_EQ(known->parsed_bytes, i);
+  }
+  for (const std::string& s : unseen) EXPECT_EQ(Find(memo, s), nullptr);
+}
+
+// A graph with more distinct repeated entries than the memo keeps: it stops growing, and still
+// answers rightly for what it kept.
+TEST(WireEntryMemoTest, StopsGrowingAndStaysRight) {
+  WireEntryMemo memo;
+  std::vector<std::string> entries;
+  for (int i = 0; i < 40000; ++i) entries.push_back("entry-" + std::to_string(i));
+  for (const std::string& s : entries) {
+    Offer(&memo, s, s.size());
+    Offer(&memo, s, s.size());
+  }
+  size_t found = 0;
+  for (const std::string& s : entries) {
+    const WireEntryMemo::Result* known = Find(memo, s);
+    if (known == nullptr) continue;
+    ++found;
+    EXPECT_EQ(known->parsed_bytes, s.size());
+  }
+  EXPECT_GT(found, 1000u);
+  EXPECT_LT(found, entries.size());
+}
+
+}  // namespace
+}  // namespace graphport::proto
