@@ -6,6 +6,7 @@
 #include "core/byte_stream.h"
 #include "core/error.h"
 #include "proto/proto_io.h"
+#include "proto/short_copy.h"
 #include "proto/wire_check.h"
 #include "proto/wire_record.h"
 
@@ -34,7 +35,8 @@ bool IsUnboundInput(std::string_view input) {
 // Takes a node's name, op, device bytes and unbound inputs from the fields the check walks.
 class NodeScan : public proto::FieldObserver {
  public:
-  NodeScan(WireNode* node, const uint8_t* base) : node_(node), base_(base) {}
+  NodeScan(WireNode* node, const uint8_t* base, const uint8_t* payload)
+      : node_(node), base_(base), payload_(payload) {}
   std::string_view op;
 
   void Field(const Record& r) override {
@@ -52,6 +54,9 @@ class NodeScan : public proto::FieldObserver {
         if (IsUnboundInput(r.view())) node_->unbound_input = true;
         break;
       case kDeviceField:
+        if (node_->device_bytes == 0 && r.start - payload_ < WireNode::kFarDevice) {
+          node_->device_offset = static_cast<uint16_t>(r.start - payload_);
+        }
         node_->device_bytes += static_cast<uint32_t>(r.end - r.start);
         break;
       default:
@@ -62,6 +67,7 @@ class NodeScan : public proto::FieldObserver {
  private:
   WireNode* node_;
   const uint8_t* base_;
+  const uint8_t* payload_;
 };
 
 }  // namespace
@@ -136,7 +142,7 @@ bool WireGraph::IndexBytes(const std::string& bytes, uint64_t begin, uint64_t le
       continue;
     }
     WireNode node;
-    NodeScan scan(&node, base);
+    NodeScan scan(&node, base, r.value);
     proto::WireCheck check = checker.Check(r.view(), &scan);
     if (!check.valid) return false;
     parsed_bytes += check.parsed_bytes;
@@ -250,7 +256,7 @@ void WireGraph::WriteRecords(const NodePlan& plan, CodedOutputStream* out) const
     std::string_view bytes = NodeBytes(i);
     if (!plan.drop_devices || node.device_bytes == 0) {
       out->WriteVarint64(node.length);
-      out->WriteRaw(bytes.data(), static_cast<int>(bytes.size()));
+      proto::WriteShortRaw(out, reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
       continue;
     }
     // Canonical bytes without their device record are still canonical. A canonical node
@@ -258,12 +264,18 @@ void WireGraph::WriteRecords(const NodePlan& plan, CodedOutputStream* out) const
     out->WriteVarint64(node.length - node.device_bytes);
     const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
     const uint8_t* end = p + bytes.size();
-    Record r;
     const uint8_t* before = p;
-    while (p < end && ReadRecord(p, end, &r) && r.number < kDeviceField) p = r.end;
-    out->WriteRaw(before, static_cast<int>(p - before));
-    if (p < end && r.number == kDeviceField) p = r.end;
-    out->WriteRaw(p, static_cast<int>(end - p));
+    if (node.device_offset != WireNode::kFarDevice) {
+      p += node.device_offset;
+      proto::WriteShortRaw(out, before, node.device_offset);
+      p += node.device_bytes;
+    } else {
+      Record r;
+      while (p < end && ReadRecord(p, end, &r) && r.number < kDeviceField) p = r.end;
+      out->WriteRaw(before, static_cast<int>(p - before));
+      if (p < end && r.number == kDeviceField) p = r.end;
+    }
+    proto::WriteShortRaw(out, p, static_cast<size_t>(end - p));
   }
 }
 

@@ -32,6 +32,11 @@ struct WireNode {
   uint32_t op = 0;             // into WireGraph::ops()
   bool canonical = true;       // copying the bytes equals re-serialising the parsed node
   bool unbound_input = false;  // an input names "$unbound_inputs_..." (a scoped export's)
+  // Where in the payload its first `device` record starts, so that clearDevices copies what
+  // comes before and after it without walking the records again; kFarDevice when that is
+  // past what fits here (in the padding the struct has anyway).
+  uint16_t device_offset = kFarDevice;
+  static constexpr uint16_t kFarDevice = 0xFFFF;
 };
 
 // What an export does with each node of a WireGraph, decided before a byte is written: copy

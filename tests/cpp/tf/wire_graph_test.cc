@@ -48,6 +48,19 @@ std::vector<std::pair<std::string, std::string>> Graphs() {
     graphs.push_back({g.relative, testing::DeterministicBytes(*graph)});
     graphs.push_back({g.relative + " (map order)", graph->SerializeAsString()});
   }
+  // A node whose device record starts past what WireNode::device_offset holds: clearDevices
+  // finds it by walking the node's records instead.
+  tensorflow::GraphDef far;
+  tensorflow::NodeDef* wide = far.add_node();
+  wide->set_name("wide");
+  wide->set_op("AddN");
+  for (int i = 0; i < 3000; ++i) wide->add_input("an/input/with/a/long/name/" + std::to_string(i));
+  wide->set_device("/device:CPU:0");
+  tensorflow::NodeDef* near = far.add_node();
+  near->set_name("an/input/with/a/long/name/0");
+  near->set_op("NoOp");
+  near->set_device("/device:CPU:0");
+  graphs.push_back({"a device record past 64 KiB", testing::DeterministicBytes(far)});
   // Nodes written by hand: attrs out of order, an explicit empty device, fields reversed, a
   // field the schema lacks; and versions before the nodes.
   std::string odd;
@@ -207,6 +220,11 @@ TEST(WireGraphTest, CanonicalNodesAreCopiedAndTheOthersMarked) {
   EXPECT_TRUE(wire->nodes()[3].canonical);
   EXPECT_TRUE(wire->nodes()[3].unbound_input);
   EXPECT_EQ(wire->nodes()[3].device_bytes, 8u);
+  EXPECT_EQ(wire->nodes()[3].device_offset, 3u + 10u + 19u);  // after name, op and input
+  auto far = LoadBytes(graphs[graphs.size() - 3].second);
+  ASSERT_NE(far->wire_graph(), nullptr);
+  EXPECT_EQ(far->wire_graph()->nodes()[0].device_offset, WireNode::kFarDevice);
+  EXPECT_EQ(far->wire_graph()->nodes()[1].device_offset, 29u + 6u);
   EXPECT_EQ(wire->header().versions().producer(), 27);
   // The corpus nodes are all canonical: an export copies every one of them.
   auto corpus = LoadBytes(graphs.front().second);
