@@ -190,7 +190,7 @@ namespace {
 
 class Walker {
  public:
-  Walker(WireChecker::Tables* tables, FieldObserver* top) : tables_(tables), top_(top) {}
+  explicit Walker(WireChecker::Tables* tables) : tables_(tables) {}
   WireCheck result;
 
   // False when the bytes are not (or not surely) a parseable `type`.
@@ -207,7 +207,6 @@ class Walker {
     std::string_view last_key;
     std::optional<FieldInfo> scratch;  // a field past the table's, described when met
     while (p < end) {
-      const uint8_t* record_start = p;
       uint64_t tag = *p;
       const FieldInfo* field;
       bool packed_record = false;
@@ -223,9 +222,7 @@ class Walker {
           }
           last_number = number;
           last_packed = false;
-          const uint8_t* payload;
-          if (!Text(&p, end, *field, &payload)) return false;
-          if (depth == 0 && top_ != nullptr) Observe(number, kLength, record_start, payload, p);
+          if (!Text(&p, end, *field)) return false;
           continue;
         }
       } else {
@@ -273,31 +270,15 @@ class Walker {
         map_field = field->field;
         last_key = {};
       }
-      const uint8_t* payload = nullptr;  // a length-delimited value's, after its length
-      if (!Value(&p, end, *field, wire_type, depth, packed_record, &last_key, &payload)) {
+      if (!Value(&p, end, *field, wire_type, depth, packed_record, &last_key)) {
         return false;
       }
-      if (depth == 0 && top_ != nullptr) Observe(number, wire_type, record_start, payload, p);
     }
     if (info.map_entry && entry_fields != 2) result.canonical = false;
     return true;
   }
 
  private:
-  void Observe(int number, int wire_type, const uint8_t* start, const uint8_t* payload,
-               const uint8_t* end) {
-    Record r;
-    r.number = number;
-    r.wire_type = wire_type;
-    r.start = start;
-    r.end = end;
-    if (wire_type == kLength) {
-      r.value = payload;
-      r.length = static_cast<uint64_t>(end - payload);
-    }
-    top_->Field(r);
-  }
-
   bool Skip(const uint8_t** p, const uint8_t* end, int wire_type) {
     uint64_t value;
     bool minimal;
@@ -322,17 +303,15 @@ class Walker {
   }
 
   // A string or bytes record's length and payload, `*p` past its tag.
-  bool Text(const uint8_t** p, const uint8_t* end, const FieldInfo& field,
-            const uint8_t** payload) {
+  bool Text(const uint8_t** p, const uint8_t* end, const FieldInfo& field) {
     uint64_t length;
     bool minimal;
     if (!ReadVarint(p, end, &length, &minimal) || length > static_cast<uint64_t>(end - *p)) {
       return false;
     }
     if (!minimal) result.canonical = false;
-    *payload = *p;
+    std::string_view text(reinterpret_cast<const char*>(*p), length);
     *p += length;
-    std::string_view text(reinterpret_cast<const char*>(*payload), length);
     // libprotobuf refuses a proto3 string that is not UTF-8; the real parse says where.
     if (field.is_string && !IsAscii(text) && !IsValidUtf8(text)) return false;
     if (field.zero_omitted && length == 0) result.canonical = false;
@@ -362,7 +341,7 @@ class Walker {
   }
 
   bool Value(const uint8_t** p, const uint8_t* end, const FieldInfo& field, int wire_type,
-             int depth, bool packed_record, std::string_view* last_key, const uint8_t** payload) {
+             int depth, bool packed_record, std::string_view* last_key) {
     uint64_t value;
     bool minimal;
     if (wire_type != kLength && field.packed) result.canonical = false;  // written packed
@@ -394,7 +373,6 @@ class Walker {
     const uint8_t* start = *p;
     const uint8_t* stop = start + value;
     *p = stop;
-    *payload = start;
     if (packed_record) return Packed(start, stop, field);
     if (field.is_message) {
       if (!field.is_map) return Message(start, stop, tables_->Child(field), depth + 1);
@@ -470,7 +448,6 @@ class Walker {
     *last_key = text;
   }
   WireChecker::Tables* tables_;
-  FieldObserver* top_;
 };
 
 }  // namespace
@@ -479,8 +456,8 @@ WireChecker::WireChecker(const Descriptor* type)
     : type_(type), tables_(std::make_unique<Tables>()) {}
 WireChecker::~WireChecker() = default;
 
-WireCheck WireChecker::Check(std::string_view bytes, FieldObserver* top) {
-  Walker walker(tables_.get(), top);
+WireCheck WireChecker::Check(std::string_view bytes) {
+  Walker walker(tables_.get());
   const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
   if (tables_->root == nullptr) tables_->root = &tables_->For(type_);  // once, not per message
   walker.result.valid = walker.Message(p, p + bytes.size(), *tables_->root, 0);

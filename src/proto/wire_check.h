@@ -15,8 +15,6 @@
 #include <memory>
 #include <string_view>
 
-#include "proto/wire_record.h"
-
 namespace graphport::proto {
 
 struct WireCheck {
@@ -30,14 +28,6 @@ struct WireCheck {
 // Walks `bytes` as one message of `type` (every nested message too).
 WireCheck CheckWire(std::string_view bytes, const google::protobuf::Descriptor* type);
 
-// Told of each top-level field the walk accepted, in order, so a caller that wants some of
-// them (a node's name and op) need not walk the bytes again. Not told of unknown fields.
-class FieldObserver {
- public:
-  virtual ~FieldObserver() = default;
-  virtual void Field(const Record& record) = 0;
-};
-
 // The same for many messages of one type (a graph's nodes): what each field's descriptor says
 // is looked up once, not once per field of every message.
 class WireChecker {
@@ -46,8 +36,7 @@ class WireChecker {
   ~WireChecker();
   WireChecker(const WireChecker&) = delete;
   WireChecker& operator=(const WireChecker&) = delete;
-  // `top`, when given, is told of the message's own fields (valid or not: the result says).
-  WireCheck Check(std::string_view bytes, FieldObserver* top = nullptr);
+  WireCheck Check(std::string_view bytes);
 
   struct Tables;
 

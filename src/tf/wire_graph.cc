@@ -32,43 +32,40 @@ bool IsUnboundInput(std::string_view input) {
          input.substr(0, kUnboundPrefix.size()) == kUnboundPrefix;
 }
 
-// Takes a node's name, op, device bytes and unbound inputs from the fields the check walks.
-class NodeScan : public proto::FieldObserver {
- public:
-  NodeScan(WireNode* node, const uint8_t* base, const uint8_t* payload)
-      : node_(node), base_(base), payload_(payload) {}
+// Takes a node's name, op, device bytes and unbound inputs from its top-level records, once
+// the check has found them valid. A walk of its own (tags and lengths, payloads skipped) costs
+// less than being told of each field by the check: in WebAssembly a call per record keeps the
+// record in linear memory.
+std::string_view ScanNode(const uint8_t* payload, const uint8_t* end, const uint8_t* base,
+                          WireNode* node) {
   std::string_view op;
-
-  void Field(const Record& r) override {
-    if (r.wire_type != 2) return;
+  Record r;
+  for (const uint8_t* p = payload; p < end && ReadRecord(p, end, &r); p = r.end) {
+    if (r.wire_type != 2) continue;
     switch (r.number) {
       case kNameField:
         // A repeated singular field: the last one wins, as in a parse.
-        node_->name_offset = static_cast<uint32_t>(r.value - base_);
-        node_->name_length = static_cast<uint32_t>(r.length);
+        node->name_offset = static_cast<uint32_t>(r.value - base);
+        node->name_length = static_cast<uint32_t>(r.length);
         break;
       case kOpField:
         op = r.view();
         break;
       case kInputField:
-        if (IsUnboundInput(r.view())) node_->unbound_input = true;
+        if (IsUnboundInput(r.view())) node->unbound_input = true;
         break;
       case kDeviceField:
-        if (node_->device_bytes == 0 && r.start - payload_ < WireNode::kFarDevice) {
-          node_->device_offset = static_cast<uint16_t>(r.start - payload_);
+        if (node->device_bytes == 0 && r.start - payload < WireNode::kFarDevice) {
+          node->device_offset = static_cast<uint16_t>(r.start - payload);
         }
-        node_->device_bytes += static_cast<uint32_t>(r.end - r.start);
+        node->device_bytes += static_cast<uint32_t>(r.end - r.start);
         break;
       default:
         break;
     }
   }
-
- private:
-  WireNode* node_;
-  const uint8_t* base_;
-  const uint8_t* payload_;
-};
+  return op;
+}
 
 }  // namespace
 
@@ -141,12 +138,11 @@ bool WireGraph::IndexBytes(const std::string& bytes, uint64_t begin, uint64_t le
       header_bytes->append(reinterpret_cast<const char*>(r.start), r.end - r.start);
       continue;
     }
-    WireNode node;
-    NodeScan scan(&node, base, r.value);
-    proto::WireCheck check = checker.Check(r.view(), &scan);
+    proto::WireCheck check = checker.Check(r.view());
     if (!check.valid) return false;
     parsed_bytes += check.parsed_bytes;
-    node.op = OpNumber(scan.op, &op_lookup);
+    WireNode node;
+    node.op = OpNumber(ScanNode(r.value, r.end, base, &node), &op_lookup);
     node.offset = static_cast<uint32_t>(r.value - base);
     node.length = static_cast<uint32_t>(r.length);
     node.canonical = check.canonical;
