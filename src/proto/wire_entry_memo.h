@@ -19,7 +19,7 @@ class WireEntryMemo {
  public:
   // Entries outside these sizes are walked: shorter ones cannot be hashed by words, longer
   // ones are rare and would crowd the memo.
-  static constexpr size_t kMinBytes = 4, kMaxBytes = 4096;
+  static constexpr size_t kMinBytes = 4, kMaxBytes = 1024;
 
   struct Result {
     uint64_t parsed_bytes = 0;
@@ -42,8 +42,6 @@ class WireEntryMemo {
     uint32_t offset = 0, size = 0;  // the entry's copy in bytes_; size 0: an empty slot
     Result result;
   };
-  void Grow();
-
   std::vector<Slot> slots_;     // a power of two, at most half full; empty until first kept
   std::vector<uint64_t> seen_;  // hashes met once, direct-mapped (a later one replaces)
   std::string bytes_;           // the remembered entries' bytes, one after another
