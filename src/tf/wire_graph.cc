@@ -24,6 +24,11 @@ constexpr uint8_t kNodeTag = (kNodeField << 3) | 2;
 constexpr int kNameField = 1, kOpField = 2, kInputField = 3, kDeviceField = 4;
 constexpr std::string_view kUnboundPrefix = "$unbound_inputs_";
 
+// A GraphDef.node record of a `payload`-byte node: its tag, length and payload.
+uint64_t RecordBytes(uint64_t payload) {
+  return 1 + CodedOutputStream::VarintSize64(payload) + payload;
+}
+
 // "$unbound_inputs_x", or the control input "^$unbound_inputs_x". Inputs seldom start with
 // '$': that one byte settles nearly all of them.
 bool IsUnboundInput(std::string_view input) {
@@ -147,6 +152,8 @@ bool WireGraph::IndexBytes(const std::string& bytes, uint64_t begin, uint64_t le
     node.length = static_cast<uint32_t>(r.length);
     node.canonical = check.canonical;
     all_canonical_ = all_canonical_ && check.canonical;
+    copied_records_bytes_ += RecordBytes(node.length);
+    copied_records_bytes_without_devices_ += RecordBytes(node.length - node.device_bytes);
     nodes_.push_back(node);
   }
   std::vector<uint64_t> counts(ops_.size());
@@ -210,6 +217,9 @@ uint64_t WireGraph::CopiedSize(size_t i, const NodePlan& plan) const {
 }
 
 uint64_t WireGraph::RecordsSize(const NodePlan& plan) const {
+  if (plan.actions.empty() && all_canonical_) {
+    return plan.drop_devices ? copied_records_bytes_without_devices_ : copied_records_bytes_;
+  }
   uint64_t total = 0;
   for (size_t i = 0; i < nodes_.size(); ++i) {
     uint64_t payload;
@@ -224,7 +234,7 @@ uint64_t WireGraph::RecordsSize(const NodePlan& plan) const {
         payload = CopiedSize(i, plan);
         break;
     }
-    total += 1 + CodedOutputStream::VarintSize64(payload) + payload;
+    total += RecordBytes(payload);
   }
   return total;
 }

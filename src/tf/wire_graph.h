@@ -126,6 +126,10 @@ class WireGraph {
   std::vector<WireNode> nodes_;
   tensorflow::GraphDef* header_ = nullptr;
   bool all_canonical_ = true;
+  // What RecordsSize gives for a plan that copies every node, with devices and without (when
+  // all are canonical): summed while indexing, so such an export does not go over the nodes
+  // twice.
+  uint64_t copied_records_bytes_ = 0, copied_records_bytes_without_devices_ = 0;
   std::vector<std::string_view> ops_;
   std::vector<std::pair<std::string_view, uint64_t>> op_counts_;
 };
