@@ -16,7 +16,7 @@ namespace {
 
 namespace pb = google::protobuf;
 using pb::FieldDescriptor;
-using ojson = nlohmann::ordered_json;
+using ojson = OrderedJson;
 
 ojson NonFinite(double v) {
   if (std::isnan(v)) return "NaN";
@@ -43,7 +43,7 @@ class Writer {
       throw Error(ErrorCode::kTooLarge,
                   "messages nest more than " + std::to_string(kMaxProtoNesting) + " levels deep");
     }
-    ojson out = ojson::object();
+    ojson out = ojson::Object();
     const pb::Reflection* r = message.GetReflection();
     std::vector<const FieldDescriptor*> fields;
     r->ListFields(message, &fields);
@@ -51,9 +51,9 @@ class Writer {
       if (field->is_map()) {
         out[field->json_name()] = Map(message, field, depth);
       } else if (field->is_repeated()) {
-        ojson list = ojson::array();
+        ojson list = ojson::Array();
         for (int i = 0; i < r->FieldSize(message, field); ++i) {
-          list.push_back(Value(message, field, i, depth));
+          list.items().push_back(Value(message, field, i, depth));
         }
         out[field->json_name()] = std::move(list);
       } else {
@@ -72,12 +72,27 @@ class Writer {
     for (int i = 0; i < r->FieldSize(message, field); ++i) {
       const pb::Message& entry = r->GetRepeatedMessage(message, field, i);
       ojson key = Value(entry, key_field, -1, depth);
-      entries.emplace_back(key.is_string() ? key.get<std::string>() : key.dump(), &entry);
+      std::string text;
+      if (key.is_string()) {
+        text = key.string_value();
+      } else {
+        key.Dump(&text);  // a number or a bool: never fails
+      }
+      entries.emplace_back(std::move(text), &entry);
     }
     std::stable_sort(entries.begin(), entries.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
-    ojson out = ojson::object();
-    for (const auto& [key, entry] : entries) out[key] = Value(*entry, value_field, -1, depth);
+    // Equal keys are neighbours now: the first place and the last value, as operator[] gives.
+    ojson out = ojson::Object();
+    std::vector<ojson::Member>& members = out.members();
+    for (const auto& [key, entry] : entries) {
+      ojson value = Value(*entry, value_field, -1, depth);
+      if (!members.empty() && members.back().first == key) {
+        members.back().second = std::move(value);
+      } else {
+        members.emplace_back(key, std::move(value));
+      }
+    }
     return out;
   }
 
@@ -115,13 +130,13 @@ class Writer {
       case FieldDescriptor::CPPTYPE_MESSAGE:
         return Message(rep ? r->GetRepeatedMessage(m, f, i) : r->GetMessage(m, f), depth + 1);
     }
-    return nullptr;
+    return ojson();
   }
 };
 
 }  // namespace
 
-nlohmann::ordered_json MessageToJson(const google::protobuf::Message& message) {
+OrderedJson MessageToJson(const google::protobuf::Message& message) {
   return Writer().Message(message, 0);
 }
 

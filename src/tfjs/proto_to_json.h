@@ -7,12 +7,12 @@
 
 #include <google/protobuf/message.h>
 
-#include <nlohmann/json.hpp>
+#include "core/ordered_json.h"
 
 namespace graphport::tfjs {
 
 // Map entries are written sorted by key, so the output does not depend on hash order.
-nlohmann::ordered_json MessageToJson(const google::protobuf::Message& message);
+OrderedJson MessageToJson(const google::protobuf::Message& message);
 
 }  // namespace graphport::tfjs
 

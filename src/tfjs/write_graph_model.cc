@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "core/input_set.h"
+#include "core/ordered_json.h"
 #include "tf/dtype.h"
 #include "tfjs/float16.h"
 #include "tfjs/proto_to_json.h"
@@ -19,7 +20,7 @@ namespace graphport::tfjs {
 namespace {
 
 using nlohmann::json;
-using ojson = nlohmann::ordered_json;
+using ojson = OrderedJson;
 using tensorflow::NodeDef;
 
 // One Const that becomes a weight.
@@ -39,54 +40,45 @@ class GraphModelWriter {
     uint64_t total = 0;
     for (const WeightSource& w : weights_) total += StoredBytes(w);
     ShardWriter shards(out_, 1, total, options_.shard_size);
-    ojson entries = ojson::array();
-    for (const WeightSource& w : weights_) entries.push_back(WriteWeight(w, &shards));
+    ojson entries = ojson::Array();
+    for (const WeightSource& w : weights_) entries.PushBack(WriteWeight(w, &shards));
     shards.Finish();
 
-    ojson model = ojson::object();
+    ojson model = ojson::Object();
     model["format"] = "graph-model";
-    model["generatedBy"] = options_.generated_by;
+    model["generatedBy"] = ojson::FromJson(options_.generated_by);
     model["convertedBy"] = options_.converted_by;
     if (signature != nullptr) {
-      ojson s = ojson::object();
+      ojson s = ojson::Object();
       ojson full = MessageToJson(*signature);
       for (const char* side : {"inputs", "outputs"}) {
-        if (full.contains(side)) s[side] = full[side];
+        if (const ojson* found = full.Find(side)) s[side] = *found;
       }
       model["signature"] = std::move(s);
     }
     for (const ResourceLink& link : options_.resource_links) {
-      if (!model.contains("signature")) model["signature"] = {{"inputs", ojson::object()}};
-      model["signature"]["inputs"][link.placeholder] = {{"name", link.placeholder + ":0"},
-                                                        {"dtype", "DT_RESOURCE"},
-                                                        {"tensorShape", ojson::object()},
-                                                        {"resourceId", link.resource_id}};
+      // A SignatureDef's inputs are a map, written as an object (or absent: null here).
+      model["signature"]["inputs"][link.placeholder] =
+          ojson::Object({{"name", link.placeholder + ":0"},
+                         {"dtype", "DT_RESOURCE"},
+                         {"tensorShape", ojson::Object()},
+                         {"resourceId", link.resource_id}});
     }
     model["modelTopology"] = Topology(graph_);
-    if (!options_.user_metadata.is_null()) model["userDefinedMetadata"] = options_.user_metadata;
+    if (!options_.user_metadata.is_null()) {
+      model["userDefinedMetadata"] = ojson::FromJson(options_.user_metadata);
+    }
     if (options_.initializer != nullptr && options_.initializer->node_size() > 0) {
       model["modelInitializer"] = Topology(*options_.initializer);
-      ojson signature = options_.initializer_signature.is_null()
-                            ? ojson()
-                            : ojson::parse(options_.initializer_signature.dump());
-      for (const ResourceLink& link : options_.resource_links) {
-        if (signature.is_null()) signature = {{"outputs", ojson::object()}};
-        ojson& output = signature["outputs"][link.tensor];
-        if (!output.is_object()) {
-          output = {
-              {"name", link.tensor}, {"dtype", "DT_RESOURCE"}, {"tensorShape", ojson::object()}};
-        }
-        output["resourceId"] = link.resource_id;
-      }
+      ojson signature = InitializerSignature();
       if (!signature.is_null()) model["initializerSignature"] = std::move(signature);
     }
-    ojson paths = ojson::array();
-    for (const std::string& name : shards.names()) paths.push_back(name);
-    model["weightsManifest"] = ojson::array({{{"paths", paths}, {"weights", entries}}});
+    ojson paths = ojson::Array();
+    for (const std::string& name : shards.names()) paths.PushBack(name);
+    ojson group = ojson::Object({{"paths", std::move(paths)}, {"weights", std::move(entries)}});
+    model["weightsManifest"].PushBack(std::move(group));
     std::string text;
-    try {
-      text = model.dump();
-    } catch (const nlohmann::json::type_error& e) {
+    if (!model.Dump(&text)) {
       throw Error(ErrorCode::kUnsupported,
                   "TF.js writer: a string of the graph is not UTF-8, which JSON cannot hold");
     }
@@ -107,6 +99,31 @@ class GraphModelWriter {
   }
 
  private:
+  // The input model.json's initializerSignature (keys in nlohmann::json's sorted order, as it
+  // was read) with the resourceId of each linked table output, which is added at the end of
+  // `outputs` when the signature did not name it.
+  ojson InitializerSignature() {
+    ojson signature = ojson::FromJson(options_.initializer_signature);
+    for (const ResourceLink& link : options_.resource_links) {
+      if (signature.is_null()) signature = ojson::Object({{"outputs", ojson::Object()}});
+      const ojson* outputs = signature.Find("outputs");
+      if (!signature.is_object() ||
+          (outputs != nullptr && !outputs->is_null() && !outputs->is_object())) {
+        throw Error(ErrorCode::kParseError,
+                    "TF.js export: the model's initializerSignature is not an object of "
+                    "\"inputs\" and \"outputs\" objects, so table output '" +
+                        link.tensor + "' cannot get its resourceId");
+      }
+      ojson& output = signature["outputs"][link.tensor];
+      if (!output.is_object()) {
+        output = ojson::Object(
+            {{"name", link.tensor}, {"dtype", "DT_RESOURCE"}, {"tensorShape", ojson::Object()}});
+      }
+      output["resourceId"] = link.resource_id;
+    }
+    return signature;
+  }
+
   [[noreturn]] void OptionError(const std::string& option, const std::string& what) {
     ErrorLocation location;
     location.option = option;
@@ -199,8 +216,8 @@ class GraphModelWriter {
   }
 
   ojson Shape(const tensorflow::TensorProto& t) {
-    ojson shape = ojson::array();
-    for (const auto& d : t.tensor_shape().dim()) shape.push_back(d.size());
+    ojson shape = ojson::Array();
+    for (const auto& d : t.tensor_shape().dim()) shape.PushBack(d.size());
     return shape;
   }
 
@@ -218,21 +235,22 @@ class GraphModelWriter {
                   location);
     }
     shards->Write(t.tensor_content());
-    ojson quantization = ojson::object();
+    ojson quantization = ojson::Object();
     for (const char* key : {"dtype", "min", "scale", "original_dtype"}) {
-      if (q.contains(key)) quantization[key] = q[key];
+      if (q.contains(key)) quantization[key] = ojson::FromJson(q[key]);
     }
-    return {{"name", w.name},
-            {"shape", Shape(t)},
-            {"dtype", WeightDtypeName(logical)},
-            {"quantization", quantization}};
+    return ojson::Object({{"name", w.name},
+                          {"shape", Shape(t)},
+                          {"dtype", WeightDtypeName(logical)},
+                          {"quantization", std::move(quantization)}});
   }
 
   ojson WriteWeight(const WeightSource& w, ShardWriter* shards) {
     if (KeptCodes(*w.node)) return WriteKeptCodes(w, shards);
     const tensorflow::TensorProto& t = Tensor(*w.node);
     WeightData data = TensorToWeight(t, w.node->name());
-    ojson entry = {{"name", w.name}, {"shape", Shape(t)}, {"dtype", WeightDtypeName(data.dtype)}};
+    ojson entry = ojson::Object(
+        {{"name", w.name}, {"shape", Shape(t)}, {"dtype", WeightDtypeName(data.dtype)}});
     if (data.dtype == WeightDtype::kString) {
       for (const std::string& s : data.strings) {
         uint32_t n = static_cast<uint32_t>(s.size());
@@ -250,7 +268,7 @@ class GraphModelWriter {
     std::vector<float> values(data.elements);
     std::memcpy(values.data(), data.bytes().data(), data.bytes().size());
     std::string codes;
-    ojson quantization = ojson::object();
+    ojson quantization = ojson::Object();
     quantization["dtype"] = options_.quantize;
     if (options_.quantize == "float16") {
       codes.resize(values.size() * 2);
@@ -366,23 +384,24 @@ class GraphModelWriter {
   }
 
   ojson Topology(const tensorflow::GraphDef& graph) {
-    ojson topology = ojson::object();
-    ojson nodes = ojson::array();
-    for (const NodeDef& node : graph.node()) nodes.push_back(NodeJson(node));
+    ojson topology = ojson::Object();
+    ojson nodes = ojson::Array();
+    nodes.items().reserve(graph.node_size());
+    for (const NodeDef& node : graph.node()) nodes.PushBack(NodeJson(node));
     topology["node"] = std::move(nodes);
     // TF.js reads "versions" unconditionally: it is written even when empty, and so is the
     // library, as the current converter does.
-    ojson library = ojson::object();
+    ojson library = ojson::Object();
     if (graph.library().function_size() > 0) {
-      ojson functions = ojson::array();
-      for (const auto& f : graph.library().function()) functions.push_back(FunctionJson(f));
+      ojson functions = ojson::Array();
+      for (const auto& f : graph.library().function()) functions.PushBack(FunctionJson(f));
       library["function"] = std::move(functions);
     }
     tensorflow::FunctionDefLibrary rest;
     *rest.mutable_gradient() = graph.library().gradient();
     *rest.mutable_registered_gradients() = graph.library().registered_gradients();
     ojson rest_json = MessageToJson(rest);
-    for (auto& [key, value] : rest_json.items()) library[key] = value;
+    for (auto& [key, value] : rest_json.members()) library[key] = std::move(value);
     topology["library"] = std::move(library);
     topology["versions"] = MessageToJson(graph.versions());
     return topology;

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/error.h"
+#include "core/ordered_json.h"
 #include "core/utf8.h"
 #include "mge/dtype.h"
 #include "mge/dtype_infer.h"
@@ -15,7 +16,9 @@
 namespace graphport::mge {
 namespace {
 
-using OrderedJson = nlohmann::ordered_json;
+// A strip-info file nests two levels; the bound keeps a hostile appendJson from being built
+// and printed recursively.
+constexpr int kMaxAppendJsonDepth = 64;
 
 // Python's json.dumps(ensure_ascii=True) for a string.
 void PyString(const std::string& s, std::string* out) {
@@ -81,11 +84,11 @@ void PyString(const std::string& s, std::string* out) {
 
 // Python's json.dump with default separators (", ", ": ").
 void PyDump(const OrderedJson& v, std::string* out) {
-  switch (v.type()) {
-    case OrderedJson::value_t::object: {
+  switch (v.kind()) {
+    case OrderedJson::Kind::kObject: {
       *out += "{";
       bool first = true;
-      for (const auto& [k, item] : v.items()) {
+      for (const auto& [k, item] : v.members()) {
         if (!first) *out += ", ";
         first = false;
         PyString(k, out);
@@ -95,23 +98,23 @@ void PyDump(const OrderedJson& v, std::string* out) {
       *out += "}";
       break;
     }
-    case OrderedJson::value_t::array: {
+    case OrderedJson::Kind::kArray: {
       *out += "[";
-      for (size_t i = 0; i < v.size(); ++i) {
+      for (size_t i = 0; i < v.items().size(); ++i) {
         if (i) *out += ", ";
-        PyDump(v[i], out);
+        PyDump(v.items()[i], out);
       }
       *out += "]";
       break;
     }
-    case OrderedJson::value_t::string:
-      PyString(v.get<std::string>(), out);
+    case OrderedJson::Kind::kString:
+      PyString(v.string_value(), out);
       break;
-    case OrderedJson::value_t::boolean:
-      *out += v.get<bool>() ? "true" : "false";
+    case OrderedJson::Kind::kBool:
+      *out += v.bool_value() ? "true" : "false";
       break;
-    case OrderedJson::value_t::number_float: {
-      double d = v.get<double>();
+    case OrderedJson::Kind::kDouble: {
+      double d = v.double_value();
       char buf[32];
       std::snprintf(buf, sizeof buf, "%.17g", d);
       // repr(): the shortest text that reads back the same double.
@@ -124,16 +127,33 @@ void PyDump(const OrderedJson& v, std::string* out) {
       *out += s;
       break;
     }
-    case OrderedJson::value_t::null:
+    case OrderedJson::Kind::kNull:
       *out += "null";
       break;
-    default:
-      *out += v.dump();  // integers
+    case OrderedJson::Kind::kInt:
+      *out += std::to_string(v.int_value());
+      break;
+    case OrderedJson::Kind::kUInt:
+      *out += std::to_string(v.uint_value());
+      break;
   }
 }
 
 std::vector<std::string> Sorted(const std::set<std::string>& s) {
   return std::vector<std::string>(s.begin(), s.end());  // std::set sorts by byte order
+}
+
+OrderedJson StringArray(const std::vector<std::string>& strings) {
+  OrderedJson out = OrderedJson::Array();
+  for (const std::string& s : strings) out.PushBack(s);
+  return out;
+}
+
+bool HoldsString(const OrderedJson& array, const std::string& s) {
+  for (const OrderedJson& item : array.items()) {
+    if (item.is_string() && item.string_value() == s) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -167,33 +187,34 @@ StripInfo CollectStripInfo(const Graph& graph, uint64_t content_hash) {
 }
 
 std::string StripInfoJson(const StripInfo& info, const std::optional<std::string>& existing) {
-  OrderedJson fresh = OrderedJson::object();
-  fresh["dtypes"] = info.dtypes;
-  fresh["elemwise_modes"] = info.elemwise_modes;
-  fresh["opr_types"] = info.opr_types;
+  OrderedJson fresh = OrderedJson::Object({{"dtypes", StringArray(info.dtypes)},
+                                           {"elemwise_modes", StringArray(info.elemwise_modes)},
+                                           {"opr_types", StringArray(info.opr_types)}});
   OrderedJson result;
   if (existing && !existing->empty()) {
-    OrderedJson old = OrderedJson::parse(*existing, nullptr, /*allow_exceptions=*/false);
-    if (old.is_discarded() || !old.is_object()) {
+    std::string why;
+    std::optional<OrderedJson> old = OrderedJson::Parse(*existing, kMaxAppendJsonDepth, &why);
+    if (!old || !old->is_object()) {
       ErrorLocation where;
       where.option = "appendJson";
       throw Error(ErrorCode::kInvalidOption,
-                  "appendJson is not a JSON object (the existing strip-info file)", where);
+                  "appendJson is not a JSON object (the existing strip-info file)" +
+                      (why.empty() ? std::string() : ": " + why),
+                  where);
     }
-    result = old;
-    for (auto& [key, values] : result.items()) {
-      if (!fresh.contains(key) || !values.is_array()) continue;
+    result = std::move(*old);
+    for (auto& [key, values] : result.members()) {
+      const OrderedJson* new_values = fresh.Find(key);
+      if (new_values == nullptr || !values.is_array()) continue;
       std::vector<std::string> added;
-      for (const auto& v : fresh[key]) {
-        if (std::find(values.begin(), values.end(), v) == values.end()) {
-          added.push_back(v.get<std::string>());
-        }
+      for (const OrderedJson& v : new_values->items()) {
+        if (!HoldsString(values, v.string_value())) added.push_back(v.string_value());
       }
       std::sort(added.begin(), added.end());
-      for (auto& v : added) values.push_back(v);
+      for (auto& v : added) values.PushBack(std::move(v));
     }
   } else {
-    result = fresh;
+    result = std::move(fresh);
   }
   result["hash"] = info.hash;
   std::string out;

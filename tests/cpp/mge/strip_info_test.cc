@@ -79,5 +79,28 @@ TEST(MgeStripInfo, PythonJsonFormattingOfOldValues) {
             "\"hash\": 7}");
 }
 
+TEST(MgeStripInfo, OldKeyOrderAndRepeatedKeysAsPythonReadsThem) {
+  StripInfo info;
+  info.dtypes = {"Float32"};
+  info.hash = 9;
+  // json.load keeps a repeated key at its first place with its last value.
+  EXPECT_EQ(StripInfoJson(info, std::string("{\"z\": 1, \"dtypes\": [\"Int8\"], \"z\": {\"b\": 2, "
+                                            "\"a\": [1e+20, -0.0]}}")),
+            "{\"z\": {\"b\": 2, \"a\": [1e+20, -0.0]}, \"dtypes\": [\"Int8\", \"Float32\"], "
+            "\"hash\": 9}");
+  // Too deep or not JSON: the option's error, saying why.
+  for (const std::string& bad :
+       {std::string(100, '[') + std::string(100, ']'), std::string("{\"a\": 1e400}")}) {
+    try {
+      StripInfoJson(info, bad);
+      ADD_FAILURE() << bad;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::kInvalidOption);
+      EXPECT_EQ(e.where().option, "appendJson");
+      EXPECT_NE(std::string(e.what()).find("): "), std::string::npos) << e.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace graphport::mge

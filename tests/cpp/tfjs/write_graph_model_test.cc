@@ -386,5 +386,41 @@ TEST(WriteGraphModelTest, BadOptionsAndWeights) {
   expect_error({}, ErrorCode::kParseError, "", "tensor_content has 3 bytes", short_content);
 }
 
+// The initializer's signature keeps the input's (sorted) order; a linked table output the
+// signature lacks is added at its end, and resourceId at the end of an entry that lacks it.
+// A signature that is not an object of objects cannot take the link: an error, not a throw
+// from inside the JSON library.
+TEST(WriteGraphModelTest, InitializerSignatureTakesTheResourceLinksInOrder) {
+  tensorflow::GraphDef graph, initializer;
+  graph.add_node()->set_name("unknown");
+  graph.mutable_node(0)->set_op("Placeholder");
+  initializer.add_node()->set_name("Identity");
+  initializer.mutable_node(0)->set_op("Identity");
+  WriteOptions options;
+  options.initializer = &initializer;
+  options.resource_links = {{"unknown", "Identity:0", 42}, {"unknown", "A:0", 7}};
+  options.initializer_signature =
+      json::parse(R"({"outputs": {"Z:0": {"name": "Z:0"}, "A:0": {"name": "A:0", "x": 1}}})");
+  MemoryOutputSet out;
+  WriteGraphModel(graph, nullptr, options, &out);
+  std::string text = FindFile(out, "model.json")->bytes;
+  EXPECT_NE(text.find(R"("initializerSignature":{"outputs":{"A:0":{"name":"A:0","x":1,)"
+                      R"("resourceId":7},"Z:0":{"name":"Z:0"},"Identity:0":{"name":)"
+                      R"("Identity:0","dtype":"DT_RESOURCE","tensorShape":{},"resourceId":42}}})"),
+            std::string::npos)
+      << text;
+  for (const char* bad : {R"([1])", R"({"outputs": [1]})"}) {
+    options.initializer_signature = json::parse(bad);
+    MemoryOutputSet failed;
+    try {
+      WriteGraphModel(graph, nullptr, options, &failed);
+      ADD_FAILURE() << "no error for " << bad;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::kParseError) << e.what();
+      EXPECT_NE(std::string(e.what()).find("initializerSignature"), std::string::npos);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace graphport::tfjs
