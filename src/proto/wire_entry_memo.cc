@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "core/same_bytes.h"
+
 namespace graphport::proto {
 namespace {
 
@@ -24,18 +26,6 @@ uint32_t Load32(const uint8_t* p) {
   uint32_t word;
   std::memcpy(&word, p, 4);
   return word;
-}
-
-// memcmp(a, b, size) == 0 for size >= 4, by words, the last one overlapping: WebAssembly's
-// libc compares byte by byte.
-bool SameBytes(const uint8_t* a, const uint8_t* b, size_t size) {
-  if (size < 8) {
-    return Load32(a) == Load32(b) && Load32(a + size - 4) == Load32(b + size - 4);
-  }
-  uint64_t differ = 0;
-  for (size_t i = 0; i + 8 <= size; i += 8) differ |= Load64(a + i) ^ Load64(b + i);
-  differ |= Load64(a + size - 8) ^ Load64(b + size - 8);
-  return differ == 0;
 }
 
 }  // namespace

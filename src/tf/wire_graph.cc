@@ -5,6 +5,7 @@
 
 #include "core/byte_stream.h"
 #include "core/error.h"
+#include "core/same_bytes.h"
 #include "proto/proto_io.h"
 #include "proto/short_copy.h"
 #include "proto/wire_check.h"
@@ -170,7 +171,7 @@ tensorflow::GraphDef* WireGraph::ParseIntoHeader() {
 
 uint32_t WireGraph::OpNumber(std::string_view op, OpLookup* lookup) {
   uint32_t& cached = lookup->cache[OpLookup::Slot(op)];
-  if (cached != 0 && ops_[cached - 1] == op) return cached - 1;
+  if (cached != 0 && SameBytes(ops_[cached - 1], op)) return cached - 1;
   // Found before emplaced: an emplace allocates its node even when the key is there.
   auto found = lookup->numbers.find(op);
   uint32_t number;
