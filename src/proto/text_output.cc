@@ -16,6 +16,7 @@ TextOutput::TextOutput(ByteSink* sink, size_t chunk_bytes)
 void TextOutput::Flush() {
   size_t size = static_cast<size_t>(cursor_ - buffer_.get());
   cursor_ = buffer_.get();
+  ++flushes_;
   if (failed_ || size == 0) return;
   try {
     sink_->Write(reinterpret_cast<const uint8_t*>(buffer_.get()), size);
@@ -49,7 +50,5 @@ void TextOutput::Append(std::string_view text) {
     text.remove_prefix(n);
   }
 }
-
-// ---- descriptor tables -----------------------------------------------------------------------
 
 }  // namespace graphport::proto

@@ -3,6 +3,7 @@
 #define GRAPHPORT_PROTO_TEXT_OUTPUT_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -31,6 +32,11 @@ class TextOutput {
   // Hands what is buffered to the sink.
   void Flush();
 
+  // Where the next byte goes, and how many times the buffer was handed on so far: text
+  // between two cursors of the same count is still in the buffer, whole.
+  const char* cursor() const { return cursor_; }
+  uint64_t flushes() const { return flushes_; }
+
   bool failed() const { return failed_; }
   const std::string& error() const { return error_; }
 
@@ -42,6 +48,7 @@ class TextOutput {
   size_t capacity_;
   char* cursor_;
   char* end_;
+  uint64_t flushes_ = 0;
   bool failed_ = false;
   std::string error_;
 };

@@ -8,7 +8,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "proto/text_escape.h"
 #include "proto/text_real.h"
+#include "proto/wire_text_memo.h"
 
 namespace graphport::proto {
 
@@ -89,6 +91,7 @@ struct FieldEntry {
   Kind kind = Kind::kInt32;
   int wire_type = kVarint;
   bool packable = false;
+  bool map_entry = false;    // a map field: its entries' text is remembered (WireTextMemo)
   PaddedText scalar_prefix;  // "name: "
   PaddedText message_open;   // "name {\n"
   const EnumNames* enum_names = nullptr;
@@ -162,6 +165,7 @@ struct WireTextPrinter::Tables {
   std::unordered_map<const Descriptor*, std::unique_ptr<TypeTable>> types;
   std::unordered_map<const EnumDescriptor*, std::unique_ptr<EnumNames>> enums;
   std::map<const FieldDescriptor*, std::unique_ptr<FieldEntry>> large_numbers;
+  WireTextMemo entries;
 
   TypeTable* For(const Descriptor* type) {
     auto& slot = types[type];
@@ -207,6 +211,7 @@ struct WireTextPrinter::Tables {
     entry->kind = KindOf(f);
     entry->wire_type = WireTypeOf(entry->kind);
     entry->packable = f->is_packable();
+    entry->map_entry = f->is_map();
     entry->scalar_prefix.Set(f->name() + ": ");
     entry->message_open.Set(f->name() + " {\n");
     if (entry->kind == Kind::kEnum) entry->enum_names = Enum(f->enum_type());
@@ -236,25 +241,6 @@ struct WireTextPrinter::Tables {
 };
 
 namespace {
-
-// How CEscape writes each byte: 0 as itself, 1 as a backslash and a letter, 2 as "\ooo".
-struct EscapeTable {
-  uint8_t how[256];
-  char letter[256];
-  EscapeTable() {
-    for (int c = 0; c < 256; ++c) {
-      how[c] = c < 0x20 || c > 0x7e ? 2 : 0;
-      letter[c] = 0;
-    }
-    const char pairs[][2] = {{'\n', 'n'}, {'\r', 'r'},  {'\t', 't'},
-                             {'"', '"'},  {'\'', '\''}, {'\\', '\\'}};
-    for (const auto& pair : pairs) {
-      how[static_cast<uint8_t>(pair[0])] = 1;
-      letter[static_cast<uint8_t>(pair[0])] = pair[1];
-    }
-  }
-};
-const EscapeTable kEscape;
 
 struct Spaces {
   char text[kMaxIndentChars + kSlack];
@@ -355,18 +341,53 @@ class Walk {
         String(*field, start, static_cast<size_t>(length), level);
       } else {
         if (field->message == nullptr) field->message = tables_->For(field->field->message_type());
-        Line(level, field->message_open);
-        if (!Message(start, p, field->message, level + 1, depth + 1, 0)) return false;
-        char* w = Indent(out_->Reserve(2 * static_cast<size_t>(level) + 2 + kSlack), level);
-        *w++ = '}';
-        *w++ = '\n';
-        Done(w);
+        const bool ok = field->map_entry && WireTextMemo::Fits(static_cast<size_t>(length))
+                            ? MapEntry(start, p, *field, level, depth)
+                            : Nested(start, p, *field, level, depth);
+        if (!ok) return false;
       }
     }
     return true;
   }
 
  private:
+  // "name {", the message's fields one level in, "}".
+  bool Nested(const uint8_t* p, const uint8_t* end, const FieldEntry& field, int level,
+              int depth) {
+    Line(level, field.message_open);
+    if (!Message(p, end, field.message, level + 1, depth + 1, 0)) return false;
+    char* w = Indent(out_->Reserve(2 * static_cast<size_t>(level) + 2 + kSlack), level);
+    *w++ = '}';
+    *w++ = '\n';
+    Done(w);
+    return true;
+  }
+
+  // A map entry as Nested prints it, copied from the memo when the same bytes were printed
+  // here before; text printed whole into the buffer (no flush in between) is offered to it.
+  bool MapEntry(const uint8_t* p, const uint8_t* end, const FieldEntry& field, int level,
+                int depth) {
+    const size_t size = static_cast<size_t>(end - p);
+    const WireTextMemo::Context context{&field, level, depth};
+    const uint64_t hash = WireTextMemo::Hash(p, size, context);
+    WireTextMemo& memo = tables_->entries;
+    const std::string_view known = memo.Find(p, size, hash, context);
+    if (!known.empty()) {
+      Done(CopyShort(out_->Reserve(known.size() + kSlack), known.data(), known.size()));
+      return true;
+    }
+    // Reserve first, so that a flush it makes happens before the text starts.
+    out_->Reserve(Room(level, field.message_open));
+    const uint64_t flushes = out_->flushes();
+    const char* start = out_->cursor();
+    if (!Nested(p, end, field, level, depth)) return false;
+    if (out_->flushes() == flushes) {
+      memo.Offer(p, size, hash, context,
+                 std::string_view(start, static_cast<size_t>(out_->cursor() - start)));
+    }
+    return true;
+  }
+
   static uint64_t Fixed32(const uint8_t* p) {
     return static_cast<uint64_t>(p[0]) | static_cast<uint64_t>(p[1]) << 8 |
            static_cast<uint64_t>(p[2]) << 16 | static_cast<uint64_t>(p[3]) << 24;
@@ -506,7 +527,7 @@ class Walk {
     w = CopyShort(Indent(w, level), field.scalar_prefix);
     *w++ = '"';
     while (true) {
-      w = Escape(s, piece, w);
+      w = CEscapeTo(s, piece, w);
       s += piece;
       n -= piece;
       if (n == 0) break;
@@ -517,48 +538,6 @@ class Walk {
     *w++ = '"';
     *w++ = '\n';
     Done(w);
-  }
-
-  // Eight bytes at a time while none of them needs escaping (SWAR: a byte below 0x20, above
-  // 0x7e, or one of " ' \), one at a time otherwise.
-  static char* Escape(const uint8_t* s, size_t n, char* w) {
-    constexpr uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
-    size_t i = 0;
-    while (i < n) {
-      if (n - i >= 8) {
-        uint64_t x;
-        std::memcpy(&x, s + i, 8);
-        uint64_t special = ((x - kOnes * 0x20) & ~x) | ((x + kOnes * 1) | x);
-        for (uint64_t c : {kOnes * '"', kOnes * '\'', kOnes * '\\'}) {
-          uint64_t y = x ^ c;
-          special |= (y - kOnes) & ~y;
-        }
-        if ((special & kHigh) == 0) {
-          std::memcpy(w, &x, 8);
-          w += 8;
-          i += 8;
-          continue;
-        }
-      }
-      for (size_t stop = std::min(n, i + 8); i < stop; ++i) {
-        uint8_t c = s[i];
-        switch (kEscape.how[c]) {
-          case 0:
-            *w++ = static_cast<char>(c);
-            break;
-          case 1:
-            *w++ = '\\';
-            *w++ = kEscape.letter[c];
-            break;
-          default:
-            *w++ = '\\';
-            *w++ = static_cast<char>('0' + (c >> 6));
-            *w++ = static_cast<char>('0' + ((c >> 3) & 7));
-            *w++ = static_cast<char>('0' + (c & 7));
-        }
-      }
-    }
-    return w;
   }
 
   WireTextPrinter::Tables* tables_;
