@@ -15,6 +15,11 @@
 
 namespace graphport::mge {
 
+// The types a reader makes one of per operator, tensor or var declare their special members
+// here and define them in mge_model.cc: the WebAssembly build compiles the family's per-model
+// code at -Oz (CMakeLists.txt), and inline copies made there could be the ones the linker keeps
+// for the readers too (loading 100k operators went 18% slower that way).
+
 enum class DumpFormat { kFbsV1, kFbsV2 };
 // The FBS v1 header: "MGBS" (16 bytes, unversioned ids) or "MGBC" (24 bytes, persist ids).
 enum class V1Magic { kMgbs, kMgbc };
@@ -36,6 +41,13 @@ struct TensorFormat {
 };
 
 struct Tensor {
+  Tensor();
+  Tensor(const Tensor&);
+  Tensor(Tensor&&) noexcept;
+  Tensor& operator=(const Tensor&);
+  Tensor& operator=(Tensor&&) noexcept;
+  ~Tensor();
+
   std::optional<std::string> name;
   std::optional<std::vector<uint32_t>> shape;
   std::optional<std::optional<std::string>> comp_node;  // table present / locator present
@@ -65,6 +77,13 @@ struct DumpItem {
 };
 
 struct Operator {
+  Operator();
+  Operator(const Operator&);
+  Operator(Operator&&) noexcept;
+  Operator& operator=(const Operator&);
+  Operator& operator=(Operator&&) noexcept;
+  ~Operator();
+
   uint64_t type_id = 0;
   uint32_t opr_version = 0;         // FBS_V2; 0 in FBS v1
   std::optional<std::string> type;  // FBS_V2 Operator.type: the registration token
@@ -91,6 +110,13 @@ struct Operator {
 
 // FBS_V2 MiddleTensor, kept per var id.
 struct MiddleTensor {
+  MiddleTensor();
+  MiddleTensor(const MiddleTensor&);
+  MiddleTensor(MiddleTensor&&) noexcept;
+  MiddleTensor& operator=(const MiddleTensor&);
+  MiddleTensor& operator=(MiddleTensor&&) noexcept;
+  ~MiddleTensor();
+
   bool present = false;
   std::optional<std::string> name;
   std::optional<std::vector<uint32_t>> shape;
@@ -100,6 +126,13 @@ struct MiddleTensor {
 };
 
 struct Var {
+  Var();
+  Var(const Var&);
+  Var(Var&&) noexcept;
+  Var& operator=(const Var&);
+  Var& operator=(Var&&) noexcept;
+  ~Var();
+
   uint32_t opr = 0;    // index of the operator that makes it
   uint32_t index = 0;  // its position among that operator's numbered outputs
   MiddleTensor middle;
@@ -125,6 +158,13 @@ struct OutputAlias {
 
 // One dumped graph.
 struct Graph {
+  Graph();
+  Graph(const Graph&);
+  Graph(Graph&&) noexcept;
+  Graph& operator=(const Graph&);
+  Graph& operator=(Graph&&) noexcept;
+  ~Graph();
+
   DumpFormat format = DumpFormat::kFbsV1;
   V1Magic magic = V1Magic::kMgbc;
   uint64_t feature_bits = 0;       // MGBC header
@@ -155,6 +195,13 @@ struct Graph {
 
 // A whole input: the bytes, and the graphs in it.
 struct MgeFile {
+  MgeFile();
+  MgeFile(const MgeFile&);
+  MgeFile(MgeFile&&) noexcept;
+  MgeFile& operator=(const MgeFile&);
+  MgeFile& operator=(MgeFile&&) noexcept;
+  ~MgeFile();
+
   std::string bytes;            // the input, owned
   std::string display;          // how errors name it
   bool test_container = false;  // "mgbtest0": graphs[0] is the model, the rest its test cases
