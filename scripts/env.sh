@@ -28,8 +28,9 @@ fi
 export PROTOBUF_VERSION
 
 # Bumped whenever scripts/build-protobuf-wasm.sh changes what it builds, so a cached build made
-# by an older recipe is not reused. 2: descriptor.cc without std::stringstream.
-export PROTOBUF_WASM_RECIPE=2
+# by an older recipe is not reused. 2: descriptor.cc without std::stringstream. 3: the sources
+# that run once per process at -Oz.
+export PROTOBUF_WASM_RECIPE=3
 export PROTOBUF_WASM_PREFIX="${PROTOBUF_WASM_PREFIX:-$GRAPHPORT_CACHE/protobuf-wasm-$PROTOBUF_VERSION-r$PROTOBUF_WASM_RECIPE}"
 
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
