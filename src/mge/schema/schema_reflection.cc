@@ -69,11 +69,6 @@ const reflection::Schema& GraphV1Schema() {
   return *schema;
 }
 
-const reflection::Schema& ModelV2Schema() {
-  static const reflection::Schema* schema = reflection::GetSchema(ModelV2Bfbs().data());
-  return *schema;
-}
-
 const reflection::Object* FindObject(const reflection::Schema& schema, std::string_view name) {
   return FindNamed(schema.objects(), name);
 }
@@ -90,10 +85,6 @@ const reflection::Object* OperatorParamTable(const reflection::Schema& schema, u
   if (&schema == &GraphV1Schema()) {
     static const UnionIndex v1 = BuildUnionIndex(schema);
     return v1[type];
-  }
-  if (&schema == &ModelV2Schema()) {
-    static const UnionIndex v2 = BuildUnionIndex(schema);
-    return v2[type];
   }
   return BuildUnionIndex(schema)[type];
 }

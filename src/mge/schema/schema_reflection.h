@@ -11,7 +11,9 @@
 
 namespace graphport::mge {
 
-// The parsed binary schemas (root mgb.serialization.fbs.Graph resp. .v2.Model).
+// The parsed binary schemas (root mgb.serialization.fbs.Graph resp. .v2.Model). The family
+// reads every param, V2 files' too, through GraphV1Schema(): the param tables are the same in
+// both. ModelV2Schema() is for checks of the schema files, and not linked where none calls it.
 const reflection::Schema& GraphV1Schema();
 const reflection::Schema& ModelV2Schema();
 
@@ -24,8 +26,8 @@ const reflection::Enum* FindEnum(const reflection::Schema& schema, std::string_v
 const reflection::Field* FindField(const reflection::Object& object, std::string_view name);
 
 // The table an OperatorParam union type byte stands for in `schema`, or nullptr for 0 (NONE)
-// and for numbers that schema does not declare. For the two schemas above the lookup is an
-// index built once; any other schema is searched on each call. V2 files can hold 98 and 99,
+// and for numbers that schema does not declare. For GraphV1Schema() the lookup is an index
+// built once; any other schema is searched on each call. V2 files can hold 98 and 99,
 // which only the v1 union declares (MegEngine writes V2 params with its v1 numbering): look
 // those up in GraphV1Schema() (the param tables are the same in both), and resolve the enum
 // types of their fields in GraphV1Schema() too.
