@@ -16,39 +16,7 @@ constexpr size_t kMemoBytes = size_t{256} << 10;
 constexpr size_t kSlots = 4096;  // at most half of them used
 constexpr size_t kSeenSlots = 4096;
 
-uint64_t Load64(const uint8_t* p) {
-  uint64_t word;
-  std::memcpy(&word, p, 8);
-  return word;
-}
-
-uint32_t Load32(const uint8_t* p) {
-  uint32_t word;
-  std::memcpy(&word, p, 4);
-  return word;
-}
-
 }  // namespace
-
-uint64_t WireEntryMemo::Hash(const uint8_t* p, size_t size) {
-  uint64_t h = size * 0x9E3779B97F4A7C15ull;
-  if (size < 8) {
-    h ^= (uint64_t{Load32(p)} << 32) | Load32(p + size - 4);
-  } else {
-    for (size_t i = 0; i + 8 <= size; i += 8) {
-      h = (h ^ Load64(p + i)) * 0xFF51AFD7ED558CCDull;
-      h ^= h >> 32;
-    }
-    h ^= Load64(p + size - 8);
-  }
-  // A full final mix: the slot is taken from the low bits, and a graph's entries often differ
-  // only in their last bytes (a Const's value).
-  h ^= h >> 33;
-  h *= 0xFF51AFD7ED558CCDull;
-  h ^= h >> 33;
-  h *= 0xC4CEB9FE1A85EC53ull;
-  return h ^ (h >> 33);
-}
 
 const WireEntryMemo::Result* WireEntryMemo::Find(const uint8_t* p, size_t size,
                                                  uint64_t hash) const {

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,8 @@ class WireEntryMemo {
   };
 
   static bool Fits(size_t size) { return size >= kMinBytes && size <= kMaxBytes; }
-  // A quick hash of `size` (Fits) bytes; collisions only cost a compare.
+  // A quick hash of `size` (Fits) bytes; collisions only cost a compare. Inline: the check's
+  // walker and the text printer run it on every map entry.
   static uint64_t Hash(const uint8_t* p, size_t size);
 
   // The result remembered for these bytes, or null.
@@ -47,6 +49,44 @@ class WireEntryMemo {
   std::string bytes_;           // the remembered entries' bytes, one after another
   size_t count_ = 0;
 };
+
+namespace wire_entry_memo_internal {
+
+inline uint64_t Load64(const uint8_t* p) {
+  uint64_t word;
+  std::memcpy(&word, p, 8);
+  return word;
+}
+
+inline uint32_t Load32(const uint8_t* p) {
+  uint32_t word;
+  std::memcpy(&word, p, 4);
+  return word;
+}
+
+}  // namespace wire_entry_memo_internal
+
+inline uint64_t WireEntryMemo::Hash(const uint8_t* p, size_t size) {
+  using wire_entry_memo_internal::Load32;
+  using wire_entry_memo_internal::Load64;
+  uint64_t h = size * 0x9E3779B97F4A7C15ull;
+  if (size < 8) {
+    h ^= (uint64_t{Load32(p)} << 32) | Load32(p + size - 4);
+  } else {
+    for (size_t i = 0; i + 8 <= size; i += 8) {
+      h = (h ^ Load64(p + i)) * 0xFF51AFD7ED558CCDull;
+      h ^= h >> 32;
+    }
+    h ^= Load64(p + size - 8);
+  }
+  // A full final mix: the slot is taken from the low bits, and a graph's entries often differ
+  // only in their last bytes (a Const's value).
+  h ^= h >> 33;
+  h *= 0xFF51AFD7ED558CCDull;
+  h ^= h >> 33;
+  h *= 0xC4CEB9FE1A85EC53ull;
+  return h ^ (h >> 33);
+}
 
 }  // namespace graphport::proto
 
