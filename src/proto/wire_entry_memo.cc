@@ -14,9 +14,16 @@ namespace {
 // first entries of a graph are as typical as any).
 constexpr size_t kMemoBytes = size_t{256} << 10;
 constexpr size_t kSlots = 4096;  // at most half of them used
-constexpr size_t kSeenSlots = 4096;
 
 }  // namespace
+
+bool SecondSighting::Again(uint64_t hash) {
+  if (seen_.empty()) seen_.resize(kSlots);
+  uint64_t& seen = seen_[hash & (kSlots - 1)];
+  if (seen == hash) return true;
+  seen = hash;  // the first sighting (or one pushed out): wait for a second
+  return false;
+}
 
 const WireEntryMemo::Result* WireEntryMemo::Find(const uint8_t* p, size_t size,
                                                  uint64_t hash) const {
@@ -33,12 +40,7 @@ const WireEntryMemo::Result* WireEntryMemo::Find(const uint8_t* p, size_t size,
 }
 
 void WireEntryMemo::Offer(const uint8_t* p, size_t size, uint64_t hash, const Result& result) {
-  if (seen_.empty()) seen_.resize(kSeenSlots);
-  uint64_t& seen = seen_[hash & (kSeenSlots - 1)];
-  if (seen != hash) {  // the first sighting (or one pushed out): wait for a second
-    seen = hash;
-    return;
-  }
+  if (!seen_.Again(hash)) return;
   if (slots_.empty()) {
     slots_.resize(kSlots);
     bytes_.reserve(kMemoBytes);

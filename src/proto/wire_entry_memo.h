@@ -16,6 +16,18 @@
 
 namespace graphport::proto {
 
+// Hashes met once, direct-mapped (a later one takes the place of an earlier): a memo keeps an
+// entry only when Again() says its hash was met before, so what a graph holds once (a Const's
+// value) neither fills the memo nor costs a copy.
+class SecondSighting {
+ public:
+  bool Again(uint64_t hash);
+
+ private:
+  static constexpr size_t kSlots = 4096;
+  std::vector<uint64_t> seen_;  // empty until the first hash
+};
+
 class WireEntryMemo {
  public:
   // Entries outside these sizes are walked: shorter ones cannot be hashed by words, longer
@@ -44,9 +56,9 @@ class WireEntryMemo {
     uint32_t offset = 0, size = 0;  // the entry's copy in bytes_; size 0: an empty slot
     Result result;
   };
-  std::vector<Slot> slots_;     // a power of two, at most half full; empty until first kept
-  std::vector<uint64_t> seen_;  // hashes met once, direct-mapped (a later one replaces)
-  std::string bytes_;           // the remembered entries' bytes, one after another
+  std::vector<Slot> slots_;  // a power of two, at most half full; empty until first kept
+  SecondSighting seen_;
+  std::string bytes_;  // the remembered entries' bytes, one after another
   size_t count_ = 0;
 };
 

@@ -352,8 +352,7 @@ class Walk {
 
  private:
   // "name {", the message's fields one level in, "}".
-  bool Nested(const uint8_t* p, const uint8_t* end, const FieldEntry& field, int level,
-              int depth) {
+  bool Nested(const uint8_t* p, const uint8_t* end, const FieldEntry& field, int level, int depth) {
     Line(level, field.message_open);
     if (!Message(p, end, field.message, level + 1, depth + 1, 0)) return false;
     char* w = Indent(out_->Reserve(2 * static_cast<size_t>(level) + 2 + kSlack), level);

@@ -3,7 +3,6 @@
 #include <cstring>
 
 #include "core/same_bytes.h"
-#include "proto/wire_entry_memo.h"
 
 namespace graphport::proto {
 namespace {
@@ -14,7 +13,6 @@ namespace {
 constexpr size_t kMemoBytes = size_t{128} << 10;
 constexpr size_t kMemoText = size_t{512} << 10;
 constexpr size_t kSlots = 4096;  // at most half of them used
-constexpr size_t kSeenSlots = 4096;
 
 }  // namespace
 
@@ -46,12 +44,7 @@ std::string_view WireTextMemo::Find(const uint8_t* p, size_t size, uint64_t hash
 void WireTextMemo::Offer(const uint8_t* p, size_t size, uint64_t hash, const Context& context,
                          std::string_view text) {
   if (text.empty()) return;  // Find's "none"; a map entry always prints at least its braces
-  if (seen_.empty()) seen_.resize(kSeenSlots);
-  uint64_t& seen = seen_[hash & (kSeenSlots - 1)];
-  if (seen != hash) {  // the first sighting (or one pushed out): wait for a second
-    seen = hash;
-    return;
-  }
+  if (!seen_.Again(hash)) return;
   if (slots_.empty()) {
     slots_.resize(kSlots);
     bytes_.reset(new uint8_t[kMemoBytes]);

@@ -4,8 +4,9 @@
 // of two or three messages and a line per field.
 //
 // The same bytes print the same text only as an entry of the same map field (its name opens
-// the text) at the same indent, so those are part of the key. As WireEntryMemo (the check's memo), it is flat open addressing
-// of fixed size, and an entry is remembered only on its second sighting.
+// the text) at the same indent and depth, so those are part of the key. As WireEntryMemo (the
+// check's memo), it is flat open addressing of fixed size, and an entry is remembered only on
+// its second sighting.
 #ifndef GRAPHPORT_PROTO_WIRE_TEXT_MEMO_H_
 #define GRAPHPORT_PROTO_WIRE_TEXT_MEMO_H_
 
@@ -14,6 +15,8 @@
 #include <memory>
 #include <string_view>
 #include <vector>
+
+#include "proto/wire_entry_memo.h"
 
 namespace graphport::proto {
 
@@ -36,8 +39,7 @@ class WireTextMemo {
 
   // The text remembered for these bytes in this context; empty when none. The text is
   // followed by at least kPadding readable bytes, so it can be copied by whole words.
-  std::string_view Find(const uint8_t* p, size_t size, uint64_t hash,
-                        const Context& context) const;
+  std::string_view Find(const uint8_t* p, size_t size, uint64_t hash, const Context& context) const;
   // After printing bytes Find did not know as `text`: remembers it if they were met before.
   void Offer(const uint8_t* p, size_t size, uint64_t hash, const Context& context,
              std::string_view text);
@@ -51,8 +53,8 @@ class WireTextMemo {
     uint32_t text_offset = 0, text_size = 0;
     Context context;
   };
-  std::vector<Slot> slots_;     // a power of two, at most half full; empty until first kept
-  std::vector<uint64_t> seen_;  // hashes met once, direct-mapped (a later one replaces)
+  std::vector<Slot> slots_;  // a power of two, at most half full; empty until first kept
+  SecondSighting seen_;
   std::unique_ptr<uint8_t[]> bytes_;  // the remembered entries' bytes, one after another
   std::unique_ptr<char[]> text_;      // their texts, likewise, with kPadding after the last
   size_t bytes_used_ = 0, text_used_ = 0, count_ = 0;

@@ -406,5 +406,51 @@ TEST(WireTextTest, CorpusGraphsNodesAndTheirMutations) {
   EXPECT_GT(mutated_canonical, 1000);
 }
 
+// Nodes whose attrs repeat (what WireTextMemo is for) beside ones that do not, printed one by one
+// through one printer, as the text export prints a graph: at two indents, through an output
+// that flushes every 64 bytes (most entries cross a flush and are not remembered) and one
+// that flushes seldom (nearly every entry after the first two comes from the memo).
+TEST(WireTextTest, RepeatedAttrsFromTheMemoPrintAsLibprotobufPrintsThem) {
+  tensorflow::GraphDef graph;
+  for (int i = 0; i < 400; ++i) {
+    tensorflow::NodeDef* node = graph.add_node();
+    node->set_name("n" + std::to_string(i));
+    node->set_op(i % 2 ? "Add" : "Const");
+    (*node->mutable_attr())["T"].set_type(tensorflow::DT_FLOAT);
+    auto* shape = (*node->mutable_attr())["_output_shapes"].mutable_list()->add_shape();
+    shape->add_dim()->set_size(i % 3 == 0 ? i : 8);  // repeated, and now and then not
+    (*node->mutable_attr())["unique"].set_s("v" + std::to_string(i));
+  }
+  for (size_t chunk : {size_t{64}, size_t{1} << 20}) {
+    for (int indent : {1, 3}) {
+      WireTextPrinter printer(tensorflow::NodeDef::descriptor());
+      for (int pass = 0; pass < 2; ++pass) {
+        for (const tensorflow::NodeDef& node : graph.node()) {
+          ASSERT_EQ(WireText(&printer, testing::DeterministicBytes(node), indent, chunk),
+                    LibprotobufText(node, indent))
+              << node.name() << " chunk " << chunk << " indent " << indent;
+        }
+      }
+    }
+  }
+}
+
+// The same entry bytes as entries of one map field at different depths (a message's map and
+// its child's), and of one map inside the other: each prints with its own indent.
+TEST(WireTextTest, TheSameMapEntryAtAnotherDepthKeepsItsOwnIndent) {
+  Everything top;
+  (*top.mutable_child_map())["k"];
+  (*top.mutable_child()->mutable_child_map())["k"];
+  (*top.mutable_child()->mutable_child()->mutable_child_map())["k"];
+  (*top.mutable_str_map())["k"] = "v";
+  (*(*top.mutable_child_map())["j"].mutable_str_map())["k"] = "v";
+  const std::string bytes = testing::DeterministicBytes(top);
+  WireTextPrinter printer(top.GetDescriptor());
+  for (int pass = 0; pass < 3; ++pass) {
+    EXPECT_EQ(WireText(&printer, bytes, 0, size_t{1} << 20), LibprotobufText(top, 0)) << pass;
+    EXPECT_EQ(WireText(&printer, bytes, 2, size_t{1} << 20), LibprotobufText(top, 2)) << pass;
+  }
+}
+
 }  // namespace
 }  // namespace graphport::proto
