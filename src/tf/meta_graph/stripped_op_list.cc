@@ -1,10 +1,6 @@
 #include "tf/meta_graph/stripped_op_list.h"
 
 #include <algorithm>
-#include <deque>
-#include <map>
-#include <string_view>
-#include <unordered_set>
 
 namespace graphport::tf {
 namespace {
@@ -42,43 +38,49 @@ std::set<std::string> FunctionNames(const tensorflow::GraphDef& graph) {
   return names;
 }
 
-std::vector<std::string> OpsUsedByGraph(const tensorflow::GraphDef& graph) {
-  std::map<std::string, const tensorflow::FunctionDef*> functions;
-  for (const auto& f : graph.library().function()) functions[f.signature().name()] = &f;
+UsedOps::UsedOps(const tensorflow::FunctionDefLibrary& library) {
+  for (const auto& f : library.function()) functions_[f.signature().name()] = &f;
+}
 
-  // Views of the graph's own strings, hashed: a node-heavy graph names a handful of ops
-  // hundreds of thousands of times, and a sorted set's string compares cost twice as much.
-  std::unordered_set<std::string_view> ops;
-  std::set<std::string> visited;
-  std::deque<const tensorflow::FunctionDef*> pending;
-  auto visit_node = [&](const tensorflow::NodeDef& node) {
-    if (functions.empty()) {
-      // Without a library nothing can be called, so the attrs need not be read: walking
-      // every node's attr map was most of this pass on a node-heavy graph.
-      ops.insert(node.op());
-      return;
-    }
-    std::vector<std::string> refs;
-    if (functions.count(node.op())) {
-      refs.push_back(node.op());
-    } else {
-      ops.insert(node.op());
-    }
-    for (const auto& [key, value] : node.attr()) CollectFunctionRefs(value, &refs);
-    for (const auto& name : refs) {
-      auto it = functions.find(name);
-      if (it != functions.end() && visited.insert(name).second) pending.push_back(it->second);
-    }
-  };
-  for (const auto& node : graph.node()) visit_node(node);
-  while (!pending.empty()) {
-    const tensorflow::FunctionDef* f = pending.front();
-    pending.pop_front();
-    for (const auto& node : f->node_def()) visit_node(node);
+void UsedOps::AddNode(std::string_view op, const tensorflow::NodeDef* attrs) {
+  if (functions_.empty()) {
+    // Without a library nothing can be called, so the attrs need not be read: walking
+    // every node's attr map was most of this pass on a node-heavy graph.
+    ops_.insert(op);
+    return;
   }
-  std::vector<std::string> sorted(ops.begin(), ops.end());
+  auto called = functions_.find(op);
+  if (called != functions_.end()) {
+    Call(called->first);
+  } else {
+    ops_.insert(op);
+  }
+  if (attrs == nullptr) return;
+  std::vector<std::string> refs;
+  for (const auto& [key, value] : attrs->attr()) CollectFunctionRefs(value, &refs);
+  for (const auto& name : refs) Call(name);
+}
+
+void UsedOps::Call(const std::string& function) {
+  auto it = functions_.find(function);
+  if (it != functions_.end() && visited_.insert(function).second) pending_.push_back(it->second);
+}
+
+std::vector<std::string> UsedOps::Sorted() {
+  while (!pending_.empty()) {
+    const tensorflow::FunctionDef* f = pending_.front();
+    pending_.pop_front();
+    for (const auto& node : f->node_def()) AddNode(node.op(), &node);
+  }
+  std::vector<std::string> sorted(ops_.begin(), ops_.end());
   std::sort(sorted.begin(), sorted.end());
   return sorted;
+}
+
+std::vector<std::string> OpsUsedByGraph(const tensorflow::GraphDef& graph) {
+  UsedOps used(graph.library());
+  for (const auto& node : graph.node()) used.AddNode(node.op(), &node);
+  return used.Sorted();
 }
 
 void BuildStrippedOpList(const tensorflow::GraphDef& graph, const OpRegistry& registry,

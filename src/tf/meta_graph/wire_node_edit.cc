@@ -14,6 +14,8 @@ using proto::Record;
 
 // NodeDef fields the edit reads or changes, and an attr entry's key.
 constexpr int kNameField = 1, kInputField = 3, kDeviceField = 4, kAttrField = 5, kKeyField = 1;
+// An attr entry's value, and the AttrValue and ListValue fields that hold a NameAttrList.
+constexpr int kValueField = 2, kListField = 1, kFuncField = 10, kListFuncField = 9;
 
 uint64_t StringRecordSize(uint64_t length) {
   return 1 + CodedOutputStream::VarintSize64(length) + length;
@@ -49,6 +51,25 @@ void ForEachAttrKey(std::string_view bytes, const std::function<void(std::string
       visit(key);
     }
   });
+}
+
+bool AttrsMayNameFunctions(std::string_view bytes) {
+  bool found = false;
+  ForEachRecord(bytes, [&](const Record& attr) {
+    if (found || attr.number != kAttrField || attr.wire_type != 2) return;
+    ForEachRecord(attr.view(), [&](const Record& entry) {
+      if (found || entry.number != kValueField || entry.wire_type != 2) return;
+      ForEachRecord(entry.view(), [&](const Record& value) {
+        if (found || value.wire_type != 2) return;
+        if (value.number == kFuncField) found = true;
+        if (value.number != kListField) return;
+        ForEachRecord(value.view(), [&](const Record& item) {
+          if (item.number == kListFuncField && item.wire_type == 2) found = true;
+        });
+      });
+    });
+  });
+  return found;
 }
 
 bool WireScopeEdit::AppliesWith(std::string_view attr_key) const {

@@ -1,4 +1,5 @@
-// Edits of a canonical NodeDef's bytes that need no parse: reading its attr keys, and
+// Edits of a canonical NodeDef's bytes that need no parse: reading its attr keys (and whether
+// an attr may name a function), and
 // exportScope with clearDevices (RewriteNode, tf/meta_graph/node_rewrite.h) applied record by
 // record. The result equals libprotobuf's deterministic serialisation of RewriteNode's output,
 // because a canonical node's records are already in that order and only the name, inputs and
@@ -19,6 +20,11 @@ namespace graphport::tf {
 
 // Calls `visit` with the key of each attr of the node in `bytes`.
 void ForEachAttrKey(std::string_view bytes, const std::function<void(std::string_view)>& visit);
+
+// Whether an attr of the node in `bytes` (checked wire bytes, canonical or not) may name a
+// library function: holds an AttrValue `func` or a list with one. False only when none does;
+// a true answer is settled by parsing the node (UsedOps reads its attrs).
+bool AttrsMayNameFunctions(std::string_view bytes);
 
 class WireScopeEdit {
  public:

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tf/meta_graph/node_rewrite.h"
+#include "tf/meta_graph/stripped_op_list.h"
 #include "tf/meta_graph/wire_node_edit.h"
 #include "tf/meta_graph/wire_nodes.h"
 
@@ -43,25 +44,44 @@ struct NodeRewriter {
   bool clear_devices;
   bool strip;
   OpRegistry registry;
+  std::set<std::string> functions;  // the library's: a node calling one keeps its attrs
 
   // `unbound` and `stripped` collect what the plan reports; at write time they are scratch.
   void Apply(const tensorflow::NodeDef& in, tensorflow::NodeDef* out,
              std::vector<std::string>* unbound, StripDefaultAttrsResult* stripped) const {
     RewriteNode(in, scope, clear_devices, out, unbound);
-    // A graph with a library is never planned here (tf/meta_graph/wire_nodes.h), so no node
-    // calls a function.
-    if (strip) StripNodeDefaults(out, {}, registry, stripped);
+    if (strip) StripNodeDefaults(out, functions, registry, stripped);
   }
 };
+
+// The ops the exported nodes use, following their calls into the library (parsed with the
+// graph's other fields): only a node whose attrs may name a function is parsed, to read them.
+std::vector<std::string> UsedWireOps(const WireGraph& wire, const NodePlan& plan) {
+  UsedOps used(wire.header().library());
+  google::protobuf::Arena scratch;
+  for (size_t i = 0; i < wire.nodes().size(); ++i) {
+    if (plan.For(i) == NodePlan::kSkip) continue;
+    if (!AttrsMayNameFunctions(wire.NodeBytes(i))) {
+      used.AddNode(wire.op(i), nullptr);
+      continue;
+    }
+    auto* parsed = google::protobuf::Arena::CreateMessage<tensorflow::NodeDef>(&scratch);
+    wire.ParseNode(i, parsed);
+    used.AddNode(wire.op(i), parsed);
+    scratch.Reset();
+  }
+  return used.Sorted();
+}
 
 }  // namespace
 
 NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options,
                        WireNodeFacts* facts) {
   const Scope& scope = *options.scope;
-  auto rewriter = std::make_shared<NodeRewriter>(
-      NodeRewriter{scope, options.clear_devices, options.strip_defaults != nullptr,
-                   options.strip_defaults != nullptr ? *options.strip_defaults : OpRegistry()});
+  const std::set<std::string> functions = FunctionNames(wire.header());
+  auto rewriter = std::make_shared<NodeRewriter>(NodeRewriter{
+      scope, options.clear_devices, options.strip_defaults != nullptr,
+      options.strip_defaults != nullptr ? *options.strip_defaults : OpRegistry(), functions});
   NodePlan plan;
   plan.drop_devices = options.clear_devices;
   const size_t n = wire.nodes().size();
@@ -71,7 +91,11 @@ NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options,
     // Every node copied: the ops are the graph's, and only nodes the index saw an unbound
     // input in are parsed, to list those.
     facts->exported = n;
-    for (const auto& [op, count] : wire.op_counts()) facts->ops.emplace_back(op);
+    if (functions.empty()) {
+      for (const auto& [op, count] : wire.op_counts()) facts->ops.emplace_back(op);
+    } else {
+      facts->ops = UsedWireOps(wire, plan);
+    }
     if (options.list_unbound_inputs) {
       Arena scratch;
       for (size_t i = 0; i < n; ++i) {
@@ -113,7 +137,9 @@ NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options,
     const std::set<std::string, std::less<>>* defaulted = nullptr;  // the op's, if any
     if (options.strip_defaults != nullptr) {
       std::unique_ptr<OpDefaults>& found = defaults[node.op];
-      if (found == nullptr) {
+      if (found == nullptr && functions.count(std::string(op)) > 0) {
+        found = std::make_unique<OpDefaults>();  // a function call: its attrs are kept
+      } else if (found == nullptr) {
         found = std::make_unique<OpDefaults>(DefaultsOf(*options.strip_defaults, std::string(op)));
         if (found->unknown) facts->stripped.unknown_ops.emplace(op);
       }
@@ -157,6 +183,10 @@ NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options,
       plan.sizes[i] = static_cast<uint32_t>(out->ByteSizeLong());
     }
     scratch.Reset();
+  }
+  if (!functions.empty()) {
+    facts->ops = UsedWireOps(wire, plan);
+    return plan;
   }
   for (size_t k = 0; k < op_exported.size(); ++k) {
     if (op_exported[k]) facts->ops.emplace_back(wire.ops()[k]);

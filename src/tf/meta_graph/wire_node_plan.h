@@ -30,7 +30,7 @@ struct WireNodeOptions {
 
 struct WireNodeFacts {
   size_t exported = 0;
-  std::vector<std::string> ops;  // of the exported nodes: sorted by code point, each once
+  std::vector<std::string> ops;  // the exported nodes use (UsedOps): sorted, each once
   std::set<std::string> names;   // when want_names: the exported nodes' names, as loaded
   // When list_unbound_inputs: every "$unbound_inputs_..." input of the exported nodes, made by
   // this export or an earlier one, in node order.

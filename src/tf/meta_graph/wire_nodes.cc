@@ -11,7 +11,7 @@ using google::protobuf::Arena;
 const WireGraph* WireNodesFor(const TfModel& model, const TfExportOptions& options) {
   const WireGraph* wire = model.wire_graph();
   if (wire == nullptr || options.graph_def != nullptr ||
-      wire->header().library().function_size() > 0 || (options.as_text && !wire->all_canonical())) {
+      (options.as_text && !wire->all_canonical())) {
     return nullptr;
   }
   return wire;

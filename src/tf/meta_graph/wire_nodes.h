@@ -14,9 +14,9 @@
 namespace graphport::tf {
 
 // The model's wire nodes, when this export can write them node by node (tf/meta_graph/
-// wire_node_plan.h): no graph_def is given in their place, the graph has no library (its
-// functions are called through attrs, which the plan does not follow), and for text no node
-// has fields to leave out (which only a parse lists). Else null: the graph is parsed.
+// wire_node_plan.h): no graph_def is given in their place, and for text no node has fields to
+// leave out (which only a parse lists). Else null: the graph is parsed. A library stays parsed
+// with the graph's other fields; the plan follows the nodes' calls into it.
 const WireGraph* WireNodesFor(const TfModel& model, const TfExportOptions& options);
 
 // Inputs named "$unbound_inputs_..." (made by an earlier scoped export), in node order.

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "core/byte_stream.h"
 #include "core/output_set.h"
@@ -30,10 +32,58 @@ std::unique_ptr<TfModel> LoadBytes(const std::string& bytes) {
   return TfModel::Load(&source, options);
 }
 
-std::vector<MemoryOutputSet::File> ExportFiles(TfModel* model, const TfExportOptions& options) {
+// The files of an export, and its info.
+std::pair<std::vector<MemoryOutputSet::File>, nlohmann::json> ExportFiles(
+    TfModel* model, const TfExportOptions& options) {
   MemoryOutputSet out;
-  Export(model, options, &out);
-  return out.files();
+  nlohmann::json info = Export(model, options, &out);
+  return {out.files(), std::move(info)};
+}
+
+// A graph whose nodes call library functions, as their op (f_mm, which MatMul's defaulted attrs
+// must not be stripped from) and through a func attr or a list of them (StatefulPartitionedCall,
+// Case); the called bodies call further (f_nested calls f_mm) and hold defaulted attrs, and one
+// function is never called (its op must not be listed). Nodes under "s" give exportScope a
+// scope; devices give clearDevices work.
+std::string LibraryGraph() {
+  tensorflow::GraphDef graph;
+  auto add_node = [](auto* nodes, const std::string& name, const std::string& op) {
+    tensorflow::NodeDef* node = nodes->Add();
+    node->set_name(name);
+    node->set_op(op);
+    return node;
+  };
+  auto set_false = [](tensorflow::NodeDef* node, const std::string& attr) {
+    (*node->mutable_attr())[attr].set_b(false);
+  };
+  auto function = [&](const std::string& name) {
+    tensorflow::FunctionDef* f = graph.mutable_library()->add_function();
+    f->mutable_signature()->set_name(name);
+    return f;
+  };
+  set_false(add_node(function("f_mm")->mutable_node_def(), "mm", "MatMul"), "transpose_b");
+  tensorflow::FunctionDef* nested = function("f_nested");
+  add_node(nested->mutable_node_def(), "inner", "f_mm");
+  add_node(nested->mutable_node_def(), "square", "Square");
+  add_node(function("f_branch")->mutable_node_def(), "neg", "Neg");
+  add_node(function("f_unused")->mutable_node_def(), "sqrt", "Sqrt");
+
+  tensorflow::NodeDef* call = add_node(graph.mutable_node(), "s/call", "f_mm");
+  set_false(call, "transpose_a");
+  call->set_device("/device:CPU:0");
+  tensorflow::NodeDef* mm = add_node(graph.mutable_node(), "s/mm", "MatMul");
+  set_false(mm, "transpose_a");
+  mm->add_input("s/call");
+  mm->set_device("/device:GPU:0");
+  tensorflow::NodeDef* pc = add_node(graph.mutable_node(), "pc", "StatefulPartitionedCall");
+  (*pc->mutable_attr())["f"].mutable_func()->set_name("f_nested");
+  (*pc->mutable_attr())["_output_shapes"].mutable_list()->add_shape();
+  tensorflow::NodeDef* branches = add_node(graph.mutable_node(), "s/case", "Case");
+  (*branches->mutable_attr())["branches"].mutable_list()->add_func()->set_name("f_branch");
+  branches->add_input("pc");
+  add_node(graph.mutable_node(), "s/add", "AddV2")->add_input("s/mm");
+  graph.mutable_versions()->set_producer(1205);
+  return testing::DeterministicBytes(graph);
 }
 
 // The GraphDef of each corpus graph, plus one whose nodes libprotobuf would write otherwise.
@@ -61,6 +111,7 @@ std::vector<std::pair<std::string, std::string>> Graphs() {
   near->set_op("NoOp");
   near->set_device("/device:CPU:0");
   graphs.push_back({"a device record past 64 KiB", testing::DeterministicBytes(far)});
+  graphs.push_back({"a library called as ops and through attrs", LibraryGraph()});
   // Nodes written by hand: attrs out of order, an explicit empty device, fields reversed, a
   // field the schema lacks; and versions before the nodes.
   std::string odd;
@@ -116,18 +167,20 @@ int CompareExports(TfModel* wire, TfModel* parsed) {
         SCOPED_TRACE(std::string(KindName(to)) + (as_text ? " text" : " binary") + " variant " +
                      std::to_string(variant));
         std::vector<MemoryOutputSet::File> a, b;
+        nlohmann::json info_a, info_b;
         std::string error_a, error_b;
         try {
-          a = ExportFiles(wire, options);
+          std::tie(a, info_a) = ExportFiles(wire, options);
         } catch (const Error& e) {
           error_a = e.what();
         }
         try {
-          b = ExportFiles(parsed, options);
+          std::tie(b, info_b) = ExportFiles(parsed, options);
         } catch (const Error& e) {
           error_b = e.what();
         }
         EXPECT_EQ(error_a, error_b);
+        EXPECT_EQ(info_a, info_b);  // the ops listed, attrs stripped, names traced...
         EXPECT_EQ(a.size(), b.size());
         for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
           EXPECT_EQ(a[i].name, b[i].name);
@@ -141,15 +194,15 @@ int CompareExports(TfModel* wire, TfModel* parsed) {
 }
 
 TEST(WireGraphTest, ExportsFromWireBytesEqualExportsOfTheParsedGraph) {
-  int compared = 0, kept_as_bytes = 0;
+  int compared = 0, kept_as_bytes = 0, libraries_kept_as_bytes = 0;
   for (const auto& [name, bytes] : Graphs()) {
     SCOPED_TRACE(name);
     auto wire = LoadBytes(bytes);
     ASSERT_NE(wire->wire_graph(), nullptr);
-    // Only a library (functions are called through attrs) or text of nodes with fields to
-    // leave out make an export parse the graph; any other export writes node by node.
-    const bool copies = wire->wire_graph()->header().library().function_size() == 0;
+    // Only text of nodes with fields to leave out makes an export parse the graph; any other
+    // export writes node by node, a library's calls followed.
     const bool all_canonical = wire->wire_graph()->all_canonical();
+    const bool library = wire->wire_graph()->header().library().function_size() > 0;
     auto parsed = LoadBytes(bytes);
     parsed->graph();  // parses it whole
     ASSERT_EQ(parsed->wire_graph(), nullptr);
@@ -157,13 +210,15 @@ TEST(WireGraphTest, ExportsFromWireBytesEqualExportsOfTheParsedGraph) {
     compared += CompareExports(wire.get(), parsed.get());
     // Every option above wrote from the wire bytes: the graph was never parsed whole (text
     // of nodes with fields to leave out parses it).
-    if (copies && all_canonical) {
+    if (all_canonical) {
       EXPECT_NE(wire->wire_graph(), nullptr);
     }
-    if (copies && wire->wire_graph() != nullptr) ++kept_as_bytes;
+    if (wire->wire_graph() != nullptr) ++kept_as_bytes;
+    if (library && wire->wire_graph() != nullptr) ++libraries_kept_as_bytes;
   }
   EXPECT_GT(compared, 42 * 10);
   EXPECT_GT(kept_as_bytes, 0);
+  EXPECT_GT(libraries_kept_as_bytes, 1);  // the corpus's and LibraryGraph()'s
 }
 
 // A binary MetaGraphDef or SavedModel keeps its one GraphDef's nodes as wire bytes too; the
@@ -205,7 +260,14 @@ TEST(WireGraphTest, MetaGraphAndSavedModelInputsKeepTheirNodesAsWireBytes) {
 
 TEST(WireGraphTest, CanonicalNodesAreCopiedAndTheOthersMarked) {
   auto graphs = Graphs();
-  auto odd = LoadBytes(graphs[graphs.size() - 2].second);
+  auto named = [&](const std::string& name) {
+    for (const auto& [graph_name, bytes] : graphs) {
+      if (graph_name == name) return bytes;
+    }
+    ADD_FAILURE() << "no graph " << name;
+    return std::string();
+  };
+  auto odd = LoadBytes(named("hand-written nodes"));
   const WireGraph* wire = odd->wire_graph();
   ASSERT_NE(wire, nullptr);
   ASSERT_EQ(wire->nodes().size(), 4u);
@@ -221,7 +283,7 @@ TEST(WireGraphTest, CanonicalNodesAreCopiedAndTheOthersMarked) {
   EXPECT_TRUE(wire->nodes()[3].unbound_input);
   EXPECT_EQ(wire->nodes()[3].device_bytes, 8u);
   EXPECT_EQ(wire->nodes()[3].device_offset, 3u + 10u + 19u);  // after name, op and input
-  auto far = LoadBytes(graphs[graphs.size() - 3].second);
+  auto far = LoadBytes(named("a device record past 64 KiB"));
   ASSERT_NE(far->wire_graph(), nullptr);
   EXPECT_EQ(far->wire_graph()->nodes()[0].device_offset, WireNode::kFarDevice);
   EXPECT_EQ(far->wire_graph()->nodes()[1].device_offset, 29u + 6u);
@@ -240,7 +302,7 @@ TEST(WireGraphTest, AScopedExportEditsNodeBytes) {
   options.to = TfKind::kGraphDef;
   options.export_scope = "s";
   options.clear_devices = true;
-  auto files = ExportFiles(model.get(), options);
+  auto files = ExportFiles(model.get(), options).first;
   ASSERT_EQ(files.size(), 1u);
   tensorflow::GraphDef graph;
   ASSERT_TRUE(graph.ParseFromString(files[0].bytes));
@@ -257,6 +319,48 @@ TEST(WireGraphTest, AScopedExportEditsNodeBytes) {
   EXPECT_EQ(graph.node(2).name(), "");
   EXPECT_EQ(graph.node(3).attr().at("_class").list().s(0), "loc:@a");
   EXPECT_NE(model->wire_graph(), nullptr);  // written node by node, never parsed whole
+}
+
+// A graph with a library is written node by node too. Its stripped op list follows the calls
+// (a function as an op, a func attr, a list of them) into the bodies, and leaves out what no
+// node calls; stripDefaultAttrs keeps the attrs of a node that calls a function and strips the
+// bodies' nodes.
+TEST(WireGraphTest, ALibraryGraphIsWrittenNodeByNodeFollowingItsCalls) {
+  auto model = LoadBytes(LibraryGraph());
+  ASSERT_NE(model->wire_graph(), nullptr);
+  tensorflow::OpList registry;  // every op the graph might list, complete
+  for (const char* op :
+       {"AddV2", "Case", "MatMul", "Neg", "Sqrt", "Square", "StatefulPartitionedCall"}) {
+    registry.add_op()->set_name(op);
+  }
+  tensorflow::OpDef* matmul = registry.mutable_op(2);
+  for (const char* attr : {"transpose_a", "transpose_b"}) {
+    tensorflow::OpDef::AttrDef* def = matmul->add_attr();
+    def->set_name(attr);
+    def->set_type("bool");
+    def->mutable_default_value()->set_b(false);
+  }
+  TfExportOptions options;
+  options.to = TfKind::kMetaGraphDef;
+  options.clear_devices = true;
+  options.strip_default_attrs = true;
+  options.op_registry = &registry;
+  auto [files, info] = ExportFiles(model.get(), options);
+  EXPECT_NE(model->wire_graph(), nullptr);  // never parsed whole
+  EXPECT_EQ(info["strippedOpList"], nlohmann::json({"AddV2", "Case", "MatMul", "Neg", "Square",
+                                                    "StatefulPartitionedCall"}));
+  EXPECT_EQ(info["unregisteredOps"], nlohmann::json::array());
+  EXPECT_EQ(info["strippedDefaultAttrs"], 2);  // s/mm's transpose_a and f_mm's transpose_b
+  ASSERT_EQ(files.size(), 1u);
+  tensorflow::MetaGraphDef exported;
+  ASSERT_TRUE(exported.ParseFromString(files[0].bytes));
+  const tensorflow::GraphDef& graph = exported.graph_def();
+  ASSERT_EQ(graph.node_size(), 5);
+  EXPECT_EQ(graph.node(0).attr().count("transpose_a"), 1u);  // s/call calls f_mm
+  EXPECT_EQ(graph.node(0).device(), "");
+  EXPECT_EQ(graph.node(1).attr().count("transpose_a"), 0u);
+  ASSERT_EQ(graph.library().function_size(), 4);
+  EXPECT_EQ(graph.library().function(0).node_def(0).attr().count("transpose_b"), 0u);
 }
 
 TEST(WireGraphTest, InputTheIndexCannotVouchForIsParsedWithTheExactError) {
