@@ -258,20 +258,19 @@ void WriteBinary(const google::protobuf::Message& message, ByteSink* sink) {
   }
   sink->SizeHint(size);
   ProtobufLogCapture log;
-  SinkCopyingStream copying(sink);
-  io::CopyingOutputStreamAdaptor adaptor(&copying, static_cast<int>(kStreamChunkBytes));
+  SinkOutputStream stream(sink, kStreamChunkBytes);
   bool had_error;
   {
-    io::CodedOutputStream output(&adaptor);
+    io::CodedOutputStream output(&stream);
     output.SetSerializationDeterministic(true);
+    output.EnableAliasing(true);  // a tensor's content goes to the sink as it is
     // ByteSizeLong() above cached every nested size; serializing with the cache saves a pass.
     message.SerializeWithCachedSizes(&output);
     had_error = output.HadError();
   }
-  if (!adaptor.Flush() || had_error) {
-    throw Error(ErrorCode::kIo,
-                "writing " + std::string(message.GetDescriptor()->name()) + ": " +
-                    (copying.error().empty() ? "the sink failed" : copying.error()));
+  if (!stream.Flush() || had_error) {
+    throw Error(ErrorCode::kIo, "writing " + std::string(message.GetDescriptor()->name()) + ": " +
+                                    (stream.error().empty() ? "the sink failed" : stream.error()));
   }
   // libprotobuf writes a proto3 string that is not UTF-8 and only logs it; the output would
   // then be refused on reload, so it is not handed back. (Loading refuses such strings, so
@@ -284,15 +283,14 @@ void WriteBinary(const google::protobuf::Message& message, ByteSink* sink) {
 
 UnknownFieldReport WriteText(const google::protobuf::Message& message, ByteSink* sink) {
   ProtobufLogCapture log;
-  SinkCopyingStream copying(sink);
-  io::CopyingOutputStreamAdaptor adaptor(&copying, static_cast<int>(kStreamChunkBytes));
+  SinkOutputStream stream(sink, kStreamChunkBytes);
   google::protobuf::TextFormat::Printer printer;
   printer.SetHideUnknownFields(true);
-  bool ok = printer.Print(message, &adaptor);
-  if (!adaptor.Flush() || !ok) {
-    throw Error(ErrorCode::kIo,
-                "writing text " + std::string(message.GetDescriptor()->name()) + ": " +
-                    (copying.error().empty() ? "the sink failed" : copying.error()));
+  bool ok = printer.Print(message, &stream);
+  if (!stream.Flush() || !ok) {
+    throw Error(ErrorCode::kIo, "writing text " + std::string(message.GetDescriptor()->name()) +
+                                    ": " +
+                                    (stream.error().empty() ? "the sink failed" : stream.error()));
   }
   if (!log.errors().empty()) {
     throw Error(

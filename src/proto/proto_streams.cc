@@ -1,6 +1,7 @@
 #include "proto/proto_streams.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace graphport::proto {
 
@@ -49,11 +50,46 @@ bool BudgetedArrayStream::Skip(int count) {
   return true;
 }
 
-bool SinkCopyingStream::Write(const void* buffer, int size) {
+SinkOutputStream::SinkOutputStream(ByteSink* sink, size_t chunk_bytes)
+    : sink_(sink), buffer_(new char[chunk_bytes]), capacity_(chunk_bytes) {}
+
+bool SinkOutputStream::Next(void** data, int* size) {
+  if (used_ == capacity_ && !Flush()) return false;
+  if (failed_) return false;
+  *data = &buffer_[used_];
+  *size = static_cast<int>(capacity_ - used_);
+  used_ = capacity_;
+  return true;
+}
+
+void SinkOutputStream::BackUp(int count) { used_ -= std::min(static_cast<size_t>(count), used_); }
+
+bool SinkOutputStream::WriteAliasedRaw(const void* data, int size) {
+  const auto n = static_cast<size_t>(size);
+  if (n < kMinAliasedBytes && n <= capacity_) {
+    if (capacity_ - used_ < n && !Flush()) return false;
+    std::memcpy(&buffer_[used_], data, n);
+    used_ += n;
+    return !failed_;
+  }
+  return Flush() && Hand(data, n);
+}
+
+bool SinkOutputStream::Flush() {
+  if (used_ == 0 || failed_) return !failed_;
+  const size_t n = used_;
+  used_ = 0;
+  return Hand(buffer_.get(), n);
+}
+
+bool SinkOutputStream::Hand(const void* data, size_t size) {
+  if (failed_) return false;
   try {
-    sink_->Write(static_cast<const uint8_t*>(buffer), static_cast<size_t>(size));
+    sink_->Write(static_cast<const uint8_t*>(data), size);
+    flushed_ += size;
     return true;
   } catch (const std::exception& e) {
+    failed_ = true;
     error_ = e.what();
     return false;
   }

@@ -8,6 +8,7 @@
 #include <google/protobuf/io/zero_copy_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -57,14 +58,37 @@ class BudgetedArrayStream : public google::protobuf::io::ZeroCopyInputStream {
   bool over_budget_ = false;
 };
 
-class SinkCopyingStream : public google::protobuf::io::CopyingOutputStream {
+// Serialised bytes handed to a ByteSink, in chunks of a buffer of its own. With
+// CodedOutputStream::EnableAliasing, a long run the writer already holds (a node's bytes, a
+// tensor's content) goes to the sink as it is, after what the buffer holds, instead of being
+// copied through the buffer first: for a weights-heavy graph that copy was half the export.
+class SinkOutputStream : public google::protobuf::io::ZeroCopyOutputStream {
  public:
-  explicit SinkCopyingStream(ByteSink* sink) : sink_(sink) {}
-  bool Write(const void* buffer, int size) override;
+  // Runs shorter than this are copied into the buffer: each run handed over is a call of the
+  // sink, which for a JavaScript sink crosses into JavaScript.
+  static constexpr size_t kMinAliasedBytes = 64 << 10;
+
+  SinkOutputStream(ByteSink* sink, size_t chunk_bytes);
+  bool Next(void** data, int* size) override;
+  void BackUp(int count) override;
+  int64_t ByteCount() const override { return static_cast<int64_t>(flushed_ + used_); }
+  bool AllowsAliasing() const override { return true; }
+  bool WriteAliasedRaw(const void* data, int size) override;
+  // Hands the buffered bytes to the sink; false once the sink has failed.
+  bool Flush();
+  // The sink's first failure, kept because protobuf only sees "false". Exceptions must not
+  // cross libprotobuf's frames: in WebAssembly it is built without exception support.
   const std::string& error() const { return error_; }
 
  private:
+  bool Hand(const void* data, size_t size);
+
   ByteSink* sink_;
+  std::unique_ptr<char[]> buffer_;  // not zero-filled: only written bytes are handed over
+  size_t capacity_;
+  size_t used_ = 0;     // bytes of buffer_ written (or handed out by Next)
+  size_t flushed_ = 0;  // bytes handed to the sink
+  bool failed_ = false;
   std::string error_;
 };
 

@@ -15,7 +15,8 @@
 
 namespace graphport::proto {
 
-// Longer runs go to WriteRaw, whose memcpy hands them to the host's bulk copy.
+// Longer runs go to WriteRawMaybeAliased: copied by the host's bulk copy, or, on a stream
+// with aliasing enabled (proto/proto_streams.h), handed to the sink as they are.
 constexpr size_t kShortCopyMax = 512;
 
 inline void WriteShortRaw(google::protobuf::io::CodedOutputStream* out, const uint8_t* p,
@@ -23,7 +24,7 @@ inline void WriteShortRaw(google::protobuf::io::CodedOutputStream* out, const ui
   uint8_t* dst;
   if (n < 8 || n > kShortCopyMax ||
       (dst = out->GetDirectBufferForNBytesAndAdvance(static_cast<int>(n))) == nullptr) {
-    out->WriteRaw(p, static_cast<int>(n));
+    out->WriteRawMaybeAliased(p, static_cast<int>(n));
     return;
   }
   uint64_t word;

@@ -20,7 +20,6 @@ namespace {
 
 using google::protobuf::Arena;
 using google::protobuf::io::CodedOutputStream;
-using google::protobuf::io::CopyingOutputStreamAdaptor;
 
 constexpr int kGraphDefField = 2;    // MetaGraphDef.graph_def
 constexpr int kMetaGraphsField = 2;  // SavedModel.meta_graphs
@@ -60,9 +59,9 @@ std::vector<Located> Locate(const std::string& bytes, const GraphPath& path) {
   return found;
 }
 
-void Fail(const std::string& what, const proto::SinkCopyingStream& copying) {
+void Fail(const std::string& what, const proto::SinkOutputStream& stream) {
   throw Error(ErrorCode::kIo, "writing " + what + ": " +
-                                  (copying.error().empty() ? "the sink failed" : copying.error()));
+                                  (stream.error().empty() ? "the sink failed" : stream.error()));
 }
 
 // The text lines of `text` that open the path's records, at their indent; the nodes go after
@@ -129,23 +128,24 @@ void WriteBinaryWithNodes(const google::protobuf::Message& message, const GraphP
   }
   sink->SizeHint(total);
   proto::ProtobufLogCapture log;
-  proto::SinkCopyingStream copying(sink);
-  CopyingOutputStreamAdaptor adaptor(&copying, static_cast<int>(kStreamChunkBytes));
+  proto::SinkOutputStream stream(sink, kStreamChunkBytes);
   bool had_error;
   {
-    CodedOutputStream out(&adaptor);
+    CodedOutputStream out(&stream);
     out.SetSerializationDeterministic(true);
+    out.EnableAliasing(true);  // a big node's bytes go to the sink as they are
     size_t cursor = 0;
     for (size_t i = 0; i < located.size(); ++i) {
-      out.WriteRaw(rest.data() + cursor, static_cast<int>(located[i].length_at - cursor));
+      out.WriteRawMaybeAliased(rest.data() + cursor,
+                               static_cast<int>(located[i].length_at - cursor));
       out.WriteVarint64(new_lengths[i]);
       cursor = located[i].payload_at;
     }
     wire.WriteRecords(plan, &out);
-    out.WriteRaw(rest.data() + cursor, static_cast<int>(rest.size() - cursor));
+    out.WriteRawMaybeAliased(rest.data() + cursor, static_cast<int>(rest.size() - cursor));
     had_error = out.HadError();
   }
-  if (!adaptor.Flush() || had_error) Fail(what, copying);
+  if (!stream.Flush() || had_error) Fail(what, stream);
   if (!log.errors().empty()) {
     throw Error(ErrorCode::kParseError, "writing " + what + ": " + log.Summary());
   }

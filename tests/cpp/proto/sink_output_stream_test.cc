@@ -1,0 +1,134 @@
+// proto::SinkOutputStream hands a serialisation to a ByteSink in order: buffered bytes, and
+// with aliasing the long runs the writer holds, given to the sink as they are (no copy);
+// short runs are buffered, so a JavaScript sink is not called once per small field. A sink
+// that throws stops the stream with its message kept.
+#include <google/protobuf/io/coded_stream.h>
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "proto/proto_streams.h"
+#include "tensorflow/graph.pb.h"
+
+namespace graphport::proto {
+namespace {
+
+// Keeps every write: its bytes and where they came from.
+class RecordingSink : public ByteSink {
+ public:
+  void Write(const uint8_t* data, size_t size) override {
+    if (fail_after_ >= 0 && static_cast<int>(pointers.size()) >= fail_after_) {
+      throw std::runtime_error("disk full");
+    }
+    bytes.append(reinterpret_cast<const char*>(data), size);
+    pointers.push_back(data);
+    sizes.push_back(size);
+  }
+  void FailAfter(int writes) { fail_after_ = writes; }
+
+  std::string bytes;
+  std::vector<const uint8_t*> pointers;
+  std::vector<size_t> sizes;
+
+ private:
+  int fail_after_ = -1;
+};
+
+// A GraphDef of one Const whose tensor content is `content_bytes` long, and its bytes as
+// libprotobuf serialises it to a string.
+tensorflow::GraphDef ConstGraph(size_t content_bytes, std::string* expected) {
+  tensorflow::GraphDef graph;
+  tensorflow::NodeDef* node = graph.add_node();
+  node->set_name("weights");
+  node->set_op("Const");
+  std::string content(content_bytes, '\0');
+  for (size_t i = 0; i < content.size(); ++i) content[i] = static_cast<char>(i * 7 + 3);
+  (*node->mutable_attr())["value"].mutable_tensor()->set_tensor_content(content);
+  graph.add_node()->set_name("after");
+  *expected = graph.SerializeAsString();
+  return graph;
+}
+
+void Serialize(const tensorflow::GraphDef& graph, SinkOutputStream* stream, bool aliasing) {
+  graph.ByteSizeLong();
+  google::protobuf::io::CodedOutputStream out(stream);
+  out.EnableAliasing(aliasing);
+  graph.SerializeWithCachedSizes(&out);
+  EXPECT_FALSE(out.HadError());
+}
+
+const tensorflow::NodeDef& WeightsNode(const tensorflow::GraphDef& graph) { return graph.node(0); }
+
+const uint8_t* ContentOf(const tensorflow::GraphDef& graph) {
+  return reinterpret_cast<const uint8_t*>(
+      WeightsNode(graph).attr().at("value").tensor().tensor_content().data());
+}
+
+TEST(SinkOutputStreamTest, ALongRunGoesToTheSinkAsItIsBetweenTheBufferedBytes) {
+  std::string expected;
+  const tensorflow::GraphDef graph = ConstGraph(3 << 20, &expected);
+  RecordingSink sink;
+  SinkOutputStream stream(&sink, 64 << 10);
+  Serialize(graph, &stream, /*aliasing=*/true);
+  ASSERT_TRUE(stream.Flush());
+  EXPECT_EQ(sink.bytes, expected);
+  EXPECT_EQ(stream.ByteCount(), static_cast<int64_t>(expected.size()));
+  // Three writes: what comes before the content, the content itself, what comes after.
+  ASSERT_EQ(sink.pointers.size(), 3u);
+  EXPECT_EQ(sink.pointers[1], ContentOf(graph));
+  EXPECT_EQ(sink.sizes[1], size_t{3} << 20);
+}
+
+TEST(SinkOutputStreamTest, WithoutAliasingEveryByteIsCopiedThroughTheBuffer) {
+  std::string expected;
+  const tensorflow::GraphDef graph = ConstGraph(3 << 20, &expected);
+  RecordingSink sink;
+  SinkOutputStream stream(&sink, 64 << 10);
+  Serialize(graph, &stream, /*aliasing=*/false);
+  ASSERT_TRUE(stream.Flush());
+  EXPECT_EQ(sink.bytes, expected);
+  for (const uint8_t* p : sink.pointers) EXPECT_NE(p, ContentOf(graph));
+  for (size_t size : sink.sizes) EXPECT_LE(size, size_t{64} << 10);
+}
+
+TEST(SinkOutputStreamTest, RunsShorterThanTheThresholdAreBuffered) {
+  std::string expected;
+  // Longer than what the writer's own buffer takes, shorter than kMinAliasedBytes.
+  const tensorflow::GraphDef graph =
+      ConstGraph(SinkOutputStream::kMinAliasedBytes - 1000, &expected);
+  RecordingSink sink;
+  SinkOutputStream stream(&sink, 1 << 20);
+  Serialize(graph, &stream, /*aliasing=*/true);
+  ASSERT_TRUE(stream.Flush());
+  EXPECT_EQ(sink.bytes, expected);
+  ASSERT_EQ(sink.pointers.size(), 1u);  // one chunk: the whole graph
+  EXPECT_NE(sink.pointers[0], ContentOf(graph));
+}
+
+TEST(SinkOutputStreamTest, ASinkThatThrowsStopsTheStreamWithItsMessage) {
+  std::string expected;
+  const tensorflow::GraphDef graph = ConstGraph(3 << 20, &expected);
+  for (int fail_after : {0, 1, 2}) {
+    SCOPED_TRACE(fail_after);
+    RecordingSink sink;
+    sink.FailAfter(fail_after);
+    SinkOutputStream stream(&sink, 64 << 10);
+    {
+      graph.ByteSizeLong();
+      google::protobuf::io::CodedOutputStream out(&stream);
+      out.EnableAliasing(true);
+      graph.SerializeWithCachedSizes(&out);
+    }
+    EXPECT_FALSE(stream.Flush());
+    EXPECT_EQ(stream.error(), "disk full");
+    EXPECT_EQ(sink.pointers.size(), static_cast<size_t>(fail_after));
+    void* data;
+    int size;
+    EXPECT_FALSE(stream.Next(&data, &size));
+  }
+}
+
+}  // namespace
+}  // namespace graphport::proto
