@@ -90,7 +90,11 @@ struct FieldInfo {
   bool plain_text = false;
   int oneof = -1;
   uint64_t memory_width = 0;
-  bool map_key_is_string = false;           // a map whose entries' keys are strings (compared)
+  // How a map's keys are compared for the order deterministic serialisation writes them in:
+  // strings by bytes, varint integers by value (int32 and int64 as signed); other keys are not
+  // compared (such a map is not canonical).
+  enum class MapKeyOrder : uint8_t { kNone, kString, kUnsigned, kSigned };
+  MapKeyOrder map_key = MapKeyOrder::kNone;
   mutable const TypeInfo* child = nullptr;  // a message field's type, resolved on first use
 };
 
@@ -159,7 +163,22 @@ struct WireChecker::Tables {
     fi.memory_width = MemoryWidth(f);
     if (fi.is_map) {
       const FieldDescriptor* key = f->message_type()->FindFieldByNumber(1);
-      fi.map_key_is_string = key != nullptr && key->type() == FieldDescriptor::TYPE_STRING;
+      switch (key != nullptr ? key->type() : FieldDescriptor::TYPE_GROUP) {
+        case FieldDescriptor::TYPE_STRING:
+          fi.map_key = FieldInfo::MapKeyOrder::kString;
+          break;
+        case FieldDescriptor::TYPE_UINT32:
+        case FieldDescriptor::TYPE_UINT64:
+        case FieldDescriptor::TYPE_BOOL:
+          fi.map_key = FieldInfo::MapKeyOrder::kUnsigned;
+          break;
+        case FieldDescriptor::TYPE_INT32:
+        case FieldDescriptor::TYPE_INT64:
+          fi.map_key = FieldInfo::MapKeyOrder::kSigned;
+          break;
+        default:
+          break;
+      }
     }
     return fi;
   }
@@ -188,6 +207,13 @@ struct WireChecker::Tables {
 
 namespace {
 
+// The key of the map entry before, for the order check.
+struct LastKey {
+  std::string_view text;
+  uint64_t number = 0;
+  bool any = false;
+};
+
 class Walker {
  public:
   explicit Walker(WireChecker::Tables* tables) : tables_(tables) {}
@@ -204,7 +230,7 @@ class Walker {
     uint64_t oneofs_seen = 0;
     int entry_fields = 0;
     const FieldDescriptor* map_field = nullptr;  // the map whose entries come one after another
-    std::string_view last_key;
+    LastKey last_key;
     std::optional<FieldInfo> scratch;  // a field past the table's, described when met
     while (p < end) {
       uint64_t tag = *p;
@@ -268,7 +294,7 @@ class Walker {
       }
       if (field->is_map && field->field != map_field) {
         map_field = field->field;
-        last_key = {};
+        last_key = LastKey();
       }
       if (!Value(&p, end, *field, wire_type, depth, packed_record, &last_key)) {
         return false;
@@ -341,7 +367,7 @@ class Walker {
   }
 
   bool Value(const uint8_t** p, const uint8_t* end, const FieldInfo& field, int wire_type,
-             int depth, bool packed_record, std::string_view* last_key) {
+             int depth, bool packed_record, LastKey* last_key) {
     uint64_t value;
     bool minimal;
     if (wire_type != kLength && field.packed) result.canonical = false;  // written packed
@@ -434,18 +460,34 @@ class Walker {
   }
 
   // Deterministic serialisation writes a map's entries sorted by key, each key once.
-  void MapKey(const uint8_t* p, const uint8_t* end, const FieldInfo& field,
-              std::string_view* last_key) {
-    uint64_t length;
+  void MapKey(const uint8_t* p, const uint8_t* end, const FieldInfo& field, LastKey* last) {
+    using Order = FieldInfo::MapKeyOrder;
+    uint64_t value;
     bool minimal;
-    if (!field.map_key_is_string || p == end || *p++ != ((1 << 3) | kLength) ||
-        !ReadVarint(&p, end, &length, &minimal) || length > static_cast<uint64_t>(end - p)) {
-      result.canonical = false;  // only string keys are compared here
+    const uint8_t key_tag = field.map_key == Order::kString ? ((1 << 3) | kLength) : (1 << 3);
+    if (field.map_key == Order::kNone || p == end || *p++ != key_tag ||
+        !ReadVarint(&p, end, &value, &minimal)) {
+      result.canonical = false;  // keys of other types are not compared here
       return;
     }
-    std::string_view text(reinterpret_cast<const char*>(p), length);
-    if (last_key->data() != nullptr && !(*last_key < text)) result.canonical = false;
-    *last_key = text;
+    if (field.map_key != Order::kString) {
+      // A zero key is written too: a map entry's key is always present.
+      const bool ascending = field.map_key == Order::kSigned
+                                 ? static_cast<int64_t>(last->number) < static_cast<int64_t>(value)
+                                 : last->number < value;
+      if (last->any && !ascending) result.canonical = false;
+      last->number = value;
+      last->any = true;
+      return;
+    }
+    if (value > static_cast<uint64_t>(end - p)) {
+      result.canonical = false;
+      return;
+    }
+    std::string_view text(reinterpret_cast<const char*>(p), value);
+    if (last->any && !(last->text < text)) result.canonical = false;
+    last->text = text;
+    last->any = true;
   }
   WireChecker::Tables* tables_;
 };

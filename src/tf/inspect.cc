@@ -196,8 +196,14 @@ json Inspect(const TfModel& model) {
   }
 
   json functions = json::array();
-  for (const auto& f : graph.library().function()) {
-    functions.push_back({{"name", f.signature().name()}, {"nodeCount", f.node_def_size()}});
+  if (wire != nullptr) {
+    for (const WireFunction& f : wire->functions()) {
+      functions.push_back({{"name", f.name}, {"nodeCount", static_cast<int>(f.node_count)}});
+    }
+  } else {
+    for (const auto& f : graph.library().function()) {
+      functions.push_back({{"name", f.signature().name()}, {"nodeCount", f.node_def_size()}});
+    }
   }
   out["functions"] = std::move(functions);
 

@@ -19,8 +19,10 @@ using google::protobuf::io::CodedOutputStream;
 using proto::ReadRecord;
 using proto::Record;
 
-constexpr int kNodeField = 1;  // GraphDef.node
-constexpr uint8_t kNodeTag = (kNodeField << 3) | 2;
+constexpr int kNodeField = 1, kLibraryField = 2;  // GraphDef.node, GraphDef.library
+constexpr uint8_t kNodeTag = (kNodeField << 3) | 2, kLibraryTag = (kLibraryField << 3) | 2;
+// FunctionDefLibrary.function, FunctionDef.signature and .node_def, OpDef.name.
+constexpr int kFunctionField = 1, kSignatureField = 1, kNodeDefField = 3, kOpNameField = 1;
 // NodeDef fields the index reads.
 constexpr int kNameField = 1, kOpField = 2, kInputField = 3, kDeviceField = 4;
 constexpr std::string_view kUnboundPrefix = "$unbound_inputs_";
@@ -116,7 +118,10 @@ std::unique_ptr<WireGraph> WireGraph::IndexNested(std::string* bytes, uint64_t b
   std::string header_bytes;
   if (graph->IndexBytes(graph->bytes_, begin, length, max_memory_bytes, &header_bytes)) {
     graph->header_ = parse_header(graph->bytes_, header_bytes);
-    if (graph->header_ != nullptr) return graph;
+    if (graph->header_ != nullptr) {
+      if (!graph->library_kept_) graph->ListHeaderFunctions();
+      return graph;
+    }
   }
   *bytes = std::move(graph->bytes_);
   return nullptr;
@@ -131,15 +136,21 @@ bool WireGraph::IndexBytes(const std::string& bytes, uint64_t begin, uint64_t le
   proto::WireChecker checker(tensorflow::NodeDef::descriptor());
   Record r;
   // Counted first, so the index is allocated once (its growth would double the peak).
-  size_t count = 0;
+  size_t count = 0, libraries = 0;
   for (const uint8_t* q = p; q < end && ReadRecord(q, end, &r); q = r.end) {
     count += r.number == kNodeField && r.wire_type == 2;
+    libraries += r.number == kLibraryField && r.wire_type == 2;
   }
   nodes_.reserve(count);
   OpLookup op_lookup;
   while (p < end) {
     if (!ReadRecord(p, end, &r)) return false;
     p = r.end;
+    if (r.number == kLibraryField && r.wire_type == 2 && libraries == 1) {
+      // One record: a parse would not merge it with another, so its bytes are the library.
+      if (!KeepLibrary(base, r.value, r.length, &parsed_bytes)) return false;
+      if (library_kept_) continue;
+    }
     if (r.number != kNodeField || r.wire_type != 2) {
       header_bytes->append(reinterpret_cast<const char*>(r.start), r.end - r.start);
       continue;
@@ -164,8 +175,61 @@ bool WireGraph::IndexBytes(const std::string& bytes, uint64_t begin, uint64_t le
   return max_memory_bytes == 0 || parsed_bytes + header_bytes->size() <= max_memory_bytes;
 }
 
+bool WireGraph::KeepLibrary(const uint8_t* base, const uint8_t* value, uint64_t length,
+                            uint64_t* parsed_bytes) {
+  proto::WireCheck check =
+      proto::CheckWire(std::string_view(reinterpret_cast<const char*>(value), length),
+                       tensorflow::FunctionDefLibrary::descriptor());
+  if (!check.valid) return false;
+  *parsed_bytes += check.parsed_bytes;
+  if (!check.canonical) return true;  // parsed with the header, which writes it canonically
+  library_kept_ = true;
+  library_offset_ = static_cast<uint32_t>(value - base);
+  library_length_ = static_cast<uint32_t>(length);
+  const uint8_t* end = value + length;
+  Record f;
+  for (const uint8_t* p = value; p < end && ReadRecord(p, end, &f); p = f.end) {
+    if (f.number != kFunctionField || f.wire_type != 2) continue;
+    WireFunction function;
+    Record r;
+    for (const uint8_t* q = f.value; q < f.end && ReadRecord(q, f.end, &r); q = r.end) {
+      if (r.wire_type != 2) continue;
+      if (r.number == kSignatureField) {
+        proto::FindLengthDelimited(r.view(), kOpNameField, &function.name);
+      } else if (r.number == kNodeDefField) {
+        ++function.node_count;
+      }
+    }
+    functions_.push_back(function);
+  }
+  return true;
+}
+
+void WireGraph::ListHeaderFunctions() {
+  for (const auto& f : header_->library().function()) {
+    functions_.push_back({f.signature().name(), static_cast<uint32_t>(f.node_def_size())});
+  }
+}
+
+tensorflow::FunctionDefLibrary* WireGraph::ParseLibrary(Arena* arena) const {
+  auto* library = Arena::CreateMessage<tensorflow::FunctionDefLibrary>(arena);
+  std::string_view bytes = LibraryBytes();
+  if (!library->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+    // CheckWire accepted these bytes, so libprotobuf should too.
+    throw Error(ErrorCode::kParseError, "the graph's library does not parse");
+  }
+  return library;
+}
+
 tensorflow::GraphDef* WireGraph::ParseIntoHeader() {
   for (size_t i = 0; i < nodes_.size(); ++i) ParseNode(i, header_->add_node());
+  if (library_kept_) {
+    std::string_view bytes = LibraryBytes();
+    if (!header_->mutable_library()->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+      throw Error(ErrorCode::kParseError, "the graph's library does not parse");
+    }
+    library_kept_ = false;
+  }
   return header_;
 }
 
@@ -218,10 +282,12 @@ uint64_t WireGraph::CopiedSize(size_t i, const NodePlan& plan) const {
 }
 
 uint64_t WireGraph::RecordsSize(const NodePlan& plan) const {
+  const uint64_t library = plan.copy_library ? RecordBytes(library_length_) : 0;
   if (plan.actions.empty() && all_canonical_) {
-    return plan.drop_devices ? copied_records_bytes_without_devices_ : copied_records_bytes_;
+    return library +
+           (plan.drop_devices ? copied_records_bytes_without_devices_ : copied_records_bytes_);
   }
-  uint64_t total = 0;
+  uint64_t total = library;
   for (size_t i = 0; i < nodes_.size(); ++i) {
     uint64_t payload;
     switch (plan.For(i)) {
@@ -283,6 +349,12 @@ void WireGraph::WriteRecords(const NodePlan& plan, CodedOutputStream* out) const
       if (p < end && r.number == kDeviceField) p = r.end;
     }
     proto::WriteShortRaw(out, p, static_cast<size_t>(end - p));
+  }
+  if (plan.copy_library) {
+    std::string_view bytes = LibraryBytes();
+    out->WriteTag(kLibraryTag);
+    out->WriteVarint64(bytes.size());
+    out->WriteRawMaybeAliased(bytes.data(), static_cast<int>(bytes.size()));
   }
 }
 

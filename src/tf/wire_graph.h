@@ -1,5 +1,6 @@
 // A binary GraphDef kept as its own bytes: the nodes are an index into the input (offset,
-// length, name, op), and only the rest of the graph (versions, library, debug info) is parsed.
+// length, name, op), the function library (when canonical) is a span of it with each
+// function's name, and only the rest of the graph (versions, debug info) is parsed.
 // Loading a node-heavy graph then costs a walk over its bytes instead of a message per node,
 // and the model holds the file once. Writers copy a node's bytes when no option changes it
 // and the bytes are what libprotobuf would write (proto::CheckWire's "canonical"); any other
@@ -46,6 +47,7 @@ struct WireNode {
 struct NodePlan {
   enum Action : uint8_t { kCopy, kSkip, kRewrite, kEdit };
   bool drop_devices = false;     // copied nodes lose their `device`
+  bool copy_library = false;     // the library kept as bytes follows the nodes as it is
   std::vector<uint8_t> actions;  // an Action per node; empty: every node is copied
   std::vector<uint32_t> sizes;   // per node: the payload size of a kRewrite or kEdit node
   // Makes a kRewrite node's exported form from its parse (`out` is fresh, on the same arena);
@@ -55,6 +57,12 @@ struct NodePlan {
   std::function<void(std::string_view bytes, google::protobuf::io::CodedOutputStream* out)> edit;
 
   Action For(size_t i) const { return actions.empty() ? kCopy : static_cast<Action>(actions[i]); }
+};
+
+// A function of a library kept as bytes: what inspect() and an export's plan read of it.
+struct WireFunction {
+  std::string_view name;  // signature.name
+  uint32_t node_count = 0;
 };
 
 class WireGraph {
@@ -84,8 +92,21 @@ class WireGraph {
   std::string_view op(size_t i) const { return ops_[nodes_[i].op]; }
   // Each op the nodes use, once, in the order they first appear.
   const std::vector<std::string_view>& ops() const { return ops_; }
-  // Every field of the GraphDef but its nodes.
+  // Every field of the GraphDef but its nodes and, when library_kept(), its library.
   const tensorflow::GraphDef& header() const { return *header_; }
+  // Whether the library is kept as bytes (one canonical record) rather than in the header.
+  bool library_kept() const { return library_kept_; }
+  std::string_view LibraryBytes() const {
+    return std::string_view(bytes_).substr(library_offset_, library_length_);
+  }
+  // The library's functions, in order, whether kept as bytes or parsed in the header.
+  const std::vector<WireFunction>& functions() const { return functions_; }
+  // The library as a message: the header's, or a parse of the kept bytes on `arena` (for an
+  // export that reads or changes its functions; the model keeps only the bytes).
+  tensorflow::FunctionDefLibrary* ParseLibrary(google::protobuf::Arena* arena) const;
+  const tensorflow::FunctionDefLibrary& Library(google::protobuf::Arena* arena) const {
+    return library_kept_ ? *ParseLibrary(arena) : header_->library();
+  }
   bool all_canonical() const { return all_canonical_; }
   // Each op the nodes use, sorted, with how many nodes use it.
   const std::vector<std::pair<std::string_view, uint64_t>>& op_counts() const { return op_counts_; }
@@ -95,12 +116,12 @@ class WireGraph {
 
   // Parses node `i` into `node` (which the caller clears or makes fresh).
   void ParseNode(size_t i, tensorflow::NodeDef* node) const;
-  // Parses every node into the header, which is then the whole graph, as a parse of the
-  // graph's bytes gives it; after that the index and bytes are no longer needed.
+  // Parses every node (and a kept library) into the header, which is then the whole graph, as
+  // a parse of the graph's bytes gives it; after that the index and bytes are no longer needed.
   tensorflow::GraphDef* ParseIntoHeader();
 
-  // The nodes as GraphDef field records (tag, length, payload), as `plan` says: the size, and
-  // the writing.
+  // The nodes as GraphDef field records (tag, length, payload), as `plan` says, and then the
+  // kept library's record when the plan copies it: the size, and the writing.
   uint64_t RecordsSize(const NodePlan& plan) const;
   void WriteRecords(const NodePlan& plan, google::protobuf::io::CodedOutputStream* out) const;
   // A copied node's exported form when its bytes cannot be copied (not canonical), on
@@ -119,6 +140,11 @@ class WireGraph {
                   uint64_t max_memory_bytes, std::string* header_bytes);
   struct OpLookup;  // the op numbers given so far (wire_graph.cc)
   uint32_t OpNumber(std::string_view op, OpLookup* lookup);
+  // Keeps the library record `r` as bytes when it is canonical (else it goes to the header);
+  // false when it is not valid.
+  bool KeepLibrary(const uint8_t* base, const uint8_t* value, uint64_t length,
+                   uint64_t* parsed_bytes);
+  void ListHeaderFunctions();
   // The payload of a copied node `i` as it is written: its bytes, or its re-serialisation.
   uint64_t CopiedSize(size_t i, const NodePlan& plan) const;
 
@@ -126,6 +152,9 @@ class WireGraph {
   std::vector<WireNode> nodes_;
   tensorflow::GraphDef* header_ = nullptr;
   bool all_canonical_ = true;
+  bool library_kept_ = false;
+  uint32_t library_offset_ = 0, library_length_ = 0;
+  std::vector<WireFunction> functions_;
   // What RecordsSize gives for a plan that copies every node, with devices and without (when
   // all are canonical): summed while indexing, so such an export does not go over the nodes
   // twice.

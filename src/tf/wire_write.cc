@@ -201,6 +201,16 @@ proto::UnknownFieldReport WriteTextWithNodes(const google::protobuf::Message& me
     }
     out.Append(close);
   }
+  if (plan.copy_library && !out.failed()) {
+    // A kept library is canonical (WireGraph::library_kept), so its bytes print as it would.
+    proto::WireTextPrinter library_text(tensorflow::FunctionDefLibrary::descriptor());
+    out.Append(indent + "library {\n");
+    if (!library_text.Print(wire.LibraryBytes(), level, &out, 0)) {
+      throw Error(ErrorCode::kParseError,
+                  "writing " + what + ": the graph's library does not parse");
+    }
+    out.Append(close);
+  }
   out.Append(std::string_view(rest).substr(at));
   out.Flush();
   if (out.failed()) {

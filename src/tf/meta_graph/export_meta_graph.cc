@@ -54,7 +54,14 @@ void CopyGraphHeader(const tensorflow::GraphDef& in, tensorflow::GraphDef* out) 
       in.GetReflection()->GetUnknownFields(in));
 }
 
-void LendOrCopyLibrary(const tensorflow::GraphDef& in, bool copy, tensorflow::GraphDef* out) {
+// A library kept as bytes (`wire`) is parsed for a copy, and otherwise follows the nodes as
+// its bytes (NodePlan::copy_library, set by the caller).
+void LendOrCopyLibrary(const tensorflow::GraphDef& in, const WireGraph* wire, bool copy,
+                       tensorflow::GraphDef* out, Arena* arena) {
+  if (copy && wire != nullptr && wire->library_kept()) {
+    out->unsafe_arena_set_allocated_library(wire->ParseLibrary(arena));
+    return;
+  }
   if (!in.has_library()) return;
   if (copy) {
     *out->mutable_library() = in.library();
@@ -128,7 +135,7 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
     // and `debug_info` are dropped.
     graph = Arena::CreateMessage<tensorflow::GraphDef>(arena);
     if (source.has_versions()) *graph->mutable_versions() = source.versions();
-    LendOrCopyLibrary(source, options.strip_default_attrs, graph);
+    LendOrCopyLibrary(source, wire, options.strip_default_attrs, graph, arena);
     for (const auto& node : source.node()) {
       if (excluded.count(node.name()) || !NodeInExport(node, scope)) continue;
       RewriteNode(node, scope, options.clear_devices, graph->add_node(), &unbound);
@@ -151,7 +158,7 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
   } else if (options.strip_default_attrs) {
     graph = Arena::CreateMessage<tensorflow::GraphDef>(arena);
     CopyGraphHeader(source, graph);
-    LendOrCopyLibrary(source, /*copy=*/true, graph);
+    LendOrCopyLibrary(source, wire, /*copy=*/true, graph, arena);
     for (const auto& node : source.node()) {
       LendNode(node, graph->add_node());
       if (want_names) exported_names.insert(node.name());
@@ -163,6 +170,9 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
     // A MetaGraphDef loaded without a graph_def is written without one.
     bool has_graph = options.graph_def != nullptr || loaded == nullptr || loaded->has_graph_def();
     if (has_graph) graph = const_cast<tensorflow::GraphDef*>(&source);
+  }
+  if (wire != nullptr && wire->library_kept() && graph != nullptr && !graph->has_library()) {
+    result.node_plan.copy_library = true;  // not parsed for this export: written as it is
   }
   // A graph lent unchanged from the loaded input is smaller than that input, which was under
   // 2 GiB; only a rebuilt or given graph can break TensorFlow's limit (and sizing costs a pass).
@@ -188,7 +198,11 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
       (node_set_changed || mg->meta_info_def().stripped_op_list().op_size() == 0)) {
     tensorflow::OpList ops;
     if (wire != nullptr) {
-      BuildStrippedOpList(wire_facts.ops, registry, &ops, &unregistered);
+      // A kept library is parsed for its bodies' ops, unless this export already did.
+      const tensorflow::FunctionDefLibrary& library =
+          graph->has_library() ? graph->library() : wire->Library(arena);
+      BuildStrippedOpList(UsedWireOps(*wire, result.node_plan, library), registry, &ops,
+                          &unregistered);
     } else {
       BuildStrippedOpList(*graph, registry, &ops, &unregistered);
     }

@@ -54,31 +54,13 @@ struct NodeRewriter {
   }
 };
 
-// The ops the exported nodes use, following their calls into the library (parsed with the
-// graph's other fields): only a node whose attrs may name a function is parsed, to read them.
-std::vector<std::string> UsedWireOps(const WireGraph& wire, const NodePlan& plan) {
-  UsedOps used(wire.header().library());
-  google::protobuf::Arena scratch;
-  for (size_t i = 0; i < wire.nodes().size(); ++i) {
-    if (plan.For(i) == NodePlan::kSkip) continue;
-    if (!AttrsMayNameFunctions(wire.NodeBytes(i))) {
-      used.AddNode(wire.op(i), nullptr);
-      continue;
-    }
-    auto* parsed = google::protobuf::Arena::CreateMessage<tensorflow::NodeDef>(&scratch);
-    wire.ParseNode(i, parsed);
-    used.AddNode(wire.op(i), parsed);
-    scratch.Reset();
-  }
-  return used.Sorted();
-}
-
 }  // namespace
 
 NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options,
                        WireNodeFacts* facts) {
   const Scope& scope = *options.scope;
-  const std::set<std::string> functions = FunctionNames(wire.header());
+  std::set<std::string> functions;
+  for (const WireFunction& f : wire.functions()) functions.emplace(f.name);
   auto rewriter = std::make_shared<NodeRewriter>(NodeRewriter{
       scope, options.clear_devices, options.strip_defaults != nullptr,
       options.strip_defaults != nullptr ? *options.strip_defaults : OpRegistry(), functions});
@@ -91,11 +73,6 @@ NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options,
     // Every node copied: the ops are the graph's, and only nodes the index saw an unbound
     // input in are parsed, to list those.
     facts->exported = n;
-    if (functions.empty()) {
-      for (const auto& [op, count] : wire.op_counts()) facts->ops.emplace_back(op);
-    } else {
-      facts->ops = UsedWireOps(wire, plan);
-    }
     if (options.list_unbound_inputs) {
       Arena scratch;
       for (size_t i = 0; i < n; ++i) {
@@ -118,10 +95,8 @@ NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options,
     edit->Write(bytes, out);
   };
 
-  // By op number (WireGraph::ops()): what stripDefaultAttrs knows of the op, and whether an
-  // exported node has it.
+  // By op number (WireGraph::ops()): what stripDefaultAttrs knows of the op.
   std::vector<std::unique_ptr<OpDefaults>> defaults(wire.ops().size());
-  std::vector<bool> op_exported(wire.ops().size());
   Arena scratch;
   for (size_t i = 0; i < n; ++i) {
     const WireNode& node = wire.nodes()[i];
@@ -132,7 +107,6 @@ NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options,
       continue;
     }
     ++facts->exported;
-    op_exported[node.op] = true;
     if (options.want_names) facts->names.emplace(name);
     const std::set<std::string, std::less<>>* defaulted = nullptr;  // the op's, if any
     if (options.strip_defaults != nullptr) {
@@ -184,15 +158,40 @@ NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options,
     }
     scratch.Reset();
   }
-  if (!functions.empty()) {
-    facts->ops = UsedWireOps(wire, plan);
-    return plan;
-  }
-  for (size_t k = 0; k < op_exported.size(); ++k) {
-    if (op_exported[k]) facts->ops.emplace_back(wire.ops()[k]);
-  }
-  std::sort(facts->ops.begin(), facts->ops.end());
   return plan;
+}
+
+std::vector<std::string> UsedWireOps(const WireGraph& wire, const NodePlan& plan,
+                                     const tensorflow::FunctionDefLibrary& library) {
+  std::vector<std::string> ops;
+  if (library.function_size() == 0) {
+    // Nothing can be called: the ops are the exported nodes' own, marked by number.
+    std::vector<bool> used(wire.ops().size());
+    if (plan.actions.empty()) used.assign(used.size(), true);
+    for (size_t i = 0; i < plan.actions.size(); ++i) {
+      if (plan.For(i) != NodePlan::kSkip) used[wire.nodes()[i].op] = true;
+    }
+    for (size_t k = 0; k < used.size(); ++k) {
+      if (used[k]) ops.emplace_back(wire.ops()[k]);
+    }
+    std::sort(ops.begin(), ops.end());
+    return ops;
+  }
+  // Only a node whose attrs may name a function is parsed, to read them.
+  UsedOps used(library);
+  Arena scratch;
+  for (size_t i = 0; i < wire.nodes().size(); ++i) {
+    if (plan.For(i) == NodePlan::kSkip) continue;
+    if (!AttrsMayNameFunctions(wire.NodeBytes(i))) {
+      used.AddNode(wire.op(i), nullptr);
+      continue;
+    }
+    auto* parsed = Arena::CreateMessage<tensorflow::NodeDef>(&scratch);
+    wire.ParseNode(i, parsed);
+    used.AddNode(wire.op(i), parsed);
+    scratch.Reset();
+  }
+  return used.Sorted();
 }
 
 void ForEachWireNode(const WireGraph& wire,

@@ -4,7 +4,7 @@
 // through a scratch NodeDef only when an option changes it (the scope renames every node;
 // stripDefaultAttrs changes a node that holds one of its op's defaulted attrs); every other
 // node is copied, without its device under clearDevices. On the way it learns what the rest of
-// the export needs of the nodes: how many, their ops, names, unbound inputs, attrs stripped.
+// the export needs of the nodes: how many, their names, unbound inputs, attrs stripped.
 #ifndef GRAPHPORT_TF_META_GRAPH_WIRE_NODE_PLAN_H_
 #define GRAPHPORT_TF_META_GRAPH_WIRE_NODE_PLAN_H_
 
@@ -30,8 +30,7 @@ struct WireNodeOptions {
 
 struct WireNodeFacts {
   size_t exported = 0;
-  std::vector<std::string> ops;  // the exported nodes use (UsedOps): sorted, each once
-  std::set<std::string> names;   // when want_names: the exported nodes' names, as loaded
+  std::set<std::string> names;  // when want_names: the exported nodes' names, as loaded
   // When list_unbound_inputs: every "$unbound_inputs_..." input of the exported nodes, made by
   // this export or an earlier one, in node order.
   std::vector<std::string> unbound;
@@ -39,6 +38,11 @@ struct WireNodeFacts {
 };
 
 NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options, WireNodeFacts* facts);
+
+// The ops the nodes `plan` exports use, following their calls into `library` (UsedOps):
+// sorted by code point, each once. Only a node whose attrs may name a function is parsed.
+std::vector<std::string> UsedWireOps(const WireGraph& wire, const NodePlan& plan,
+                                     const tensorflow::FunctionDefLibrary& library);
 
 // Calls `visit(name, op)` for each wire node, in order (for FindExtraneousSaverNodes).
 void ForEachWireNode(const WireGraph& wire,

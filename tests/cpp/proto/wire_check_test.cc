@@ -8,6 +8,8 @@
 #include <random>
 #include <string>
 
+#include "proto_json_test.pb.h"
+#include "tensorflow/function.pb.h"
 #include "tensorflow/graph.pb.h"
 #include "tensorflow/meta_graph.pb.h"
 #include "tensorflow/saved_model.pb.h"
@@ -92,6 +94,69 @@ TEST(WireCheckTest, BytesWrittenOtherwiseAreValidButNotCanonical) {
     ASSERT_TRUE(parsed.ParseFromString(c.bytes));
     EXPECT_NE(testing::DeterministicBytes(parsed), c.bytes);
   }
+}
+
+// Maps keyed by integers (a FunctionDef's arg_attr and resource_arg_unique_id) are written
+// sorted by key value; bytes in that order are canonical, bytes in another are not.
+TEST(WireCheckTest, IntegerMapKeysAreCheckedForTheirOrder) {
+  tensorflow::FunctionDef function;
+  function.mutable_signature()->set_name("f");
+  for (uint32_t key : {0u, 1u, 200u, 4000000000u}) {
+    (*function.mutable_arg_attr())[key].mutable_attr();
+    (*function.mutable_resource_arg_unique_id())[key] = key + 1;
+  }
+  const std::string sorted = testing::DeterministicBytes(function);
+  WireCheck check = CheckWire(sorted, tensorflow::FunctionDef::descriptor());
+  EXPECT_TRUE(check.valid);
+  EXPECT_TRUE(check.canonical);
+  // resource_arg_unique_id (field 8) entries {key: 5, value: 1}, {key: 3, value: 1}: descending.
+  const std::string signature = Field(1, Field(1, "f"));
+  const std::string reversed = signature + Field(8, std::string("\x08\x05\x10\x01", 4)) +
+                               Field(8, std::string("\x08\x03\x10\x01", 4));
+  check = CheckWire(reversed, tensorflow::FunctionDef::descriptor());
+  EXPECT_TRUE(check.valid);
+  EXPECT_FALSE(check.canonical);
+  tensorflow::FunctionDef parsed;
+  ASSERT_TRUE(parsed.ParseFromString(reversed));
+  EXPECT_NE(testing::DeterministicBytes(parsed), reversed);
+  // The same two entries ascending, and a key given twice (the parse keeps one).
+  const std::string ascending = signature + Field(8, std::string("\x08\x03\x10\x01", 4)) +
+                                Field(8, std::string("\x08\x05\x10\x01", 4));
+  EXPECT_TRUE(CheckWire(ascending, tensorflow::FunctionDef::descriptor()).canonical);
+  ASSERT_TRUE(parsed.ParseFromString(ascending));
+  EXPECT_EQ(testing::DeterministicBytes(parsed), ascending);
+  const std::string twice = signature + Field(8, std::string("\x08\x03\x10\x01", 4)) +
+                            Field(8, std::string("\x08\x03\x10\x02", 4));
+  EXPECT_FALSE(CheckWire(twice, tensorflow::FunctionDef::descriptor()).canonical);
+}
+
+// Signed keys sort as signed values (-1 before 0), bool keys false first; fixed-width keys
+// are not compared, so their maps are never called canonical.
+TEST(WireCheckTest, SignedAndBoolMapKeysSortAsTheirValues) {
+  graphport::test::Everything message;
+  for (int32_t key : {-7, -1, 0, 5}) (*message.mutable_int_map())[key] = "v";
+  for (int64_t key : {INT64_MIN, int64_t{-1}, int64_t{3}}) (*message.mutable_long_map())[key];
+  (*message.mutable_bool_map())[true] = "t";
+  (*message.mutable_bool_map())[false] = "f";
+  WireCheck check = CheckWire(testing::DeterministicBytes(message), message.GetDescriptor());
+  EXPECT_TRUE(check.valid);
+  EXPECT_TRUE(check.canonical);
+  graphport::test::Everything fixed;
+  (*fixed.mutable_fixed_map())[1];
+  (*fixed.mutable_fixed_map())[2];
+  EXPECT_FALSE(CheckWire(testing::DeterministicBytes(fixed), fixed.GetDescriptor()).canonical);
+  // int_map (field 10) entries {key: 0, value: "v"}, {key: -1, value: "v"}: -1 must come first.
+  const std::string value = Field(2, "v");
+  const std::string zero = Field(10, std::string("\x08\x00", 2) + value);
+  const std::string minus_one =
+      Field(10, std::string("\x08\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", 11) + value);
+  check = CheckWire(zero + minus_one, message.GetDescriptor());
+  EXPECT_TRUE(check.valid);
+  EXPECT_FALSE(check.canonical);
+  EXPECT_TRUE(CheckWire(minus_one + zero, message.GetDescriptor()).canonical);
+  graphport::test::Everything parsed;
+  ASSERT_TRUE(parsed.ParseFromString(zero + minus_one));
+  EXPECT_EQ(testing::DeterministicBytes(parsed), minus_one + zero);
 }
 
 TEST(WireCheckTest, BytesLibprotobufRefusesOrThatAreLeftToItAreNotValid) {

@@ -45,7 +45,7 @@ std::pair<std::vector<MemoryOutputSet::File>, nlohmann::json> ExportFiles(
 // Case); the called bodies call further (f_nested calls f_mm) and hold defaulted attrs, and one
 // function is never called (its op must not be listed). Nodes under "s" give exportScope a
 // scope; devices give clearDevices work.
-std::string LibraryGraph() {
+std::string LibraryGraph(bool canonical_library = true) {
   tensorflow::GraphDef graph;
   auto add_node = [](auto* nodes, const std::string& name, const std::string& op) {
     tensorflow::NodeDef* node = nodes->Add();
@@ -83,7 +83,23 @@ std::string LibraryGraph() {
   branches->add_input("pc");
   add_node(graph.mutable_node(), "s/add", "AddV2")->add_input("s/mm");
   graph.mutable_versions()->set_producer(1205);
-  return testing::DeterministicBytes(graph);
+  if (canonical_library) return testing::DeterministicBytes(graph);
+  // The same library as a record of its own after the rest, with one more function whose
+  // signature writes an empty description (proto3 leaves empty strings out): libprotobuf
+  // would write it otherwise, so the library is parsed with the header instead of kept.
+  auto record = [](int number, const std::string& payload) {
+    std::string out(1, static_cast<char>((number << 3) | 2));
+    for (uint64_t n = payload.size();; n >>= 7) {
+      out += static_cast<char>((n & 0x7f) | (n >= 0x80 ? 0x80 : 0));
+      if (n < 0x80) break;
+    }
+    return out + payload;
+  };
+  std::string library = testing::DeterministicBytes(graph.library());
+  graph.clear_library();
+  const std::string signature = record(1, "f_extra") + std::string("\x32\x00", 2);
+  library += record(1, record(1, signature));
+  return testing::DeterministicBytes(graph) + record(2, library);
 }
 
 // The GraphDef of each corpus graph, plus one whose nodes libprotobuf would write otherwise.
@@ -112,6 +128,7 @@ std::vector<std::pair<std::string, std::string>> Graphs() {
   near->set_device("/device:CPU:0");
   graphs.push_back({"a device record past 64 KiB", testing::DeterministicBytes(far)});
   graphs.push_back({"a library called as ops and through attrs", LibraryGraph()});
+  graphs.push_back({"a library written otherwise", LibraryGraph(/*canonical_library=*/false)});
   // Nodes written by hand: attrs out of order, an explicit empty device, fields reversed, a
   // field the schema lacks; and versions before the nodes.
   std::string odd;
@@ -202,7 +219,7 @@ TEST(WireGraphTest, ExportsFromWireBytesEqualExportsOfTheParsedGraph) {
     // Only text of nodes with fields to leave out makes an export parse the graph; any other
     // export writes node by node, a library's calls followed.
     const bool all_canonical = wire->wire_graph()->all_canonical();
-    const bool library = wire->wire_graph()->header().library().function_size() > 0;
+    const bool library_kept = wire->wire_graph()->library_kept();
     auto parsed = LoadBytes(bytes);
     parsed->graph();  // parses it whole
     ASSERT_EQ(parsed->wire_graph(), nullptr);
@@ -214,7 +231,11 @@ TEST(WireGraphTest, ExportsFromWireBytesEqualExportsOfTheParsedGraph) {
       EXPECT_NE(wire->wire_graph(), nullptr);
     }
     if (wire->wire_graph() != nullptr) ++kept_as_bytes;
-    if (library && wire->wire_graph() != nullptr) ++libraries_kept_as_bytes;
+    // A library kept as bytes stays bytes through every export but a parse of the nodes.
+    if (library_kept && wire->wire_graph() != nullptr) {
+      EXPECT_TRUE(wire->wire_graph()->library_kept());
+      ++libraries_kept_as_bytes;
+    }
   }
   EXPECT_GT(compared, 42 * 10);
   EXPECT_GT(kept_as_bytes, 0);
@@ -225,7 +246,7 @@ TEST(WireGraphTest, ExportsFromWireBytesEqualExportsOfTheParsedGraph) {
 // rest is parsed. Its exports equal those of the model once parsed whole, and parsing it
 // whole gives what libprotobuf's own parse of the file gives.
 TEST(WireGraphTest, MetaGraphAndSavedModelInputsKeepTheirNodesAsWireBytes) {
-  int kept = 0, compared = 0;
+  int kept = 0, with_library = 0, compared = 0;
   for (const auto& g : testing::CorpusGraphs()) {
     if (g.kind == TfKind::kGraphDef) continue;
     SCOPED_TRACE(g.relative);
@@ -247,6 +268,12 @@ TEST(WireGraphTest, MetaGraphAndSavedModelInputsKeepTheirNodesAsWireBytes) {
     EXPECT_EQ(wire->wire_graph() != nullptr, meta_graphs == 1);
     if (wire->wire_graph() == nullptr) continue;
     ++kept;
+    if (!wire->wire_graph()->functions().empty()) {
+      // Kept as bytes only when libprotobuf would write it so; TensorFlow's C++ writer leaves
+      // map entries in hash order, so such a library is parsed with the header.
+      ++with_library;
+      EXPECT_NE(wire->wire_graph()->library_kept(), wire->wire_graph()->header().has_library());
+    }
     auto parsed = load();
     EXPECT_EQ(testing::DeterministicBytes(parsed->root()),  // parses the nodes
               testing::DeterministicBytes(*reference));
@@ -255,6 +282,7 @@ TEST(WireGraphTest, MetaGraphAndSavedModelInputsKeepTheirNodesAsWireBytes) {
     compared += CompareExports(wire.get(), parsed.get());
   }
   EXPECT_GT(kept, 10);
+  EXPECT_GT(with_library, 0);
   EXPECT_GT(compared, 10 * 42);
 }
 
@@ -328,6 +356,14 @@ TEST(WireGraphTest, AScopedExportEditsNodeBytes) {
 TEST(WireGraphTest, ALibraryGraphIsWrittenNodeByNodeFollowingItsCalls) {
   auto model = LoadBytes(LibraryGraph());
   ASSERT_NE(model->wire_graph(), nullptr);
+  // The library is its bytes, and what inspect() and the plan read of it.
+  const WireGraph& wire = *model->wire_graph();
+  EXPECT_TRUE(wire.library_kept());
+  EXPECT_FALSE(wire.header().has_library());
+  ASSERT_EQ(wire.functions().size(), 4u);
+  EXPECT_EQ(wire.functions()[1].name, "f_nested");
+  EXPECT_EQ(wire.functions()[1].node_count, 2u);
+  EXPECT_EQ(LoadBytes(LibraryGraph(false))->wire_graph()->library_kept(), false);
   tensorflow::OpList registry;  // every op the graph might list, complete
   for (const char* op :
        {"AddV2", "Case", "MatMul", "Neg", "Sqrt", "Square", "StatefulPartitionedCall"}) {
@@ -361,6 +397,15 @@ TEST(WireGraphTest, ALibraryGraphIsWrittenNodeByNodeFollowingItsCalls) {
   EXPECT_EQ(graph.node(1).attr().count("transpose_a"), 0u);
   ASSERT_EQ(graph.library().function_size(), 4);
   EXPECT_EQ(graph.library().function(0).node_def(0).attr().count("transpose_b"), 0u);
+  EXPECT_FALSE(model->wire_graph()->library_kept() && model->wire_graph()->header().has_library());
+  // Without stripDefaultAttrs the library is written as its bytes.
+  options.strip_default_attrs = false;
+  auto copied = ExportFiles(model.get(), options).first;
+  ASSERT_EQ(copied.size(), 1u);
+  ASSERT_TRUE(exported.ParseFromString(copied[0].bytes));
+  EXPECT_EQ(testing::DeterministicBytes(exported.graph_def().library()),
+            std::string(model->wire_graph()->LibraryBytes()));
+  EXPECT_EQ(exported.graph_def().library().function(0).node_def(0).attr().count("transpose_b"), 1u);
 }
 
 TEST(WireGraphTest, InputTheIndexCannotVouchForIsParsedWithTheExactError) {
