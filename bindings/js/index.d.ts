@@ -133,8 +133,9 @@ export interface ExportFileSink {
   sizeHint?(bytes: number): void;
   /**
    * The next chunk, at most 1 MiB. It is a view of the WebAssembly heap, valid only during this
-   * call (a later chunk reuses the memory): write it out or copy it before returning. Handing
-   * out the view itself is what lets a file sink write to its descriptor with no copy at all.
+   * call (a later chunk reuses the memory): write it out or copy it before returning, and do not
+   * change it (a big node's bytes are lent from the model itself). Handing out the view itself is
+   * what lets a file sink write to its descriptor with no copy at all.
    */
   write(chunk: Uint8Array): void;
   close(): void;

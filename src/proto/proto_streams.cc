@@ -65,14 +65,28 @@ bool SinkOutputStream::Next(void** data, int* size) {
 void SinkOutputStream::BackUp(int count) { used_ -= std::min(static_cast<size_t>(count), used_); }
 
 bool SinkOutputStream::WriteAliasedRaw(const void* data, int size) {
-  const auto n = static_cast<size_t>(size);
-  if (n < kMinAliasedBytes && n <= capacity_) {
-    if (capacity_ - used_ < n && !Flush()) return false;
-    std::memcpy(&buffer_[used_], data, n);
-    used_ += n;
-    return !failed_;
+  if (failed_) return false;
+  const auto* p = static_cast<const uint8_t*>(data);
+  auto n = static_cast<size_t>(size);
+  if (n < kMinAliasedBytes) {
+    while (n > 0) {
+      if (used_ == capacity_ && !Flush()) return false;
+      const size_t take = std::min(n, capacity_ - used_);
+      std::memcpy(&buffer_[used_], p, take);
+      used_ += take;
+      p += take;
+      n -= take;
+    }
+    return true;
   }
-  return Flush() && Hand(data, n);
+  if (!Flush()) return false;
+  for (; n > 0;) {
+    const size_t piece = std::min(n, capacity_);
+    if (!Hand(p, piece)) return false;
+    p += piece;
+    n -= piece;
+  }
+  return true;
 }
 
 bool SinkOutputStream::Flush() {

@@ -58,14 +58,16 @@ class BudgetedArrayStream : public google::protobuf::io::ZeroCopyInputStream {
   bool over_budget_ = false;
 };
 
-// Serialised bytes handed to a ByteSink, in chunks of a buffer of its own. With
+// Serialised bytes handed to a ByteSink in chunks of at most `chunk_bytes` (a JavaScript sink
+// copies each chunk out of the heap, so none may be larger). With
 // CodedOutputStream::EnableAliasing, a long run the writer already holds (a node's bytes, a
-// tensor's content) goes to the sink as it is, after what the buffer holds, instead of being
-// copied through the buffer first: for a weights-heavy graph that copy was half the export.
+// tensor's content) is handed over from where it is, a chunk at a time, after what the buffer
+// holds, instead of being copied through the buffer first: for a weights-heavy graph that copy
+// was most of the export.
 class SinkOutputStream : public google::protobuf::io::ZeroCopyOutputStream {
  public:
-  // Runs shorter than this are copied into the buffer: each run handed over is a call of the
-  // sink, which for a JavaScript sink crosses into JavaScript.
+  // Shorter runs are copied into the buffer: each run handed over costs a call of the sink,
+  // which for a JavaScript sink crosses into JavaScript.
   static constexpr size_t kMinAliasedBytes = 64 << 10;
 
   SinkOutputStream(ByteSink* sink, size_t chunk_bytes);

@@ -125,19 +125,25 @@ leakCheckedTest(gp, 'exportTo gives export()\'s bytes for every corpus graph, ki
   }
 });
 
-leakCheckedTest(gp, 'a weights-heavy GraphDef is written in 1 MiB chunks, and round-trips byte for byte', () => {
+leakCheckedTest(gp, 'a weights-heavy GraphDef is written in chunks of at most 1 MiB, and round-trips byte for byte', () => {
   withModel(gp, WEIGHTS.bytes, {}, (m) => {
     const { sink } = exportToMatches(m, { to: 'graph-def' });
     assert.equal(sink.files.length, 1);
     assertSameBytes(bytesOf(sink.files[0]), WEIGHTS.bytes, 'the generated GraphDef exported as a GraphDef');
-    assert.equal(sink.counts.write, Math.ceil(WEIGHTS.size / CHUNK));
+    // Each big node's bytes go out from the model a chunk at a time, after the few bytes
+    // buffered before them: at most two chunks more per node than cutting the file evenly.
+    const nodes = 3;
+    assert.ok(sink.counts.write >= Math.ceil(WEIGHTS.size / CHUNK), `${sink.counts.write} writes`);
+    assert.ok(sink.counts.write <= Math.ceil(WEIGHTS.size / CHUNK) + 2 * nodes, `${sink.counts.write} writes`);
     assert.deepEqual(sink.log.slice(0, 2), ['open', 'sizeHint']);
   });
 });
 
 leakCheckedTest(gp, 'GraphDef: a sink failing at the Nth chunk, for every N, stops the export and aborts', () => {
   withModel(gp, WEIGHTS.bytes, {}, (m) => {
-    assert.equal(failEveryCall(m, { to: 'graph-def' }, 'write'), 4);
+    // Every write is failed once: at least the file's 1 MiB chunks, with the big nodes' bytes
+    // handed over from the model among them.
+    assert.ok(failEveryCall(m, { to: 'graph-def' }, 'write') >= Math.ceil(WEIGHTS.size / CHUNK));
     for (const kind of ['open', 'sizeHint', 'close']) failEveryCall(m, { to: 'graph-def' }, kind);
     // A text export has no size hint and more, smaller-than-1 MiB pieces; the same holds.
     assert.ok(failEveryCall(m, { to: 'graph-def', asText: true }, 'write') > 4);
