@@ -6,6 +6,8 @@
 #include "core/byte_stream.h"
 #include "core/error.h"
 #include "core/same_bytes.h"
+#include "proto/deterministic_bytes.h"
+#include "proto/message_walk.h"
 #include "proto/proto_io.h"
 #include "proto/short_copy.h"
 #include "proto/wire_check.h"
@@ -182,11 +184,26 @@ bool WireGraph::KeepLibrary(const uint8_t* base, const uint8_t* value, uint64_t 
                        tensorflow::FunctionDefLibrary::descriptor());
   if (!check.valid) return false;
   *parsed_bytes += check.parsed_bytes;
-  if (!check.canonical) return true;  // parsed with the header, which writes it canonically
+  if (check.canonical) {
+    library_offset_ = static_cast<uint32_t>(value - base);
+    library_length_ = static_cast<uint32_t>(length);
+  } else {
+    // Written otherwise (TensorFlow's Python writer puts a FunctionDef's arg_attr first, its
+    // C++ writer leaves maps in hash order): kept as libprotobuf writes it, which is what an
+    // export of the parsed library would write. A library with fields the schema lacks stays
+    // parsed, so that text output reports them as for any other message.
+    Arena scratch;
+    auto* parsed = Arena::CreateMessage<tensorflow::FunctionDefLibrary>(&scratch);
+    if (!parsed->ParseFromArray(value, static_cast<int>(length))) return false;
+    if (proto::ListUnknownFields(*parsed).count > 0) return true;
+    canonical_library_ = proto::DeterministicBytes(*parsed);
+    library_offset_ = 0;
+    library_length_ = static_cast<uint32_t>(canonical_library_.size());
+  }
   library_kept_ = true;
-  library_offset_ = static_cast<uint32_t>(value - base);
-  library_length_ = static_cast<uint32_t>(length);
-  const uint8_t* end = value + length;
+  std::string_view kept = LibraryBytes();
+  value = reinterpret_cast<const uint8_t*>(kept.data());
+  const uint8_t* end = value + kept.size();
   Record f;
   for (const uint8_t* p = value; p < end && ReadRecord(p, end, &f); p = f.end) {
     if (f.number != kFunctionField || f.wire_type != 2) continue;

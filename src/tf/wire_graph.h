@@ -1,6 +1,7 @@
 // A binary GraphDef kept as its own bytes: the nodes are an index into the input (offset,
-// length, name, op), the function library (when canonical) is a span of it with each
-// function's name, and only the rest of the graph (versions, debug info) is parsed.
+// length, name, op), the function library is a span of it (or, written otherwise, its
+// canonical bytes) with each function's name, and only the rest of the graph (versions, debug
+// info) is parsed.
 // Loading a node-heavy graph then costs a walk over its bytes instead of a message per node,
 // and the model holds the file once. Writers copy a node's bytes when no option changes it
 // and the bytes are what libprotobuf would write (proto::CheckWire's "canonical"); any other
@@ -94,10 +95,14 @@ class WireGraph {
   const std::vector<std::string_view>& ops() const { return ops_; }
   // Every field of the GraphDef but its nodes and, when library_kept(), its library.
   const tensorflow::GraphDef& header() const { return *header_; }
-  // Whether the library is kept as bytes (one canonical record) rather than in the header.
+  // Whether the library is kept as bytes (one record, without fields the schema lacks) rather
+  // than parsed in the header.
   bool library_kept() const { return library_kept_; }
+  // Its bytes as libprotobuf writes them: the input's own, or (input written otherwise) the
+  // library's deterministic serialisation, made once at load.
   std::string_view LibraryBytes() const {
-    return std::string_view(bytes_).substr(library_offset_, library_length_);
+    return std::string_view(canonical_library_.empty() ? bytes_ : canonical_library_)
+        .substr(library_offset_, library_length_);
   }
   // The library's functions, in order, whether kept as bytes or parsed in the header.
   const std::vector<WireFunction>& functions() const { return functions_; }
@@ -140,8 +145,9 @@ class WireGraph {
                   uint64_t max_memory_bytes, std::string* header_bytes);
   struct OpLookup;  // the op numbers given so far (wire_graph.cc)
   uint32_t OpNumber(std::string_view op, OpLookup* lookup);
-  // Keeps the library record `r` as bytes when it is canonical (else it goes to the header);
-  // false when it is not valid.
+  // Keeps the library record's payload as bytes: its own when canonical, else its
+  // deterministic serialisation; leaves it to the header (parsed) when it holds fields the
+  // schema lacks. False when it is not valid.
   bool KeepLibrary(const uint8_t* base, const uint8_t* value, uint64_t length,
                    uint64_t* parsed_bytes);
   void ListHeaderFunctions();
@@ -153,7 +159,8 @@ class WireGraph {
   tensorflow::GraphDef* header_ = nullptr;
   bool all_canonical_ = true;
   bool library_kept_ = false;
-  uint32_t library_offset_ = 0, library_length_ = 0;
+  uint32_t library_offset_ = 0, library_length_ = 0;  // in bytes_, or in canonical_library_
+  std::string canonical_library_;
   std::vector<WireFunction> functions_;
   // What RecordsSize gives for a plan that copies every node, with devices and without (when
   // all are canonical): summed while indexing, so such an export does not go over the nodes

@@ -1,9 +1,8 @@
 #include "tfjs/model_initializer.h"
 
-#include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
-
 #include <set>
+
+#include "proto/deterministic_bytes.h"
 
 namespace graphport::tfjs {
 namespace {
@@ -15,18 +14,6 @@ using tensorflow::NodeDef;
 std::string InputNode(const std::string& input) {
   size_t start = !input.empty() && input[0] == '^' ? 1 : 0;
   return input.substr(start, input.find(':', start) - start);
-}
-
-// Map entries sorted, so two equal nodes give equal bytes.
-std::string Canonical(const NodeDef& node) {
-  std::string bytes;
-  {
-    google::protobuf::io::StringOutputStream stream(&bytes);
-    google::protobuf::io::CodedOutputStream coded(&stream);
-    coded.SetSerializationDeterministic(true);
-    node.SerializeToCodedStream(&coded);
-  }
-  return bytes;
 }
 
 std::string Unused(const std::string& base, const std::set<std::string>& taken) {
@@ -76,7 +63,7 @@ MergedInitializer MergeInitializer(const GraphDef& initializer,
     ++merged.nodes;
     auto same = existing.find(node.name());
     if (same == existing.end()) continue;
-    if (Canonical(*same->second) == Canonical(node)) {
+    if (proto::DeterministicBytes(*same->second) == proto::DeterministicBytes(node)) {
       shared.insert(node.name());
       ++merged.shared;
     } else {

@@ -1,25 +1,13 @@
 #include "tf/meta_graph/attr_value_equal.h"
 
-#include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
-
 #include <cstring>
 #include <string>
 
+#include "proto/deterministic_bytes.h"
 #include "tf/dtype.h"
 
 namespace graphport::tf {
 namespace {
-
-std::string DeterministicBytes(const google::protobuf::Message& message) {
-  std::string out;
-  google::protobuf::io::StringOutputStream stream(&out);
-  google::protobuf::io::CodedOutputStream coded(&stream);
-  coded.SetSerializationDeterministic(true);
-  message.SerializeToCodedStream(&coded);
-  coded.Trim();
-  return out;
-}
 
 template <typename T>
 void AppendLittleEndian(T value, size_t width, std::string* out) {
@@ -126,7 +114,7 @@ bool AreTensorsEqual(const tensorflow::TensorProto& a, const tensorflow::TensorP
   if (a.dtype() != b.dtype() || !SameShape(a.tensor_shape(), b.tensor_shape())) return false;
   std::string bytes_a, bytes_b;
   if (Materialize(a, &bytes_a) && Materialize(b, &bytes_b)) return bytes_a == bytes_b;
-  return DeterministicBytes(a) == DeterministicBytes(b);
+  return proto::DeterministicBytes(a) == proto::DeterministicBytes(b);
 }
 
 bool AreAttrValuesEqual(const tensorflow::AttrValue& a, const tensorflow::AttrValue& b) {
@@ -138,7 +126,7 @@ bool AreAttrValuesEqual(const tensorflow::AttrValue& a, const tensorflow::AttrVa
   if (a.has_func()) {
     return a.func().name() == b.func().name() && AreAttrMapsEqual(a.func().attr(), b.func().attr());
   }
-  return DeterministicBytes(a) == DeterministicBytes(b);
+  return proto::DeterministicBytes(a) == proto::DeterministicBytes(b);
 }
 
 }  // namespace graphport::tf

@@ -45,7 +45,12 @@ std::pair<std::vector<MemoryOutputSet::File>, nlohmann::json> ExportFiles(
 // Case); the called bodies call further (f_nested calls f_mm) and hold defaulted attrs, and one
 // function is never called (its op must not be listed). Nodes under "s" give exportScope a
 // scope; devices give clearDevices work.
-std::string LibraryGraph(bool canonical_library = true) {
+// How LibraryGraph() writes its library: as libprotobuf does; otherwise (a record of its own
+// after the rest, one more function with a field written that proto3 leaves out); or with a
+// field the schema lacks as well.
+enum class LibraryForm { kCanonical, kWrittenOtherwise, kUnknownField };
+
+std::string LibraryGraph(LibraryForm form = LibraryForm::kCanonical) {
   tensorflow::GraphDef graph;
   auto add_node = [](auto* nodes, const std::string& name, const std::string& op) {
     tensorflow::NodeDef* node = nodes->Add();
@@ -83,10 +88,7 @@ std::string LibraryGraph(bool canonical_library = true) {
   branches->add_input("pc");
   add_node(graph.mutable_node(), "s/add", "AddV2")->add_input("s/mm");
   graph.mutable_versions()->set_producer(1205);
-  if (canonical_library) return testing::DeterministicBytes(graph);
-  // The same library as a record of its own after the rest, with one more function whose
-  // signature writes an empty description (proto3 leaves empty strings out): libprotobuf
-  // would write it otherwise, so the library is parsed with the header instead of kept.
+  if (form == LibraryForm::kCanonical) return testing::DeterministicBytes(graph);
   auto record = [](int number, const std::string& payload) {
     std::string out(1, static_cast<char>((number << 3) | 2));
     for (uint64_t n = payload.size();; n >>= 7) {
@@ -97,8 +99,11 @@ std::string LibraryGraph(bool canonical_library = true) {
   };
   std::string library = testing::DeterministicBytes(graph.library());
   graph.clear_library();
+  // A signature whose description is written empty (proto3 leaves empty strings out).
   const std::string signature = record(1, "f_extra") + std::string("\x32\x00", 2);
-  library += record(1, record(1, signature));
+  std::string extra = record(1, signature);
+  if (form == LibraryForm::kUnknownField) extra += std::string("\xb8\x06\x01", 3);  // 103: 1
+  library += record(1, extra);
   return testing::DeterministicBytes(graph) + record(2, library);
 }
 
@@ -128,7 +133,9 @@ std::vector<std::pair<std::string, std::string>> Graphs() {
   near->set_device("/device:CPU:0");
   graphs.push_back({"a device record past 64 KiB", testing::DeterministicBytes(far)});
   graphs.push_back({"a library called as ops and through attrs", LibraryGraph()});
-  graphs.push_back({"a library written otherwise", LibraryGraph(/*canonical_library=*/false)});
+  graphs.push_back({"a library written otherwise", LibraryGraph(LibraryForm::kWrittenOtherwise)});
+  graphs.push_back(
+      {"a library with a field the schema lacks", LibraryGraph(LibraryForm::kUnknownField)});
   // Nodes written by hand: attrs out of order, an explicit empty device, fields reversed, a
   // field the schema lacks; and versions before the nodes.
   std::string odd;
@@ -269,10 +276,13 @@ TEST(WireGraphTest, MetaGraphAndSavedModelInputsKeepTheirNodesAsWireBytes) {
     if (wire->wire_graph() == nullptr) continue;
     ++kept;
     if (!wire->wire_graph()->functions().empty()) {
-      // Kept as bytes only when libprotobuf would write it so; TensorFlow's C++ writer leaves
-      // map entries in hash order, so such a library is parsed with the header.
+      // Kept as bytes, as libprotobuf writes them: TensorFlow's writers put a FunctionDef's
+      // fields in another order, so these are the library's deterministic serialisation.
       ++with_library;
-      EXPECT_NE(wire->wire_graph()->library_kept(), wire->wire_graph()->header().has_library());
+      EXPECT_TRUE(wire->wire_graph()->library_kept());
+      EXPECT_FALSE(wire->wire_graph()->header().has_library());
+      EXPECT_EQ(wire->wire_graph()->LibraryBytes(),
+                testing::DeterministicBytes(testing::GraphOf(g.kind, *reference).library()));
     }
     auto parsed = load();
     EXPECT_EQ(testing::DeterministicBytes(parsed->root()),  // parses the nodes
@@ -363,7 +373,23 @@ TEST(WireGraphTest, ALibraryGraphIsWrittenNodeByNodeFollowingItsCalls) {
   ASSERT_EQ(wire.functions().size(), 4u);
   EXPECT_EQ(wire.functions()[1].name, "f_nested");
   EXPECT_EQ(wire.functions()[1].node_count, 2u);
-  EXPECT_EQ(LoadBytes(LibraryGraph(false))->wire_graph()->library_kept(), false);
+  // Written otherwise: kept as the library's deterministic serialisation.
+  auto rewritten = LoadBytes(LibraryGraph(LibraryForm::kWrittenOtherwise));
+  EXPECT_TRUE(rewritten->wire_graph()->library_kept());
+  tensorflow::GraphDef reference;
+  ASSERT_TRUE(reference.ParseFromString(LibraryGraph(LibraryForm::kWrittenOtherwise)));
+  EXPECT_EQ(rewritten->wire_graph()->LibraryBytes(),
+            testing::DeterministicBytes(reference.library()));
+  EXPECT_NE(
+      rewritten->wire_graph()->LibraryBytes(),
+      std::string_view(rewritten->wire_graph()->bytes())
+          .substr(rewritten->wire_graph()->bytes().size() - reference.library().ByteSizeLong()));
+  // With a field the schema lacks it stays parsed, so that text output reports it.
+  auto unknown = LoadBytes(LibraryGraph(LibraryForm::kUnknownField));
+  ASSERT_NE(unknown->wire_graph(), nullptr);
+  EXPECT_FALSE(unknown->wire_graph()->library_kept());
+  EXPECT_TRUE(unknown->wire_graph()->header().has_library());
+  EXPECT_EQ(unknown->wire_graph()->functions().size(), 5u);
   tensorflow::OpList registry;  // every op the graph might list, complete
   for (const char* op :
        {"AddV2", "Case", "MatMul", "Neg", "Sqrt", "Square", "StatefulPartitionedCall"}) {
