@@ -106,6 +106,7 @@ nlohmann::json Export(TfModel* model, const TfExportOptions& options, OutputSet*
       options.filename.empty() ? DefaultFileName(options.to, options.as_text) : options.filename;
   // Everything the export builds lives here and dies with it; the model is only read.
   Arena arena(proto::GraphArenaOptions());
+  model->PrepareWireGraphForExport();
   MetaGraphExport exported = BuildMetaGraph(*model, options, &arena);
   proto::UnknownFieldReport left_out;
   WireNodes nodes{exported.wire_nodes, &exported.node_plan,

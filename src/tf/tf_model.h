@@ -70,6 +70,10 @@ class TfModel {
   // only need node names, ops and bytes use it instead of graph(); the rest of the input is
   // parsed (the nodes' graph_def holds every field but the nodes).
   const WireGraph* wire_graph() const { return wire_.get(); }
+  // Before an export writes the wire nodes: see WireGraph::RewriteCanonically (once).
+  void PrepareWireGraphForExport() {
+    if (wire_ != nullptr) wire_->RewriteCanonically();
+  }
   // The message as read: the SavedModel, the MetaGraphDef or the GraphDef.
   const google::protobuf::Message& root() const {
     if (wire_ != nullptr) Materialize();

@@ -1,5 +1,7 @@
 #include "tf/wire_graph.h"
 
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -159,6 +161,7 @@ bool WireGraph::IndexBytes(const std::string& bytes, uint64_t begin, uint64_t le
     }
     proto::WireCheck check = checker.Check(r.view());
     if (!check.valid) return false;
+    if (!check.canonical) written_otherwise_.push_back(static_cast<uint32_t>(nodes_.size()));
     parsed_bytes += check.parsed_bytes;
     WireNode node;
     node.op = OpNumber(ScanNode(r.value, r.end, base, &node), &op_lookup);
@@ -175,6 +178,56 @@ bool WireGraph::IndexBytes(const std::string& bytes, uint64_t begin, uint64_t le
   for (size_t i = 0; i < ops_.size(); ++i) op_counts_.emplace_back(ops_[i], counts[i]);
   std::sort(op_counts_.begin(), op_counts_.end());
   return max_memory_bytes == 0 || parsed_bytes + header_bytes->size() <= max_memory_bytes;
+}
+
+void WireGraph::RewriteCanonically() {
+  if (written_otherwise_.empty()) return;
+  auto* base = reinterpret_cast<uint8_t*>(bytes_.data());
+  Arena scratch;
+  for (uint32_t i : written_otherwise_) {
+    WireNode& node = nodes_[i];
+    uint8_t* payload = base + node.offset;
+    if (!RewriteNode(payload, node.length, &scratch)) continue;
+    // Its records moved: its name, device and op are found again. The op list's view of the
+    // op may have been into this node; it is moved to where the op is now.
+    const std::string_view old_op = ops_[node.op];
+    WireNode rewritten;
+    rewritten.offset = node.offset;
+    rewritten.length = node.length;
+    rewritten.op = node.op;
+    const std::string_view op = ScanNode(payload, payload + node.length, base, &rewritten);
+    const auto* old_start = reinterpret_cast<const uint8_t*>(old_op.data());
+    if (old_start >= payload && old_start < payload + node.length) {
+      ops_[node.op] = op;
+      for (auto& [counted, count] : op_counts_) {
+        if (counted.data() == old_op.data()) counted = op;
+      }
+    }
+    copied_records_bytes_without_devices_ += RecordBytes(node.length - rewritten.device_bytes);
+    copied_records_bytes_without_devices_ -= RecordBytes(node.length - node.device_bytes);
+    node = rewritten;
+  }
+  written_otherwise_.clear();
+  written_otherwise_.shrink_to_fit();
+  all_canonical_ = std::all_of(nodes_.begin(), nodes_.end(),
+                               [](const WireNode& node) { return node.canonical; });
+}
+
+bool WireGraph::RewriteNode(uint8_t* payload, size_t length, Arena* scratch) {
+  auto* node = Arena::CreateMessage<tensorflow::NodeDef>(scratch);
+  bool rewritten = false;
+  if (node->ParseFromArray(payload, static_cast<int>(length)) && node->ByteSizeLong() == length &&
+      proto::ListUnknownFields(*node).count == 0) {
+    // The parse holds its own copies of the strings, so its bytes can go over the ones it
+    // was parsed from.
+    google::protobuf::io::ArrayOutputStream array(payload, static_cast<int>(length));
+    CodedOutputStream out(&array);
+    out.SetSerializationDeterministic(true);
+    node->SerializeWithCachedSizes(&out);
+    rewritten = !out.HadError() && out.ByteCount() == static_cast<int64_t>(length);
+  }
+  scratch->Reset();
+  return rewritten;
 }
 
 bool WireGraph::KeepLibrary(const uint8_t* base, const uint8_t* value, uint64_t length,

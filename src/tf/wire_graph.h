@@ -4,8 +4,9 @@
 // info) is parsed.
 // Loading a node-heavy graph then costs a walk over its bytes instead of a message per node,
 // and the model holds the file once. Writers copy a node's bytes when no option changes it
-// and the bytes are what libprotobuf would write (proto::CheckWire's "canonical"); any other
-// node is parsed into a scratch NodeDef when it is written.
+// and the bytes are what libprotobuf would write (proto::CheckWire's "canonical"; a node
+// written otherwise gets that form over its bytes at load when it fits); any other node is
+// parsed into a scratch NodeDef when it is written.
 #ifndef GRAPHPORT_TF_WIRE_GRAPH_H_
 #define GRAPHPORT_TF_WIRE_GRAPH_H_
 
@@ -119,6 +120,12 @@ class WireGraph {
     return std::string_view(bytes_).substr(nodes_[i].offset, nodes_[i].length);
   }
 
+  // Nodes written otherwise than libprotobuf writes them (attrs in hash order, as TensorFlow's
+  // C++ writer leaves them) get its form written over their bytes where it takes as many
+  // (no field the schema lacks, nothing left out), so that every export copies them instead of
+  // parsing them again. Done once, by the first export: a model only inspected never pays for
+  // it. The nodes stay the same messages.
+  void RewriteCanonically();
   // Parses node `i` into `node` (which the caller clears or makes fresh).
   void ParseNode(size_t i, tensorflow::NodeDef* node) const;
   // Parses every node (and a kept library) into the header, which is then the whole graph, as
@@ -143,6 +150,9 @@ class WireGraph {
   // records to `header_bytes`; false when a node is not (surely) valid or over the budget.
   bool IndexBytes(const std::string& bytes, uint64_t begin, uint64_t length,
                   uint64_t max_memory_bytes, std::string* header_bytes);
+  // Writes the node's deterministic serialisation over its bytes when it has the same length
+  // and no field the schema lacks; false (bytes unchanged) when it cannot.
+  static bool RewriteNode(uint8_t* payload, size_t length, google::protobuf::Arena* scratch);
   struct OpLookup;  // the op numbers given so far (wire_graph.cc)
   uint32_t OpNumber(std::string_view op, OpLookup* lookup);
   // Keeps the library record's payload as bytes: its own when canonical, else its
@@ -162,6 +172,7 @@ class WireGraph {
   uint32_t library_offset_ = 0, library_length_ = 0;  // in bytes_, or in canonical_library_
   std::string canonical_library_;
   std::vector<WireFunction> functions_;
+  std::vector<uint32_t> written_otherwise_;  // nodes not canonical, until RewriteCanonically()
   // What RecordsSize gives for a plan that copies every node, with devices and without (when
   // all are canonical): summed while indexing, so such an export does not go over the nodes
   // twice.
