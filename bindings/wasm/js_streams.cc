@@ -2,7 +2,10 @@
 
 #include <emscripten/val.h>
 
+#include <algorithm>
+
 #include "core/error.h"
+#include "core/limits.h"
 
 namespace graphport::wasm {
 
@@ -70,7 +73,14 @@ void CheckAccepted(const val& accepted, const char* step) {
 }  // namespace
 
 void JsSink::Write(const uint8_t* data, size_t size) {
-  CheckAccepted(sink_.call<val>("write", val(typed_memory_view(size, data))), "write");
+  // A chunk is at most kStreamChunkBytes (index.d.ts), whatever a writer hands over at once:
+  // a sink that copies each chunk before an asynchronous write holds no more than that.
+  do {
+    const size_t piece = std::min(size, kStreamChunkBytes);
+    CheckAccepted(sink_.call<val>("write", val(typed_memory_view(piece, data))), "write");
+    data += piece;
+    size -= piece;
+  } while (size > 0);
 }
 
 void JsSink::SizeHint(uint64_t total) {

@@ -51,3 +51,21 @@ leakCheckedTest(gp, 'a model of 64 MiB of tensor values: heap growth through loa
       `load and inspect grew the heap by ${((inspected - before) / MiB).toFixed(1)} MiB for a ${(MODEL.length / MiB).toFixed(1)} MiB model`);
   });
 });
+
+leakCheckedTest(gp, 'an export to a sink hands its values over in chunks of at most 1 MiB, as the sink contract says', () => {
+  const tensors = [{ name: 'w', bytes: 3 * MiB + 12, shape: [(3 * MiB + 12) / 4], fill: (i) => (i * 13) & 0xff }];
+  withModel(gp, mgeModelV2(holder, tensors), {}, (model) => {
+    const whole = model.export({ dumpFormat: 'FBS_V2' }).files[0].bytes;
+    const chunks = [];
+    model.exportTo({ dumpFormat: 'FBS_V2' }, {
+      open() {
+        return { write(chunk) { chunks.push(chunk.slice()); }, close() {} };
+      },
+    });
+    assert.ok(chunks.every((c) => c.length <= MiB), `chunks of ${chunks.map((c) => c.length).join(', ')} bytes`);
+    const joined = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+    let at = 0;
+    for (const c of chunks) { joined.set(c, at); at += c.length; }
+    assert.deepEqual(joined, whole);
+  });
+});

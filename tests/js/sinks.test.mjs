@@ -136,6 +136,10 @@ leakCheckedTest(gp, 'a weights-heavy GraphDef is written in chunks of at most 1 
     assert.ok(sink.counts.write >= Math.ceil(WEIGHTS.size / CHUNK), `${sink.counts.write} writes`);
     assert.ok(sink.counts.write <= Math.ceil(WEIGHTS.size / CHUNK) + 2 * nodes, `${sink.counts.write} writes`);
     assert.deepEqual(sink.log.slice(0, 2), ['open', 'sizeHint']);
+    // TF.js shards take a 1.5 MiB tensor in one piece; the sink still gets at most 1 MiB a
+    // chunk (the recording sink asserts it).
+    const { sink: tfjs } = exportToMatches(m, { to: 'tfjs' });
+    assert.ok(tfjs.files.some((f) => f.name.endsWith('.bin')), 'weight shards written');
   });
 });
 
