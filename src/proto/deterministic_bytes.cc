@@ -5,7 +5,7 @@
 
 namespace graphport::proto {
 
-std::string DeterministicBytes(const google::protobuf::Message& message) {
+std::string DeterministicBytes(const google::protobuf::MessageLite& message) {
   std::string out;
   out.reserve(message.ByteSizeLong());
   {

@@ -3,14 +3,14 @@
 #ifndef GRAPHPORT_PROTO_DETERMINISTIC_BYTES_H_
 #define GRAPHPORT_PROTO_DETERMINISTIC_BYTES_H_
 
-#include <google/protobuf/message.h>
+#include <google/protobuf/message_lite.h>
 
 #include <string>
 
 namespace graphport::proto {
 
 // For messages in memory, under 2 GiB (it makes no size check).
-std::string DeterministicBytes(const google::protobuf::Message& message);
+std::string DeterministicBytes(const google::protobuf::MessageLite& message);
 
 }  // namespace graphport::proto
 
