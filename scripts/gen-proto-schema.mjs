@@ -4,10 +4,12 @@
 // the build for each generated proto library (CMakeLists.txt: graphport_proto_library):
 //
 //   node scripts/gen-proto-schema.mjs --descriptor-set set.desc --header out/schemas.h \
-//        --source out/schemas.cc --include tensorflow/schemas.h --set graphport::tf::TfSchemas
+//        --source out/schemas.cc --include tensorflow/schemas.h --set graphport::tf::TfSchemas \
+//        --own tensorflow/graph.proto,tensorflow/node_def.proto,...
 //
-// The header declares proto::SchemaOf<Class>() for every generated message class and the set's
-// function; the source holds the tables. Everything is constant-initialized: no code runs at
+// The header declares proto::SchemaOf<Class>() for the classes of the --own files (those this
+// library generates; an imported file's classes belong to the library that owns it) and the
+// set's function; the source holds the tables, imported types' too. Everything is constant-initialized: no code runs at
 // start-up and nothing is allocated.
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -19,9 +21,10 @@ function parseArgs(argv) {
     if (!key.startsWith('--') || i + 1 >= argv.length) throw new Error(`bad argument '${key}'`);
     args[key.slice(2)] = argv[i + 1];
   }
-  for (const need of ['descriptor-set', 'header', 'source', 'include', 'set']) {
+  for (const need of ['descriptor-set', 'header', 'source', 'include', 'set', 'own']) {
     if (!args[need]) throw new Error(`missing --${need}`);
   }
+  args.ownFiles = new Set(args.own.split(',').filter(Boolean));
   return args;
 }
 
@@ -172,6 +175,12 @@ function oneofsOf(message) {
   return { realOneofs, oneofMap };
 }
 
+// Whether SchemaOf names the message's class here: map entries have no class of their own to
+// name, and an imported file's classes are named by the library that generates them.
+function hasClass(message, args) {
+  return !message.mapEntry && args.ownFiles.has(message.file.name);
+}
+
 // "tensorflow.MetaGraphDef.MetaInfoDef" -> "::tensorflow::MetaGraphDef_MetaInfoDef".
 function cppClass(message) {
   const pkg = message.file.package;
@@ -271,7 +280,7 @@ function generate(set, args) {
   emit('}  // namespace');
   emit();
   set.messages.forEach((m, i) => {
-    if (m.mapEntry) return;  // map entries have no class of their own to name
+    if (!hasClass(m, args)) return;
     emit(`template <>\nconst MessageSchema& SchemaOf<${cppClass(m)}>() {\n  return kMessages[${i}];\n}`);
   });
   emit();
@@ -306,7 +315,7 @@ function generateHeader(set, args) {
   // Forward declarations of the generated classes, grouped by namespace.
   const byNamespace = new Map();
   for (const m of set.messages) {
-    if (m.mapEntry) continue;
+    if (!hasClass(m, args)) continue;
     const cls = cppClass(m);
     const k = cls.lastIndexOf('::');
     const space = cls.slice(2, k);
@@ -321,7 +330,7 @@ function generateHeader(set, args) {
   emit();
   emit('namespace graphport::proto {');
   for (const m of set.messages) {
-    if (m.mapEntry) continue;
+    if (!hasClass(m, args)) continue;
     emit(`template <>\nconst MessageSchema& SchemaOf<${cppClass(m)}>();`);
   }
   emit('}  // namespace graphport::proto');

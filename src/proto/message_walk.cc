@@ -1,7 +1,5 @@
 #include "proto/message_walk.h"
 
-#include <google/protobuf/unknown_field_set.h>
-
 #include "core/utf8.h"
 
 namespace graphport::proto {
@@ -42,31 +40,6 @@ bool Utf8Walk(const pb::Message& m, FieldPath* path, size_t* bad_offset) {
   return false;
 }
 
-void UnknownWalk(const pb::Message& m, FieldPath* path, UnknownFieldReport* report) {
-  const pb::Reflection* r = m.GetReflection();
-  const pb::UnknownFieldSet& unknown = r->GetUnknownFields(m);
-  for (int i = 0; i < unknown.field_count(); ++i) {
-    if (report->listed.size() < UnknownFieldReport::kMaxListed) {
-      std::string where = FieldPathText(*path);
-      report->listed.push_back((where.empty() ? "" : where + " ") + "field " +
-                               std::to_string(unknown.field(i).number()));
-    }
-    ++report->count;
-  }
-  std::vector<const FD*> fields;
-  r->ListFields(m, &fields);
-  for (const FD* f : fields) {
-    if (f->cpp_type() != FD::CPPTYPE_MESSAGE) continue;
-    int n = f->is_repeated() ? r->FieldSize(m, f) : 1;
-    for (int i = 0; i < n; ++i) {
-      path->push_back({&m, f, f->is_repeated() ? i : -1});
-      UnknownWalk(f->is_repeated() ? r->GetRepeatedMessage(m, f, i) : r->GetMessage(m, f), path,
-                  report);
-      path->pop_back();
-    }
-  }
-}
-
 }  // namespace
 
 bool FindNonUtf8String(const pb::Message& message, FieldPath* path, size_t* bad_offset) {
@@ -75,13 +48,6 @@ bool FindNonUtf8String(const pb::Message& message, FieldPath* path, size_t* bad_
   bool found = Utf8Walk(message, path, &offset);
   if (bad_offset != nullptr) *bad_offset = offset;
   return found;
-}
-
-UnknownFieldReport ListUnknownFields(const pb::Message& message) {
-  UnknownFieldReport report;
-  FieldPath path;
-  UnknownWalk(message, &path, &report);
-  return report;
 }
 
 }  // namespace graphport::proto

@@ -10,10 +10,14 @@
 #include "core/error.h"
 #include "core/limits.h"
 #include "core/message_text.h"
+#include "proto/deterministic_bytes.h"
+#include "proto/message_walk.h"
 #include "proto/proto_streams.h"
 #include "proto/protobuf_log.h"
+#include "proto/text_output.h"
 #include "proto/whole_string_stream.h"
 #include "proto/wire_scan.h"
+#include "proto/wire_text.h"
 
 namespace graphport::proto {
 namespace {
@@ -26,8 +30,8 @@ constexpr size_t kMaxDiagnosticReread = size_t{256} << 20;
 
 // `scanned` tells whether the bytes could be looked at again at all: a stream that cannot
 // rewind cannot say where it went wrong, only that it did.
-std::string LocateBinaryFault(ByteSource* source, const google::protobuf::Descriptor* type,
-                              bool* scanned, int64_t* offset) {
+std::string LocateBinaryFault(ByteSource* source, const MessageSchema& type, bool* scanned,
+                              int64_t* offset) {
   *scanned = false;
   std::string_view bytes;
   std::string reread;
@@ -136,10 +140,16 @@ void CheckSize(ByteSource* source, const std::string& what) {
 
 }  // namespace
 
-void ParseBinary(ByteSource* source, google::protobuf::Message* message, const std::string& what,
-                 const MemoryBudget* budget) {
+std::string ShortTypeName(const google::protobuf::MessageLite& message) {
+  std::string name = message.GetTypeName();
+  const size_t dot = name.rfind('.');
+  return dot == std::string::npos ? name : name.substr(dot + 1);
+}
+
+void ParseBinary(ByteSource* source, google::protobuf::MessageLite* message,
+                 const MessageSchema& schema, const std::string& what, const MemoryBudget* budget) {
   CheckSize(source, what);
-  const std::string type = message->GetDescriptor()->name();
+  const std::string type(schema.name);
   ProtobufLogCapture log;
   std::string_view bytes;
   bool ok;
@@ -169,7 +179,7 @@ void ParseBinary(ByteSource* source, google::protobuf::Message* message, const s
     // size (whole_string_stream.h).
     uint64_t size = 0;
     if (!source->SizeHint(&size)) size = 0;
-    WholeStringStream chunks(source, message->GetDescriptor(), size, budget, kStreamChunkBytes);
+    WholeStringStream chunks(source, schema, size, budget, kStreamChunkBytes);
     {
       io::CodedInputStream input(&chunks);
       input.SetRecursionLimit(kMaxProtoNesting);
@@ -190,7 +200,7 @@ void ParseBinary(ByteSource* source, google::protobuf::Message* message, const s
   message->Clear();
   bool scanned;
   int64_t offset = -1;
-  std::string where = LocateBinaryFault(source, message->GetDescriptor(), &scanned, &offset);
+  std::string where = LocateBinaryFault(source, schema, &scanned, &offset);
   if (where.empty()) {
     // Only when the wire structure was checked and found sound is the cause one of these two;
     // libprotobuf's log then tells which. (On input that is cut off, its parser misreads the
@@ -249,11 +259,10 @@ void ParseText(ByteSource* source, google::protobuf::Message* message, const std
               where);
 }
 
-void WriteBinary(const google::protobuf::Message& message, ByteSink* sink) {
+void WriteBinary(const google::protobuf::MessageLite& message, ByteSink* sink) {
   size_t size = message.ByteSizeLong();
   if (size > kMaxProtoBytes) {
-    throw Error(ErrorCode::kTooLarge, std::string(message.GetDescriptor()->name()) + " of " +
-                                          std::to_string(size) +
+    throw Error(ErrorCode::kTooLarge, ShortTypeName(message) + " of " + std::to_string(size) +
                                           " bytes: a protobuf message must be under 2 GiB");
   }
   sink->SizeHint(size);
@@ -269,35 +278,35 @@ void WriteBinary(const google::protobuf::Message& message, ByteSink* sink) {
     had_error = output.HadError();
   }
   if (!stream.Flush() || had_error) {
-    throw Error(ErrorCode::kIo, "writing " + std::string(message.GetDescriptor()->name()) + ": " +
+    throw Error(ErrorCode::kIo, "writing " + ShortTypeName(message) + ": " +
                                     (stream.error().empty() ? "the sink failed" : stream.error()));
   }
   // libprotobuf writes a proto3 string that is not UTF-8 and only logs it; the output would
   // then be refused on reload, so it is not handed back. (Loading refuses such strings, so
   // this guards messages built in memory.)
   if (!log.errors().empty()) {
-    throw Error(ErrorCode::kParseError,
-                "writing " + std::string(message.GetDescriptor()->name()) + ": " + log.Summary());
+    throw Error(ErrorCode::kParseError, "writing " + ShortTypeName(message) + ": " + log.Summary());
   }
 }
 
-UnknownFieldReport WriteText(const google::protobuf::Message& message, ByteSink* sink) {
-  ProtobufLogCapture log;
-  SinkOutputStream stream(sink, kStreamChunkBytes);
-  google::protobuf::TextFormat::Printer printer;
-  printer.SetHideUnknownFields(true);
-  bool ok = printer.Print(message, &stream);
-  if (!stream.Flush() || !ok) {
-    throw Error(ErrorCode::kIo, "writing text " + std::string(message.GetDescriptor()->name()) +
-                                    ": " +
-                                    (stream.error().empty() ? "the sink failed" : stream.error()));
+UnknownFieldReport WriteText(const google::protobuf::MessageLite& message,
+                             const MessageSchema& type, ByteSink* sink) {
+  const std::string what = "writing text " + std::string(type.name);
+  if (message.ByteSizeLong() > kMaxProtoBytes) {
+    throw Error(ErrorCode::kTooLarge,
+                what + ": a protobuf message must be under 2 GiB to be serialized first");
   }
-  if (!log.errors().empty()) {
-    throw Error(
-        ErrorCode::kParseError,
-        "writing text " + std::string(message.GetDescriptor()->name()) + ": " + log.Summary());
+  const std::string bytes = DeterministicBytes(message);
+  TextOutput out(sink, kStreamChunkBytes);
+  if (!WireTextPrinter(type).Print(bytes, 0, &out)) {
+    throw Error(ErrorCode::kInternal, what + ": its own serialization does not parse");
   }
-  return ListUnknownFields(message);
+  out.Flush();
+  if (out.failed()) {
+    throw Error(ErrorCode::kIo,
+                what + ": " + (out.error().empty() ? "the sink failed" : out.error()));
+  }
+  return ListUnknownFields(bytes, type);
 }
 
 }  // namespace graphport::proto

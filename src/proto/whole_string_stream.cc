@@ -9,8 +9,6 @@
 namespace graphport::proto {
 namespace {
 
-using google::protobuf::FieldDescriptor;
-
 // A long field's own chunk starts this many bytes before its payload, so that libprotobuf
 // reads the field's key and length inside that chunk too and takes the whole payload at once
 // (on a chunk boundary it would go through its patch buffer and append in two pieces).
@@ -18,10 +16,9 @@ constexpr uint64_t kLead = 64;
 
 }  // namespace
 
-WireFollower::WireFollower(const google::protobuf::Descriptor* type, uint64_t input_size,
-                           uint64_t whole_above)
+WireFollower::WireFollower(const MessageSchema& type, uint64_t input_size, uint64_t whole_above)
     : input_size_(input_size), whole_above_(whole_above) {
-  frames_.push_back({type, input_size > 0 ? input_size : std::numeric_limits<uint64_t>::max()});
+  frames_.push_back({&type, input_size > 0 ? input_size : std::numeric_limits<uint64_t>::max()});
 }
 
 size_t WireFollower::Feed(const uint8_t* bytes, size_t n, uint64_t at) {
@@ -100,17 +97,16 @@ void WireFollower::OnLength(uint64_t at, uint64_t length) {
     state_ = State::kLost;
     return;
   }
-  const FieldDescriptor* field = frames_.back().type->FindFieldByNumber(field_number_);
+  const FieldSchema* field = frames_.back().type->FindFieldByNumber(field_number_);
   // A message shorter than a long field cannot hold one: skipped whole, so a graph of many
   // small nodes costs one step per node.
-  if (field != nullptr && field->type() == FieldDescriptor::TYPE_MESSAGE &&
-      length >= whole_above_ && frames_.size() < static_cast<size_t>(kMaxProtoNesting)) {
-    frames_.push_back({field->message_type(), at + length});
+  if (field != nullptr && field->type == FieldType::kMessage && length >= whole_above_ &&
+      frames_.size() < static_cast<size_t>(kMaxProtoNesting)) {
+    frames_.push_back({field->message, at + length});
     state_ = State::kKey;
     return;
   }
-  bool text = field != nullptr && (field->type() == FieldDescriptor::TYPE_BYTES ||
-                                   field->type() == FieldDescriptor::TYPE_STRING);
+  bool text = field != nullptr && field->is_text();
   if (text && length >= whole_above_ && at + length <= input_size_) {
     found_ = true;
     long_start_ = at;
@@ -120,7 +116,7 @@ void WireFollower::OnLength(uint64_t at, uint64_t length) {
   state_ = length > 0 ? State::kSkip : State::kKey;
 }
 
-WholeStringStream::WholeStringStream(ByteSource* source, const google::protobuf::Descriptor* type,
+WholeStringStream::WholeStringStream(ByteSource* source, const MessageSchema& type,
                                      uint64_t input_size, const MemoryBudget* budget, size_t chunk,
                                      uint64_t whole_above)
     : source_(source),

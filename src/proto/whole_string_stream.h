@@ -9,13 +9,12 @@
 // the model plus the one chunk being parsed.
 //
 // To know where those fields are, the stream follows the wire structure of the bytes it reads
-// with the message's descriptor. Only a field whose end lies inside the input (its size being
+// with the message's schema. Only a field whose end lies inside the input (its size being
 // known) gets a chunk of its own; where the bytes stop making sense the stream goes on in
 // plain chunks, and the parser reports the fault as before.
 #ifndef GRAPHPORT_PROTO_WHOLE_STRING_STREAM_H_
 #define GRAPHPORT_PROTO_WHOLE_STRING_STREAM_H_
 
-#include <google/protobuf/descriptor.h>
 #include <google/protobuf/io/zero_copy_stream.h>
 
 #include <cstdint>
@@ -24,6 +23,7 @@
 
 #include "core/byte_stream.h"
 #include "proto/memory_budget.h"
+#include "proto/schema.h"
 
 namespace graphport::proto {
 
@@ -35,7 +35,7 @@ inline constexpr uint64_t kWholeStringBytes = 50'000'000;
 // each string or bytes field of at least `whole_above` bytes.
 class WireFollower {
  public:
-  WireFollower(const google::protobuf::Descriptor* type, uint64_t input_size, uint64_t whole_above);
+  WireFollower(const MessageSchema& type, uint64_t input_size, uint64_t whole_above);
   // Follows bytes[0, n), the input's bytes from offset `at` on (each byte fed once, in order).
   // Returns how many it took: fewer than n when it stopped at the payload of a long string,
   // which then starts at input offset long_start() and has long_size() bytes; feeding resumes
@@ -50,7 +50,7 @@ class WireFollower {
  private:
   enum class State { kKey, kVarint, kLength, kSkip, kLost };
   struct Frame {
-    const google::protobuf::Descriptor* type;
+    const MessageSchema* type;
     uint64_t end;
   };
   void OnLength(uint64_t at, uint64_t length);
@@ -72,8 +72,8 @@ class WholeStringStream : public google::protobuf::io::ZeroCopyInputStream {
  public:
   // `input_size` is the source's size (0: unknown, and then no field gets a chunk of its own);
   // `budget` may be null. Plain chunks are `chunk` bytes.
-  WholeStringStream(ByteSource* source, const google::protobuf::Descriptor* type,
-                    uint64_t input_size, const MemoryBudget* budget, size_t chunk,
+  WholeStringStream(ByteSource* source, const MessageSchema& type, uint64_t input_size,
+                    const MemoryBudget* budget, size_t chunk,
                     uint64_t whole_above = kWholeStringBytes);
   bool Next(const void** data, int* size) override;
   void BackUp(int count) override;

@@ -1,7 +1,5 @@
 #include "proto/wire_check.h"
 
-#include <google/protobuf/descriptor.pb.h>
-
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -17,20 +15,21 @@
 namespace graphport::proto {
 namespace {
 
-using google::protobuf::Descriptor;
-using google::protobuf::FieldDescriptor;
-using google::protobuf::FileDescriptor;
-
 // libprotobuf stops at 100 levels; anything this deep is left to it.
 constexpr int kMaxDepth = 64;
 // What one parsed message or field costs beyond its payload, roughly (object, pointers,
 // string headers): only an upper estimate for the memory budget.
 constexpr uint64_t kMessageCost = 64;
 constexpr uint64_t kFieldCost = 32;
-// Field numbers up to this are found in a table; larger ones through the descriptor.
+// Field numbers up to this are found in a table; larger ones through the schema.
 constexpr int kMaxTabledField = 255;
 
-enum WireType { kVarint = 0, kFixed64 = 1, kLength = 2, kFixed32 = 5 };
+enum WireType {
+  kVarint = kWireVarint,
+  kFixed64 = kWireFixed64,
+  kLength = kWireLength,
+  kFixed32 = kWireFixed32
+};
 
 // Reads one varint; false when it runs past `end` or past 64 bits. `*minimal` is false when
 // it carries padding bytes, which re-serialisation would not write.
@@ -62,26 +61,12 @@ inline bool ReadVarint(const uint8_t** p, const uint8_t* end, uint64_t* value, b
   return ReadLongVarint(p, end, value, minimal);
 }
 
-// Bytes one element of a packed field takes in memory.
-uint64_t MemoryWidth(const FieldDescriptor* field) {
-  switch (field->cpp_type()) {
-    case FieldDescriptor::CPPTYPE_INT64:
-    case FieldDescriptor::CPPTYPE_UINT64:
-    case FieldDescriptor::CPPTYPE_DOUBLE:
-      return 8;
-    case FieldDescriptor::CPPTYPE_BOOL:
-      return 1;
-    default:
-      return 4;
-  }
-}
-
-// What the walk needs of one field, read from its descriptor once.
+// What the walk needs of one field, read from its schema once.
 struct TypeInfo;
 
 struct FieldInfo {
-  const FieldDescriptor* field = nullptr;
-  FieldDescriptor::Type type = FieldDescriptor::TYPE_INT32;
+  const FieldSchema* field = nullptr;
+  FieldType type = FieldType::kInt32;
   int wire_type = -1;
   bool repeated = false, packable = false, packed = false, is_map = false;
   bool zero_omitted = false;  // proto3 without presence: a zero value is not written
@@ -99,7 +84,7 @@ struct FieldInfo {
 };
 
 struct TypeInfo {
-  const Descriptor* type = nullptr;
+  const MessageSchema* type = nullptr;
   bool proto3 = false;
   bool map_entry = false;
   std::vector<FieldInfo> fields;  // by field number, up to the largest one (small: TF's are)
@@ -113,28 +98,25 @@ struct TypeInfo {
 }  // namespace
 
 struct WireChecker::Tables {
-  std::unordered_map<const Descriptor*, std::unique_ptr<TypeInfo>> types;
+  std::unordered_map<const MessageSchema*, std::unique_ptr<TypeInfo>> types;
   const TypeInfo* root = nullptr;  // the checked type's
   WireEntryMemo entries;           // map entries walked before
 
-  const TypeInfo& For(const Descriptor* type) {
-    auto& slot = types[type];
+  const TypeInfo& For(const MessageSchema& type) {
+    auto& slot = types[&type];
     if (slot != nullptr) return *slot;
     slot = std::make_unique<TypeInfo>();
     TypeInfo& info = *slot;
-    info.type = type;
-    info.proto3 = type->file()->syntax() == FileDescriptor::SYNTAX_PROTO3;
-    info.map_entry = type->options().map_entry();
+    info.type = &type;
+    info.proto3 = type.proto3;
+    info.map_entry = type.map_entry;
     int largest = 0;
-    for (int i = 0; i < type->field_count(); ++i) {
-      largest = std::max(largest, type->field(i)->number());
-    }
+    for (const FieldSchema& f : type) largest = std::max(largest, f.number);
     // A schema with huge field numbers would make the table large: those are looked up.
     info.fields.resize(std::min(largest, kMaxTabledField) + 1);
-    for (int i = 0; i < type->field_count(); ++i) {
-      const FieldDescriptor* f = type->field(i);
-      if (f->number() > kMaxTabledField) continue;
-      info.fields[f->number()] = Describe(f, info);
+    for (const FieldSchema& f : type) {
+      if (f.number > kMaxTabledField) continue;
+      info.fields[f.number] = Describe(f, info);
     }
     info.field_limit = static_cast<int>(info.fields.size());
     for (int tag = 0; tag < 128; ++tag) {
@@ -146,34 +128,34 @@ struct WireChecker::Tables {
     return info;
   }
 
-  static FieldInfo Describe(const FieldDescriptor* f, const TypeInfo& owner) {
+  static FieldInfo Describe(const FieldSchema& f, const TypeInfo& owner) {
     FieldInfo fi;
-    fi.field = f;
-    fi.type = f->type();
-    fi.wire_type = ScalarWireType(f);
-    fi.repeated = f->is_repeated();
-    fi.packable = f->is_packable();
-    fi.packed = f->is_packed();
-    fi.is_map = f->is_map();
-    fi.zero_omitted = owner.proto3 && !owner.map_entry && !f->is_repeated() && !f->has_presence();
-    fi.is_string = f->type() == FieldDescriptor::TYPE_STRING;
-    fi.is_message = f->type() == FieldDescriptor::TYPE_MESSAGE;
-    fi.oneof = f->containing_oneof() != nullptr ? f->containing_oneof()->index() : -1;
-    fi.plain_text = (fi.is_string || f->type() == FieldDescriptor::TYPE_BYTES) && fi.oneof < 0;
-    fi.memory_width = MemoryWidth(f);
+    fi.field = &f;
+    fi.type = f.type;
+    fi.wire_type = f.wire_type();
+    fi.repeated = f.repeated;
+    fi.packable = f.packable();
+    fi.packed = f.packed;
+    fi.is_map = f.map;
+    fi.zero_omitted = owner.proto3 && !owner.map_entry && !f.repeated && !f.presence;
+    fi.is_string = f.type == FieldType::kString;
+    fi.is_message = f.type == FieldType::kMessage;
+    fi.oneof = f.oneof;
+    fi.plain_text = f.is_text() && fi.oneof < 0;
+    fi.memory_width = MemoryWidthOf(f.type);
     if (fi.is_map) {
-      const FieldDescriptor* key = f->message_type()->FindFieldByNumber(1);
-      switch (key != nullptr ? key->type() : FieldDescriptor::TYPE_GROUP) {
-        case FieldDescriptor::TYPE_STRING:
+      const FieldSchema* key = f.message->FindFieldByNumber(1);
+      switch (key != nullptr ? key->type : FieldType::kGroup) {
+        case FieldType::kString:
           fi.map_key = FieldInfo::MapKeyOrder::kString;
           break;
-        case FieldDescriptor::TYPE_UINT32:
-        case FieldDescriptor::TYPE_UINT64:
-        case FieldDescriptor::TYPE_BOOL:
+        case FieldType::kUint32:
+        case FieldType::kUint64:
+        case FieldType::kBool:
           fi.map_key = FieldInfo::MapKeyOrder::kUnsigned;
           break;
-        case FieldDescriptor::TYPE_INT32:
-        case FieldDescriptor::TYPE_INT64:
+        case FieldType::kInt32:
+        case FieldType::kInt64:
           fi.map_key = FieldInfo::MapKeyOrder::kSigned;
           break;
         default:
@@ -187,7 +169,7 @@ struct WireChecker::Tables {
   // (lazily, so recursive types such as AttrValue's lists do not recurse here).
   const TypeInfo& Child(const FieldInfo& field) {
     if (field.child == nullptr) {
-      field.child = &For(field.field->message_type());
+      field.child = &For(*field.field->message);
     }
     return *field.child;
   }
@@ -198,9 +180,9 @@ struct WireChecker::Tables {
       const FieldInfo& fi = info.fields[number];
       return fi.field != nullptr ? &fi : nullptr;
     }
-    const FieldDescriptor* f = info.type->FindFieldByNumber(number);
+    const FieldSchema* f = info.type->FindFieldByNumber(number);
     if (f == nullptr) return nullptr;
-    scratch->emplace(Describe(f, info));
+    scratch->emplace(Describe(*f, info));
     return &**scratch;
   }
 };
@@ -229,7 +211,7 @@ class Walker {
     bool last_packed = false;
     uint64_t oneofs_seen = 0;
     int entry_fields = 0;
-    const FieldDescriptor* map_field = nullptr;  // the map whose entries come one after another
+    const FieldSchema* map_field = nullptr;  // the map whose entries come one after another
     LastKey last_key;
     std::optional<FieldInfo> scratch;  // a field past the table's, described when met
     while (p < end) {
@@ -348,17 +330,17 @@ class Walker {
   // Values that parse but come back written differently.
   void CheckVarint(const FieldInfo& field, uint64_t value) {
     switch (field.type) {
-      case FieldDescriptor::TYPE_BOOL:
+      case FieldType::kBool:
         if (value > 1) result.canonical = false;
         break;
-      case FieldDescriptor::TYPE_INT32:
-      case FieldDescriptor::TYPE_ENUM:
+      case FieldType::kInt32:
+      case FieldType::kEnum:
         if (static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(value))) != value) {
           result.canonical = false;
         }
         break;
-      case FieldDescriptor::TYPE_UINT32:
-      case FieldDescriptor::TYPE_SINT32:
+      case FieldType::kUint32:
+      case FieldType::kSint32:
         if (value > UINT32_MAX) result.canonical = false;
         break;
       default:
@@ -494,20 +476,20 @@ class Walker {
 
 }  // namespace
 
-WireChecker::WireChecker(const Descriptor* type)
-    : type_(type), tables_(std::make_unique<Tables>()) {}
+WireChecker::WireChecker(const MessageSchema& type)
+    : type_(&type), tables_(std::make_unique<Tables>()) {}
 WireChecker::~WireChecker() = default;
 
 WireCheck WireChecker::Check(std::string_view bytes) {
   Walker walker(tables_.get());
   const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
-  if (tables_->root == nullptr) tables_->root = &tables_->For(type_);  // once, not per message
+  if (tables_->root == nullptr) tables_->root = &tables_->For(*type_);  // once, not per message
   walker.result.valid = walker.Message(p, p + bytes.size(), *tables_->root, 0);
   if (!walker.result.valid) walker.result.canonical = false;
   return walker.result;
 }
 
-WireCheck CheckWire(std::string_view bytes, const Descriptor* type) {
+WireCheck CheckWire(std::string_view bytes, const MessageSchema& type) {
   return WireChecker(type).Check(bytes);
 }
 

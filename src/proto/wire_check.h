@@ -9,11 +9,11 @@
 #ifndef GRAPHPORT_PROTO_WIRE_CHECK_H_
 #define GRAPHPORT_PROTO_WIRE_CHECK_H_
 
-#include <google/protobuf/descriptor.h>
-
 #include <cstdint>
 #include <memory>
 #include <string_view>
+
+#include "proto/schema.h"
 
 namespace graphport::proto {
 
@@ -26,13 +26,13 @@ struct WireCheck {
 };
 
 // Walks `bytes` as one message of `type` (every nested message too).
-WireCheck CheckWire(std::string_view bytes, const google::protobuf::Descriptor* type);
+WireCheck CheckWire(std::string_view bytes, const MessageSchema& type);
 
-// The same for many messages of one type (a graph's nodes): what each field's descriptor says
-// is looked up once, not once per field of every message.
+// The same for many messages of one type (a graph's nodes): what each field's schema says is
+// looked up once, not once per field of every message.
 class WireChecker {
  public:
-  explicit WireChecker(const google::protobuf::Descriptor* type);
+  explicit WireChecker(const MessageSchema& type);
   ~WireChecker();
   WireChecker(const WireChecker&) = delete;
   WireChecker& operator=(const WireChecker&) = delete;
@@ -41,7 +41,7 @@ class WireChecker {
   struct Tables;
 
  private:
-  const google::protobuf::Descriptor* type_;
+  const MessageSchema* type_;
   std::unique_ptr<Tables> tables_;
 };
 

@@ -1,22 +1,20 @@
 #include "proto/wire_scan.h"
 
 #include <cstdint>
+#include <string>
 
 namespace graphport::proto {
 namespace {
 
-using google::protobuf::Descriptor;
-using google::protobuf::FieldDescriptor;
-
 constexpr int kMaxScanDepth = 8;
 
 enum WireType {
-  kVarint = 0,
-  kFixed64 = 1,
-  kLengthDelimited = 2,
-  kStartGroup = 3,
-  kEndGroup = 4,
-  kFixed32 = 5
+  kVarint = kWireVarint,
+  kFixed64 = kWireFixed64,
+  kLengthDelimited = kWireLength,
+  kStartGroup = kWireStartGroup,
+  kEndGroup = kWireEndGroup,
+  kFixed32 = kWireFixed32
 };
 
 const char* WireTypeName(int wire_type) {
@@ -59,7 +57,7 @@ class Scanner {
       : data_(reinterpret_cast<const uint8_t*>(bytes.data())), complete_(complete) {}
 
   // Returns false when the walk must stop (conflict, or the prefix ran out).
-  bool Scan(size_t begin, size_t end, const Descriptor* type, int depth, bool end_is_input_end) {
+  bool Scan(size_t begin, size_t end, const MessageSchema& type, int depth, bool end_is_input_end) {
     size_t pos = begin;
     while (pos < end) {
       size_t field_start = pos;
@@ -78,10 +76,9 @@ class Scanner {
         return Conflict(field_start, "field " + std::to_string(number) + " has wire type " +
                                          WireTypeName(wire_type));
       }
-      const FieldDescriptor* field = type->FindFieldByNumber(number);
-      int expected = field ? ScalarWireType(field) : -1;
-      bool packed_ok =
-          field && field->is_repeated() && field->is_packable() && wire_type == kLengthDelimited;
+      const FieldSchema* field = type.FindFieldByNumber(number);
+      int expected = field ? field->wire_type() : -1;
+      bool packed_ok = field && field->packable() && wire_type == kLengthDelimited;
       if (field && wire_type != expected && !packed_ok) {
         // libprotobuf keeps a known number with another wire type as an unknown field, and an
         // export writes it back: so it is no conflict (else a SavedModel that loads exports a
@@ -89,9 +86,9 @@ class Scanner {
         ++result_.mismatched_fields;
         if (result_.first_mismatch.empty()) {
           result_.first_mismatch =
-              "field " + std::to_string(number) + " (" + field->name() + " of " + type->name() +
-              ") has wire type " + WireTypeName(wire_type) + ", expected " +
-              WireTypeName(expected) + " at byte " + std::to_string(field_start);
+              "field " + std::to_string(number) + " (" + std::string(field->name) + " of " +
+              std::string(type.name) + ") has wire type " + WireTypeName(wire_type) +
+              ", expected " + WireTypeName(expected) + " at byte " + std::to_string(field_start);
         }
         field = nullptr;  // its payload is skipped by its own wire type, like an unknown one
       } else if (field) {
@@ -122,9 +119,8 @@ class Scanner {
           }
           if (value > end - pos && end_is_input_end && !complete_) {
             // The payload goes on past the prefix we hold: check what we have of it.
-            if (field && field->type() == FieldDescriptor::TYPE_MESSAGE && !packed_ok &&
-                depth < kMaxScanDepth) {
-              Scan(pos, end, field->message_type(), depth + 1, true);
+            if (field && field->type == FieldType::kMessage && depth < kMaxScanDepth) {
+              Scan(pos, end, *field->message, depth + 1, true);
             }
             return false;
           }
@@ -134,9 +130,8 @@ class Scanner {
                            " bytes but only " + std::to_string(end - pos) + " remain");
           }
           size_t payload_end = pos + static_cast<size_t>(value);
-          if (field && field->type() == FieldDescriptor::TYPE_MESSAGE && !packed_ok &&
-              depth < kMaxScanDepth) {
-            if (!Scan(pos, payload_end, field->message_type(), depth + 1, false)) return false;
+          if (field && field->type == FieldType::kMessage && depth < kMaxScanDepth) {
+            if (!Scan(pos, payload_end, *field->message, depth + 1, false)) return false;
           }
           pos = payload_end;
           break;
@@ -184,28 +179,7 @@ class Scanner {
 
 }  // namespace
 
-int ScalarWireType(const FieldDescriptor* field) {
-  switch (field->type()) {
-    case FieldDescriptor::TYPE_DOUBLE:
-    case FieldDescriptor::TYPE_FIXED64:
-    case FieldDescriptor::TYPE_SFIXED64:
-      return kFixed64;
-    case FieldDescriptor::TYPE_FLOAT:
-    case FieldDescriptor::TYPE_FIXED32:
-    case FieldDescriptor::TYPE_SFIXED32:
-      return kFixed32;
-    case FieldDescriptor::TYPE_STRING:
-    case FieldDescriptor::TYPE_BYTES:
-    case FieldDescriptor::TYPE_MESSAGE:
-      return kLengthDelimited;
-    case FieldDescriptor::TYPE_GROUP:
-      return kStartGroup;
-    default:
-      return kVarint;
-  }
-}
-
-WireScan ScanWire(std::string_view bytes, const Descriptor* type, bool complete) {
+WireScan ScanWire(std::string_view bytes, const MessageSchema& type, bool complete) {
   Scanner scanner(bytes, complete);
   scanner.Scan(0, bytes.size(), type, 0, true);
   return scanner.result();

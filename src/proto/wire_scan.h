@@ -2,16 +2,16 @@
 //
 // Binary protobuf carries no type: the same bytes can be a GraphDef, a MetaGraphDef or
 // something else entirely. Detection scores each candidate schema by walking the bytes with
-// its descriptor and counting fields whose number and wire type fit. The walk is also how an
+// its schema and counting fields whose number and wire type fit. The walk is also how an
 // error names the byte offset where the input stops making sense.
 #ifndef GRAPHPORT_PROTO_WIRE_SCAN_H_
 #define GRAPHPORT_PROTO_WIRE_SCAN_H_
 
-#include <google/protobuf/descriptor.h>
-
 #include <cstddef>
 #include <string>
 #include <string_view>
+
+#include "proto/schema.h"
 
 namespace graphport::proto {
 
@@ -32,11 +32,7 @@ struct WireScan {
 // Walks `bytes` as `type`. `complete` says whether `bytes` is the whole input; if not, a field
 // cut off by the end of `bytes` ends the walk without a conflict. Nested messages are walked
 // to a fixed depth.
-WireScan ScanWire(std::string_view bytes, const google::protobuf::Descriptor* type, bool complete);
-
-// The wire type a field's values are written with, one record each (a packed field's record
-// is length-delimited instead): 0 varint, 1 fixed64, 2 length-delimited, 3 group, 5 fixed32.
-int ScalarWireType(const google::protobuf::FieldDescriptor* field);
+WireScan ScanWire(std::string_view bytes, const MessageSchema& type, bool complete);
 
 }  // namespace graphport::proto
 

@@ -14,15 +14,11 @@
 
 namespace graphport::proto {
 
-using google::protobuf::Descriptor;
-using google::protobuf::EnumDescriptor;
-using google::protobuf::FieldDescriptor;
-
 namespace {
 
 // libprotobuf refuses to parse deeper than 100 levels; nothing deeper is printed either.
 constexpr int kMaxDepth = 100;
-// Field numbers up to this are found in a table; larger ones through the descriptor.
+// Field numbers up to this are found in a table; larger ones through the schema.
 constexpr int kMaxTabledField = 255;
 // Enums whose numbers span at most this many values get a table of names.
 constexpr int64_t kMaxEnumTable = 4096;
@@ -35,7 +31,12 @@ constexpr size_t kSlack = 8;
 // The deepest line: an initial indent and a nesting of kMaxDepth each, two spaces a level.
 constexpr size_t kMaxIndentChars = 4 * (kMaxDepth + 1);
 
-enum WireType { kVarint = 0, kFixed64 = 1, kLength = 2, kFixed32 = 5 };
+enum WireType {
+  kVarint = kWireVarint,
+  kFixed64 = kWireFixed64,
+  kLength = kWireLength,
+  kFixed32 = kWireFixed32
+};
 
 enum class Kind : uint8_t {
   kInt32,
@@ -56,20 +57,19 @@ enum class Kind : uint8_t {
   kMessage,
 };
 
-// Names of an enum's values by number. FindValueByNumber gives the first value declared with
-// a number (aliases share one), which is the name the printer prints.
+// Names of an enum's values by number. FindByNumber gives the first value declared with a
+// number (aliases share one), which is the name the printer prints.
 struct EnumNames {
-  const EnumDescriptor* type = nullptr;
+  const EnumSchema* type = nullptr;
   int64_t min = 0;
-  std::vector<const std::string*> table;  // empty when the numbers are too spread out
+  std::vector<const EnumValueSchema*> table;  // empty when the numbers are too spread out
 
-  const std::string* Find(int32_t number) const {
+  const EnumValueSchema* Find(int32_t number) const {
     if (!table.empty()) {
       int64_t i = static_cast<int64_t>(number) - min;
       return i >= 0 && i < static_cast<int64_t>(table.size()) ? table[i] : nullptr;
     }
-    const auto* value = type->FindValueByNumber(number);
-    return value != nullptr ? &value->name() : nullptr;
+    return type->FindByNumber(number);
   }
 };
 
@@ -78,16 +78,16 @@ struct PaddedText {
   std::string bytes;  // the text, then the padding
   size_t size = 0;
 
-  void Set(const std::string& text) {
+  void Set(std::string_view text) {
     size = text.size();
-    bytes = text + std::string(8, '\0');
+    bytes = std::string(text) + std::string(8, '\0');
   }
 };
 
 struct TypeTable;
 
 struct FieldEntry {
-  const FieldDescriptor* field = nullptr;
+  const FieldSchema* field = nullptr;
   Kind kind = Kind::kInt32;
   int wire_type = kVarint;
   bool packable = false;
@@ -99,88 +99,67 @@ struct FieldEntry {
 };
 
 struct TypeTable {
-  const Descriptor* type = nullptr;
+  const MessageSchema* type = nullptr;
   std::vector<FieldEntry> fields;  // by number, up to the largest (or kMaxTabledField)
 };
 
-Kind KindOf(const FieldDescriptor* f) {
-  switch (f->type()) {
-    case FieldDescriptor::TYPE_INT32:
+Kind KindOf(FieldType type) {
+  switch (type) {
+    case FieldType::kInt32:
       return Kind::kInt32;
-    case FieldDescriptor::TYPE_INT64:
+    case FieldType::kInt64:
       return Kind::kInt64;
-    case FieldDescriptor::TYPE_UINT32:
+    case FieldType::kUint32:
       return Kind::kUint32;
-    case FieldDescriptor::TYPE_UINT64:
+    case FieldType::kUint64:
       return Kind::kUint64;
-    case FieldDescriptor::TYPE_SINT32:
+    case FieldType::kSint32:
       return Kind::kSint32;
-    case FieldDescriptor::TYPE_SINT64:
+    case FieldType::kSint64:
       return Kind::kSint64;
-    case FieldDescriptor::TYPE_BOOL:
+    case FieldType::kBool:
       return Kind::kBool;
-    case FieldDescriptor::TYPE_ENUM:
+    case FieldType::kEnum:
       return Kind::kEnum;
-    case FieldDescriptor::TYPE_FIXED32:
+    case FieldType::kFixed32:
       return Kind::kFixed32;
-    case FieldDescriptor::TYPE_FIXED64:
+    case FieldType::kFixed64:
       return Kind::kFixed64;
-    case FieldDescriptor::TYPE_SFIXED32:
+    case FieldType::kSfixed32:
       return Kind::kSfixed32;
-    case FieldDescriptor::TYPE_SFIXED64:
+    case FieldType::kSfixed64:
       return Kind::kSfixed64;
-    case FieldDescriptor::TYPE_FLOAT:
+    case FieldType::kFloat:
       return Kind::kFloat;
-    case FieldDescriptor::TYPE_DOUBLE:
+    case FieldType::kDouble:
       return Kind::kDouble;
-    case FieldDescriptor::TYPE_STRING:
-    case FieldDescriptor::TYPE_BYTES:
+    case FieldType::kString:
+    case FieldType::kBytes:
       return Kind::kString;
     default:  // messages; groups are refused before they reach a table
       return Kind::kMessage;
   }
 }
 
-int WireTypeOf(Kind kind) {
-  switch (kind) {
-    case Kind::kFixed64:
-    case Kind::kSfixed64:
-    case Kind::kDouble:
-      return kFixed64;
-    case Kind::kFixed32:
-    case Kind::kSfixed32:
-    case Kind::kFloat:
-      return kFixed32;
-    case Kind::kString:
-    case Kind::kMessage:
-      return kLength;
-    default:
-      return kVarint;
-  }
-}
-
 }  // namespace
 
 struct WireTextPrinter::Tables {
-  std::unordered_map<const Descriptor*, std::unique_ptr<TypeTable>> types;
-  std::unordered_map<const EnumDescriptor*, std::unique_ptr<EnumNames>> enums;
-  std::map<const FieldDescriptor*, std::unique_ptr<FieldEntry>> large_numbers;
+  std::unordered_map<const MessageSchema*, std::unique_ptr<TypeTable>> types;
+  std::unordered_map<const EnumSchema*, std::unique_ptr<EnumNames>> enums;
+  std::map<const FieldSchema*, std::unique_ptr<FieldEntry>> large_numbers;
   WireTextMemo entries;
 
-  TypeTable* For(const Descriptor* type) {
-    auto& slot = types[type];
+  TypeTable* For(const MessageSchema& type) {
+    auto& slot = types[&type];
     if (slot != nullptr) return slot.get();
     slot = std::make_unique<TypeTable>();
     TypeTable* table = slot.get();
-    table->type = type;
+    table->type = &type;
     int largest = 0;
-    for (int i = 0; i < type->field_count(); ++i) {
-      largest = std::max(largest, type->field(i)->number());
-    }
+    for (const FieldSchema& f : type) largest = std::max(largest, f.number);
     table->fields.resize(std::min(largest, kMaxTabledField) + 1);
-    for (int i = 0; i < type->field_count(); ++i) {
-      const FieldDescriptor* f = type->field(i);
-      if (f->number() <= kMaxTabledField) Describe(f, &table->fields[f->number()]);
+    for (const FieldSchema& f : type) {
+      if (f.number <= kMaxTabledField) Describe(f, &table->fields[f.number]);
     }
     return table;
   }
@@ -191,40 +170,39 @@ struct WireTextPrinter::Tables {
     if (number < static_cast<int>(table->fields.size())) {
       entry = &table->fields[number];
     } else {
-      const FieldDescriptor* f = table->type->FindFieldByNumber(number);
+      const FieldSchema* f = table->type->FindFieldByNumber(number);
       if (f == nullptr) return nullptr;
       auto& slot = large_numbers[f];
       if (slot == nullptr) {
         slot = std::make_unique<FieldEntry>();
-        Describe(f, slot.get());
+        Describe(*f, slot.get());
       }
       entry = slot.get();
     }
     return entry->field != nullptr ? entry : nullptr;
   }
 
-  void Describe(const FieldDescriptor* f, FieldEntry* entry) {
-    // Extensions would print as "[full.name]"; groups by their type's name. Neither is in a
-    // schema this printer serves, so they are treated as unknown and the parse fails over.
-    if (f->is_extension() || f->type() == FieldDescriptor::TYPE_GROUP) return;
-    entry->field = f;
-    entry->kind = KindOf(f);
-    entry->wire_type = WireTypeOf(entry->kind);
-    entry->packable = f->is_packable();
-    entry->map_entry = f->is_map();
-    entry->scalar_prefix.Set(f->name() + ": ");
-    entry->message_open.Set(f->name() + " {\n");
-    if (entry->kind == Kind::kEnum) entry->enum_names = Enum(f->enum_type());
+  void Describe(const FieldSchema& f, FieldEntry* entry) {
+    // Groups print by their type's name; none is in a schema (the generator refuses them).
+    if (f.type == FieldType::kGroup) return;
+    entry->field = &f;
+    entry->kind = KindOf(f.type);
+    entry->wire_type = f.wire_type();
+    entry->packable = f.packable();
+    entry->map_entry = f.map;
+    entry->scalar_prefix.Set(std::string(f.name) + ": ");
+    entry->message_open.Set(std::string(f.name) + " {\n");
+    if (entry->kind == Kind::kEnum) entry->enum_names = Enum(*f.enumeration);
   }
 
-  const EnumNames* Enum(const EnumDescriptor* type) {
-    auto& slot = enums[type];
+  const EnumNames* Enum(const EnumSchema& type) {
+    auto& slot = enums[&type];
     if (slot != nullptr) return slot.get();
     slot = std::make_unique<EnumNames>();
-    slot->type = type;
+    slot->type = &type;
     int64_t min = 0, max = -1;
-    for (int i = 0; i < type->value_count(); ++i) {
-      int64_t n = type->value(i)->number();
+    for (int i = 0; i < type.value_count; ++i) {
+      int64_t n = type.values[i].number;
       min = i == 0 ? n : std::min(min, n);
       max = i == 0 ? n : std::max(max, n);
     }
@@ -232,8 +210,7 @@ struct WireTextPrinter::Tables {
       slot->min = min;
       slot->table.resize(static_cast<size_t>(max - min + 1));
       for (int64_t n = min; n <= max; ++n) {
-        const auto* value = type->FindValueByNumber(static_cast<int>(n));
-        slot->table[n - min] = value != nullptr ? &value->name() : nullptr;
+        slot->table[n - min] = type.FindByNumber(static_cast<int32_t>(n));
       }
     }
     return slot.get();
@@ -340,7 +317,7 @@ class Walk {
       } else if (field->kind == Kind::kString) {
         String(*field, start, static_cast<size_t>(length), level);
       } else {
-        if (field->message == nullptr) field->message = tables_->For(field->field->message_type());
+        if (field->message == nullptr) field->message = tables_->For(*field->field->message);
         const bool ok = field->map_entry && WireTextMemo::Fits(static_cast<size_t>(length))
                             ? MapEntry(start, p, *field, level, depth)
                             : Nested(start, p, *field, level, depth);
@@ -471,15 +448,15 @@ class Walk {
         break;
       case Kind::kEnum: {
         int32_t number = static_cast<int32_t>(static_cast<uint32_t>(bits));
-        const std::string* name = field.enum_names->Find(number);
-        if (name == nullptr) {
+        const EnumValueSchema* value = field.enum_names->Find(number);
+        if (value == nullptr) {
           w = WriteSigned(number, w);
         } else {
           // An enum name may be longer than the room reserved for a number.
           Done(w);
-          w = out_->Reserve(name->size() + 1);
-          std::memcpy(w, name->data(), name->size());
-          w += name->size();
+          w = out_->Reserve(value->name.size() + 1);
+          std::memcpy(w, value->name.data(), value->name.size());
+          w += value->name.size();
         }
         break;
       }
@@ -545,8 +522,8 @@ class Walk {
 
 }  // namespace
 
-WireTextPrinter::WireTextPrinter(const Descriptor* type)
-    : type_(type), tables_(std::make_unique<Tables>()) {}
+WireTextPrinter::WireTextPrinter(const MessageSchema& type)
+    : type_(&type), tables_(std::make_unique<Tables>()) {}
 WireTextPrinter::~WireTextPrinter() = default;
 
 bool WireTextPrinter::Print(std::string_view bytes, int indent_level, TextOutput* out,
@@ -554,7 +531,7 @@ bool WireTextPrinter::Print(std::string_view bytes, int indent_level, TextOutput
   if (indent_level < 0 || indent_level > kMaxDepth) return false;
   const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
   Walk walk(tables_.get(), out);
-  return walk.Message(p, p + bytes.size(), tables_->For(type_), indent_level, 0, left_out);
+  return walk.Message(p, p + bytes.size(), tables_->For(*type_), indent_level, 0, left_out);
 }
 
 }  // namespace graphport::proto

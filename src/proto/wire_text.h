@@ -7,23 +7,22 @@
 #ifndef GRAPHPORT_PROTO_WIRE_TEXT_H_
 #define GRAPHPORT_PROTO_WIRE_TEXT_H_
 
-#include <google/protobuf/descriptor.h>
-
 #include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
 
 #include "core/byte_stream.h"
+#include "proto/schema.h"
 #include "proto/text_output.h"
 
 namespace graphport::proto {
 
-// Prints many messages of one type (a graph's nodes): what each field's descriptor says
+// Prints many messages of one type (a graph's nodes): what each field's schema says
 // (name, kind, enum names, nested type) is looked up once, not once per field printed.
 class WireTextPrinter {
  public:
-  explicit WireTextPrinter(const google::protobuf::Descriptor* type);
+  explicit WireTextPrinter(const MessageSchema& type);
   ~WireTextPrinter();
   WireTextPrinter(const WireTextPrinter&) = delete;
   WireTextPrinter& operator=(const WireTextPrinter&) = delete;
@@ -37,7 +36,7 @@ class WireTextPrinter {
   struct Tables;
 
  private:
-  const google::protobuf::Descriptor* type_;
+  const MessageSchema* type_;
   std::unique_ptr<Tables> tables_;
 };
 

@@ -41,7 +41,7 @@ TfDetection DetectText(std::string_view prefix) {
   TfDetection detection;
   detection.format.text = true;
   for (TfKind kind : kAllKinds) {
-    if (!field.empty() && KindDescriptor(kind)->FindFieldByName(field) != nullptr) {
+    if (!field.empty() && KindSchema(kind).FindFieldByName(field) != nullptr) {
       detection.found = true;
       detection.format.kind = kind;
       detection.reason = std::string("text protobuf whose first field '") + field +
@@ -95,7 +95,7 @@ TfDetection DetectTf(std::string_view prefix, bool complete) {
   int best_score = 0;
   std::string rejections;
   for (TfKind kind : kAllKinds) {
-    proto::WireScan scan = proto::ScanWire(prefix, KindDescriptor(kind), complete);
+    proto::WireScan scan = proto::ScanWire(prefix, KindSchema(kind), complete);
     if (scan.conflict) {
       rejections += std::string(rejections.empty() ? "" : "; ") + "not a " + MessageName(kind) +
                     ": " + scan.conflict_reason + " at byte " +

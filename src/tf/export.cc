@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "proto/graph_arena.h"
 #include "proto/proto_io.h"
+#include "tensorflow/schemas.h"
 #include "tf/meta_graph/debug_info.h"
 #include "tf/meta_graph/export_meta_graph.h"
 #include "tf/wire_write.h"
@@ -26,15 +27,16 @@ struct WireNodes {
   int meta_graph_index = 0;
 };
 
-void WriteMessage(const google::protobuf::Message& message, bool as_text, const std::string& name,
-                  OutputSet* out, proto::UnknownFieldReport* left_out,
-                  const WireNodes& nodes = {}) {
+template <typename Message>
+void WriteMessage(const Message& message, bool as_text, const std::string& name, OutputSet* out,
+                  proto::UnknownFieldReport* left_out, const WireNodes& nodes = {}) {
+  const proto::MessageSchema& type = proto::SchemaOf<Message>();
   ByteSink* sink = out->Open(name);
   if (nodes.wire != nullptr) {
-    GraphPath path = PathToGraph(message, nodes.meta_graph_index);
+    GraphPath path = PathToGraph(type, nodes.meta_graph_index);
     if (as_text) {
       proto::UnknownFieldReport report =
-          WriteTextWithNodes(message, path, *nodes.wire, *nodes.plan, sink);
+          WriteTextWithNodes(message, type, path, *nodes.wire, *nodes.plan, sink);
       left_out->count += report.count;
       for (auto& field : report.listed) {
         if (left_out->listed.size() < proto::UnknownFieldReport::kMaxListed) {
@@ -42,10 +44,10 @@ void WriteMessage(const google::protobuf::Message& message, bool as_text, const 
         }
       }
     } else {
-      WriteBinaryWithNodes(message, path, *nodes.wire, *nodes.plan, sink);
+      WriteBinaryWithNodes(message, type, path, *nodes.wire, *nodes.plan, sink);
     }
   } else if (as_text) {
-    proto::UnknownFieldReport report = proto::WriteText(message, sink);
+    proto::UnknownFieldReport report = proto::WriteText(message, type, sink);
     left_out->count += report.count;
     for (auto& field : report.listed) {
       if (left_out->listed.size() < proto::UnknownFieldReport::kMaxListed) {
@@ -74,9 +76,7 @@ tensorflow::SavedModel* WrapInSavedModel(const TfModel& model, tensorflow::MetaG
     return saved_model;
   }
   saved_model->set_saved_model_schema_version(loaded->saved_model_schema_version());
-  saved_model->GetReflection()
-      ->MutableUnknownFields(saved_model)
-      ->MergeFrom(loaded->GetReflection()->GetUnknownFields(*loaded));
+  proto::CopyUnknownFields(*loaded, saved_model);
   for (int i = 0; i < loaded->meta_graphs_size(); ++i) {
     // The scratch arena never frees what it holds, so lending the model's messages is safe.
     auto* meta_graph = i == model.selected_meta_graph()

@@ -1,6 +1,6 @@
 #include "tf/message_option.h"
 
-#include <google/protobuf/text_format.h>
+#include <google/protobuf/message.h>
 
 #include "core/base64.h"
 #include "core/byte_stream.h"
@@ -13,8 +13,8 @@
 namespace graphport::tf {
 
 void ParseProtoOption(const std::string& option, const nlohmann::json& value,
-                      google::protobuf::Message* message) {
-  const std::string type = message->GetDescriptor()->name();
+                      google::protobuf::MessageLite* message, const proto::MessageSchema& schema) {
+  const std::string type(schema.name);
   if (value.is_object() && value.size() == 1 && value.contains("$bytes")) {
     std::string bytes;
     if (!IsBytesOption(value, &bytes)) {
@@ -24,9 +24,10 @@ void ParseProtoOption(const std::string& option, const nlohmann::json& value,
     MemorySource source(bytes);
     try {
       if (!bytes.empty() && LooksLikeText(std::string_view(bytes).substr(0, 4096))) {
-        proto::ParseText(&source, message, "export option '" + option + "'");
+        proto::ParseText(&source, static_cast<google::protobuf::Message*>(message),
+                         "export option '" + option + "'");
       } else {
-        proto::ParseBinary(&source, message, "export option '" + option + "'");
+        proto::ParseBinary(&source, message, schema, "export option '" + option + "'");
       }
     } catch (const Error& e) {
       throw Error(ErrorCode::kInvalidOption, e.what());
@@ -39,7 +40,8 @@ void ParseProtoOption(const std::string& option, const nlohmann::json& value,
                     " as a protobuf-JSON object, or its bytes (binary or text format)");
   }
   // Unknown fields are errors: a misspelt option field must not be dropped silently.
-  proto::JsonToMessage(value, message, "export option '" + option + "' is not a valid " + type,
+  proto::JsonToMessage(value, static_cast<google::protobuf::Message*>(message),
+                       "export option '" + option + "' is not a valid " + type,
                        ErrorCode::kInvalidOption);
 }
 

@@ -4,17 +4,23 @@
 #ifndef GRAPHPORT_TF_MESSAGE_OPTION_H_
 #define GRAPHPORT_TF_MESSAGE_OPTION_H_
 
-#include <google/protobuf/message.h>
+#include <google/protobuf/message_lite.h>
 
 #include <nlohmann/json.hpp>
 #include <string>
+
+#include "proto/schema.h"
 
 namespace graphport::tf {
 
 // Fills `message` from `value`; throws Error(kInvalidOption) naming `option` and, for JSON,
 // the offending field.
 void ParseProtoOption(const std::string& option, const nlohmann::json& value,
-                      google::protobuf::Message* message);
+                      google::protobuf::MessageLite* message, const proto::MessageSchema& type);
+template <typename Message>
+void ParseProtoOption(const std::string& option, const nlohmann::json& value, Message* message) {
+  ParseProtoOption(option, value, message, proto::SchemaOf<Message>());
+}
 
 }  // namespace graphport::tf
 

@@ -149,7 +149,8 @@ std::unique_ptr<TfModel> TfModel::Load(ByteSource* raw_source, const TfLoadOptio
         options.detection_reason.empty() ? "format given by the caller" : options.detection_reason;
   }
 
-  google::protobuf::Message* root;
+  google::protobuf::MessageLite* root;
+  const proto::MessageSchema& root_type = KindSchema(model->format_.kind);
   Arena* arena = &model->arena_;
   switch (model->format_.kind) {
     case TfKind::kSavedModel:
@@ -203,9 +204,9 @@ std::unique_ptr<TfModel> TfModel::Load(ByteSource* raw_source, const TfLoadOptio
     input = replay.get();
   }
   if (model->format_.text) {
-    proto::ParseText(input, root, options.name, watch);
+    proto::ParseText(input, static_cast<google::protobuf::Message*>(root), options.name, watch);
   } else {
-    proto::ParseBinary(input, root, options.name, watch);
+    proto::ParseBinary(input, root, root_type, options.name, watch);
   }
   model->input_bytes_ = in_memory ? contiguous.size() : source.count();
   model->Select(options);
@@ -226,7 +227,7 @@ std::unique_ptr<TfModel> TfModel::Build(
 }
 
 std::unique_ptr<WireGraph> TfModel::IndexNestedGraph(std::string* held,
-                                                     google::protobuf::Message* root,
+                                                     google::protobuf::MessageLite* root,
                                                      const proto::MemoryBudget* budget) {
   GraphLocation location;
   if (!LocateGraph(*held, format_.kind, &location)) return nullptr;
@@ -238,7 +239,7 @@ std::unique_ptr<WireGraph> TfModel::IndexNestedGraph(std::string* held,
         std::string rest = ReplaceGraphPayload(bytes, location, header);
         try {
           MemorySource source(rest);
-          proto::ParseBinary(&source, root, name_, budget);
+          proto::ParseBinary(&source, root, KindSchema(format_.kind), name_, budget);
         } catch (const Error&) {
           root->Clear();  // parsed again from the original bytes, for the exact error
           return nullptr;

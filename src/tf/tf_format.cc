@@ -1,8 +1,6 @@
 #include "tf/tf_format.h"
 
-#include "tensorflow/graph.pb.h"
-#include "tensorflow/meta_graph.pb.h"
-#include "tensorflow/saved_model.pb.h"
+#include "tensorflow/schemas.h"
 
 namespace graphport::tf {
 
@@ -30,16 +28,16 @@ const char* MessageName(TfKind kind) {
   return "GraphDef";
 }
 
-const google::protobuf::Descriptor* KindDescriptor(TfKind kind) {
+const proto::MessageSchema& KindSchema(TfKind kind) {
   switch (kind) {
     case TfKind::kGraphDef:
-      return tensorflow::GraphDef::descriptor();
+      return proto::SchemaOf<tensorflow::GraphDef>();
     case TfKind::kMetaGraphDef:
-      return tensorflow::MetaGraphDef::descriptor();
+      return proto::SchemaOf<tensorflow::MetaGraphDef>();
     case TfKind::kSavedModel:
-      return tensorflow::SavedModel::descriptor();
+      return proto::SchemaOf<tensorflow::SavedModel>();
   }
-  return tensorflow::GraphDef::descriptor();
+  return proto::SchemaOf<tensorflow::GraphDef>();
 }
 
 bool ParseKindName(const std::string& name, TfKind* kind) {

@@ -4,9 +4,7 @@
 
 #include <string>
 
-namespace google::protobuf {
-class Descriptor;
-}
+#include "proto/schema.h"
 
 namespace graphport::tf {
 
@@ -21,7 +19,7 @@ struct TfFormat {
 const char* KindName(TfKind kind);
 // "GraphDef", "MetaGraphDef", "SavedModel": the message names, for error messages.
 const char* MessageName(TfKind kind);
-const google::protobuf::Descriptor* KindDescriptor(TfKind kind);
+const proto::MessageSchema& KindSchema(TfKind kind);
 // Parses "graph-def", "meta-graph" or "saved-model"; false if `name` is none of them.
 bool ParseKindName(const std::string& name, TfKind* kind);
 

@@ -107,7 +107,8 @@ class TfModel {
   void Materialize() const;
   // The wire graph of a MetaGraphDef's or SavedModel's one GraphDef; everything else of
   // `held` is parsed into `root`. Null (and `held`, `root` as they were) when it cannot be.
-  std::unique_ptr<WireGraph> IndexNestedGraph(std::string* held, google::protobuf::Message* root,
+  std::unique_ptr<WireGraph> IndexNestedGraph(std::string* held,
+                                              google::protobuf::MessageLite* root,
                                               const proto::MemoryBudget* budget);
 
   // An arena: a graph is many small messages, and one arena frees them all at once.

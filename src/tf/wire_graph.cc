@@ -9,11 +9,12 @@
 #include "core/error.h"
 #include "core/same_bytes.h"
 #include "proto/deterministic_bytes.h"
-#include "proto/message_walk.h"
 #include "proto/proto_io.h"
 #include "proto/short_copy.h"
+#include "proto/unknown_fields.h"
 #include "proto/wire_check.h"
 #include "proto/wire_record.h"
+#include "tensorflow/schemas.h"
 
 namespace graphport::tf {
 namespace {
@@ -137,7 +138,7 @@ bool WireGraph::IndexBytes(const std::string& bytes, uint64_t begin, uint64_t le
   const uint8_t* p = base + begin;
   const uint8_t* end = p + length;
   uint64_t parsed_bytes = 0;  // what a full parse would take, for the budget
-  proto::WireChecker checker(tensorflow::NodeDef::descriptor());
+  proto::WireChecker checker(proto::SchemaOf<tensorflow::NodeDef>());
   Record r;
   // Counted first, so the index is allocated once (its growth would double the peak).
   size_t count = 0, libraries = 0;
@@ -217,7 +218,9 @@ bool WireGraph::RewriteNode(uint8_t* payload, size_t length, Arena* scratch) {
   auto* node = Arena::CreateMessage<tensorflow::NodeDef>(scratch);
   bool rewritten = false;
   if (node->ParseFromArray(payload, static_cast<int>(length)) && node->ByteSizeLong() == length &&
-      proto::ListUnknownFields(*node).count == 0) {
+      proto::ListUnknownFields(std::string_view(reinterpret_cast<const char*>(payload), length),
+                               proto::SchemaOf<tensorflow::NodeDef>())
+              .count == 0) {
     // The parse holds its own copies of the strings, so its bytes can go over the ones it
     // was parsed from.
     google::protobuf::io::ArrayOutputStream array(payload, static_cast<int>(length));
@@ -234,7 +237,7 @@ bool WireGraph::KeepLibrary(const uint8_t* base, const uint8_t* value, uint64_t 
                             uint64_t* parsed_bytes) {
   proto::WireCheck check =
       proto::CheckWire(std::string_view(reinterpret_cast<const char*>(value), length),
-                       tensorflow::FunctionDefLibrary::descriptor());
+                       proto::SchemaOf<tensorflow::FunctionDefLibrary>());
   if (!check.valid) return false;
   *parsed_bytes += check.parsed_bytes;
   if (check.canonical) {
@@ -248,7 +251,11 @@ bool WireGraph::KeepLibrary(const uint8_t* base, const uint8_t* value, uint64_t 
     Arena scratch;
     auto* parsed = Arena::CreateMessage<tensorflow::FunctionDefLibrary>(&scratch);
     if (!parsed->ParseFromArray(value, static_cast<int>(length))) return false;
-    if (proto::ListUnknownFields(*parsed).count > 0) return true;
+    if (proto::ListUnknownFields(std::string_view(reinterpret_cast<const char*>(value), length),
+                                 proto::SchemaOf<tensorflow::FunctionDefLibrary>())
+            .count > 0) {
+      return true;
+    }
     canonical_library_ = proto::DeterministicBytes(*parsed);
     library_offset_ = 0;
     library_length_ = static_cast<uint32_t>(canonical_library_.size());

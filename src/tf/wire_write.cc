@@ -2,18 +2,20 @@
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
-#include <google/protobuf/text_format.h>
 
 #include <cstring>
 #include <string_view>
 
 #include "core/error.h"
 #include "core/limits.h"
+#include "proto/deterministic_bytes.h"
 #include "proto/proto_streams.h"
 #include "proto/protobuf_log.h"
+#include "proto/text_output.h"
 #include "proto/wire_record.h"
 #include "proto/wire_text.h"
 #include "tensorflow/saved_model.pb.h"
+#include "tensorflow/schemas.h"
 
 namespace graphport::tf {
 namespace {
@@ -92,19 +94,20 @@ size_t TextInsertionPoint(const std::string& text, const GraphPath& path) {
 
 }  // namespace
 
-GraphPath PathToGraph(const google::protobuf::Message& message, int meta_graph_index) {
-  if (message.GetDescriptor() == tensorflow::SavedModel::descriptor()) {
+GraphPath PathToGraph(const proto::MessageSchema& type, int meta_graph_index) {
+  if (&type == &proto::SchemaOf<tensorflow::SavedModel>()) {
     return {{kMetaGraphsField, meta_graph_index, "meta_graphs"}, {kGraphDefField, 0, "graph_def"}};
   }
-  if (message.GetDescriptor() == tensorflow::MetaGraphDef::descriptor()) {
+  if (&type == &proto::SchemaOf<tensorflow::MetaGraphDef>()) {
     return {{kGraphDefField, 0, "graph_def"}};
   }
   return {};
 }
 
-void WriteBinaryWithNodes(const google::protobuf::Message& message, const GraphPath& path,
+void WriteBinaryWithNodes(const google::protobuf::MessageLite& message,
+                          const proto::MessageSchema& type, const GraphPath& path,
                           const WireGraph& wire, const NodePlan& plan, ByteSink* sink) {
-  const std::string what = message.GetDescriptor()->name();
+  const std::string what(type.name);
   std::string rest;
   {
     google::protobuf::io::StringOutputStream string_out(&rest);
@@ -151,17 +154,23 @@ void WriteBinaryWithNodes(const google::protobuf::Message& message, const GraphP
   }
 }
 
-proto::UnknownFieldReport WriteTextWithNodes(const google::protobuf::Message& message,
+proto::UnknownFieldReport WriteTextWithNodes(const google::protobuf::MessageLite& message,
+                                             const proto::MessageSchema& type,
                                              const GraphPath& path, const WireGraph& wire,
                                              const NodePlan& plan, ByteSink* sink) {
-  const std::string what = "text " + message.GetDescriptor()->name();
-  proto::ProtobufLogCapture log;
-  google::protobuf::TextFormat::Printer printer;
-  printer.SetHideUnknownFields(true);
-  std::string rest;
-  if (!printer.PrintToString(message, &rest)) {
-    throw Error(ErrorCode::kIo, "writing " + what + ": the printer failed");
+  const std::string what = "text " + std::string(type.name);
+  // The message without its nodes is small: its text is made whole, then split where the
+  // nodes go.
+  const std::string rest_bytes = proto::DeterministicBytes(message);
+  StringSink rest_sink;
+  {
+    proto::TextOutput rest_out(&rest_sink);
+    if (!proto::WireTextPrinter(type).Print(rest_bytes, 0, &rest_out)) {
+      throw Error(ErrorCode::kInternal, "writing " + what + ": its own bytes do not parse");
+    }
+    rest_out.Flush();
   }
+  const std::string rest = rest_sink.Take();
   size_t at = TextInsertionPoint(rest, path);
   proto::TextOutput out(sink, kStreamChunkBytes);
   out.Append(std::string_view(rest).substr(0, at));
@@ -169,14 +178,11 @@ proto::UnknownFieldReport WriteTextWithNodes(const google::protobuf::Message& me
   const std::string indent(2 * path.size(), ' ');
   const std::string open = indent + "node {\n", close = indent + "}\n";
   // Canonical nodes are printed from their bytes, which gives TextFormat's text exactly
-  // (proto/wire_text.h); any other node goes through a scratch NodeDef and the printer.
-  proto::WireTextPrinter node_text(tensorflow::NodeDef::descriptor());
-  google::protobuf::TextFormat::Printer node_printer;
-  node_printer.SetHideUnknownFields(true);
-  node_printer.SetInitialIndentLevel(level);
+  // (proto/wire_text.h); any other node goes through a scratch NodeDef, printed from its
+  // deterministic serialization.
+  proto::WireTextPrinter node_text(proto::SchemaOf<tensorflow::NodeDef>());
   const int left_out = plan.drop_devices ? tensorflow::NodeDef::kDeviceFieldNumber : 0;
   Arena scratch;
-  std::string node_text_scratch;
   for (size_t i = 0; i < wire.nodes().size() && !out.failed(); ++i) {
     const WireNode& w = wire.nodes()[i];
     const NodePlan::Action action = plan.For(i);
@@ -193,17 +199,18 @@ proto::UnknownFieldReport WriteTextWithNodes(const google::protobuf::Message& me
       const tensorflow::NodeDef* node = action != NodePlan::kCopy
                                             ? wire.Rewritten(i, plan, &scratch)
                                             : wire.Reparsed(i, plan, &scratch);
-      if (!node_printer.PrintToString(*node, &node_text_scratch)) {
-        throw Error(ErrorCode::kIo, "writing " + what + ": the printer failed");
+      if (!node_text.Print(proto::DeterministicBytes(*node), level, &out)) {
+        throw Error(ErrorCode::kInternal, "writing " + what + ": node '" +
+                                              std::string(wire.name(i)) +
+                                              "' does not parse once rewritten");
       }
-      out.Append(node_text_scratch);
       scratch.Reset();
     }
     out.Append(close);
   }
   if (plan.copy_library && !out.failed()) {
     // A kept library is canonical (WireGraph::library_kept), so its bytes print as it would.
-    proto::WireTextPrinter library_text(tensorflow::FunctionDefLibrary::descriptor());
+    proto::WireTextPrinter library_text(proto::SchemaOf<tensorflow::FunctionDefLibrary>());
     out.Append(indent + "library {\n");
     if (!library_text.Print(wire.LibraryBytes(), level, &out, 0)) {
       throw Error(ErrorCode::kParseError,
@@ -217,10 +224,7 @@ proto::UnknownFieldReport WriteTextWithNodes(const google::protobuf::Message& me
     throw Error(ErrorCode::kIo,
                 "writing " + what + ": " + (out.error().empty() ? "the sink failed" : out.error()));
   }
-  if (!log.errors().empty()) {
-    throw Error(ErrorCode::kParseError, "writing " + what + ": " + log.Summary());
-  }
-  return proto::ListUnknownFields(message);
+  return proto::ListUnknownFields(rest_bytes, type);
 }
 
 }  // namespace graphport::tf

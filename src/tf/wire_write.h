@@ -5,13 +5,14 @@
 #ifndef GRAPHPORT_TF_WIRE_WRITE_H_
 #define GRAPHPORT_TF_WIRE_WRITE_H_
 
-#include <google/protobuf/message.h>
+#include <google/protobuf/message_lite.h>
 
 #include <string>
 #include <vector>
 
 #include "core/byte_stream.h"
-#include "proto/message_walk.h"
+#include "proto/schema.h"
+#include "proto/unknown_fields.h"
 #include "tf/wire_graph.h"
 
 namespace graphport::tf {
@@ -26,13 +27,16 @@ struct GraphStep {
 using GraphPath = std::vector<GraphStep>;
 
 // GraphDef: {}; MetaGraphDef: {graph_def}; SavedModel: {meta_graphs[i], graph_def}.
-GraphPath PathToGraph(const google::protobuf::Message& message, int meta_graph_index);
+// `type` is the message's schema: one of those three.
+GraphPath PathToGraph(const proto::MessageSchema& type, int meta_graph_index);
 
 // As proto::WriteBinary: deterministic, TOO_LARGE from 2 GiB before writing a byte.
-void WriteBinaryWithNodes(const google::protobuf::Message& message, const GraphPath& path,
+void WriteBinaryWithNodes(const google::protobuf::MessageLite& message,
+                          const proto::MessageSchema& type, const GraphPath& path,
                           const WireGraph& wire, const NodePlan& plan, ByteSink* sink);
 // As proto::WriteText. The nodes must all be canonical (no unknown fields to leave out).
-proto::UnknownFieldReport WriteTextWithNodes(const google::protobuf::Message& message,
+proto::UnknownFieldReport WriteTextWithNodes(const google::protobuf::MessageLite& message,
+                                             const proto::MessageSchema& type,
                                              const GraphPath& path, const WireGraph& wire,
                                              const NodePlan& plan, ByteSink* sink);
 

@@ -159,7 +159,7 @@ inline const tensorflow::GraphDef& GraphOf(tf::TfKind kind, const google::protob
 
 // libprotobuf's deterministic serialisation (map entries sorted by key), as TensorFlow and
 // graphport write messages.
-inline std::string DeterministicBytes(const google::protobuf::Message& m) {
+inline std::string DeterministicBytes(const google::protobuf::MessageLite& m) {
   std::string out;
   {
     google::protobuf::io::StringOutputStream stream(&out);

@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "core/message_text.h"
+#include "proto/unknown_fields.h"
 #include "tf/meta_graph/builtin_op_defaults.h"
 #include "tf/meta_graph/collection_list.h"
 #include "tf/meta_graph/collections.h"
@@ -37,8 +38,7 @@ void CopyAllButGraph(const tensorflow::MetaGraphDef& in, tensorflow::MetaGraphDe
   *out->mutable_signature_def() = in.signature_def();
   *out->mutable_asset_file_def() = in.asset_file_def();
   if (in.has_object_graph_def()) *out->mutable_object_graph_def() = in.object_graph_def();
-  out->GetReflection()->MutableUnknownFields(out)->MergeFrom(
-      in.GetReflection()->GetUnknownFields(in));
+  proto::CopyUnknownFields(in, out);
 }
 
 // Every GraphDef field but the nodes (and the library, which the caller lends or copies).
@@ -50,8 +50,7 @@ void CopyGraphHeader(const tensorflow::GraphDef& in, tensorflow::GraphDef* out) 
 #pragma GCC diagnostic pop
   if (in.has_versions()) *out->mutable_versions() = in.versions();
   if (in.has_debug_info()) *out->mutable_debug_info() = in.debug_info();
-  out->GetReflection()->MutableUnknownFields(out)->MergeFrom(
-      in.GetReflection()->GetUnknownFields(in));
+  proto::CopyUnknownFields(in, out);
 }
 
 // A library kept as bytes (`wire`) is parsed for a copy, and otherwise follows the nodes as

@@ -1,5 +1,7 @@
 #include "tf/meta_graph/node_rewrite.h"
 
+#include "proto/unknown_fields.h"
+
 namespace graphport::tf {
 namespace {
 
@@ -27,8 +29,7 @@ void LendAttr(const tensorflow::AttrValue& in, tensorflow::AttrValue* out) {
   }
   // What `*out = in` would also have copied. Asked for only when there are some: the mutable
   // set is allocated on first use, once per attr of every node.
-  const auto& unknown = in.GetReflection()->GetUnknownFields(in);
-  if (!unknown.empty()) out->GetReflection()->MutableUnknownFields(out)->MergeFrom(unknown);
+  proto::CopyUnknownFields(in, out);
 }
 
 // Copies the fields of `in` that no export option rewrites: all but the name, inputs,
@@ -39,8 +40,7 @@ void CopyUnrewrittenFields(const tensorflow::NodeDef& in, tensorflow::NodeDef* o
     *out->mutable_experimental_debug_info() = in.experimental_debug_info();
   }
   if (in.has_experimental_type()) *out->mutable_experimental_type() = in.experimental_type();
-  const auto& unknown = in.GetReflection()->GetUnknownFields(in);
-  if (!unknown.empty()) out->GetReflection()->MutableUnknownFields(out)->MergeFrom(unknown);
+  proto::CopyUnknownFields(in, out);
 }
 
 }  // namespace

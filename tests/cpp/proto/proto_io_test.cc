@@ -20,9 +20,9 @@ std::string Binary(const google::protobuf::Message& m) {
   return sink.Take();
 }
 
-std::string Text(const google::protobuf::Message& m) {
+std::string Text(const google::protobuf::Message& m, TfKind kind) {
   StringSink sink;
-  proto::WriteText(m, &sink);
+  proto::WriteText(m, KindSchema(kind), &sink);
   return sink.Take();
 }
 
@@ -36,7 +36,7 @@ class ProtoIoCorpusTest : public ::testing::TestWithParam<CorpusGraph> {
   std::unique_ptr<google::protobuf::Message> Parsed() {
     auto m = testing::NewRoot(GetParam().kind);
     MemorySource source(bytes_);
-    proto::ParseBinary(&source, m.get(), GetParam().relative);
+    proto::ParseBinary(&source, m.get(), KindSchema(GetParam().kind), GetParam().relative);
     return m;
   }
   std::string bytes_;
@@ -50,7 +50,7 @@ TEST_P(ProtoIoCorpusTest, BinaryParseEqualsLibprotobuf) {
 TEST_P(ProtoIoCorpusTest, StreamedBinaryParseEqualsInMemory) {
   auto m = testing::NewRoot(GetParam().kind);
   testing::ChunkedSource source(bytes_);
-  proto::ParseBinary(&source, m.get(), GetParam().relative);
+  proto::ParseBinary(&source, m.get(), KindSchema(GetParam().kind), GetParam().relative);
   EXPECT_TRUE(testing::MessagesEqual(*reference_, *m));
   EXPECT_GT(source.reads(), 1u);
 }
@@ -72,7 +72,7 @@ TEST_P(ProtoIoCorpusTest, TextEqualsProtocDecodeByteForByte) {
   std::string error;
   auto expected = testing::ProtocDecode(GetParam().kind, GetParam().path(), &error);
   ASSERT_TRUE(expected.has_value()) << error;
-  std::string text = Text(*Parsed());
+  std::string text = Text(*Parsed(), GetParam().kind);
   EXPECT_EQ(text.size(), expected->size());
   EXPECT_TRUE(text == *expected)
       << "first difference at byte "
@@ -82,7 +82,7 @@ TEST_P(ProtoIoCorpusTest, TextEqualsProtocDecodeByteForByte) {
 
 TEST_P(ProtoIoCorpusTest, BinaryToTextToBinary) {
   auto parsed = Parsed();
-  std::string text = Text(*parsed);
+  std::string text = Text(*parsed, GetParam().kind);
   auto from_text = testing::NewRoot(GetParam().kind);
   MemorySource source(text);
   proto::ParseText(&source, from_text.get(), "text");
@@ -103,7 +103,7 @@ TEST_P(ProtoIoCorpusTest, TruncatedBinaryNamesInputAndOffset) {
     auto m = testing::NewRoot(GetParam().kind);
     MemorySource source(cut);
     try {
-      proto::ParseBinary(&source, m.get(), "cut.pb");
+      proto::ParseBinary(&source, m.get(), KindSchema(GetParam().kind), "cut.pb");
       ADD_FAILURE() << "a cut at " << n << " parsed";
     } catch (const Error& e) {
       EXPECT_EQ(e.code(), ErrorCode::kParseError);
@@ -128,7 +128,7 @@ TEST_P(ProtoIoCorpusTest, TruncatedStreamedBinaryErrors) {
     auto parse = [&](ByteSource* source, std::string* message) {
       auto m = testing::NewRoot(GetParam().kind);
       try {
-        proto::ParseBinary(source, m.get(), "cut.pb");
+        proto::ParseBinary(source, m.get(), KindSchema(GetParam().kind), "cut.pb");
         ADD_FAILURE() << "a cut at " << n << " parsed";
       } catch (const Error& e) {
         EXPECT_EQ(e.code(), ErrorCode::kParseError) << e.what();
@@ -377,7 +377,7 @@ TEST(ProtoIoTest, SinkFailureIsAnIoError) {
 TEST(ProtoIoTest, EmptyMessageWritesNothing) {
   tensorflow::GraphDef graph;
   EXPECT_EQ(Binary(graph), "");
-  EXPECT_EQ(Text(graph), "");
+  EXPECT_EQ(Text(graph, TfKind::kGraphDef), "");
 }
 
 }  // namespace

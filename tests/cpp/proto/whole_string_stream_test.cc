@@ -8,6 +8,7 @@
 #include "core/limits.h"
 #include "proto/memory_budget.h"
 #include "proto/proto_io.h"
+#include "tensorflow/schemas.h"
 #include "test_util.h"
 
 namespace graphport::proto {
@@ -84,7 +85,8 @@ struct Parsed {
 // Parses a GraphDef through WholeStringStream, long fields being those from `whole_above`.
 Parsed ParseThrough(ByteSource* source, uint64_t size, uint64_t whole_above) {
   Parsed out;
-  WholeStringStream stream(source, out.graph.GetDescriptor(), size, nullptr, 4096, whole_above);
+  WholeStringStream stream(source, SchemaOf<tensorflow::GraphDef>(), size, nullptr, 4096,
+                           whole_above);
   {
     google::protobuf::io::CodedInputStream input(&stream);
     out.ok = out.graph.ParseFromCodedStream(&input) && input.ConsumedEntireMessage();
@@ -121,7 +123,7 @@ TEST(WholeStringStreamTest, LongFieldsComeInOneChunkAndTheMessageIsTheSame) {
 TEST(WholeStringStreamTest, UnknownSizesAndForeignBytesGoInPlainChunks) {
   std::string bytes = Weights({3000, 5000}).SerializeAsString();
   testing::ChunkedSource pipe(bytes);
-  WholeStringStream unsized(&pipe, tensorflow::GraphDef::descriptor(), 0, nullptr, 4096, 1024);
+  WholeStringStream unsized(&pipe, SchemaOf<tensorflow::GraphDef>(), 0, nullptr, 4096, 1024);
   tensorflow::GraphDef graph;
   {
     google::protobuf::io::CodedInputStream input(&unsized);

@@ -9,10 +9,12 @@
 #include <string>
 
 #include "proto_json_test.pb.h"
+#include "proto_json_test_schemas.h"
 #include "tensorflow/function.pb.h"
 #include "tensorflow/graph.pb.h"
 #include "tensorflow/meta_graph.pb.h"
 #include "tensorflow/saved_model.pb.h"
+#include "tensorflow/schemas.h"
 #include "test_util.h"
 
 namespace graphport::proto {
@@ -54,7 +56,7 @@ std::string Field(int number, const std::string& payload) {
 
 TEST(WireCheckTest, WhatLibprotobufWritesIsValidAndCanonical) {
   NodeDef node = RichNode();
-  WireCheck check = CheckWire(testing::DeterministicBytes(node), NodeDef::descriptor());
+  WireCheck check = CheckWire(testing::DeterministicBytes(node), SchemaOf<NodeDef>());
   EXPECT_TRUE(check.valid);
   EXPECT_TRUE(check.canonical);
   EXPECT_GT(check.parsed_bytes, testing::DeterministicBytes(node).size());
@@ -87,7 +89,7 @@ TEST(WireCheckTest, BytesWrittenOtherwiseAreValidButNotCanonical) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.what);
-    WireCheck check = CheckWire(c.bytes, NodeDef::descriptor());
+    WireCheck check = CheckWire(c.bytes, SchemaOf<NodeDef>());
     EXPECT_TRUE(check.valid);
     EXPECT_FALSE(check.canonical);
     NodeDef parsed;
@@ -106,14 +108,14 @@ TEST(WireCheckTest, IntegerMapKeysAreCheckedForTheirOrder) {
     (*function.mutable_resource_arg_unique_id())[key] = key + 1;
   }
   const std::string sorted = testing::DeterministicBytes(function);
-  WireCheck check = CheckWire(sorted, tensorflow::FunctionDef::descriptor());
+  WireCheck check = CheckWire(sorted, SchemaOf<tensorflow::FunctionDef>());
   EXPECT_TRUE(check.valid);
   EXPECT_TRUE(check.canonical);
   // resource_arg_unique_id (field 8) entries {key: 5, value: 1}, {key: 3, value: 1}: descending.
   const std::string signature = Field(1, Field(1, "f"));
   const std::string reversed = signature + Field(8, std::string("\x08\x05\x10\x01", 4)) +
                                Field(8, std::string("\x08\x03\x10\x01", 4));
-  check = CheckWire(reversed, tensorflow::FunctionDef::descriptor());
+  check = CheckWire(reversed, SchemaOf<tensorflow::FunctionDef>());
   EXPECT_TRUE(check.valid);
   EXPECT_FALSE(check.canonical);
   tensorflow::FunctionDef parsed;
@@ -122,12 +124,12 @@ TEST(WireCheckTest, IntegerMapKeysAreCheckedForTheirOrder) {
   // The same two entries ascending, and a key given twice (the parse keeps one).
   const std::string ascending = signature + Field(8, std::string("\x08\x03\x10\x01", 4)) +
                                 Field(8, std::string("\x08\x05\x10\x01", 4));
-  EXPECT_TRUE(CheckWire(ascending, tensorflow::FunctionDef::descriptor()).canonical);
+  EXPECT_TRUE(CheckWire(ascending, SchemaOf<tensorflow::FunctionDef>()).canonical);
   ASSERT_TRUE(parsed.ParseFromString(ascending));
   EXPECT_EQ(testing::DeterministicBytes(parsed), ascending);
   const std::string twice = signature + Field(8, std::string("\x08\x03\x10\x01", 4)) +
                             Field(8, std::string("\x08\x03\x10\x02", 4));
-  EXPECT_FALSE(CheckWire(twice, tensorflow::FunctionDef::descriptor()).canonical);
+  EXPECT_FALSE(CheckWire(twice, SchemaOf<tensorflow::FunctionDef>()).canonical);
 }
 
 // Signed keys sort as signed values (-1 before 0), bool keys false first; fixed-width keys
@@ -138,22 +140,25 @@ TEST(WireCheckTest, SignedAndBoolMapKeysSortAsTheirValues) {
   for (int64_t key : {INT64_MIN, int64_t{-1}, int64_t{3}}) (*message.mutable_long_map())[key];
   (*message.mutable_bool_map())[true] = "t";
   (*message.mutable_bool_map())[false] = "f";
-  WireCheck check = CheckWire(testing::DeterministicBytes(message), message.GetDescriptor());
+  WireCheck check =
+      CheckWire(testing::DeterministicBytes(message), SchemaOf<graphport::test::Everything>());
   EXPECT_TRUE(check.valid);
   EXPECT_TRUE(check.canonical);
   graphport::test::Everything fixed;
   (*fixed.mutable_fixed_map())[1];
   (*fixed.mutable_fixed_map())[2];
-  EXPECT_FALSE(CheckWire(testing::DeterministicBytes(fixed), fixed.GetDescriptor()).canonical);
+  EXPECT_FALSE(
+      CheckWire(testing::DeterministicBytes(fixed), SchemaOf<graphport::test::Everything>())
+          .canonical);
   // int_map (field 10) entries {key: 0, value: "v"}, {key: -1, value: "v"}: -1 must come first.
   const std::string value = Field(2, "v");
   const std::string zero = Field(10, std::string("\x08\x00", 2) + value);
   const std::string minus_one =
       Field(10, std::string("\x08\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", 11) + value);
-  check = CheckWire(zero + minus_one, message.GetDescriptor());
+  check = CheckWire(zero + minus_one, SchemaOf<graphport::test::Everything>());
   EXPECT_TRUE(check.valid);
   EXPECT_FALSE(check.canonical);
-  EXPECT_TRUE(CheckWire(minus_one + zero, message.GetDescriptor()).canonical);
+  EXPECT_TRUE(CheckWire(minus_one + zero, SchemaOf<graphport::test::Everything>()).canonical);
   graphport::test::Everything parsed;
   ASSERT_TRUE(parsed.ParseFromString(zero + minus_one));
   EXPECT_EQ(testing::DeterministicBytes(parsed), minus_one + zero);
@@ -176,7 +181,7 @@ TEST(WireCheckTest, BytesLibprotobufRefusesOrThatAreLeftToItAreNotValid) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.what);
-    EXPECT_FALSE(CheckWire(c.bytes, NodeDef::descriptor()).valid);
+    EXPECT_FALSE(CheckWire(c.bytes, SchemaOf<NodeDef>()).valid);
   }
 }
 
@@ -186,7 +191,7 @@ TEST(WireCheckTest, BytesLibprotobufRefusesOrThatAreLeftToItAreNotValid) {
 // walked before.
 TEST(WireCheckTest, CorpusNodesAndTheirMutationsAreJudgedSoundly) {
   std::mt19937 random(20261201);
-  WireChecker checker(NodeDef::descriptor());
+  WireChecker checker(SchemaOf<NodeDef>());
   int nodes = 0, mutated_valid = 0, mutated_canonical = 0;
   for (const auto& g : testing::CorpusGraphs()) {
     auto root = testing::ReferenceParse(g.kind, testing::ReadFile(g.path()));
@@ -203,7 +208,7 @@ TEST(WireCheckTest, CorpusNodesAndTheirMutationsAreJudgedSoundly) {
         WireCheck m = checker.Check(copy);
         // The shared checker remembers map entries it walked: what it remembers must judge
         // the bytes as a checker that has seen nothing else does.
-        WireCheck fresh = CheckWire(copy, NodeDef::descriptor());
+        WireCheck fresh = CheckWire(copy, SchemaOf<NodeDef>());
         ASSERT_EQ(m.valid, fresh.valid) << node.name() << " mutation " << k;
         ASSERT_EQ(m.canonical, fresh.canonical) << node.name() << " mutation " << k;
         ASSERT_EQ(m.parsed_bytes, fresh.parsed_bytes) << node.name() << " mutation " << k;

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "tensorflow/schemas.h"
 #include "tensorflow/tensor.pb.h"
 #include "test_util.h"
 
@@ -18,14 +19,14 @@ std::string Bytes(std::initializer_list<int> values) {
   return out;
 }
 
-const google::protobuf::Descriptor* GraphDefType() { return tensorflow::GraphDef::descriptor(); }
+const proto::MessageSchema& GraphDefType() { return proto::SchemaOf<tensorflow::GraphDef>(); }
 
 class WireScanCorpusTest : public ::testing::TestWithParam<CorpusGraph> {};
 
 TEST_P(WireScanCorpusTest, WholeFileFitsItsOwnSchema) {
   const CorpusGraph& g = GetParam();
   std::string bytes = testing::ReadFile(g.path());
-  proto::WireScan scan = proto::ScanWire(bytes, KindDescriptor(g.kind), /*complete=*/true);
+  proto::WireScan scan = proto::ScanWire(bytes, KindSchema(g.kind), /*complete=*/true);
   EXPECT_FALSE(scan.conflict) << scan.conflict_reason << " at " << scan.conflict_offset;
   EXPECT_FALSE(scan.truncated) << scan.conflict_reason << " at " << scan.conflict_offset;
   EXPECT_GT(scan.known_fields, 0);
@@ -37,9 +38,8 @@ TEST_P(WireScanCorpusTest, PrefixesNeverConflictWhenIncomplete) {
   const CorpusGraph& g = GetParam();
   std::string bytes = testing::ReadFile(g.path());
   for (size_t n = 1; n < bytes.size(); n += 97) {
-    proto::WireScan scan =
-        proto::ScanWire(std::string_view(bytes).substr(0, n), KindDescriptor(g.kind),
-                        /*complete=*/false);
+    proto::WireScan scan = proto::ScanWire(std::string_view(bytes).substr(0, n), KindSchema(g.kind),
+                                           /*complete=*/false);
     EXPECT_FALSE(scan.conflict) << "prefix of " << n << " bytes: " << scan.conflict_reason;
     EXPECT_FALSE(scan.truncated) << "prefix of " << n << " bytes: " << scan.conflict_reason;
   }
@@ -59,7 +59,7 @@ TEST_P(WireScanCorpusTest, TruncationIsReportedUnlessAtAFieldBoundary) {
   cuts.insert(cuts.end(), boundaries.begin() + 1, boundaries.end() - 1);
   for (size_t n : cuts) {
     std::string_view cut = std::string_view(bytes).substr(0, n);
-    proto::WireScan scan = proto::ScanWire(cut, KindDescriptor(g.kind), /*complete=*/true);
+    proto::WireScan scan = proto::ScanWire(cut, KindSchema(g.kind), /*complete=*/true);
     bool at_boundary = std::find(boundaries.begin(), boundaries.end(), n) != boundaries.end();
     EXPECT_FALSE(scan.conflict) << "cut at " << n << ": " << scan.conflict_reason;
     EXPECT_EQ(scan.truncated, !at_boundary) << "cut at " << n << ": " << scan.conflict_reason;
@@ -134,7 +134,7 @@ TEST(WireScanTest, UnknownFieldsAreCountedNotConflicts) {
 }
 
 TEST(WireScanTest, PackedAndUnpackedRepeatedScalarsBothFit) {
-  const auto* tensor = tensorflow::TensorProto::descriptor();
+  const auto& tensor = proto::SchemaOf<tensorflow::TensorProto>();
   // int_val = 7: packed (length-delimited) and one unpacked varint.
   proto::WireScan scan =
       proto::ScanWire(Bytes({0x3a, 0x03, 0x01, 0x02, 0x03, 0x38, 0x04}), tensor, true);
@@ -146,11 +146,11 @@ TEST(WireScanTest, PackedAndUnpackedRepeatedScalarsBothFit) {
 // A field cut off by the end of the input is a truncation when the bytes are all of the input,
 // and nothing at all when they are only a prefix of it.
 TEST(WireScanTest, CutFieldsAreTruncationsOnlyWhenTheInputIsComplete) {
-  const auto* tensor = tensorflow::TensorProto::descriptor();
+  const auto& tensor = proto::SchemaOf<tensorflow::TensorProto>();
   struct Case {
     const char* what;
     std::string bytes;
-    const google::protobuf::Descriptor* type;
+    const proto::MessageSchema& type;
   } cases[] = {
       {"length past the end", Bytes({0x0a, 0x05, 0x0a, 0x01, 0x61}), GraphDefType()},
       {"tag varint cut", Bytes({0x0a, 0x00, 0xa0}), GraphDefType()},

@@ -14,25 +14,34 @@
 
 #include "proto/wire_check.h"
 #include "proto_json_test.pb.h"
+#include "proto_json_test_schemas.h"
+#include "reference_pool.h"
 #include "tensorflow/graph.pb.h"
 #include "tensorflow/meta_graph.pb.h"
 #include "tensorflow/saved_model.pb.h"
+#include "tensorflow/schemas.h"
 #include "test_util.h"
 
 namespace graphport::proto {
 namespace {
 
-using google::protobuf::Descriptor;
-using google::protobuf::Message;
+using google::protobuf::MessageLite;
 using graphport::test::Everything;
 using graphport::test::Scalars;
 
-std::string LibprotobufText(const Message& message, int indent_level) {
+// libprotobuf's full runtime, on a dynamic message of the same bytes: the reference.
+std::string LibprotobufText(const MessageLite& message, int indent_level) {
+  static const testing::ReferencePool* test_pool =
+      new testing::ReferencePool(GRAPHPORT_TEST_DESCRIPTOR_SET);
+  const std::string type = message.GetTypeName();
+  const testing::ReferencePool& pool =
+      type.rfind("graphport.test.", 0) == 0 ? *test_pool : testing::ReferencePool::Tf();
+  auto reference = pool.New(type, testing::DeterministicBytes(message));
   google::protobuf::TextFormat::Printer printer;
   printer.SetHideUnknownFields(true);
   printer.SetInitialIndentLevel(indent_level);
   std::string text;
-  EXPECT_TRUE(printer.PrintToString(message, &text));
+  EXPECT_TRUE(printer.PrintToString(*reference, &text));
   return text;
 }
 
@@ -47,16 +56,18 @@ std::string WireText(WireTextPrinter* printer, std::string_view bytes, int inden
   return sink.Take();
 }
 
+template <typename Message>
 std::string WireText(const Message& message, int indent_level = 0) {
-  WireTextPrinter printer(message.GetDescriptor());
+  WireTextPrinter printer(SchemaOf<Message>());
   return WireText(&printer, testing::DeterministicBytes(message), indent_level);
 }
 
 // Asserts the premise (the bytes are canonical) and the claim (the texts are equal).
+template <typename Message>
 void ExpectSameText(const Message& message) {
   std::string bytes = testing::DeterministicBytes(message);
-  WireCheck check = CheckWire(bytes, message.GetDescriptor());
-  ASSERT_TRUE(check.valid && check.canonical) << message.ShortDebugString();
+  WireCheck check = CheckWire(bytes, SchemaOf<Message>());
+  ASSERT_TRUE(check.valid && check.canonical) << LibprotobufText(message, 0);
   for (int indent : {0, 3}) {
     EXPECT_EQ(WireText(message, indent), LibprotobufText(message, indent)) << "indent " << indent;
   }
@@ -156,7 +167,7 @@ TEST(WireTextTest, FloatsAndDoublesAsSimpleFtoaAndSimpleDtoa) {
   }
   // Bit patterns at random, both widths: every float is printed as the printer does.
   std::mt19937_64 random(20261201);
-  WireTextPrinter printer(Scalars::descriptor());
+  WireTextPrinter printer(SchemaOf<Scalars>());
   for (int i = 0; i < 20000; ++i) {
     uint64_t bits = random();
     double d;
@@ -168,7 +179,7 @@ TEST(WireTextTest, FloatsAndDoublesAsSimpleFtoaAndSimpleDtoa) {
     s.set_dbl(d);
     s.set_flt(f);
     std::string bytes = testing::DeterministicBytes(s);
-    ASSERT_EQ(WireText(&printer, bytes, 0), LibprotobufText(s, 0)) << s.ShortDebugString();
+    ASSERT_EQ(WireText(&printer, bytes, 0), LibprotobufText(s, 0)) << LibprotobufText(s, 0);
   }
 }
 
@@ -194,7 +205,7 @@ TEST(WireTextTest, StringsAndBytesAreEscapedAsCEscape) {
 TEST(WireTextTest, EachEscapedByteIsFoundWhereverItSits) {
   const char specials[] = {'\0', '\x1f', '\x7f', '\x80', '\xff', '"', '\'', '\\', '\n', '\t'};
   const char plain[] = {' ', '~', '!', '&', '(', '[', ']', 'a'};  // neighbours of the specials
-  WireTextPrinter printer(Scalars::descriptor());
+  WireTextPrinter printer(SchemaOf<Scalars>());
   for (size_t length = 1; length <= 33; ++length) {
     for (size_t at = 0; at < length; ++at) {
       for (char special : specials) {
@@ -290,7 +301,7 @@ TEST(WireTextTest, PackedAndUnpackedRepeatedFields) {
   std::string bytes = testing::DeterministicBytes(list);
   std::string unpacked = "\x18\x05\x18\xfa\xff\xff\xff\xff\xff\xff\xff\xff\x01";  // i: 5, -6
   std::string record = std::string("\x0a", 1) + static_cast<char>(unpacked.size()) + unpacked;
-  WireTextPrinter printer(tensorflow::AttrValue::descriptor());
+  WireTextPrinter printer(SchemaOf<tensorflow::AttrValue>());
   EXPECT_EQ(WireText(&printer, record, 1), LibprotobufText(list, 1));
   EXPECT_EQ(WireText(&printer, bytes, 1), LibprotobufText(list, 1));
 }
@@ -303,7 +314,7 @@ TEST(WireTextTest, UnknownFieldsAreHiddenAndALeftOutFieldIsNotPrinted) {
   node.add_input("x");
   std::string bytes = testing::DeterministicBytes(node);
   std::string with_unknown = bytes + std::string("\xf8\x07\x01", 3) + "\x92\x7d\x02hi";
-  WireTextPrinter printer(tensorflow::NodeDef::descriptor());
+  WireTextPrinter printer(SchemaOf<tensorflow::NodeDef>());
   EXPECT_EQ(WireText(&printer, with_unknown, 0), LibprotobufText(node, 0));
   tensorflow::NodeDef without_device = node;
   without_device.clear_device();
@@ -312,7 +323,7 @@ TEST(WireTextTest, UnknownFieldsAreHiddenAndALeftOutFieldIsNotPrinted) {
 }
 
 TEST(WireTextTest, BytesThatDoNotParseAreRefusedWithoutACrash) {
-  WireTextPrinter printer(tensorflow::NodeDef::descriptor());
+  WireTextPrinter printer(SchemaOf<tensorflow::NodeDef>());
   const std::string cases[] = {
       std::string("\x0a\x05"
                   "ab",
@@ -332,7 +343,7 @@ TEST(WireTextTest, BytesThatDoNotParseAreRefusedWithoutACrash) {
   tensorflow::GraphDef graph = testing::DeeplyNestedGraph(40);  // 160 message levels
   StringSink sink;
   TextOutput out(&sink);
-  WireTextPrinter graph_printer(tensorflow::GraphDef::descriptor());
+  WireTextPrinter graph_printer(SchemaOf<tensorflow::GraphDef>());
   EXPECT_FALSE(graph_printer.Print(testing::DeterministicBytes(graph), 0, &out));
 }
 
@@ -360,16 +371,17 @@ TEST(WireTextTest, TheOutputKeepsTheSinksFirstFailureAndDropsTheRest) {
 // calls canonical.
 TEST(WireTextTest, CorpusGraphsNodesAndTheirMutations) {
   std::mt19937 random(20261202);
-  WireChecker checker(tensorflow::NodeDef::descriptor());
-  WireTextPrinter node_printer(tensorflow::NodeDef::descriptor());
+  WireChecker checker(SchemaOf<tensorflow::NodeDef>());
+  WireTextPrinter node_printer(SchemaOf<tensorflow::NodeDef>());
   int graphs = 0, nodes = 0, mutated_canonical = 0;
   for (const auto& g : testing::CorpusGraphs()) {
     SCOPED_TRACE(g.relative);
     auto root = testing::ReferenceParse(g.kind, testing::ReadFile(g.path()));
     ASSERT_NE(root, nullptr);
     std::string root_bytes = testing::DeterministicBytes(*root);
-    if (CheckWire(root_bytes, root->GetDescriptor()).canonical) {
-      WireTextPrinter root_printer(root->GetDescriptor());
+    const MessageSchema& root_type = tf::KindSchema(g.kind);
+    if (CheckWire(root_bytes, root_type).canonical) {
+      WireTextPrinter root_printer(root_type);
       EXPECT_EQ(WireText(&root_printer, root_bytes, 0, size_t{1} << 16), LibprotobufText(*root, 0));
       ++graphs;
     }
@@ -423,7 +435,7 @@ TEST(WireTextTest, RepeatedAttrsFromTheMemoPrintAsLibprotobufPrintsThem) {
   }
   for (size_t chunk : {size_t{64}, size_t{1} << 20}) {
     for (int indent : {1, 3}) {
-      WireTextPrinter printer(tensorflow::NodeDef::descriptor());
+      WireTextPrinter printer(SchemaOf<tensorflow::NodeDef>());
       for (int pass = 0; pass < 2; ++pass) {
         for (const tensorflow::NodeDef& node : graph.node()) {
           ASSERT_EQ(WireText(&printer, testing::DeterministicBytes(node), indent, chunk),
@@ -445,7 +457,7 @@ TEST(WireTextTest, TheSameMapEntryAtAnotherDepthKeepsItsOwnIndent) {
   (*top.mutable_str_map())["k"] = "v";
   (*(*top.mutable_child_map())["j"].mutable_str_map())["k"] = "v";
   const std::string bytes = testing::DeterministicBytes(top);
-  WireTextPrinter printer(top.GetDescriptor());
+  WireTextPrinter printer(SchemaOf<Everything>());
   for (int pass = 0; pass < 3; ++pass) {
     EXPECT_EQ(WireText(&printer, bytes, 0, size_t{1} << 20), LibprotobufText(top, 0)) << pass;
     EXPECT_EQ(WireText(&printer, bytes, 2, size_t{1} << 20), LibprotobufText(top, 2)) << pass;
