@@ -7,7 +7,10 @@
 //        --source out/schemas.cc --include tensorflow/schemas.h --set graphport::tf::TfSchemas
 //
 // The header declares proto::SchemaOf<Class>() for every generated message class and the set's
-// function; the source holds the tables. Everything is constant-initialized: no code runs at
+// function; the source holds the tables. With --classes-of a.proto,b.proto only the classes of
+// those files get a SchemaOf (the library's own; an imported file's classes are another
+// library's, and two sets that import it must not both specialize SchemaOf for them), while
+// the set keeps every type, imports included. Everything is constant-initialized: no code runs at
 // start-up and nothing is allocated.
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -149,12 +152,15 @@ const WRAPPERS = new Set(['DoubleValue', 'FloatValue', 'Int64Value', 'UInt64Valu
 // google.protobuf's own, and graphport's lite copies of them (src/tf/proto/graphport/).
 const WELL_KNOWN_PACKAGES = new Set(['google.protobuf', 'graphport.well_known']);
 
+// Types with a JSON form of their own that graphport's JSON does not implement.
+const OWN_JSON_FORM = new Set(['Timestamp', 'Duration', 'FieldMask', 'Struct', 'Value', 'ListValue']);
+
 function wellKnown(message) {
   if (!WELL_KNOWN_PACKAGES.has(message.file.package)) return 'kNone';
-  if (message.fullName === `${message.file.package}.Any`) return 'kAny';
-  if (WRAPPERS.has(message.name) && message.fullName === `${message.file.package}.${message.name}`) {
-    return 'kWrapper';
-  }
+  const topLevel = message.fullName === `${message.file.package}.${message.name}`;
+  if (topLevel && message.name === 'Any') return 'kAny';
+  if (topLevel && WRAPPERS.has(message.name)) return 'kWrapper';
+  if (topLevel && OWN_JSON_FORM.has(message.name)) return 'kUnsupported';
   return 'kNone';
 }
 
@@ -271,7 +277,7 @@ function generate(set, args) {
   emit('}  // namespace');
   emit();
   set.messages.forEach((m, i) => {
-    if (m.mapEntry) return;  // map entries have no class of their own to name
+    if (!hasClass(m, args)) return;
     emit(`template <>\nconst MessageSchema& SchemaOf<${cppClass(m)}>() {\n  return kMessages[${i}];\n}`);
   });
   emit();
@@ -284,6 +290,13 @@ function generate(set, args) {
   emit();
   emit(`}  // namespace ${ns}`);
   return lines.join('\n') + '\n';
+}
+
+// Whether SchemaOf names the class of `message`: map entries have no class of their own, and
+// with --classes-of only the files listed are this library's.
+function hasClass(message, args) {
+  if (message.mapEntry) return false;
+  return !args['classes-of'] || args['classes-of'].split(',').includes(message.file.name);
 }
 
 function splitQualified(name) {
@@ -306,7 +319,7 @@ function generateHeader(set, args) {
   // Forward declarations of the generated classes, grouped by namespace.
   const byNamespace = new Map();
   for (const m of set.messages) {
-    if (m.mapEntry) continue;
+    if (!hasClass(m, args)) continue;
     const cls = cppClass(m);
     const k = cls.lastIndexOf('::');
     const space = cls.slice(2, k);
@@ -321,7 +334,7 @@ function generateHeader(set, args) {
   emit();
   emit('namespace graphport::proto {');
   for (const m of set.messages) {
-    if (m.mapEntry) continue;
+    if (!hasClass(m, args)) continue;
     emit(`template <>\nconst MessageSchema& SchemaOf<${cppClass(m)}>();`);
   }
   emit('}  // namespace graphport::proto');
