@@ -13,8 +13,8 @@
 namespace graphport::tf {
 
 void ParseProtoOption(const std::string& option, const nlohmann::json& value,
-                      google::protobuf::Message* message) {
-  const std::string type = message->GetDescriptor()->name();
+                      google::protobuf::Message* message, const proto::MessageSchema& schema) {
+  const std::string type(schema.name);
   if (value.is_object() && value.size() == 1 && value.contains("$bytes")) {
     std::string bytes;
     if (!IsBytesOption(value, &bytes)) {
@@ -39,7 +39,8 @@ void ParseProtoOption(const std::string& option, const nlohmann::json& value,
                     " as a protobuf-JSON object, or its bytes (binary or text format)");
   }
   // Unknown fields are errors: a misspelt option field must not be dropped silently.
-  proto::JsonToMessage(value, message, "export option '" + option + "' is not a valid " + type,
+  proto::JsonToMessage(value, message, schema,
+                       "export option '" + option + "' is not a valid " + type,
                        ErrorCode::kInvalidOption);
 }
 
