@@ -4,12 +4,13 @@
 // the build for each generated proto library (CMakeLists.txt: graphport_proto_library):
 //
 //   node scripts/gen-proto-schema.mjs --descriptor-set set.desc --header out/schemas.h \
-//        --source out/schemas.cc --include tensorflow/schemas.h --set graphport::tf::TfSchemas \
-//        --own tensorflow/graph.proto,tensorflow/node_def.proto,...
+//        --source out/schemas.cc --include tensorflow/schemas.h --set graphport::tf::TfSchemas
 //
-// The header declares proto::SchemaOf<Class>() for the classes of the --own files (those this
-// library generates; an imported file's classes belong to the library that owns it) and the
-// set's function; the source holds the tables, imported types' too. Everything is constant-initialized: no code runs at
+// The header declares proto::SchemaOf<Class>() for every generated message class and the set's
+// function; the source holds the tables. With --classes-of a.proto,b.proto only the classes of
+// those files get a SchemaOf (the library's own; an imported file's classes are another
+// library's, and two sets that import it must not both specialize SchemaOf for them), while
+// the set keeps every type, imports included. Everything is constant-initialized: no code runs at
 // start-up and nothing is allocated.
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -21,10 +22,9 @@ function parseArgs(argv) {
     if (!key.startsWith('--') || i + 1 >= argv.length) throw new Error(`bad argument '${key}'`);
     args[key.slice(2)] = argv[i + 1];
   }
-  for (const need of ['descriptor-set', 'header', 'source', 'include', 'set', 'own']) {
+  for (const need of ['descriptor-set', 'header', 'source', 'include', 'set']) {
     if (!args[need]) throw new Error(`missing --${need}`);
   }
-  args.ownFiles = new Set(args.own.split(',').filter(Boolean));
   return args;
 }
 
@@ -152,12 +152,15 @@ const WRAPPERS = new Set(['DoubleValue', 'FloatValue', 'Int64Value', 'UInt64Valu
 // google.protobuf's own, and graphport's lite copies of them (src/tf/proto/graphport/).
 const WELL_KNOWN_PACKAGES = new Set(['google.protobuf', 'graphport.well_known']);
 
+// Types with a JSON form of their own that graphport's JSON does not implement.
+const OWN_JSON_FORM = new Set(['Timestamp', 'Duration', 'FieldMask', 'Struct', 'Value', 'ListValue']);
+
 function wellKnown(message) {
   if (!WELL_KNOWN_PACKAGES.has(message.file.package)) return 'kNone';
-  if (message.fullName === `${message.file.package}.Any`) return 'kAny';
-  if (WRAPPERS.has(message.name) && message.fullName === `${message.file.package}.${message.name}`) {
-    return 'kWrapper';
-  }
+  const topLevel = message.fullName === `${message.file.package}.${message.name}`;
+  if (topLevel && message.name === 'Any') return 'kAny';
+  if (topLevel && WRAPPERS.has(message.name)) return 'kWrapper';
+  if (topLevel && OWN_JSON_FORM.has(message.name)) return 'kUnsupported';
   return 'kNone';
 }
 
@@ -173,12 +176,6 @@ function oneofsOf(message) {
     realOneofs.push(name);
   });
   return { realOneofs, oneofMap };
-}
-
-// Whether SchemaOf names the message's class here: map entries have no class of their own to
-// name, and an imported file's classes are named by the library that generates them.
-function hasClass(message, args) {
-  return !message.mapEntry && args.ownFiles.has(message.file.name);
 }
 
 // "tensorflow.MetaGraphDef.MetaInfoDef" -> "::tensorflow::MetaGraphDef_MetaInfoDef".
@@ -293,6 +290,13 @@ function generate(set, args) {
   emit();
   emit(`}  // namespace ${ns}`);
   return lines.join('\n') + '\n';
+}
+
+// Whether SchemaOf names the class of `message`: map entries have no class of their own, and
+// with --classes-of only the files listed are this library's.
+function hasClass(message, args) {
+  if (message.mapEntry) return false;
+  return !args['classes-of'] || args['classes-of'].split(',').includes(message.file.name);
 }
 
 function splitQualified(name) {

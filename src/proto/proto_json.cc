@@ -1,52 +1,22 @@
 #include "proto/proto_json.h"
 
-#include <google/protobuf/descriptor.h>
-
-#include <memory>
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "core/base64.h"
 #include "core/limits.h"
 #include "core/message_text.h"
+#include "core/utf8.h"
 #include "proto/proto_json_scalars.h"
+#include "proto/wire_scalar.h"
 
 namespace graphport::proto {
 namespace {
 
-namespace pb = google::protobuf;
 using nlohmann::json;
-using pb::FieldDescriptor;
-
-// How a message type is spelled in JSON. The well-known types that have a form of their own
-// are the reason this is not always an object.
-enum class JsonForm {
-  kObject,       // {"field": value, ...}
-  kAny,          // {"@type": url, fields of that type...} or {"@type": url, "value": ...}
-  kWrapper,      // the wrapped value itself: 3, "text", true
-  kUnsupported,  // a form of its own that no graphport schema needs (see FormOf)
-};
-
-JsonForm FormOf(const pb::Descriptor* type) {
-  const std::string& name = type->full_name();
-  if (name.compare(0, 16, "google.protobuf.") != 0) return JsonForm::kObject;
-  std::string_view short_name = std::string_view(name).substr(16);
-  if (short_name == "Any") return JsonForm::kAny;
-  for (std::string_view wrapper :
-       {"DoubleValue", "FloatValue", "Int64Value", "UInt64Value", "Int32Value", "UInt32Value",
-        "BoolValue", "StringValue", "BytesValue"}) {
-    if (short_name == wrapper) return JsonForm::kWrapper;
-  }
-  // Our .proto files import only any.proto and wrappers.proto. These types can still come up
-  // inside an Any when the generated pool has them, and are refused there rather than read
-  // as plain objects, which would accept wrong input. (Empty's form is the plain object {}.)
-  for (std::string_view special :
-       {"Timestamp", "Duration", "FieldMask", "Struct", "Value", "ListValue", "NullValue"}) {
-    if (short_name == special) return JsonForm::kUnsupported;
-  }
-  return JsonForm::kObject;
-}
 
 // One step of the path an error message names: a field, a list index, or a map key.
 struct Segment {
@@ -56,132 +26,224 @@ struct Segment {
   size_t index;
 };
 
-// A message type's fields by both spellings (JSON name and .proto name). The views point into
-// the descriptor's own strings, which live as long as its pool.
-using FieldsByName = std::unordered_map<std::string_view, const FieldDescriptor*>;
+// One value as it goes on the wire: the bits of a varint or fixed-width value, or the bytes of
+// a string or bytes field.
+struct WireValue {
+  uint64_t bits = 0;
+  std::string_view text;
+};
 
-class JsonReader {
+// A run of the output that may have to move: one field of a message (`order` is its number),
+// or one entry of a map with integer keys (`order` sorts as the key does).
+struct Piece {
+  uint64_t order;
+  size_t begin;
+  size_t end;
+};
+
+constexpr uint64_t kSignBit = uint64_t{1} << 63;
+
+bool IsSigned(FieldType type) {
+  switch (type) {
+    case FieldType::kInt32:
+    case FieldType::kInt64:
+    case FieldType::kSint32:
+    case FieldType::kSint64:
+    case FieldType::kSfixed32:
+    case FieldType::kSfixed64:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Writes the wire bytes of a message from its JSON. Fields go out in the order the JSON names
+// them, so that errors come in that order too, and are then put in number order; the result
+// is what libprotobuf's deterministic serialisation writes, which an Any's value must be.
+class WireWriter {
  public:
-  JsonReader(const std::string& what, ErrorCode code) : what_(what), code_(code) {}
+  WireWriter(const std::string& what, ErrorCode code, std::string* out)
+      : what_(what), code_(code), out_(out) {}
 
-  // `any_body`: `value` is the body of an Any, whose "@type" member is not a field.
-  void ReadMessage(const json& value, pb::Message* message, bool any_body) {
+  // The body of a message (no tag, no length). `any_body`: `value` is the body of an Any,
+  // whose "@type" member is not a field.
+  void Message(const json& value, const MessageSchema& type, bool any_body) {
     // Only messages recurse here, so this bounds the stack whatever the input.
-    if (++depth_ > kMaxProtoNesting) {
-      Fail("messages nest more than " + std::to_string(kMaxProtoNesting) + " levels deep");
-    }
-    const pb::Descriptor* type = message->GetDescriptor();
-    switch (any_body ? JsonForm::kObject : FormOf(type)) {
-      case JsonForm::kAny:
-        ReadAny(value, message);
+    if (++depth_ > kMaxProtoNesting) NestingTooDeep();
+    switch (any_body ? WellKnown::kNone : type.well_known) {
+      case WellKnown::kAny:
+        Any(value, type);
         break;
-      case JsonForm::kWrapper:
+      case WellKnown::kWrapper:
         // libprotobuf also takes the object form {"value": 3}; so do we.
         if (value.is_object()) {
-          ReadObject(value, message, false);
+          Object(value, type, false);
         } else {
-          SetScalar(value, type->FindFieldByNumber(1), message, false);
+          Singular(value, *type.FindFieldByNumber(1), type);
         }
         break;
-      case JsonForm::kUnsupported:
-        Fail(type->full_name() + " in JSON is not supported: no graphport schema uses it",
+      case WellKnown::kUnsupported:
+        Fail(std::string(type.full_name) + " in JSON is not supported: no graphport schema uses it",
              ErrorCode::kUnsupported);
-      case JsonForm::kObject:
-        ReadObject(value, message, any_body);
+      case WellKnown::kNone:
+        Object(value, type, any_body);
         break;
     }
     --depth_;
   }
 
  private:
-  void ReadObject(const json& value, pb::Message* message, bool any_body) {
-    const pb::Descriptor* type = message->GetDescriptor();
+  void Object(const json& value, const MessageSchema& type, bool any_body) {
     if (!value.is_object()) {
-      Fail("expected a JSON object for " + type->full_name() + ", got " + JsonForMessage(value));
+      Fail("expected a JSON object for " + std::string(type.full_name) + ", got " +
+           JsonForMessage(value));
     }
-    const pb::Reflection* reflection = message->GetReflection();
-    const FieldsByName& fields = FieldsOf(type);
     const auto& object = value.get_ref<const json::object_t&>();
+    const size_t region = out_->size();
+    const size_t first_piece = pieces_.size();
+    // The member set so far of each of the type's oneofs.
+    const size_t oneof_base = set_oneofs_.size();
+    set_oneofs_.resize(oneof_base + type.oneof_count, nullptr);
     for (const auto& [key, item] : object) {
       if (any_body && key == "@type") continue;
       path_.push_back({Segment::Kind::kField, key, 0});
-      auto found = fields.find(key);
-      if (found == fields.end()) Fail("no such field in " + type->full_name());
-      const FieldDescriptor* field = found->second;
+      const FieldSchema* field = FindField(type, key);
+      if (field == nullptr) Fail("no such field in " + std::string(type.full_name));
       // Paths use .proto names, as TensorFlow's docs and the text format do, whichever
       // spelling the input used; an unknown field is named as it was written.
-      path_.back().name = field->name();
+      path_.back().name = field->name;
       // JSON objects cannot repeat a key, but a field can still be named twice.
-      const std::string& other = key == field->name() ? field->json_name() : field->name();
-      if (other != key && object.count(other) != 0) {
-        Fail("given twice, as '" + field->json_name() + "' and '" + field->name() + "'");
+      std::string_view other = key == field->name ? field->json_name : field->name;
+      if (other != key && object.find(other) != object.end()) {
+        Fail("given twice, as '" + std::string(field->json_name) + "' and '" +
+             std::string(field->name) + "'");
       }
       if (!item.is_null()) {  // null leaves the field unset
-        if (const pb::OneofDescriptor* oneof = field->real_containing_oneof()) {
-          if (reflection->HasOneof(*message, oneof)) {
-            Fail("'" + reflection->GetOneofFieldDescriptor(*message, oneof)->name() +
-                 "' of the same oneof '" + oneof->name() + "' is set already");
+        if (field->oneof >= 0) {
+          const FieldSchema*& set = set_oneofs_[oneof_base + field->oneof];
+          if (set != nullptr) {
+            Fail("'" + std::string(set->name) + "' of the same oneof '" +
+                 std::string(type.oneofs[field->oneof]) + "' is set already");
           }
+          set = field;
         }
-        ReadField(item, field, message);
+        const size_t begin = out_->size();
+        Field(item, *field, type);
+        if (out_->size() != begin) {
+          pieces_.push_back({static_cast<uint64_t>(field->number), begin, out_->size()});
+        }
       }
       path_.pop_back();
     }
+    set_oneofs_.resize(oneof_base);
+    PutInOrder(region, first_piece, false);
   }
 
-  void ReadField(const json& value, const FieldDescriptor* field, pb::Message* message) {
-    if (field->is_map()) {
-      ReadMap(value, field, message);
-    } else if (field->is_repeated()) {
-      ReadList(value, field, message);
-    } else if (field->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
-      ReadMessage(value, message->GetReflection()->MutableMessage(message, field), false);
+  // The field named `key`, by its JSON name or its .proto name.
+  static const FieldSchema* FindField(const MessageSchema& type, std::string_view key) {
+    for (const FieldSchema& field : type) {
+      if (field.json_name == key || field.name == key) return &field;
+    }
+    return nullptr;
+  }
+
+  void Field(const json& value, const FieldSchema& field, const MessageSchema& owner) {
+    if (field.map) {
+      Map(value, field);
+    } else if (field.repeated) {
+      List(value, field, owner);
+    } else if (field.type == FieldType::kMessage) {
+      const size_t body = OpenMessage(field.number);
+      Message(value, *field.message, false);
+      CloseLength(body);
+      --wire_depth_;
     } else {
-      SetScalar(value, field, message, false);
+      Singular(value, field, owner);
     }
   }
 
-  void ReadList(const json& value, const FieldDescriptor* field, pb::Message* message) {
+  // A scalar field that is not repeated; without presence (a proto3 field outside a oneof)
+  // its default is left out, as libprotobuf leaves it out.
+  void Singular(const json& value, const FieldSchema& field, const MessageSchema& owner) {
+    WireValue wire = Encode(value, field, owner);
+    if (!field.presence && IsDefault(field, wire)) return;
+    AppendTag(out_, field.number, field.wire_type());
+    Append(field, wire);
+  }
+
+  void List(const json& value, const FieldSchema& field, const MessageSchema& owner) {
     if (!value.is_array()) Fail("expected a JSON array, got " + JsonForMessage(value));
-    const pb::Reflection* reflection = message->GetReflection();
     const auto& array = value.get_ref<const json::array_t&>();
-    bool is_message = field->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE;
+    if (array.empty()) return;
+    const bool packed = field.packed;
+    const size_t packed_body = packed ? OpenLength(field.number) : 0;
     for (size_t i = 0; i < array.size(); ++i) {
       path_.push_back({Segment::Kind::kIndex, {}, i});
       // libprotobuf 3.21 skips a null element, which shifts every later index; newer
       // libprotobuf and the JSON mapping's spec refuse it.
       if (array[i].is_null()) Fail("null is not allowed in a list");
-      if (is_message) {
-        ReadMessage(array[i], reflection->AddMessage(message, field), false);
+      if (field.type == FieldType::kMessage) {
+        const size_t body = OpenMessage(field.number);
+        Message(array[i], *field.message, false);
+        CloseLength(body);
+        --wire_depth_;
       } else {
-        SetScalar(array[i], field, message, true);
+        WireValue wire = Encode(array[i], field, owner);
+        if (!packed) AppendTag(out_, field.number, field.wire_type());
+        Append(field, wire);
       }
       path_.pop_back();
     }
+    if (packed) CloseLength(packed_body);
   }
 
-  // A map is a repeated field of entry messages {key, value}, added through reflection.
-  void ReadMap(const json& value, const FieldDescriptor* field, pb::Message* message) {
+  // A map is a repeated field of entry messages {key (1), value (2)}. JSON spells every key as
+  // a string; integer keys are put in numeric order (and a key given twice, as "1" and "01",
+  // keeps its last value), as deterministic serialisation orders them.
+  void Map(const json& value, const FieldSchema& field) {
     if (!value.is_object()) Fail("expected a JSON object (a map), got " + JsonForMessage(value));
-    const pb::Reflection* reflection = message->GetReflection();
-    const FieldDescriptor* key_field = field->message_type()->map_key();
-    const FieldDescriptor* value_field = field->message_type()->map_value();
+    const MessageSchema& entry = *field.message;
+    const FieldSchema& key_field = *entry.FindFieldByNumber(1);
+    const FieldSchema& value_field = *entry.FindFieldByNumber(2);
+    // String keys come sorted already (nlohmann's objects are std::maps), and so do bools.
+    const bool integer_keys =
+        key_field.type != FieldType::kString && key_field.type != FieldType::kBool;
+    const size_t region = out_->size();
+    const size_t first_piece = pieces_.size();
     for (const auto& [key, item] : value.get_ref<const json::object_t&>()) {
       path_.push_back({Segment::Kind::kKey, key, 0});
       // libprotobuf 3.21 stores the value type's default; that hides a mistake, so refuse.
       if (item.is_null()) Fail("null is not allowed as a map value");
-      pb::Message* entry = reflection->AddMessage(message, field);
-      SetMapKey(key, key_field, entry);
-      if (value_field->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
-        ReadMessage(item, entry->GetReflection()->MutableMessage(entry, value_field), false);
+      const size_t begin = out_->size();
+      const size_t body = OpenMessage(field.number);
+      WireValue key_wire = EncodeKey(key, key_field, entry);
+      AppendTag(out_, 1, key_field.wire_type());
+      Append(key_field, key_wire);
+      // Deterministic serialisation writes both key and value, defaults included.
+      if (value_field.type == FieldType::kMessage) {
+        const size_t value_body = OpenMessage(2);
+        Message(item, *value_field.message, false);
+        CloseLength(value_body);
+        --wire_depth_;
       } else {
-        SetScalar(item, value_field, entry, false);
+        WireValue wire = Encode(item, value_field, entry);
+        AppendTag(out_, 2, value_field.wire_type());
+        Append(value_field, wire);
+      }
+      CloseLength(body);
+      --wire_depth_;
+      if (integer_keys) {
+        uint64_t order = IsSigned(key_field.type)
+                             ? static_cast<uint64_t>(KeyAsSigned(key_field, key_wire)) ^ kSignBit
+                             : key_wire.bits;
+        pieces_.push_back({order, begin, out_->size()});
       }
       path_.pop_back();
     }
+    if (integer_keys) PutInOrder(region, first_piece, true);
   }
 
-  void ReadAny(const json& value, pb::Message* message) {
+  void Any(const json& value, const MessageSchema& any_type) {
     if (!value.is_object()) {
       Fail("expected a JSON object with \"@type\" for google.protobuf.Any, got " +
            JsonForMessage(value));
@@ -200,194 +262,328 @@ class JsonReader {
       Fail("\"@type\" must be a type URL like type.googleapis.com/<message name>, got \"" +
            CapForMessage(url) + "\"");
     }
-    std::string name = url.substr(slash + 1);
-    const pb::Descriptor* type =
-        message->GetDescriptor()->file()->pool()->FindMessageTypeByName(name);
-    const pb::Message* prototype =
-        type == nullptr ? nullptr
-                        : message->GetReflection()->GetMessageFactory()->GetPrototype(type);
-    if (prototype == nullptr)
+    std::string_view name = std::string_view(url).substr(slash + 1);
+    const MessageSchema* type = any_type.set->Find(name);
+    if (type == nullptr) {
       Fail("\"@type\" names an unknown message type '" + CapForMessage(name) + "'");
-    std::unique_ptr<pb::Message> inner(prototype->New());
-    if (FormOf(type) == JsonForm::kObject) {
-      ReadMessage(value, inner.get(), true);
+    }
+    CheckUtf8(url, any_type);
+    // type_url (1), then value (2): the message's bytes, written in place. They are bytes to
+    // the parser, not a nested message, so their nesting starts again from the top.
+    AppendTag(out_, 1, kWireLength);
+    AppendVarint(out_, url.size());
+    out_->append(url);
+    const size_t body = OpenLength(2);
+    const int wire_depth = wire_depth_;
+    wire_depth_ = 0;
+    if (type->well_known == WellKnown::kNone) {
+      Message(value, *type, true);
     } else {
       // A type with a JSON form of its own sits under "value": {"@type": ..., "value": 3}.
       for (const auto& [key, item] : object) {
         if (key == "@type" || key == "value") continue;
         path_.push_back({Segment::Kind::kField, key, 0});
-        Fail("no such field in an Any holding " + type->full_name() +
+        Fail("no such field in an Any holding " + std::string(type->full_name) +
              " (its value goes under \"value\")");
       }
       auto inner_value = object.find("value");
       if (inner_value != object.end() && !inner_value->second.is_null()) {
         path_.push_back({Segment::Kind::kField, inner_value->first, 0});
-        ReadMessage(inner_value->second, inner.get(), false);
+        Message(inner_value->second, *type, false);
         path_.pop_back();
       }
     }
-    const pb::Descriptor* any_type = message->GetDescriptor();
-    const pb::Reflection* reflection = message->GetReflection();
-    reflection->SetString(message, any_type->FindFieldByNumber(1), url);
-    reflection->SetString(message, any_type->FindFieldByNumber(2), inner->SerializeAsString());
+    wire_depth_ = wire_depth;
+    if (out_->size() == body) {
+      out_->resize(body - 2);  // an empty value is a proto3 default: its tag and length go
+    } else {
+      CloseLength(body);
+    }
   }
 
-  void SetScalar(const json& value, const FieldDescriptor* field, pb::Message* message, bool add) {
-    const pb::Reflection* r = message->GetReflection();
-    switch (field->cpp_type()) {
-      case FieldDescriptor::CPPTYPE_INT32: {
+  // --- scalars ----------------------------------------------------------------------------
+
+  WireValue Encode(const json& value, const FieldSchema& field, const MessageSchema& owner) {
+    WireValue wire;
+    switch (field.type) {
+      case FieldType::kInt32:
+      case FieldType::kSint32:
+      case FieldType::kSfixed32: {
         int32_t v = 0;
         Check(JsonToInt32(value, &v));
-        add ? r->AddInt32(message, field, v) : r->SetInt32(message, field, v);
-        return;
+        wire.bits = Signed32Bits(field.type, v);
+        return wire;
       }
-      case FieldDescriptor::CPPTYPE_INT64: {
+      case FieldType::kInt64:
+      case FieldType::kSint64:
+      case FieldType::kSfixed64: {
         int64_t v = 0;
         Check(JsonToInt64(value, &v));
-        add ? r->AddInt64(message, field, v) : r->SetInt64(message, field, v);
-        return;
+        wire.bits = Signed64Bits(field.type, v);
+        return wire;
       }
-      case FieldDescriptor::CPPTYPE_UINT32: {
+      case FieldType::kUint32:
+      case FieldType::kFixed32: {
         uint32_t v = 0;
         Check(JsonToUInt32(value, &v));
-        add ? r->AddUInt32(message, field, v) : r->SetUInt32(message, field, v);
-        return;
+        wire.bits = v;
+        return wire;
       }
-      case FieldDescriptor::CPPTYPE_UINT64: {
+      case FieldType::kUint64:
+      case FieldType::kFixed64: {
         uint64_t v = 0;
         Check(JsonToUInt64(value, &v));
-        add ? r->AddUInt64(message, field, v) : r->SetUInt64(message, field, v);
-        return;
+        wire.bits = v;
+        return wire;
       }
-      case FieldDescriptor::CPPTYPE_FLOAT: {
+      case FieldType::kFloat: {
         float v = 0;
         Check(JsonToFloat(value, &v));
-        add ? r->AddFloat(message, field, v) : r->SetFloat(message, field, v);
-        return;
+        wire.bits = FloatBits(v);
+        return wire;
       }
-      case FieldDescriptor::CPPTYPE_DOUBLE: {
+      case FieldType::kDouble: {
         double v = 0;
         Check(JsonToDouble(value, &v));
-        add ? r->AddDouble(message, field, v) : r->SetDouble(message, field, v);
-        return;
+        wire.bits = DoubleBits(v);
+        return wire;
       }
-      case FieldDescriptor::CPPTYPE_BOOL: {
+      case FieldType::kBool: {
         bool v = false;
         Check(JsonToBool(value, &v));
-        add ? r->AddBool(message, field, v) : r->SetBool(message, field, v);
-        return;
+        wire.bits = v ? 1 : 0;
+        return wire;
       }
-      case FieldDescriptor::CPPTYPE_ENUM: {
-        int v = EnumNumber(value, field);
-        add ? r->AddEnumValue(message, field, v) : r->SetEnumValue(message, field, v);
-        return;
-      }
-      case FieldDescriptor::CPPTYPE_STRING: {
-        bool bytes = field->type() == FieldDescriptor::TYPE_BYTES;
+      case FieldType::kEnum:
+        // Enums go on the wire as int32 does: a negative number sign-extended to 64 bits.
+        wire.bits = static_cast<uint64_t>(static_cast<int64_t>(EnumNumber(value, field, owner)));
+        return wire;
+      case FieldType::kString:
+      case FieldType::kBytes: {
+        const bool bytes = field.type == FieldType::kBytes;
         if (!value.is_string()) {
           Fail(std::string("expected a string") + (bytes ? " (base64)" : "") + ", got " +
                JsonForMessage(value));
         }
         const std::string& text = value.get_ref<const std::string&>();
         if (!bytes) {
-          add ? r->AddString(message, field, text) : r->SetString(message, field, text);
-          return;
+          CheckUtf8(text, owner);
+          wire.text = text;
+          return wire;
         }
-        std::string decoded;
-        if (!Base64DecodeEitherAlphabet(text, &decoded)) {
+        decoded_.clear();
+        if (!Base64DecodeEitherAlphabet(text, &decoded_)) {
           Fail("expected base64 (standard or URL-safe alphabet), got " + JsonForMessage(value));
         }
-        add ? r->AddString(message, field, std::move(decoded))
-            : r->SetString(message, field, std::move(decoded));
-        return;
+        wire.text = decoded_;
+        return wire;
       }
-      case FieldDescriptor::CPPTYPE_MESSAGE:
+      case FieldType::kMessage:
+      case FieldType::kGroup:
         break;
     }
-    Fail("internal: " + field->full_name() + " is not a scalar field", ErrorCode::kInternal);
+    Fail("internal: " + std::string(owner.full_name) + "." + std::string(field.name) +
+             " is not a scalar field",
+         ErrorCode::kInternal);
   }
 
-  // An enum value by name ("DT_FLOAT") or number (1). proto3 enums are open, so any int32 is
-  // kept; a proto2 enum takes only its own numbers.
-  int EnumNumber(const json& value, const FieldDescriptor* field) {
-    const pb::EnumDescriptor* type = field->enum_type();
-    if (value.is_string()) {
-      const std::string& name = value.get_ref<const std::string&>();
-      const pb::EnumValueDescriptor* found = type->FindValueByName(name);
-      if (found == nullptr) Fail("no value \"" + name + "\" in enum " + type->full_name());
-      return found->number();
-    }
-    int32_t number = 0;
-    if (!value.is_number() || !JsonToInt32(value, &number).empty()) {
-      Fail("expected a value of enum " + type->full_name() + " (a name or an int32), got " +
-           JsonForMessage(value));
-    }
-    if (type->file()->syntax() != pb::FileDescriptor::SYNTAX_PROTO3 &&
-        type->FindValueByNumber(number) == nullptr) {
-      Fail("no value " + std::to_string(number) + " in enum " + type->full_name());
-    }
-    return number;
-  }
-
-  // JSON spells every map key as a string; integer and bool keys are converted.
-  void SetMapKey(const std::string& key, const FieldDescriptor* field, pb::Message* entry) {
-    const pb::Reflection* r = entry->GetReflection();
-    switch (field->cpp_type()) {
-      case FieldDescriptor::CPPTYPE_STRING:
-        r->SetString(entry, field, key);
-        return;
-      case FieldDescriptor::CPPTYPE_INT32: {
+  // A map key, which JSON always spells as a string; integer and bool keys are converted.
+  WireValue EncodeKey(const std::string& key, const FieldSchema& field,
+                      const MessageSchema& entry) {
+    WireValue wire;
+    switch (field.type) {
+      case FieldType::kString:
+        CheckUtf8(key, entry);
+        wire.text = key;
+        return wire;
+      case FieldType::kInt32:
+      case FieldType::kSint32:
+      case FieldType::kSfixed32: {
         int32_t v = 0;
         CheckKey(KeyToInt32(key, &v));
-        r->SetInt32(entry, field, v);
-        return;
+        wire.bits = Signed32Bits(field.type, v);
+        return wire;
       }
-      case FieldDescriptor::CPPTYPE_INT64: {
+      case FieldType::kInt64:
+      case FieldType::kSint64:
+      case FieldType::kSfixed64: {
         int64_t v = 0;
         CheckKey(KeyToInt64(key, &v));
-        r->SetInt64(entry, field, v);
-        return;
+        wire.bits = Signed64Bits(field.type, v);
+        return wire;
       }
-      case FieldDescriptor::CPPTYPE_UINT32: {
+      case FieldType::kUint32:
+      case FieldType::kFixed32: {
         uint32_t v = 0;
         CheckKey(KeyToUInt32(key, &v));
-        r->SetUInt32(entry, field, v);
-        return;
+        wire.bits = v;
+        return wire;
       }
-      case FieldDescriptor::CPPTYPE_UINT64: {
+      case FieldType::kUint64:
+      case FieldType::kFixed64: {
         uint64_t v = 0;
         CheckKey(KeyToUInt64(key, &v));
-        r->SetUInt64(entry, field, v);
-        return;
+        wire.bits = v;
+        return wire;
       }
-      case FieldDescriptor::CPPTYPE_BOOL: {
+      case FieldType::kBool: {
         bool v = false;
         CheckKey(KeyToBool(key, &v));
-        r->SetBool(entry, field, v);
-        return;
+        wire.bits = v ? 1 : 0;
+        return wire;
       }
       default:
         break;
     }
-    Fail("internal: " + field->full_name() + " cannot be a map key", ErrorCode::kInternal);
+    Fail("internal: " + std::string(entry.full_name) + "." + std::string(field.name) +
+             " cannot be a map key",
+         ErrorCode::kInternal);
   }
 
-  const FieldsByName& FieldsOf(const pb::Descriptor* type) {
-    auto [it, inserted] = fields_.try_emplace(type);
-    if (inserted) {
-      for (int i = 0; i < type->field_count(); ++i) {
-        const FieldDescriptor* field = type->field(i);
-        it->second.emplace(field->json_name(), field);
-        it->second.emplace(field->name(), field);
-      }
+  static uint64_t Signed32Bits(FieldType type, int32_t v) {
+    switch (type) {
+      case FieldType::kSint32:
+        return ZigZagEncode32(v);
+      case FieldType::kSfixed32:
+        return static_cast<uint32_t>(v);
+      default:  // int32: sign-extended to 64 bits, as libprotobuf writes it
+        return static_cast<uint64_t>(static_cast<int64_t>(v));
     }
-    return it->second;
+  }
+  static uint64_t Signed64Bits(FieldType type, int64_t v) {
+    return type == FieldType::kSint64 ? ZigZagEncode64(v) : static_cast<uint64_t>(v);
+  }
+  // A signed key's value back from its wire bits, for ordering map entries.
+  static int64_t KeyAsSigned(const FieldSchema& field, const WireValue& wire) {
+    switch (field.type) {
+      case FieldType::kSint32:
+        return ZigZagDecode32(static_cast<uint32_t>(wire.bits));
+      case FieldType::kSint64:
+        return ZigZagDecode64(wire.bits);
+      case FieldType::kSfixed32:
+        return static_cast<int32_t>(static_cast<uint32_t>(wire.bits));
+      default:
+        return static_cast<int64_t>(wire.bits);
+    }
   }
 
-  void Check(const std::string& error) {
+  // An enum value by name ("DT_FLOAT") or number (1). proto3 enums are open, so any int32 is
+  // kept; a proto2 message's enum fields take only their enum's numbers (libprotobuf 3.21
+  // decides by the message's syntax, and would keep another number as an unknown field).
+  int32_t EnumNumber(const json& value, const FieldSchema& field, const MessageSchema& owner) {
+    const EnumSchema& type = *field.enumeration;
+    if (value.is_string()) {
+      const std::string& name = value.get_ref<const std::string&>();
+      const EnumValueSchema* found = type.FindByName(name);
+      if (found == nullptr)
+        Fail("no value \"" + name + "\" in enum " + std::string(type.full_name));
+      return found->number;
+    }
+    int32_t number = 0;
+    if (!value.is_number() || !JsonToInt32(value, &number).empty()) {
+      Fail("expected a value of enum " + std::string(type.full_name) +
+           " (a name or an int32), got " + JsonForMessage(value));
+    }
+    if (!owner.proto3 && type.FindByNumber(number) == nullptr) {
+      Fail("no value " + std::to_string(number) + " in enum " + std::string(type.full_name));
+    }
+    return number;
+  }
+
+  // libprotobuf-lite refuses a proto3 string that is not UTF-8 when it parses.
+  void CheckUtf8(std::string_view text, const MessageSchema& owner) {
+    if (owner.proto3 && !IsAscii(text) && !IsValidUtf8(text)) {
+      Fail("a string that is not UTF-8, which a proto3 string must be");
+    }
+  }
+
+  static bool IsDefault(const FieldSchema& field, const WireValue& wire) {
+    // Floating point by its bits, as libprotobuf decides: -0.0 is written.
+    return field.is_text() ? wire.text.empty() : wire.bits == 0;
+  }
+
+  void Append(const FieldSchema& field, const WireValue& wire) {
+    switch (field.wire_type()) {
+      case kWireFixed32:
+        AppendFixed32(out_, static_cast<uint32_t>(wire.bits));
+        return;
+      case kWireFixed64:
+        AppendFixed64(out_, wire.bits);
+        return;
+      case kWireLength:
+        AppendVarint(out_, wire.text.size());
+        out_->append(wire.text);
+        return;
+      default:
+        AppendVarint(out_, wire.bits);
+        return;
+    }
+  }
+
+  // --- lengths and order ------------------------------------------------------------------
+
+  // A length-delimited record of field `number` whose payload follows: a one-byte length is
+  // reserved, and widened by CloseLength when the payload turns out longer. Returns where the
+  // payload starts.
+  size_t OpenLength(int number) {
+    AppendTag(out_, number, kWireLength);
+    out_->push_back('\0');
+    return out_->size();
+  }
+
+  // The same for a message, which is one level deeper on the wire (the caller closes it with
+  // CloseLength and --wire_depth_).
+  size_t OpenMessage(int number) {
+    // libprotobuf parses messages nested this deep below the one it is given, and no deeper.
+    if (++wire_depth_ > kMaxProtoNesting) NestingTooDeep();
+    return OpenLength(number);
+  }
+
+  void CloseLength(size_t body) {
+    const size_t length = out_->size() - body;
+    if (length > kMaxProtoBytes) {
+      Fail("the message would be 2 GiB or more, which protobuf cannot hold", ErrorCode::kTooLarge);
+    }
+    const int width = VarintSize(length);
+    if (width > 1) out_->insert(body, static_cast<size_t>(width - 1), '\0');
+    WriteVarint(length, &(*out_)[body - 1]);
+  }
+
+  // Puts the pieces from `first_piece` on, which together are the output from `region` on, in
+  // the order of their `order`, equal ones as they came; `keep_last` keeps only the last of
+  // equal ones.
+  void PutInOrder(size_t region, size_t first_piece, bool keep_last) {
+    auto begin = pieces_.begin() + static_cast<std::ptrdiff_t>(first_piece);
+    auto end = pieces_.end();
+    auto by_order = [](const Piece& a, const Piece& b) { return a.order < b.order; };
+    bool sorted = std::adjacent_find(begin, end, [](const Piece& a, const Piece& b) {
+                    return a.order >= b.order;
+                  }) == end;
+    if (!sorted) {
+      std::stable_sort(begin, end, by_order);
+      scratch_.assign(*out_, region, std::string::npos);
+      size_t at = region;
+      for (auto it = begin; it != end; ++it) {
+        if (keep_last && it + 1 != end && (it + 1)->order == it->order) continue;
+        const size_t size = it->end - it->begin;
+        std::memcpy(&(*out_)[at], scratch_.data() + (it->begin - region), size);
+        at += size;
+      }
+      out_->resize(at);
+    }
+    pieces_.resize(first_piece);
+  }
+
+  // --- errors -----------------------------------------------------------------------------
+
+  [[noreturn]] void NestingTooDeep() const {
+    Fail("messages nest more than " + std::to_string(kMaxProtoNesting) + " levels deep");
+  }
+
+  void Check(const std::string& error) const {
     if (!error.empty()) Fail(error);
   }
-  void CheckKey(const std::string& error) {
+  void CheckKey(const std::string& error) const {
     if (!error.empty()) Fail("map key: " + error);
   }
 
@@ -429,17 +625,40 @@ class JsonReader {
 
   const std::string& what_;
   ErrorCode code_;
+  std::string* out_;
   std::vector<Segment> path_;
-  int depth_ = 0;
-  std::unordered_map<const pb::Descriptor*, FieldsByName> fields_;
+  int depth_ = 0;              // messages as JSON nests them
+  int wire_depth_ = 0;         // messages as the wire nests them, below the one being written
+  std::vector<Piece> pieces_;  // of the messages and maps being written
+  std::vector<const FieldSchema*> set_oneofs_;  // of the messages being written
+  std::string decoded_;                         // a bytes value, until it is appended
+  std::string scratch_;                         // PutInOrder's copy
 };
 
 }  // namespace
 
-void JsonToMessage(const json& value, pb::Message* message, const std::string& what,
-                   ErrorCode code) {
+std::string JsonToWire(const json& value, const MessageSchema& schema, const std::string& what,
+                       ErrorCode code) {
+  std::string out;
+  WireWriter(what, code, &out).Message(value, schema, false);
+  return out;
+}
+
+void JsonToMessage(const json& value, google::protobuf::MessageLite* message,
+                   const MessageSchema& schema, const std::string& what, ErrorCode code) {
   message->Clear();
-  JsonReader(what, code).ReadMessage(value, message, false);
+  const std::string bytes = JsonToWire(value, schema, what, code);
+  if (bytes.size() > kMaxProtoBytes) {
+    throw Error(ErrorCode::kTooLarge,
+                what + ": the message would be 2 GiB or more, which protobuf cannot hold");
+  }
+  // Every check the parser makes was made above; a refusal here is a bug of the writer.
+  // (Partial: a proto2 `required` field may be missing, as reflection allowed.)
+  if (!message->ParsePartialFromString(bytes)) {
+    message->Clear();
+    throw Error(ErrorCode::kInternal, what + ": the wire bytes made of the JSON do not parse as " +
+                                          std::string(schema.full_name));
+  }
 }
 
 }  // namespace graphport::proto

@@ -129,6 +129,9 @@ enum class WellKnown : uint8_t {
   kNone,
   kAny,      // type_url (1) + value (2): JSON {"@type": ..., fields}; text [url] { ... }
   kWrapper,  // one field `value` (1): JSON gives the bare value
+  // Timestamp, Duration, FieldMask, Struct, Value, ListValue: a JSON form of its own ("1.5s")
+  // that graphport does not implement, so JSON refuses them rather than misread them.
+  kUnsupported,
 };
 
 struct SchemaSet;

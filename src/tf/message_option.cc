@@ -40,7 +40,7 @@ void ParseProtoOption(const std::string& option, const nlohmann::json& value,
                     " as a protobuf-JSON object, or its bytes (binary or text format)");
   }
   // Unknown fields are errors: a misspelt option field must not be dropped silently.
-  proto::JsonToMessage(value, static_cast<google::protobuf::Message*>(message),
+  proto::JsonToMessage(value, message, schema,
                        "export option '" + option + "' is not a valid " + type,
                        ErrorCode::kInvalidOption);
 }

@@ -13,10 +13,13 @@
 
 namespace graphport::tf {
 
-// Fills `message` from `value`; throws Error(kInvalidOption) naming `option` and, for JSON,
-// the offending field.
+// Fills `message`, of the type `schema` describes, from `value`; throws
+// Error(kInvalidOption) naming `option` and, for JSON, the offending field.
 void ParseProtoOption(const std::string& option, const nlohmann::json& value,
-                      google::protobuf::MessageLite* message, const proto::MessageSchema& type);
+                      google::protobuf::MessageLite* message, const proto::MessageSchema& schema);
+
+// The same for a generated message class (tensorflow/schemas.h must be included where this
+// is used).
 template <typename Message>
 void ParseProtoOption(const std::string& option, const nlohmann::json& value, Message* message) {
   ParseProtoOption(option, value, message, proto::SchemaOf<Message>());

@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/limits.h"
+#include "tensorflow/schemas.h"
 #include "tf/message_option.h"
 
 namespace graphport::tf {

@@ -2,17 +2,33 @@
 // field-number order under their lowerCamelCase JSON names, proto3 defaults omitted but a set
 // oneof member always written, int64 as strings, enums by name, bytes in base64, float fields
 // as the shortest decimal that reads back as the same float32.
+//
+// It reads the message's deterministic serialisation (proto/deterministic_bytes.h) with its
+// schema tables (proto/schema.h): a field is written when its bytes are there, which is when
+// libprotobuf's reflection would list it, so no descriptor or reflection is needed.
 #ifndef GRAPHPORT_TFJS_PROTO_TO_JSON_H_
 #define GRAPHPORT_TFJS_PROTO_TO_JSON_H_
 
-#include <google/protobuf/message.h>
+#include <google/protobuf/message_lite.h>
 
 #include "core/ordered_json.h"
+#include "proto/schema.h"
 
 namespace graphport::tfjs {
 
-// Map entries are written sorted by key, so the output does not depend on hash order.
-OrderedJson MessageToJson(const google::protobuf::Message& message);
+// `message` is of the type `schema` describes. Map entries are written sorted by the text of
+// their key, so the output does not depend on hash order. Fields the schema does not know are
+// left out, and so are Anys' contents (an Any is its type URL and its value in base64). Throws
+// Error(kTooLarge) for messages nested more than kMaxProtoNesting deep.
+OrderedJson MessageToJson(const google::protobuf::MessageLite& message,
+                          const proto::MessageSchema& schema);
+
+// The same for a generated message class whose schema the generated set declares
+// (e.g. tensorflow/schemas.h, which must be included where this is used).
+template <typename Message>
+OrderedJson MessageToJson(const Message& message) {
+  return MessageToJson(message, proto::SchemaOf<Message>());
+}
 
 }  // namespace graphport::tfjs
 

@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "proto/proto_json.h"
+#include "tensorflow/schemas.h"
 
 namespace graphport::tfjs {
 

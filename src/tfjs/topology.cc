@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "core/limits.h"
 #include "proto/proto_json.h"
+#include "tensorflow/schemas.h"
 
 namespace graphport::tfjs {
 namespace {

@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/input_set.h"
 #include "core/ordered_json.h"
+#include "tensorflow/schemas.h"
 #include "tf/dtype.h"
 #include "tfjs/float16.h"
 #include "tfjs/proto_to_json.h"

@@ -47,6 +47,15 @@ class ReferencePool {
     return *pool;
   }
 
+#ifdef GRAPHPORT_TEST_DESCRIPTOR_SET
+  // The JSON tests' schemas (tests/cpp/proto/proto_json_test.proto and proto_json_legacy.proto,
+  // with the well-known types they import), for the executables linked to them.
+  static const ReferencePool& Test() {
+    static const ReferencePool* pool = new ReferencePool(GRAPHPORT_TEST_DESCRIPTOR_SET);
+    return *pool;
+  }
+#endif
+
   const google::protobuf::DescriptorPool& pool() const { return pool_; }
   const google::protobuf::FileDescriptorSet& files() const { return set_; }
 

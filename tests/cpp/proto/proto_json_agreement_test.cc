@@ -1,6 +1,6 @@
 // proto::JsonToMessage against libprotobuf's JsonStringToMessage on a table of tricky inputs, and
 // its nesting limit: split from proto_json_test.cc, which holds the corpus and the mapping's
-// rules.
+// rules. libprotobuf works on DynamicMessages of the same schemas (proto_json_test_util.h).
 #include <google/protobuf/text_format.h>
 #include <google/protobuf/util/json_util.h>
 #include <gtest/gtest.h>
@@ -11,44 +11,20 @@
 
 #include "core/limits.h"
 #include "proto/proto_json.h"
-#include "proto_json_test.pb.h"
+#include "proto_json_test_util.h"
+#include "tensorflow/schemas.h"
 #include "test_util.h"
 
 namespace graphport::tf {
 namespace {
 
-using graphport::test::Everything;
 using nlohmann::json;
+using testing::DynamicMessage;
+using testing::ErrorFor;
+using testing::OracleAccepts;
+using testing::Read;
+using testing::ReferencePool;
 namespace util = google::protobuf::util;
-
-// JsonToMessage on JSON text, into a fresh Everything.
-Everything Read(const std::string& text) {
-  Everything message;
-  proto::JsonToMessage(json::parse(text), &message, "input");
-  return message;
-}
-
-// The message of the error JsonToMessage throws for `text`, or "" when it reads it.
-std::string ErrorFor(const std::string& text, ErrorCode* code = nullptr) {
-  Everything message;
-  try {
-    proto::JsonToMessage(json::parse(text), &message, "input");
-  } catch (const Error& e) {
-    if (code != nullptr) *code = e.code();
-    return e.what();
-  }
-  return "";
-}
-
-Everything FromText(const std::string& text) {
-  Everything message;
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &message)) << text;
-  return message;
-}
-
-bool OracleAccepts(const std::string& text, Everything* message) {
-  return util::JsonStringToMessage(text, message).ok();
-}
 
 // --- (c) Agreement with libprotobuf's JsonStringToMessage --------------------------------------
 
@@ -123,12 +99,12 @@ constexpr const char* kSameVerdict[] = {
 TEST(ProtoJsonTest, AgreesWithJsonStringToMessage) {
   for (const char* text : kSameVerdict) {
     SCOPED_TRACE(text);
-    Everything theirs;
+    DynamicMessage theirs;
     bool they_accept = OracleAccepts(text, &theirs);
     std::string error = ErrorFor(text);
     EXPECT_EQ(error.empty(), they_accept) << error;
     if (error.empty() && they_accept) {
-      EXPECT_TRUE(testing::MessagesEqual(theirs, Read(text)));
+      EXPECT_TRUE(testing::MessagesEqual(*theirs, *Read(text)));
     }
   }
 }
@@ -149,7 +125,7 @@ constexpr const char* kStricterThanLibprotobuf[] = {
 TEST(ProtoJsonTest, StricterThanJsonStringToMessage) {
   for (const char* text : kStricterThanLibprotobuf) {
     SCOPED_TRACE(text);
-    Everything theirs;
+    DynamicMessage theirs;
     EXPECT_TRUE(OracleAccepts(text, &theirs));
     EXPECT_FALSE(ErrorFor(text).empty());
   }
@@ -159,7 +135,7 @@ TEST(ProtoJsonTest, StricterThanJsonStringToMessage) {
 // and graphport take any prefix up to the last '/'.
 TEST(ProtoJsonTest, LaxerThanJsonStringToMessageOnTypeUrls) {
   const char* text = R"({"any": {"@type": "example.com/graphport.test.Scalars", "i32": 5}})";
-  Everything theirs;
+  DynamicMessage theirs;
   EXPECT_FALSE(OracleAccepts(text, &theirs));
   EXPECT_EQ(ErrorFor(text), "");
 }
@@ -211,15 +187,78 @@ TEST(ProtoJsonTest, DeeplyNestedGraphIsAnErrorNotACrash) {
     EXPECT_NE(std::string(e.what()).find("node[0].attr[\"deep\"].list.func[0]"), std::string::npos)
         << e.what();
   }
-  tensorflow::GraphDef shallow = testing::DeeplyNestedGraph(20);
+  const ReferencePool& reference = ReferencePool::Tf();
+  DynamicMessage shallow =
+      reference.New("tensorflow.GraphDef", testing::DeeplyNestedGraph(20).SerializeAsString());
   std::string text;
-  ASSERT_TRUE(util::MessageToJsonString(shallow, &text).ok());
+  ASSERT_TRUE(util::MessageToJsonString(*shallow, &text).ok());
   proto::JsonToMessage(json::parse(text), &read, "shallow");
-  EXPECT_TRUE(testing::MessagesEqual(shallow, read));
-  tensorflow::GraphDef oracle;
-  ASSERT_TRUE(util::JsonStringToMessage(DeeplyNestedGraphJson(20), &oracle).ok());
+  EXPECT_TRUE(testing::MessagesEqual(
+      *shallow, *reference.New("tensorflow.GraphDef", read.SerializeAsString())));
+  DynamicMessage oracle = reference.New("tensorflow.GraphDef");
+  ASSERT_TRUE(util::JsonStringToMessage(DeeplyNestedGraphJson(20), oracle.get()).ok());
   proto::JsonToMessage(json::parse(DeeplyNestedGraphJson(20)), &read, "shallow");
-  EXPECT_TRUE(testing::MessagesEqual(oracle, read));
+  EXPECT_TRUE(testing::MessagesEqual(
+      *oracle, *reference.New("tensorflow.GraphDef", read.SerializeAsString())));
+}
+
+// At the limit exactly: 100 messages deep reads, and what it reads parses back (libprotobuf
+// takes 100 levels below the message it parses); one more is refused.
+TEST(ProtoJsonTest, NestingAtTheLimit) {
+  DynamicMessage read = Read(NestedChildren(kMaxProtoNesting - 1));
+  int levels = 1;
+  for (const google::protobuf::Message* m = read.get();; ++levels) {
+    const auto* child = m->GetDescriptor()->FindFieldByName("child");
+    if (!m->GetReflection()->HasField(*m, child)) break;
+    m = &m->GetReflection()->GetMessage(*m, child);
+  }
+  EXPECT_EQ(levels, kMaxProtoNesting);
+  ErrorCode code = ErrorCode::kInternal;
+  EXPECT_NE(ErrorFor(NestedChildren(kMaxProtoNesting), &code).find("nest more than 100 levels"),
+            std::string::npos);
+  EXPECT_EQ(code, ErrorCode::kParseError);
+}
+
+// A map entry is a message of its own on the wire, where libprotobuf counts it: JSON that
+// nests fewer than 100 objects can still nest too deep for the parser. 50 map levels are 100
+// wire levels below the top, and read; 51 are refused with the nesting error (not a parse
+// failure of the bytes made).
+std::string NestedMaps(int levels) {
+  std::string text;
+  for (int i = 0; i < levels; ++i) text += R"({"childMap": {"k": )";
+  text += "{}";
+  for (int i = 0; i < levels; ++i) text += "}}";
+  return text;
+}
+
+TEST(ProtoJsonTest, MapEntriesCountAsWireLevels) {
+  // (libprotobuf's own JSON parser refuses this already: it counts the map objects.)
+  DynamicMessage read = Read(NestedMaps(50));  // parsed by the generated class and by reflection
+  int levels = 0;
+  for (const google::protobuf::Message* m = read.get();; ++levels) {
+    const auto* map = m->GetDescriptor()->FindFieldByName("child_map");
+    if (m->GetReflection()->FieldSize(*m, map) != 1) break;
+    const google::protobuf::Message& entry = m->GetReflection()->GetRepeatedMessage(*m, map, 0);
+    m = &entry.GetReflection()->GetMessage(entry, entry.GetDescriptor()->FindFieldByNumber(2));
+  }
+  EXPECT_EQ(levels, 50);
+  ErrorCode code = ErrorCode::kInternal;
+  std::string error = ErrorFor(NestedMaps(51), &code);
+  EXPECT_NE(error.find("messages nest more than 100 levels deep"), std::string::npos) << error;
+  EXPECT_NE(error.find("field 'child_map[\"k\"].child_map"), std::string::npos) << error;
+  EXPECT_EQ(code, ErrorCode::kParseError);
+}
+
+// An Any's value is bytes to the parser: the message in it starts counting again, while JSON's
+// count goes on through it (an Any and the message in it are two levels).
+TEST(ProtoJsonTest, AnyValuesStartTheirOwnWireNesting) {
+  // 30 map levels (60 wire levels) around an Any whose message nests 30 more: 121 levels in
+  // all, but the parser sees 61 and then bytes. JSON counts 31 + 2 + 30.
+  std::string any_body = NestedMaps(30);
+  any_body.insert(1, R"("@type": "type.googleapis.com/graphport.test.Everything", )");
+  std::string text = NestedMaps(30);
+  text.replace(text.find("{}"), 2, R"({"any": )" + any_body + "}");
+  EXPECT_EQ(ErrorFor(text), "");
 }
 
 }  // namespace

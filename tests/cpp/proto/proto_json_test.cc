@@ -1,7 +1,8 @@
 // proto::JsonToMessage against libprotobuf's own JSON parser and printer, which the WebAssembly
-// module no longer links but these native tests still can: the corpus printed by
-// MessageToJsonString must read back equal, each rule of the mapping has its own case, and a
-// table of tricky inputs must be accepted or refused as libprotobuf does.
+// module no longer links but these native tests still can, on DynamicMessages of the same
+// schemas: the corpus printed by MessageToJsonString must read back equal, each rule of the
+// mapping has its own case, and the wire bytes made must be libprotobuf's deterministic
+// serialisation of what its parser reads.
 #include "proto/proto_json.h"
 
 #include <google/protobuf/text_format.h>
@@ -13,7 +14,10 @@
 #include <string>
 
 #include "core/limits.h"
-#include "proto_json_test.pb.h"
+#include "proto/deterministic_bytes.h"
+#include "proto_json_legacy.pb.h"
+#include "proto_json_test_util.h"
+#include "tensorflow/schemas.h"
 #include "test_util.h"
 
 namespace graphport::tf {
@@ -21,35 +25,25 @@ namespace {
 
 using graphport::test::Everything;
 using nlohmann::json;
+using testing::DynamicMessage;
+using testing::ErrorFor;
+using testing::FromText;
+using testing::kEverything;
+using testing::Read;
+using testing::ReferencePool;
+namespace pb = google::protobuf;
 namespace util = google::protobuf::util;
 
-// JsonToMessage on JSON text, into a fresh Everything.
-Everything Read(const std::string& text) {
-  Everything message;
-  proto::JsonToMessage(json::parse(text), &message, "input");
-  return message;
-}
-
-// The message of the error JsonToMessage throws for `text`, or "" when it reads it.
-std::string ErrorFor(const std::string& text, ErrorCode* code = nullptr) {
-  Everything message;
-  try {
-    proto::JsonToMessage(json::parse(text), &message, "input");
-  } catch (const Error& e) {
-    if (code != nullptr) *code = e.code();
-    return e.what();
+const char* RootType(TfKind kind) {
+  switch (kind) {
+    case TfKind::kSavedModel:
+      return "tensorflow.SavedModel";
+    case TfKind::kMetaGraphDef:
+      return "tensorflow.MetaGraphDef";
+    case TfKind::kGraphDef:
+      break;
   }
-  return "";
-}
-
-Everything FromText(const std::string& text) {
-  Everything message;
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &message)) << text;
-  return message;
-}
-
-bool OracleAccepts(const std::string& text, Everything* message) {
-  return util::JsonStringToMessage(text, message).ok();
+  return "tensorflow.GraphDef";
 }
 
 // --- (a) The corpus, as MessageToJsonString prints it ------------------------------------------
@@ -69,25 +63,64 @@ constexpr PrintStyle kPrintStyles[] = {
 
 // An Any whose type is in none of our .proto files (export.meta holds
 // tensorflow.serving.AssetFile) has no JSON form: MessageToJsonString fails on it, and so does
-// JsonToMessage. Such values are left out of the round trip.
-void DropAnysOfUnknownTypes(tensorflow::MetaGraphDef* meta) {
-  for (auto& [key, collection] : *meta->mutable_collection_def()) {
-    if (!collection.has_any_list()) continue;
-    auto* values = collection.mutable_any_list()->mutable_value();
-    for (int i = values->size() - 1; i >= 0; --i) {
-      const std::string& url = values->Get(i).type_url();
-      if (google::protobuf::DescriptorPool::generated_pool()->FindMessageTypeByName(
-              url.substr(url.rfind('/') + 1)) == nullptr) {
-        values->DeleteSubrange(i, 1);
+// JsonToMessage. Such values are left out of the round trip, wherever they are in the tree.
+void DropAnysOfUnknownTypes(pb::Message* message, const pb::DescriptorPool& pool) {
+  const pb::Reflection* r = message->GetReflection();
+  std::vector<const pb::FieldDescriptor*> fields;
+  r->ListFields(*message, &fields);
+  for (const pb::FieldDescriptor* field : fields) {
+    if (field->cpp_type() != pb::FieldDescriptor::CPPTYPE_MESSAGE) continue;
+    const bool any = field->message_type()->full_name() == "google.protobuf.Any";
+    auto unknown = [&](const pb::Message& m) {
+      const std::string url = m.GetReflection()->GetString(m, m.GetDescriptor()->field(0));
+      return pool.FindMessageTypeByName(url.substr(url.rfind('/') + 1)) == nullptr;
+    };
+    if (!field->is_repeated()) {
+      if (any && unknown(r->GetMessage(*message, field))) {
+        r->ClearField(message, field);
+      } else {
+        DropAnysOfUnknownTypes(r->MutableMessage(message, field), pool);
+      }
+      continue;
+    }
+    for (int i = r->FieldSize(*message, field) - 1; i >= 0; --i) {
+      if (any && unknown(r->GetRepeatedMessage(*message, field, i))) {
+        for (int k = i; k + 1 < r->FieldSize(*message, field); ++k) {
+          r->SwapElements(message, field, k, k + 1);
+        }
+        r->RemoveLast(message, field);
+      } else {
+        DropAnysOfUnknownTypes(r->MutableRepeatedMessage(message, field, i), pool);
       }
     }
   }
 }
 
-void DropAnysOfUnknownTypes(google::protobuf::Message* root) {
-  if (auto* meta = dynamic_cast<tensorflow::MetaGraphDef*>(root)) DropAnysOfUnknownTypes(meta);
-  if (auto* saved = dynamic_cast<tensorflow::SavedModel*>(root)) {
-    for (auto& meta : *saved->mutable_meta_graphs()) DropAnysOfUnknownTypes(&meta);
+// Rewrites every Any's value (innermost first) as the deterministic serialisation of the
+// message it holds: what JsonToWire makes of the Any's JSON, whichever writer made the value.
+void CanonicalAnys(pb::Message* message, const ReferencePool& reference) {
+  const pb::Reflection* r = message->GetReflection();
+  if (message->GetDescriptor()->full_name() == "google.protobuf.Any") {
+    const pb::FieldDescriptor* url_field = message->GetDescriptor()->FindFieldByNumber(1);
+    const pb::FieldDescriptor* value_field = message->GetDescriptor()->FindFieldByNumber(2);
+    const std::string url = r->GetString(*message, url_field);
+    DynamicMessage inner =
+        reference.New(url.substr(url.rfind('/') + 1), r->GetString(*message, value_field));
+    CanonicalAnys(inner.get(), reference);
+    r->SetString(message, value_field, proto::DeterministicBytes(*inner));
+    return;
+  }
+  std::vector<const pb::FieldDescriptor*> fields;
+  r->ListFields(*message, &fields);
+  for (const pb::FieldDescriptor* field : fields) {
+    if (field->cpp_type() != pb::FieldDescriptor::CPPTYPE_MESSAGE) continue;
+    if (!field->is_repeated()) {
+      CanonicalAnys(r->MutableMessage(message, field), reference);
+      continue;
+    }
+    for (int i = 0; i < r->FieldSize(*message, field); ++i) {
+      CanonicalAnys(r->MutableRepeatedMessage(message, field, i), reference);
+    }
   }
 }
 
@@ -95,9 +128,11 @@ class CorpusJsonTest : public ::testing::TestWithParam<testing::CorpusGraph> {};
 
 TEST_P(CorpusJsonTest, MessageToJsonReadsBackEqual) {
   const testing::CorpusGraph& graph = GetParam();
-  auto original = testing::ReferenceParse(graph.kind, testing::ReadFile(graph.path()));
-  ASSERT_NE(original, nullptr) << graph.relative;
-  DropAnysOfUnknownTypes(original.get());
+  const ReferencePool& reference = ReferencePool::Tf();
+  const std::string bytes = testing::ReadFile(graph.path());
+  DynamicMessage original = reference.New(RootType(graph.kind), bytes);
+  DropAnysOfUnknownTypes(original.get(), reference.pool());
+  const proto::MessageSchema& schema = *TfSchemas().Find(RootType(graph.kind));
   for (const PrintStyle& style : kPrintStyles) {
     SCOPED_TRACE(style.name);
     util::JsonPrintOptions options;
@@ -105,9 +140,17 @@ TEST_P(CorpusJsonTest, MessageToJsonReadsBackEqual) {
     options.always_print_primitive_fields = style.all_primitives;
     std::string text;
     ASSERT_TRUE(util::MessageToJsonString(*original, &text, options).ok());
-    auto read = testing::NewRoot(graph.kind);
-    proto::JsonToMessage(json::parse(text), read.get(), graph.relative);
-    EXPECT_TRUE(testing::MessagesEqual(*original, *read));
+    std::unique_ptr<pb::MessageLite> read = testing::NewRoot(graph.kind);
+    proto::JsonToMessage(json::parse(text), read.get(), schema, graph.relative);
+    EXPECT_TRUE(testing::MessagesEqual(
+        *original, *reference.New(RootType(graph.kind), read->SerializeAsString())));
+    // The bytes made are the deterministic serialisation of what was printed, Any values
+    // included (as libprotobuf would write each of them).
+    DynamicMessage canonical(original->New());
+    canonical->CopyFrom(*original);
+    CanonicalAnys(canonical.get(), reference);
+    EXPECT_TRUE(proto::JsonToWire(json::parse(text), schema, graph.relative) ==
+                proto::DeterministicBytes(*canonical));
   }
 }
 
@@ -125,12 +168,13 @@ TEST(ProtoJsonTest, TfjsModelTopologyAsLibprotobufReadsIt) {
     SCOPED_TRACE(entry.path().string());
     json model = json::parse(testing::ReadFile(entry.path()));
     ASSERT_TRUE(model.contains("modelTopology"));
-    tensorflow::GraphDef theirs;
-    ASSERT_TRUE(util::JsonStringToMessage(model["modelTopology"].dump(), &theirs).ok());
+    DynamicMessage theirs = ReferencePool::Tf().New("tensorflow.GraphDef");
+    ASSERT_TRUE(util::JsonStringToMessage(model["modelTopology"].dump(), theirs.get()).ok());
     tensorflow::GraphDef ours;
     proto::JsonToMessage(model["modelTopology"], &ours, entry.path().string());
     EXPECT_GT(ours.node_size(), 0);
-    EXPECT_TRUE(testing::MessagesEqual(theirs, ours));
+    EXPECT_TRUE(testing::MessagesEqual(
+        *theirs, *ReferencePool::Tf().New("tensorflow.GraphDef", ours.SerializeAsString())));
     ++models;
   }
   EXPECT_GE(models, 2);
@@ -154,8 +198,10 @@ TEST(ProtoJsonTest, ThousandsOfNodesReadBackEqual) {
     tensor->mutable_tensor_shape()->add_dim()->set_size(3);
     tensor->set_tensor_content(std::string(12, static_cast<char>(i)));
   }
+  const ReferencePool& reference = ReferencePool::Tf();
+  DynamicMessage original = reference.New("tensorflow.GraphDef", graph.SerializeAsString());
   std::string text;
-  ASSERT_TRUE(util::MessageToJsonString(graph, &text).ok());
+  ASSERT_TRUE(util::MessageToJsonString(*original, &text).ok());
   json value = json::parse(text);
   using Clock = std::chrono::steady_clock;
   auto start = Clock::now();
@@ -163,10 +209,12 @@ TEST(ProtoJsonTest, ThousandsOfNodesReadBackEqual) {
   proto::JsonToMessage(value, &read, "graph");
   auto ours = Clock::now() - start;
   start = Clock::now();
-  tensorflow::GraphDef oracle;
-  ASSERT_TRUE(util::JsonStringToMessage(text, &oracle).ok());
+  DynamicMessage oracle = reference.New("tensorflow.GraphDef");
+  ASSERT_TRUE(util::JsonStringToMessage(text, oracle.get()).ok());
   auto theirs = Clock::now() - start;
-  EXPECT_TRUE(testing::MessagesEqual(graph, read));
+  EXPECT_TRUE(testing::MessagesEqual(
+      *original, *reference.New("tensorflow.GraphDef", read.SerializeAsString())));
+  EXPECT_TRUE(testing::MessagesEqual(*original, *oracle));
   using std::chrono::microseconds;
   RecordProperty("ours_us", std::chrono::duration_cast<microseconds>(ours).count());
   RecordProperty("libprotobuf_us", std::chrono::duration_cast<microseconds>(theirs).count());
@@ -280,32 +328,53 @@ TEST(ProtoJsonTest, AcceptsEachRule) {
     SCOPED_TRACE(c.json);
     Everything read;
     try {
-      read = Read(c.json);
+      read = testing::ReadEverything(c.json);
     } catch (const Error& e) {
       ADD_FAILURE() << e.what();
       continue;
     }
-    Everything expected = FromText(c.expected);
+    DynamicMessage expected = FromText(c.expected);
+    // The bytes made are libprotobuf's deterministic serialisation of the message (NaN's
+    // bits included).
+    EXPECT_EQ(proto::JsonToWire(json::parse(c.json), proto::SchemaOf<Everything>(), "input"),
+              proto::DeterministicBytes(*expected));
     // NaN never equals itself: compare the wrapper's bit pattern class, then drop it.
-    if (expected.has_float_wrapper() && std::isnan(expected.float_wrapper().value())) {
-      EXPECT_TRUE(std::isnan(read.float_wrapper().value()));
-      expected.clear_float_wrapper();
+    if (read.has_float_wrapper() && std::isnan(read.float_wrapper().value())) {
       read.clear_float_wrapper();
+      const pb::FieldDescriptor* field =
+          expected->GetDescriptor()->FindFieldByName("float_wrapper");
+      const pb::Message& wrapper = expected->GetReflection()->GetMessage(*expected, field);
+      EXPECT_TRUE(std::isnan(
+          wrapper.GetReflection()->GetFloat(wrapper, wrapper.GetDescriptor()->field(0))));
+      expected->GetReflection()->ClearField(expected.get(), field);
     }
-    EXPECT_TRUE(testing::MessagesEqual(expected, read));
+    EXPECT_TRUE(testing::MessagesEqual(*expected, *testing::Reference(read)));
   }
 }
 
 TEST(ProtoJsonTest, ReadsNaN) {
-  Everything read = Read(R"({"scalars": {"flt": "NaN", "dbl": "NaN"}})");
+  Everything read = testing::ReadEverything(R"({"scalars": {"flt": "NaN", "dbl": "NaN"}})");
   EXPECT_TRUE(std::isnan(read.scalars().flt()));
   EXPECT_TRUE(std::isnan(read.scalars().dbl()));
 }
 
 TEST(ProtoJsonTest, ReplacesWhatTheMessageHeld) {
-  Everything message = FromText(R"(str_list: "old" scalars { i32: 1 })");
+  Everything message;
+  ASSERT_TRUE(message.ParseFromString(
+      FromText(R"(str_list: "old" scalars { i32: 1 })")->SerializeAsString()));
   proto::JsonToMessage(json::parse(R"({"strList": ["new"]})"), &message, "input");
-  EXPECT_TRUE(testing::MessagesEqual(FromText(R"(str_list: "new")"), message));
+  EXPECT_TRUE(
+      testing::MessagesEqual(*FromText(R"(str_list: "new")"), *testing::Reference(message)));
+}
+
+// An error leaves the message empty rather than partly filled.
+TEST(ProtoJsonTest, AnErrorLeavesTheMessageEmpty) {
+  Everything message;
+  message.add_str_list("old");
+  EXPECT_THROW(
+      proto::JsonToMessage(json::parse(R"({"strList": ["new"], "nope": 1})"), &message, "input"),
+      Error);
+  EXPECT_EQ(message.ByteSizeLong(), 0u);
 }
 
 struct Refused {
@@ -438,20 +507,31 @@ TEST(ProtoJsonTest, ErrorsCarryTheCallersCode) {
   }
 }
 
-// Well-known types our schemas never import have JSON forms of their own; inside an Any they
-// are refused as unsupported rather than misread as plain objects.
+// Well-known types with JSON forms of their own (the test schema imports them; graphport's
+// never do): inside an Any or as a field they are refused as unsupported rather than misread
+// as plain objects.
 TEST(ProtoJsonTest, OtherWellKnownTypesAreUnsupported) {
   for (const char* type : {"Duration", "Timestamp", "FieldMask", "Struct", "Value", "ListValue"}) {
     SCOPED_TRACE(type);
+    const proto::MessageSchema* schema =
+        graphport::test::TestSchemas().Find(std::string("google.protobuf.") + type);
+    ASSERT_NE(schema, nullptr);
+    EXPECT_EQ(schema->well_known, proto::WellKnown::kUnsupported);
     std::string text = std::string(R"({"any": {"@type": "type.googleapis.com/google.protobuf.)") +
                        type + R"(", "value": "1s"}})";
-    // Natively these types are in the generated pool only if something linked them in.
-    if (google::protobuf::DescriptorPool::generated_pool()->FindMessageTypeByName(
-            std::string("google.protobuf.") + type) == nullptr) {
-      continue;
-    }
     ErrorCode code = ErrorCode::kInternal;
     std::string error = ErrorFor(text, &code);
+    EXPECT_NE(error.find("field 'any.value': google.protobuf." + std::string(type) +
+                         " in JSON is not supported"),
+              std::string::npos)
+        << error;
+    EXPECT_EQ(code, ErrorCode::kUnsupported);
+  }
+  for (const char* field :
+       {"duration", "timestamp", "fieldMask", "structValue", "dynamicValue", "listValue"}) {
+    SCOPED_TRACE(field);
+    ErrorCode code = ErrorCode::kInternal;
+    std::string error = ErrorFor(std::string(R"({")") + field + R"(": "1s"})", &code);
     EXPECT_NE(error.find("is not supported"), std::string::npos) << error;
     EXPECT_EQ(code, ErrorCode::kUnsupported);
   }
@@ -459,19 +539,243 @@ TEST(ProtoJsonTest, OtherWellKnownTypesAreUnsupported) {
 
 // The Any in TensorFlow's own schema, as MetaGraphDef.collection_def.any_list holds it.
 TEST(ProtoJsonTest, TensorflowAnyList) {
-  tensorflow::MetaGraphDef meta;
-  tensorflow::SaverDef saver;
-  saver.set_filename_tensor_name("save/Const:0");
-  saver.set_version(tensorflow::SaverDef::V2);
-  (*meta.mutable_collection_def())["savers"].mutable_any_list()->add_value()->PackFrom(saver);
+  const ReferencePool& reference = ReferencePool::Tf();
+  DynamicMessage meta = reference.New("tensorflow.MetaGraphDef");
+  ASSERT_TRUE(pb::TextFormat::ParseFromString(R"(
+      collection_def {
+        key: "savers"
+        value { any_list { value {
+          [type.googleapis.com/tensorflow.SaverDef] {
+            filename_tensor_name: "save/Const:0" version: V2 } } } } })",
+                                              meta.get()));
   std::string text;
-  ASSERT_TRUE(util::MessageToJsonString(meta, &text).ok());
+  ASSERT_TRUE(util::MessageToJsonString(*meta, &text).ok());
   tensorflow::MetaGraphDef read;
   proto::JsonToMessage(json::parse(text), &read, "meta");
-  EXPECT_TRUE(testing::MessagesEqual(meta, read));
+  EXPECT_TRUE(testing::MessagesEqual(
+      *meta, *reference.New("tensorflow.MetaGraphDef", read.SerializeAsString())));
+  const auto& any = read.collection_def().at("savers").any_list().value(0);
+  EXPECT_EQ(any.type_url(), "type.googleapis.com/tensorflow.SaverDef");
   tensorflow::SaverDef unpacked;
-  ASSERT_TRUE(read.collection_def().at("savers").any_list().value(0).UnpackTo(&unpacked));
+  ASSERT_TRUE(unpacked.ParseFromString(any.value()));
   EXPECT_EQ(unpacked.filename_tensor_name(), "save/Const:0");
+  EXPECT_EQ(unpacked.version(), tensorflow::SaverDef::V2);
+}
+
+// --- (e) The wire bytes made ------------------------------------------------------------
+
+struct WireCase {
+  const char* json;
+  const char* expected;  // text format of the message, whose deterministic bytes are wanted
+  const char* type;
+};
+
+constexpr char kLegacy[] = "graphport.test.Legacy";
+
+constexpr WireCase kWireCases[] = {
+    // Every scalar type, at its extremes and below zero.
+    {R"({"scalars": {"i32": -1, "i64": "-1", "u32": 4294967295, "u64": "18446744073709551615",
+                     "s32": -2147483648, "s64": "-9223372036854775808", "f32": 4294967295,
+                     "f64": "18446744073709551615", "sf32": -2147483648,
+                     "sf64": "-9223372036854775808", "flt": -1.5, "dbl": 2.5e-300, "flag": true,
+                     "str": "s\u00e9", "raw": "AAE=", "color": "GREEN", "optI32": -7}})",
+     R"(scalars { i32: -1 i64: -1 u32: 4294967295 u64: 18446744073709551615 s32: -2147483648
+                  s64: -9223372036854775808 f32: 4294967295 f64: 18446744073709551615
+                  sf32: -2147483648 sf64: -9223372036854775808 flt: -1.5 dbl: 2.5e-300
+                  flag: true str: "s\303\251" raw: "\000\001" color: GREEN opt_i32: -7 })",
+     kEverything},
+    {R"({"scalars": {"i32": 2147483647, "s32": 2147483647, "s64": "9223372036854775807",
+                     "sf32": 1, "sf64": "1", "color": -5, "flt": 3.4028235e38}})",
+     R"(scalars { i32: 2147483647 s32: 2147483647 s64: 9223372036854775807 sf32: 1 sf64: 1
+                  color: -5 flt: 3.40282347e+38 })",
+     kEverything},
+    // Zeros: a field without presence leaves its default out, a float's by its bits (-0.0 is
+    // written); proto3 optional and a oneof member keep theirs.
+    {R"({"scalars": {"i32": 0, "i64": "0", "u64": 0, "flt": 0, "dbl": -0.0, "flag": false,
+                     "str": "", "raw": "", "color": "COLOR_UNSPECIFIED", "optI32": 0}})",
+     "scalars { dbl: -0 opt_i32: 0 }", kEverything},
+    {R"({"choiceStr": ""})", R"(choice_str: "")", kEverything},
+    {R"({"choiceMsg": {}})", "choice_msg { }", kEverything},
+    {R"({"choiceMsg": {"i32": 3}, "choiceInt": null})", "choice_msg { i32: 3 }", kEverything},
+    // Repeated fields of every type, packed (proto3's default) and not; fields out of number
+    // order in the JSON come out in number order.
+    {R"({"lists": {"unpackedColor": ["GREEN", 9], "i32": [1, -1], "i64": ["-2", 3],
+                   "u32": [4294967295, 0], "u64": ["18446744073709551615"], "s32": [-1, 1],
+                   "s64": ["-3"], "f32": [7], "f64": ["8"], "sf32": [-9], "sf64": ["-10"],
+                   "flt": [1.5, "-Infinity", -0.0], "dbl": [0, 1e-300], "flag": [true, false],
+                   "str": ["a", ""], "raw": ["AQ==", ""], "color": ["RED", 5, 0],
+                   "unpackedI32": [-1, 0, 1], "unpackedS64": ["-5"], "unpackedF64": ["6"],
+                   "unpackedFlt": [0.5]}, "scalars": {"i32": 1}})",
+     R"(scalars { i32: 1 }
+        lists { i32: [1, -1] i64: [-2, 3] u32: [4294967295, 0] u64: 18446744073709551615
+                s32: [-1, 1] s64: -3 f32: 7 f64: 8 sf32: -9 sf64: -10 flt: [1.5, -inf, -0]
+                dbl: [0, 1e-300] flag: [true, false] str: ["a", ""] raw: ["\001", ""]
+                color: [RED, 5, COLOR_UNSPECIFIED] unpacked_i32: [-1, 0, 1] unpacked_s64: -5
+                unpacked_f64: 6 unpacked_flt: 0.5 unpacked_color: [GREEN, 9] })",
+     kEverything},
+    {R"({"lists": {"i32": [], "str": []}})", "lists { }", kEverything},
+    // Maps with each key type, in key order whatever order the JSON has them in; both key and
+    // value written, defaults included.
+    {R"({"u64Map": {"18446744073709551615": "AQ==", "2": ""},
+         "sintMap": {"-1": 1.5, "10": 0, "-10": -2},
+         "sint64Map": {"-9223372036854775808": 1, "9": 0},
+         "fixed32Map": {"4294967295": true, "0": false},
+         "sfixedMap": {"-2147483648": "5", "2": "-1"},
+         "sfixed64Map": {"-1": "18446744073709551615", "1": "0"},
+         "intMap": {"10": "x", "9": "y", "-1": "z"},
+         "longMap": {"2": {}, "10": {"i32": 1}, "-3": {"str": ""}},
+         "uintMap": {"7": 0, "10": 1},
+         "boolMap": {"true": "t", "false": ""},
+         "fixedMap": {"10": 0, "9": "RED"},
+         "strMap": {"b": "", "a": "x", "\u00e9": "y"},
+         "childMap": {"k": {}}})",
+     R"(str_map { key: "a" value: "x" } str_map { key: "b" value: "" }
+        str_map { key: "\303\251" value: "y" }
+        int_map { key: -1 value: "z" } int_map { key: 9 value: "y" } int_map { key: 10 value: "x" }
+        long_map { key: -3 value { } } long_map { key: 2 value { } }
+        long_map { key: 10 value { i32: 1 } }
+        uint_map { key: 7 value: 0 } uint_map { key: 10 value: 1 }
+        bool_map { key: false value: "" } bool_map { key: true value: "t" }
+        fixed_map { key: 9 value: RED } fixed_map { key: 10 value: COLOR_UNSPECIFIED }
+        child_map { key: "k" value { } }
+        u64_map { key: 2 value: "" } u64_map { key: 18446744073709551615 value: "\001" }
+        sint_map { key: -10 value: -2 } sint_map { key: -1 value: 1.5 } sint_map { key: 10 value: 0 }
+        sint64_map { key: -9223372036854775808 value: 1 } sint64_map { key: 9 value: 0 }
+        fixed32_map { key: 0 value: false } fixed32_map { key: 4294967295 value: true }
+        sfixed_map { key: -2147483648 value: 5 } sfixed_map { key: 2 value: -1 }
+        sfixed64_map { key: -1 value: 18446744073709551615 } sfixed64_map { key: 1 value: 0 })",
+     kEverything},
+    // One integer key spelled three ways: one entry, the value of the last spelling (in the
+    // JSON object's order: "+1", "01", "1").
+    {R"({"intMap": {"1": "a", "01": "b", "+1": "c"}})", R"(int_map { key: 1 value: "a" })",
+     kEverything},
+    // An Any's value is the deterministic serialisation of the message it holds, Anys in it
+    // included.
+    {R"({"any": {"@type": "type.googleapis.com/graphport.test.Everything", "strList": ["x"],
+                 "scalars": {"i32": 1}, "intMap": {"10": "a", "9": "b"},
+                 "any": {"@type": "type.googleapis.com/google.protobuf.Any",
+                         "value": {"@type": "type.googleapis.com/graphport.test.Scalars",
+                                   "str": "deep", "i32": 2}}}})",
+     R"(any { [type.googleapis.com/graphport.test.Everything] {
+          scalars { i32: 1 } str_list: "x" int_map { key: 9 value: "b" }
+          int_map { key: 10 value: "a" }
+          any { [type.googleapis.com/google.protobuf.Any] {
+                  [type.googleapis.com/graphport.test.Scalars] { i32: 2 str: "deep" } } } } })",
+     kEverything},
+    {R"({"anyList": [{"@type": "type.googleapis.com/google.protobuf.Int32Value", "value": 0},
+                     {"@type": "type.googleapis.com/graphport.test.Scalars", "i32": 0}]})",
+     R"(any_list { type_url: "type.googleapis.com/google.protobuf.Int32Value" }
+        any_list { type_url: "type.googleapis.com/graphport.test.Scalars" })",
+     kEverything},
+    // proto2: every singular field has presence, so defaults are written; repeated numbers are
+    // unpacked unless the field says packed; closed enums by name or number.
+    {R"({"i32": 0, "str": "", "closed": "CLOSED_ZERO", "flt": -0.0, "flag": false})",
+     R"(i32: 0 str: "" closed: CLOSED_ZERO flt: -0 flag: false)", kLegacy},
+    {R"({"closedList": ["CLOSED_FIVE", 1], "closedPacked": [5, "CLOSED_ONE"], "longs": ["-1", 2],
+         "closedMap": {"b": 0, "a": "CLOSED_FIVE"}, "child": {"child": {}}})",
+     R"(closed_list: [CLOSED_FIVE, CLOSED_ONE] closed_packed: [CLOSED_FIVE, CLOSED_ONE]
+        closed_map { key: "a" value: CLOSED_FIVE } closed_map { key: "b" value: CLOSED_ZERO }
+        child { child { } } longs: [-1, 2])",
+     kLegacy},
+};
+
+TEST(ProtoJsonTest, WireBytesAreTheDeterministicSerialisation) {
+  const ReferencePool& reference = ReferencePool::Test();
+  for (const WireCase& c : kWireCases) {
+    SCOPED_TRACE(c.json);
+    DynamicMessage expected = FromText(c.expected, c.type);
+    // Text format packs an Any's message with a plain serialisation (maps in hash order).
+    CanonicalAnys(expected.get(), reference);
+    const proto::MessageSchema& schema = *graphport::test::TestSchemas().Find(c.type);
+    std::string wire;
+    try {
+      wire = proto::JsonToWire(json::parse(c.json), schema, "input");
+    } catch (const Error& e) {
+      ADD_FAILURE() << e.what();
+      continue;
+    }
+    EXPECT_EQ(wire, proto::DeterministicBytes(*expected));
+    DynamicMessage read = reference.New(c.type);
+    proto::JsonToMessage(json::parse(c.json), read.get(), schema, "input");
+    EXPECT_TRUE(testing::MessagesEqual(*expected, *read));
+  }
+}
+
+// A few by hand: the encodings themselves, apart from libprotobuf's word for them.
+TEST(ProtoJsonTest, WireBytesByHand) {
+  auto wire = [](const char* text) {
+    return proto::JsonToWire(json::parse(text), proto::SchemaOf<Everything>(), "input");
+  };
+  // int32 -1: ten bytes, sign-extended; sint32 -1: zigzag 1; sfixed32 -2: four bytes.
+  EXPECT_EQ(wire(R"({"scalars": {"i32": -1}})"),
+            std::string("\x0a\x0b\x08\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", 13));
+  EXPECT_EQ(wire(R"({"scalars": {"s32": -1}})"), std::string("\x0a\x02\x28\x01", 4));
+  EXPECT_EQ(wire(R"({"scalars": {"sf32": -2}})"), std::string("\x0a\x05\x4d\xfe\xff\xff\xff", 7));
+  // A float: its four bytes, little-endian.
+  EXPECT_EQ(wire(R"({"scalars": {"flt": 1}})"), std::string("\x0a\x05\x5d\x00\x00\x80\x3f", 7));
+  // Packed: one record; unpacked: one per value.
+  EXPECT_EQ(wire(R"({"intList": [1, 300]})"), std::string("\x1a\x03\x01\xac\x02", 5));
+  EXPECT_EQ(wire(R"({"lists": {"unpackedI32": [1, 2]}})"),
+            std::string("\x92\x02\x06\x88\x01\x01\x88\x01\x02", 9));
+  // A payload of 128 bytes or more takes a two-byte length.
+  const std::string long_text(200, 'x');
+  EXPECT_EQ(wire((R"({"snakeCaseName": ")" + long_text + R"("})").c_str()),
+            std::string("\x82\x02\xc8\x01", 4) + long_text);
+}
+
+// A proto3 string must be UTF-8 (libprotobuf-lite refuses it otherwise); a proto2 one need
+// not be. Only a JSON value built in memory can hold such a string: nlohmann's parser refuses
+// it.
+TEST(ProtoJsonTest, Proto3StringsMustBeUtf8) {
+  const std::string bad = "a\xff";
+  auto error_for = [](const json& value) {
+    Everything message;
+    try {
+      proto::JsonToMessage(value, &message, "input");
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::kParseError);
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error_for(json{{"snakeCaseName", bad}})
+                .find("field 'snake_case_name': a string "
+                      "that is not UTF-8"),
+            std::string::npos);
+  EXPECT_NE(error_for(json{{"strList", {"ok", bad}}}).find("field 'str_list[1]': a string that"),
+            std::string::npos);
+  EXPECT_NE(error_for(json{{"strMap", {{bad, "v"}}}}).find("not UTF-8"), std::string::npos);
+  EXPECT_NE(
+      error_for(json{{"any", {{"@type", "type.googleapis.com" + bad + "/graphport.test.Scalars"}}}})
+          .find("field 'any': a string that is not UTF-8"),
+      std::string::npos);
+  EXPECT_EQ(error_for(json{{"rawList", {"/w=="}}}), "");  // bytes are bytes
+  graphport::test::Legacy legacy;
+  proto::JsonToMessage(json{{"str", bad}}, &legacy, "input");
+  EXPECT_EQ(legacy.str(), bad);
+}
+
+struct LegacyRefused {
+  const char* json;
+  const char* error;
+};
+
+// A proto2 message's enum fields are closed: a number its enum lacks is refused.
+TEST(ProtoJsonTest, ClosedEnumsTakeOnlyTheirNumbers) {
+  constexpr LegacyRefused kRefusedLegacy[] = {
+      {R"({"closed": 7})", "field 'closed': no value 7 in enum graphport.test.Closed"},
+      {R"({"closedList": [1, 2]})", "field 'closed_list[1]': no value 2 in enum"},
+      {R"({"closedPacked": [-1]})", "no value -1 in enum graphport.test.Closed"},
+      {R"({"closedMap": {"a": 3}})", "field 'closed_map[\"a\"]': no value 3 in enum"},
+      {R"({"closed": "RED"})", "no value \"RED\" in enum graphport.test.Closed"},
+  };
+  for (const LegacyRefused& c : kRefusedLegacy) {
+    SCOPED_TRACE(c.json);
+    ErrorCode code = ErrorCode::kInternal;
+    std::string error = ErrorFor(c.json, &code, kLegacy);
+    EXPECT_NE(error.find(c.error), std::string::npos) << error;
+    EXPECT_EQ(code, ErrorCode::kParseError);
+  }
 }
 
 }  // namespace

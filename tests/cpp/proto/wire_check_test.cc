@@ -8,8 +8,8 @@
 #include <random>
 #include <string>
 
+#include "graphport_test/schemas.h"
 #include "proto_json_test.pb.h"
-#include "proto_json_test_schemas.h"
 #include "tensorflow/function.pb.h"
 #include "tensorflow/graph.pb.h"
 #include "tensorflow/meta_graph.pb.h"

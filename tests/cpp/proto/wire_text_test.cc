@@ -12,9 +12,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "graphport_test/schemas.h"
 #include "proto/wire_check.h"
 #include "proto_json_test.pb.h"
-#include "proto_json_test_schemas.h"
 #include "reference_pool.h"
 #include "tensorflow/graph.pb.h"
 #include "tensorflow/meta_graph.pb.h"
@@ -31,11 +31,10 @@ using graphport::test::Scalars;
 
 // libprotobuf's full runtime, on a dynamic message of the same bytes: the reference.
 std::string LibprotobufText(const MessageLite& message, int indent_level) {
-  static const testing::ReferencePool* test_pool =
-      new testing::ReferencePool(GRAPHPORT_TEST_DESCRIPTOR_SET);
   const std::string type = message.GetTypeName();
-  const testing::ReferencePool& pool =
-      type.rfind("graphport.test.", 0) == 0 ? *test_pool : testing::ReferencePool::Tf();
+  const testing::ReferencePool& pool = type.rfind("graphport.test.", 0) == 0
+                                           ? testing::ReferencePool::Test()
+                                           : testing::ReferencePool::Tf();
   auto reference = pool.New(type, testing::DeterministicBytes(message));
   google::protobuf::TextFormat::Printer printer;
   printer.SetHideUnknownFields(true);

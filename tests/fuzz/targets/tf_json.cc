@@ -13,11 +13,13 @@
 #include "tensorflow/graph.pb.h"
 #include "tensorflow/meta_graph.pb.h"
 #include "tensorflow/saver.pb.h"
+#include "tensorflow/schemas.h"
 
 namespace graphport::fuzz {
 namespace {
 
-std::string Read(const nlohmann::json& value, google::protobuf::Message* message) {
+template <typename Message>
+std::string Read(const nlohmann::json& value, Message* message) {
   try {
     proto::JsonToMessage(value, message, "json");
   } catch (const Error& e) {
@@ -28,7 +30,7 @@ std::string Read(const nlohmann::json& value, google::protobuf::Message* message
   }
   std::string binary;
   if (!message->SerializeToString(&binary)) return "cannot serialize what was read";
-  std::unique_ptr<google::protobuf::Message> again(message->New());
+  std::unique_ptr<google::protobuf::MessageLite> again(message->New());
   if (!again->ParseFromString(binary)) return "what was read does not parse back";
   return "";
 }

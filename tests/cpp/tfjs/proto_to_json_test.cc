@@ -1,0 +1,627 @@
+// tfjs::MessageToJson, which reads a message's deterministic serialisation with its schema
+// tables, against the reflection-based writer it replaced (kept here as the reference, run on
+// libprotobuf DynamicMessages of the same schemas): the same OrderedJson, member for member
+// and kind for kind, for every field kind, for unknown fields and closed enums, and for every
+// NodeDef, FunctionDef and SignatureDef of the corpus and of the TF.js models.
+#include "tfjs/proto_to_json.h"
+
+#include <google/protobuf/text_format.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/base64.h"
+#include "core/error.h"
+#include "core/limits.h"
+#include "graphport_test/schemas.h"
+#include "proto_json_legacy.pb.h"
+#include "proto_json_test.pb.h"
+#include "reference_pool.h"
+#include "tensorflow/schemas.h"
+#include "test_util.h"
+#include "tfjs/read_graph_model.h"
+#include "tfjs_test_util.h"
+
+namespace graphport::tfjs {
+namespace {
+
+namespace pb = google::protobuf;
+using pb::FieldDescriptor;
+using testing::ReferencePool;
+using ojson = OrderedJson;
+using DynamicMessage = std::unique_ptr<pb::Message>;
+
+// --- The reference: the reflection-based writer MessageToJson was until the schema tables ---
+
+ojson NonFinite(double v) {
+  if (std::isnan(v)) return "NaN";
+  return v > 0 ? "Infinity" : "-Infinity";
+}
+
+ojson FloatJson(float v) {
+  if (!std::isfinite(v)) return NonFinite(v);
+  char text[32];
+  for (int digits = 1; digits <= 9; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, static_cast<double>(v));
+    if (std::strtof(text, nullptr) == v) break;
+  }
+  return std::strtod(text, nullptr);
+}
+
+ojson DoubleJson(double v) { return std::isfinite(v) ? ojson(v) : NonFinite(v); }
+
+class ReflectionWriter {
+ public:
+  ojson Message(const pb::Message& message, int depth) {
+    if (depth > kMaxProtoNesting) {
+      throw Error(ErrorCode::kTooLarge,
+                  "messages nest more than " + std::to_string(kMaxProtoNesting) + " levels deep");
+    }
+    ojson out = ojson::Object();
+    const pb::Reflection* r = message.GetReflection();
+    std::vector<const FieldDescriptor*> fields;
+    r->ListFields(message, &fields);
+    for (const FieldDescriptor* field : fields) {
+      if (field->is_map()) {
+        out[field->json_name()] = Map(message, field, depth);
+      } else if (field->is_repeated()) {
+        ojson list = ojson::Array();
+        for (int i = 0; i < r->FieldSize(message, field); ++i) {
+          list.items().push_back(Value(message, field, i, depth));
+        }
+        out[field->json_name()] = std::move(list);
+      } else {
+        out[field->json_name()] = Value(message, field, -1, depth);
+      }
+    }
+    return out;
+  }
+
+ private:
+  ojson Map(const pb::Message& message, const FieldDescriptor* field, int depth) {
+    const pb::Reflection* r = message.GetReflection();
+    const FieldDescriptor* key_field = field->message_type()->map_key();
+    const FieldDescriptor* value_field = field->message_type()->map_value();
+    std::vector<std::pair<std::string, const pb::Message*>> entries;
+    for (int i = 0; i < r->FieldSize(message, field); ++i) {
+      const pb::Message& entry = r->GetRepeatedMessage(message, field, i);
+      ojson key = Value(entry, key_field, -1, depth);
+      std::string text;
+      if (key.is_string()) {
+        text = key.string_value();
+      } else {
+        key.Dump(&text);
+      }
+      entries.emplace_back(std::move(text), &entry);
+    }
+    std::stable_sort(entries.begin(), entries.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    ojson out = ojson::Object();
+    std::vector<ojson::Member>& members = out.members();
+    for (const auto& [key, entry] : entries) {
+      ojson value = Value(*entry, value_field, -1, depth);
+      if (!members.empty() && members.back().first == key) {
+        members.back().second = std::move(value);
+      } else {
+        members.emplace_back(key, std::move(value));
+      }
+    }
+    return out;
+  }
+
+  ojson Value(const pb::Message& m, const FieldDescriptor* f, int i, int depth) {
+    const pb::Reflection* r = m.GetReflection();
+    bool rep = i >= 0;
+    switch (f->cpp_type()) {
+      case FieldDescriptor::CPPTYPE_INT32:
+        return rep ? r->GetRepeatedInt32(m, f, i) : r->GetInt32(m, f);
+      case FieldDescriptor::CPPTYPE_UINT32:
+        return rep ? r->GetRepeatedUInt32(m, f, i) : r->GetUInt32(m, f);
+      case FieldDescriptor::CPPTYPE_INT64:
+        return std::to_string(rep ? r->GetRepeatedInt64(m, f, i) : r->GetInt64(m, f));
+      case FieldDescriptor::CPPTYPE_UINT64:
+        return std::to_string(rep ? r->GetRepeatedUInt64(m, f, i) : r->GetUInt64(m, f));
+      case FieldDescriptor::CPPTYPE_FLOAT:
+        return FloatJson(rep ? r->GetRepeatedFloat(m, f, i) : r->GetFloat(m, f));
+      case FieldDescriptor::CPPTYPE_DOUBLE:
+        return DoubleJson(rep ? r->GetRepeatedDouble(m, f, i) : r->GetDouble(m, f));
+      case FieldDescriptor::CPPTYPE_BOOL:
+        return rep ? r->GetRepeatedBool(m, f, i) : r->GetBool(m, f);
+      case FieldDescriptor::CPPTYPE_ENUM: {
+        int number = rep ? r->GetRepeatedEnumValue(m, f, i) : r->GetEnumValue(m, f);
+        const pb::EnumValueDescriptor* value = f->enum_type()->FindValueByNumber(number);
+        return value != nullptr ? ojson(value->name()) : ojson(number);
+      }
+      case FieldDescriptor::CPPTYPE_STRING: {
+        std::string scratch;
+        const std::string& s = rep ? r->GetRepeatedStringReference(m, f, i, &scratch)
+                                   : r->GetStringReference(m, f, &scratch);
+        if (f->type() == FieldDescriptor::TYPE_BYTES) return Base64Encode(s);
+        return s;
+      }
+      case FieldDescriptor::CPPTYPE_MESSAGE:
+        return Message(rep ? r->GetRepeatedMessage(m, f, i) : r->GetMessage(m, f), depth + 1);
+    }
+    return ojson();
+  }
+};
+
+ojson ReferenceJson(const pb::Message& message) { return ReflectionWriter().Message(message, 0); }
+
+// --- Comparing two OrderedJson values exactly -------------------------------------------------
+
+const char* KindName(ojson::Kind kind) {
+  switch (kind) {
+    case ojson::Kind::kNull:
+      return "null";
+    case ojson::Kind::kBool:
+      return "bool";
+    case ojson::Kind::kInt:
+      return "int";
+    case ojson::Kind::kUInt:
+      return "uint";
+    case ojson::Kind::kDouble:
+      return "double";
+    case ojson::Kind::kString:
+      return "string";
+    case ojson::Kind::kArray:
+      return "array";
+    case ojson::Kind::kObject:
+      return "object";
+  }
+  return "?";
+}
+
+// Empty when `a` and `b` are the same value of the same kinds, members in the same order
+// (doubles by their bits, so -0.0 and NaN count); else where they first differ.
+std::string Difference(const ojson& a, const ojson& b, const std::string& path = "$") {
+  if (a.kind() != b.kind()) {
+    return path + ": " + KindName(a.kind()) + " vs " + KindName(b.kind());
+  }
+  switch (a.kind()) {
+    case ojson::Kind::kNull:
+      return "";
+    case ojson::Kind::kBool:
+      return a.bool_value() == b.bool_value() ? "" : path + ": bools differ";
+    case ojson::Kind::kInt:
+      return a.int_value() == b.int_value() ? "" : path + ": ints differ";
+    case ojson::Kind::kUInt:
+      return a.uint_value() == b.uint_value() ? "" : path + ": uints differ";
+    case ojson::Kind::kDouble: {
+      double x = a.double_value(), y = b.double_value();
+      return std::memcmp(&x, &y, sizeof x) == 0 ? "" : path + ": doubles differ";
+    }
+    case ojson::Kind::kString:
+      return a.string_value() == b.string_value()
+                 ? ""
+                 : path + ": \"" + a.string_value() + "\" vs \"" + b.string_value() + "\"";
+    case ojson::Kind::kArray: {
+      if (a.items().size() != b.items().size()) return path + ": lengths differ";
+      for (size_t i = 0; i < a.items().size(); ++i) {
+        std::string d =
+            Difference(a.items()[i], b.items()[i], path + "[" + std::to_string(i) + "]");
+        if (!d.empty()) return d;
+      }
+      return "";
+    }
+    case ojson::Kind::kObject: {
+      const auto& x = a.members();
+      const auto& y = b.members();
+      for (size_t i = 0; i < std::max(x.size(), y.size()); ++i) {
+        if (i >= x.size()) return path + ": only the second has \"" + y[i].first + "\"";
+        if (i >= y.size()) return path + ": only the first has \"" + x[i].first + "\"";
+        if (x[i].first != y[i].first) {
+          return path + ": member " + std::to_string(i) + " is \"" + x[i].first + "\" vs \"" +
+                 y[i].first + "\"";
+        }
+        std::string d = Difference(x[i].second, y[i].second, path + "." + x[i].first);
+        if (!d.empty()) return d;
+      }
+      return "";
+    }
+  }
+  return "";
+}
+
+::testing::AssertionResult SameJson(const ojson& expected, const ojson& actual) {
+  std::string d = Difference(expected, actual);
+  if (d.empty()) return ::testing::AssertionSuccess();
+  std::string e, a;
+  expected.Dump(&e);
+  actual.Dump(&a);
+  if (e.size() > 1500) e = e.substr(0, 1500) + "...";
+  if (a.size() > 1500) a = a.substr(0, 1500) + "...";
+  return ::testing::AssertionFailure() << d << "\nexpected: " << e << "\nactual:   " << a;
+}
+
+// MessageToJson of `message` (any MessageLite of the type) against the reference on
+// libprotobuf's DynamicMessage of the same bytes.
+::testing::AssertionResult SameAsReflection(const pb::MessageLite& message,
+                                            const proto::MessageSchema& schema,
+                                            const ReferencePool& pool) {
+  DynamicMessage reference = pool.New(std::string(schema.full_name));
+  if (!reference->ParseFromString(message.SerializeAsString())) {
+    return ::testing::AssertionFailure() << "the reference does not parse";
+  }
+  return SameJson(ReferenceJson(*reference), MessageToJson(message, schema));
+}
+
+// --- Every field kind ------------------------------------------------------------------------
+
+// A message of the test schemas from text format and extra wire bytes after it (unknown
+// fields, records a parser merges), as the generated class parses them.
+template <typename Message>
+Message Parsed(const std::string& text, const std::string& extra = "") {
+  DynamicMessage dynamic =
+      ReferencePool::Test().New(std::string(proto::SchemaOf<Message>().full_name));
+  EXPECT_TRUE(pb::TextFormat::ParseFromString(text, dynamic.get())) << text;
+  Message message;
+  EXPECT_TRUE(message.ParseFromString(dynamic->SerializeAsString() + extra));
+  return message;
+}
+
+constexpr const char* kEverythingCases[] = {
+    "",
+    // Scalars at their extremes, below zero, and the floating point values that print apart.
+    R"(scalars { i32: -2147483648 i64: -9223372036854775808 u32: 4294967295
+                 u64: 18446744073709551615 s32: -1 s64: -9223372036854775808 f32: 4294967295
+                 f64: 18446744073709551615 sf32: -2147483648 sf64: -1 flt: 0.1 dbl: 0.1
+                 flag: true str: "h\303\251 \"q\" \\ \n" raw: "\000\377\001" color: GREEN
+                 opt_i32: 0 })",
+    R"(scalars { i32: 2147483647 i64: 9223372036854775807 s32: 2147483647 s64: 1 sf32: 5
+                 sf64: 9223372036854775807 flt: 3.40282347e+38 dbl: 1.7976931348623157e308
+                 color: 7 })",
+    "scalars { flt: -0 dbl: -0 }",
+    "scalars { flt: nan dbl: nan }",
+    "scalars { flt: inf dbl: -inf }",
+    "scalars { flt: 1e-45 dbl: 5e-324 }",
+    "scalars { flt: 16777216 dbl: 9007199254740993 }",
+    "scalars { color: -3 }",
+    // Presence: an empty message, proto3 optional at zero, oneof members at their defaults.
+    "scalars { }",
+    "scalars { opt_i32: 0 }",
+    "choice_int: 0",
+    R"(choice_str: "")",
+    "choice_msg { }",
+    // Repeated fields of every type, packed and not.
+    R"(lists { i32: [1, -1, 0] i64: [-2, 3] u32: [4294967295, 0] u64: [18446744073709551615]
+               s32: [-1, 1] s64: [-3] f32: [7] f64: [8] sf32: [-9] sf64: [-10]
+               flt: [1.5, -inf, -0, nan, 0.3] dbl: [0, 1e-300, nan] flag: [true, false]
+               str: ["a", ""] raw: ["\001", ""] color: [RED, 5, COLOR_UNSPECIFIED, -1]
+               unpacked_i32: [-1, 0, 1] unpacked_s64: [-5] unpacked_f64: [6]
+               unpacked_flt: [0.5, 0] unpacked_color: [GREEN, 9] })",
+    R"(scalars_list { } scalars_list { i32: 1 } str_list: ["x", "y"] raw_list: "\377"
+       color_list: [RED, 9] dbl_list: [1, -1] int_list: [0, 0] long_list: [0])",
+    // Maps of every key type, given out of order (integer keys whose text sorts otherwise).
+    R"(str_map { key: "b" value: "" } str_map { key: "a" value: "x" }
+       str_map { key: "\303\251" value: "y" } str_map { key: "" value: "e" }
+       str_map { key: "A" value: "upper" }
+       int_map { key: 10 value: "x" } int_map { key: 9 value: "y" } int_map { key: -1 value: "z" }
+       int_map { key: -2 value: "w" } int_map { key: 0 value: "" }
+       long_map { key: -3 value { } } long_map { key: 2 value { str: "s" } }
+       long_map { key: 10 value { i32: 1 } } long_map { key: -9223372036854775808 value { } }
+       uint_map { key: 7 value: 0 } uint_map { key: 10 value: -1 }
+       bool_map { key: true value: "t" } bool_map { key: false value: "" }
+       fixed_map { key: 10 value: COLOR_UNSPECIFIED } fixed_map { key: 9 value: RED }
+       fixed_map { key: 18446744073709551615 value: 42 }
+       child_map { key: "k" value { } } child_map { key: "j" value { int_map { key: 3 value: "" } } }
+       u64_map { key: 18446744073709551615 value: "\001" } u64_map { key: 2 value: "" }
+       sint_map { key: -1 value: 1.5 } sint_map { key: 10 value: 0 } sint_map { key: -10 value: nan }
+       sint64_map { key: -9223372036854775808 value: 1 } sint64_map { key: 9 value: -0 }
+       fixed32_map { key: 4294967295 value: true } fixed32_map { key: 0 value: false }
+       sfixed_map { key: -2147483648 value: 5 } sfixed_map { key: 2 value: -1 }
+       sfixed64_map { key: -1 value: 18446744073709551615 } sfixed64_map { key: 1 value: 0 })",
+    // Anys are a type URL and bytes; wrappers are messages with a field `value`.
+    R"(any { [type.googleapis.com/graphport.test.Scalars] { i32: 5 } }
+       any_list { type_url: "x/y" value: "\377" } any_list { }
+       int32_wrapper { value: 5 } bool_wrapper { } float_wrapper { value: 0.1 }
+       bytes_wrapper { value: "\001" } wrapper_list { } wrapper_list { value: -1 })",
+    R"(duration { seconds: 1 nanos: 5 } timestamp { seconds: -1 }
+       field_mask { paths: ["a.b", "c"] }
+       struct_value { fields { key: "k" value { number_value: 1 } } }
+       dynamic_value { list_value { values { string_value: "s" } values { bool_value: true } } })",
+    // Nesting, and the JSON name against the .proto name.
+    R"(child { child { child { snake_case_name: "deep" field_2x: 3 } } })",
+};
+
+TEST(MessageToJsonTest, EveryFieldKindAsReflectionWritesIt) {
+  const proto::MessageSchema& schema = proto::SchemaOf<graphport::test::Everything>();
+  for (const char* text : kEverythingCases) {
+    SCOPED_TRACE(text);
+    auto message = Parsed<graphport::test::Everything>(text);
+    EXPECT_TRUE(SameAsReflection(message, schema, ReferencePool::Test()));
+    // The template, and a DynamicMessage (serialised by reflection) as the MessageLite.
+    DynamicMessage dynamic =
+        ReferencePool::Test().New(std::string(schema.full_name), message.SerializeAsString());
+    EXPECT_TRUE(SameJson(MessageToJson(message), MessageToJson(*dynamic, schema)));
+  }
+}
+
+TEST(MessageToJsonTest, TheOutputByHand) {
+  auto message = Parsed<graphport::test::Everything>(R"(
+      scalars { i64: -5 flt: 0.1 raw: "\001\002" color: GREEN }
+      int_map { key: 10 value: "a" } int_map { key: 9 value: "b" }
+      lists { flt: [0.3, nan] color: [7] })");
+  std::string text;
+  ASSERT_TRUE(MessageToJson(message).Dump(&text));
+  EXPECT_EQ(text, R"({"scalars":{"i64":"-5","flt":0.1,"raw":"AQI=","color":"GREEN"},)"
+                  R"("intMap":{"10":"a","9":"b"},"lists":{"flt":[0.3,"NaN"],"color":[7]}})");
+}
+
+std::string Varint(uint64_t value) {
+  std::string out;
+  do {
+    out.push_back(static_cast<char>((value & 0x7f) | (value >= 0x80 ? 0x80 : 0)));
+    value >>= 7;
+  } while (value != 0);
+  return out;
+}
+
+// A record of field `number` with wire type `wire_type` and `payload` (a varint's value is
+// given as its bytes, a fixed width's as its little-endian bytes).
+std::string Record(int number, int wire_type, const std::string& payload) {
+  std::string out = Varint((static_cast<uint64_t>(number) << 3) | static_cast<uint64_t>(wire_type));
+  if (wire_type == 2) out += Varint(payload.size());
+  return out + payload;
+}
+
+// Fields the schema does not know, groups among them, and known numbers with another wire
+// type: libprotobuf keeps them all as unknown fields, which reflection does not list.
+TEST(MessageToJsonTest, UnknownFieldsAreLeftOut) {
+  const std::string unknown =
+      Record(999, 0, "\x05") + Record(1000, 2, "abc") + Record(1001, 5, "\x01\x02\x03\x04") +
+      Record(1002, 1, std::string(8, '\x07')) +
+      // A group holding a nested group and a record of each kind.
+      Record(1003, 3, "") + Record(1, 0, "\x01") + Record(2, 3, "") + Record(3, 2, "x") +
+      Record(2, 4, "") + Record(4, 1, std::string(8, '\0')) + Record(1003, 4, "") +
+      // Known numbers, other wire types: snake_case_name (a string) as a varint, scalars (a
+      // message) as fixed32, int_list (packable int32) as fixed64.
+      Record(32, 0, "\x01") + Record(1, 5, std::string(4, '\0')) +
+      Record(3, 1, std::string(8, '\1'));
+  auto message = Parsed<graphport::test::Everything>(
+      R"(snake_case_name: "s" scalars { i32: 1 } int_list: [1, 2])", unknown);
+  ASSERT_GT(message.ByteSizeLong(), 20u);
+  EXPECT_TRUE(SameAsReflection(message, proto::SchemaOf<graphport::test::Everything>(),
+                               ReferencePool::Test()));
+  std::string text;
+  ASSERT_TRUE(MessageToJson(message).Dump(&text));
+  EXPECT_EQ(text, R"({"scalars":{"i32":1},"intList":[1,2],"snakeCaseName":"s"})");
+  // In a message nested in another, and in a map's value.
+  auto outer = Parsed<graphport::test::Everything>(R"(str_list: "x")",
+                                                   Record(31, 2, message.SerializeAsString()));
+  EXPECT_TRUE(SameAsReflection(outer, proto::SchemaOf<graphport::test::Everything>(),
+                               ReferencePool::Test()));
+}
+
+// proto2: explicit presence on every singular field, repeated numbers unpacked unless asked,
+// and closed enums, whose unknown numbers (in a field, a list, a packed list) are unknown
+// fields that neither writer lists.
+TEST(MessageToJsonTest, Proto2AndClosedEnums) {
+  const std::string unknown_numbers = Record(3, 0, "\x07") + Record(4, 0, "\x09") +
+                                      Record(5, 2, "\x05\x08\x01") +
+                                      Record(6, 2, Record(1, 2, "c") + Record(2, 0, "\x01"));
+  const char* cases[] = {
+      "",
+      R"(i32: 0 str: "" closed: CLOSED_ZERO flt: -0 flag: false)",
+      R"(i32: -1 closed: CLOSED_FIVE closed_list: [CLOSED_ONE, CLOSED_ZERO]
+         closed_packed: [CLOSED_FIVE] closed_map { key: "a" value: CLOSED_ONE }
+         closed_map { key: "" value: CLOSED_ZERO } longs: [-1, 0, 9223372036854775807]
+         child { child { str: "s" } })",
+  };
+  for (const char* text : cases) {
+    SCOPED_TRACE(text);
+    for (const std::string& extra : {std::string(), unknown_numbers}) {
+      auto message = Parsed<graphport::test::Legacy>(text, extra);
+      EXPECT_TRUE(SameAsReflection(message, proto::SchemaOf<graphport::test::Legacy>(),
+                                   ReferencePool::Test()));
+    }
+  }
+  // The unknown numbers alone: a field or list that only they would fill is not written. A map
+  // entry whose value the enum lacks is an unknown field of the message as a whole (a
+  // DynamicMessage keeps such an entry with the default value instead, so this is checked by
+  // hand).
+  const std::string unknown_entry = Record(6, 2, Record(1, 2, "b") + Record(2, 0, "\x09"));
+  auto only_unknown = Parsed<graphport::test::Legacy>("", unknown_numbers + unknown_entry);
+  EXPECT_NE(only_unknown.SerializeAsString().find(unknown_entry), std::string::npos);
+  std::string text;
+  ASSERT_TRUE(MessageToJson(only_unknown).Dump(&text));
+  EXPECT_EQ(text,
+            R"({"closedPacked":["CLOSED_FIVE","CLOSED_ONE"],"closedMap":{"c":"CLOSED_ONE"}})");
+}
+
+// A map entry the input wrote without its key or value: the parser gives it the default.
+TEST(MessageToJsonTest, MapEntriesMissingKeyOrValue) {
+  const std::string entries =
+      Record(9, 2, Record(2, 2, "v")) +                                    // str_map, no key
+      Record(11, 2, Record(1, 0, "\x05")) +                                // long_map, no value
+      Record(14, 2, Record(1, 1, std::string("\x02\0\0\0\0\0\0\0", 8))) +  // fixed_map, no value
+      Record(10, 2, "") + Record(10, 2, Record(1, 0, "\x03"));             // int_map, empty entries
+  auto message = Parsed<graphport::test::Everything>("", entries);
+  EXPECT_TRUE(SameAsReflection(message, proto::SchemaOf<graphport::test::Everything>(),
+                               ReferencePool::Test()));
+  std::string text;
+  ASSERT_TRUE(MessageToJson(message).Dump(&text));
+  EXPECT_EQ(text, R"({"strMap":{"":"v"},"intMap":{"0":"","3":""},"longMap":{"5":{}},)"
+                  R"("fixedMap":{"2":"COLOR_UNSPECIFIED"}})");
+}
+
+TEST(MessageToJsonTest, NestingAtTheLimit) {
+  graphport::test::Everything at_limit;
+  graphport::test::Everything* m = &at_limit;
+  for (int i = 0; i < kMaxProtoNesting; ++i) m = m->mutable_child();
+  m->set_snake_case_name("bottom");
+  // 101 messages, the top one at depth 0: as deep as the reference writes.
+  EXPECT_TRUE(SameAsReflection(at_limit, proto::SchemaOf<graphport::test::Everything>(),
+                               ReferencePool::Test()));
+  m->mutable_child()->set_field_2x(1);
+  try {
+    MessageToJson(at_limit);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kTooLarge);
+    EXPECT_STREQ(e.what(), "messages nest more than 100 levels deep");
+  }
+}
+
+// --- Real graphs -----------------------------------------------------------------------------
+
+// Calls `visit` for every message of `type_names` in `message`'s tree, Anys' messages included
+// when the pool knows their type.
+void ForEachMessage(const pb::Message& message, const ReferencePool& pool,
+                    const std::function<void(const pb::Message&)>& visit) {
+  visit(message);
+  const pb::Reflection* r = message.GetReflection();
+  if (message.GetDescriptor()->full_name() == "google.protobuf.Any") {
+    const std::string url = r->GetString(message, message.GetDescriptor()->FindFieldByNumber(1));
+    const std::string name = url.substr(url.rfind('/') + 1);
+    if (pool.pool().FindMessageTypeByName(name) != nullptr) {
+      DynamicMessage inner =
+          pool.New(name, r->GetString(message, message.GetDescriptor()->FindFieldByNumber(2)));
+      ForEachMessage(*inner, pool, visit);
+    }
+    return;
+  }
+  std::vector<const FieldDescriptor*> fields;
+  r->ListFields(message, &fields);
+  for (const FieldDescriptor* field : fields) {
+    if (field->cpp_type() != FieldDescriptor::CPPTYPE_MESSAGE) continue;
+    if (!field->is_repeated()) {
+      ForEachMessage(r->GetMessage(message, field), pool, visit);
+      continue;
+    }
+    for (int i = 0; i < r->FieldSize(message, field); ++i) {
+      ForEachMessage(r->GetRepeatedMessage(message, field, i), pool, visit);
+    }
+  }
+}
+
+// What the TF.js writer turns to JSON: NodeDefs, FunctionDefs, SignatureDefs (and the rest of
+// a library, and versions), through the generated classes as the writer has them.
+struct Tally {
+  std::map<std::string, int> compared;  // by type
+  int failures = 0;
+};
+
+template <typename Message>
+void CompareAs(const pb::Message& reference, Tally* tally) {
+  Message message;
+  ASSERT_TRUE(message.ParseFromString(reference.SerializeAsString()));
+  ::testing::AssertionResult same = SameJson(ReferenceJson(reference), MessageToJson(message));
+  EXPECT_TRUE(same) << reference.GetDescriptor()->full_name();
+  ++tally->compared[reference.GetDescriptor()->full_name()];
+  if (!same) ++tally->failures;
+}
+
+void CompareTree(const pb::Message& root, Tally* tally) {
+  const ReferencePool& pool = ReferencePool::Tf();
+  ForEachMessage(root, pool, [&](const pb::Message& m) {
+    const std::string& type = m.GetDescriptor()->full_name();
+    if (type == "tensorflow.NodeDef") CompareAs<tensorflow::NodeDef>(m, tally);
+    if (type == "tensorflow.FunctionDef") CompareAs<tensorflow::FunctionDef>(m, tally);
+    if (type == "tensorflow.SignatureDef") CompareAs<tensorflow::SignatureDef>(m, tally);
+    if (type == "tensorflow.FunctionDefLibrary")
+      CompareAs<tensorflow::FunctionDefLibrary>(m, tally);
+    if (type == "tensorflow.VersionDef") CompareAs<tensorflow::VersionDef>(m, tally);
+  });
+  // The root as a whole too: every type it holds, Anys, int-keyed maps, object graphs.
+  const proto::MessageSchema& schema = *tf::TfSchemas().Find(root.GetDescriptor()->full_name());
+  EXPECT_TRUE(SameJson(ReferenceJson(root), MessageToJson(root, schema)));
+}
+
+const char* RootType(tf::TfKind kind) {
+  switch (kind) {
+    case tf::TfKind::kSavedModel:
+      return "tensorflow.SavedModel";
+    case tf::TfKind::kMetaGraphDef:
+      return "tensorflow.MetaGraphDef";
+    case tf::TfKind::kGraphDef:
+      break;
+  }
+  return "tensorflow.GraphDef";
+}
+
+TEST(MessageToJsonTest, CorpusAsReflectionWritesIt) {
+  ASSERT_TRUE(testing::CorpusPresent()) << testing::MissingCorpusMessage();
+  Tally tally;
+  for (const testing::CorpusGraph& graph : testing::CorpusGraphs()) {
+    SCOPED_TRACE(graph.relative);
+    DynamicMessage root =
+        ReferencePool::Tf().New(RootType(graph.kind), testing::ReadFile(graph.path()));
+    CompareTree(*root, &tally);
+  }
+  EXPECT_EQ(tally.failures, 0);
+  // The corpus holds all three kinds (TF 2's SavedModels hold functions and signatures).
+  EXPECT_GT(tally.compared["tensorflow.NodeDef"], 500);
+  EXPECT_GT(tally.compared["tensorflow.FunctionDef"], 10);
+  EXPECT_GT(tally.compared["tensorflow.SignatureDef"], 5);
+  for (const auto& [type, count] : tally.compared) RecordProperty(type, count);
+}
+
+// A TF.js graph model as graphport reads it (the MetaGraphDef the TF.js writer exports from).
+void CompareModel(testing::OwnedInputSet* inputs, const std::string& model_json, Tally* tally) {
+  tensorflow::MetaGraphDef meta;
+  testing::ReadModel(inputs, &meta, {}, model_json);
+  ASSERT_GT(meta.graph_def().node_size(), 0);
+  CompareTree(*ReferencePool::Tf().New("tensorflow.MetaGraphDef", meta.SerializeAsString()), tally);
+}
+
+TEST(MessageToJsonTest, TfjsModelsAsReflectionWritesIt) {
+  ASSERT_TRUE(testing::CorpusPresent()) << testing::MissingCorpusMessage();
+  Tally tally;
+  int models = 0;
+  for (const auto& entry :
+       testing::fs::recursive_directory_iterator(testing::CorpusDir() / "tfjs")) {
+    if (entry.path().filename() != "model.json") continue;
+    SCOPED_TRACE(entry.path().string());
+    testing::OwnedInputSet inputs;
+    inputs.AddFolder(entry.path().parent_path());
+    CompareModel(&inputs, "model.json", &tally);
+    ++models;
+  }
+  EXPECT_GE(models, 2);
+  EXPECT_EQ(tally.failures, 0);
+  EXPECT_GT(tally.compared["tensorflow.NodeDef"], 10);
+}
+
+// @vladmandic/human's models, from the npm devDependencies scripts/setup.sh installs (as the
+// corpus, they must be there: the test fails without them, it never skips;
+// GRAPHPORT_HUMAN_MODELS names another copy of its models/ folder).
+TEST(MessageToJsonTest, HumanModelsAsReflectionWritesIt) {
+  const char* env = std::getenv("GRAPHPORT_HUMAN_MODELS");
+  const testing::fs::path dir = env != nullptr ? env : GRAPHPORT_HUMAN_MODELS_DIR;
+  ASSERT_TRUE(testing::fs::is_directory(dir))
+      << dir << " is missing: run scripts/setup.sh (it installs the npm devDependencies)";
+  Tally tally;
+  int models = 0;
+  for (const auto& entry : testing::fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() != ".json" || name == "models.json") continue;
+    nlohmann::json model = nlohmann::json::parse(testing::ReadFile(entry.path()), nullptr, false);
+    if (!model.is_object() || !model.contains("modelTopology")) continue;
+    SCOPED_TRACE(name);
+    testing::OwnedInputSet inputs;
+    inputs.Add(name, testing::ReadFile(entry.path()));
+    for (const auto& group : model["weightsManifest"]) {
+      for (const auto& path : group["paths"]) {
+        inputs.Add(path.get<std::string>(), testing::ReadFile(dir / path.get<std::string>()));
+      }
+    }
+    CompareModel(&inputs, name, &tally);
+    ++models;
+  }
+  EXPECT_GE(models, 5);
+  EXPECT_EQ(tally.failures, 0);
+  for (const auto& [type, count] : tally.compared) RecordProperty(type, count);
+}
+
+}  // namespace
+}  // namespace graphport::tfjs
