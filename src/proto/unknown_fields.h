@@ -5,13 +5,11 @@
 #ifndef GRAPHPORT_PROTO_UNKNOWN_FIELDS_H_
 #define GRAPHPORT_PROTO_UNKNOWN_FIELDS_H_
 
-#include <google/protobuf/message.h>
 #include <google/protobuf/message_lite.h>
 
 #include <cstddef>
 #include <string>
 #include <string_view>
-#include <type_traits>
 #include <vector>
 
 #include "proto/schema.h"
@@ -52,14 +50,9 @@ struct UnknownFieldsAccess : google::protobuf::MessageLite {
 // as a copy of the whole message would carry them.
 template <typename Message>
 void CopyUnknownFields(const Message& from, Message* to) {
-  if constexpr (std::is_base_of_v<google::protobuf::Message, Message>) {
-    const auto& unknown = from.GetReflection()->GetUnknownFields(from);
-    if (!unknown.empty()) to->GetReflection()->MutableUnknownFields(to)->MergeFrom(unknown);
-  } else {
-    const auto& source = from.*UnknownFieldsAccess::kMetadata;
-    if (!source.have_unknown_fields()) return;  // nothing to allocate a container for
-    (to->*UnknownFieldsAccess::kMetadata).template MergeFrom<std::string>(source);
-  }
+  const auto& source = from.*UnknownFieldsAccess::kMetadata;
+  if (!source.have_unknown_fields()) return;  // nothing to allocate a container for
+  (to->*UnknownFieldsAccess::kMetadata).template MergeFrom<std::string>(source);
 }
 
 }  // namespace graphport::proto

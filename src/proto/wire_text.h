@@ -1,9 +1,10 @@
 // Prints protobuf text format straight from a message's wire bytes, without parsing them into a
 // message first: a node-heavy graph's text export then costs a walk over its bytes instead of
 // a NodeDef and a reflective printer per node (issue 10, "text output prints node by node").
-// For bytes proto::CheckWire calls valid and canonical the text is exactly what
-// TextFormat::Printer writes for the parsed message with unknown fields hidden (the settings
-// of proto::WriteText), byte for byte; other bytes are the caller's to print the slow way.
+// For bytes proto::CheckWire calls valid and canonical the text is exactly what libprotobuf's
+// TextFormat::Printer writes for the parsed message with unknown fields hidden, byte for
+// byte; other bytes are the caller's to parse and print from their deterministic
+// serialisation (proto::WriteText), which is canonical.
 #ifndef GRAPHPORT_PROTO_WIRE_TEXT_H_
 #define GRAPHPORT_PROTO_WIRE_TEXT_H_
 

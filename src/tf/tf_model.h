@@ -75,7 +75,7 @@ class TfModel {
     if (wire_ != nullptr) wire_->RewriteCanonically();
   }
   // The message as read: the SavedModel, the MetaGraphDef or the GraphDef.
-  const google::protobuf::Message& root() const {
+  const google::protobuf::MessageLite& root() const {
     if (wire_ != nullptr) Materialize();
     if (saved_model_ != nullptr) return *saved_model_;
     if (meta_graph_ != nullptr) return *meta_graph_;

@@ -6,6 +6,9 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/message.h>
+#include <google/protobuf/message_lite.h>
+#include <google/protobuf/text_format.h>
+#include <google/protobuf/unknown_field_set.h>
 #include <google/protobuf/util/message_differencer.h>
 #include <gtest/gtest.h>
 
@@ -27,6 +30,7 @@
 
 #include "core/byte_stream.h"
 #include "core/error.h"
+#include "reference_pool.h"
 #include "tensorflow/graph.pb.h"
 #include "tensorflow/meta_graph.pb.h"
 #include "tensorflow/saved_model.pb.h"
@@ -125,7 +129,7 @@ inline constexpr char kMatrixSavedModel[] =
     "tf/serving/batching/testdata/matrix_half_plus_two/1/saved_model.pb";
 
 // A fresh, empty message of the root type of `kind`.
-inline std::unique_ptr<google::protobuf::Message> NewRoot(tf::TfKind kind) {
+inline std::unique_ptr<google::protobuf::MessageLite> NewRoot(tf::TfKind kind) {
   switch (kind) {
     case tf::TfKind::kSavedModel:
       return std::make_unique<tensorflow::SavedModel>();
@@ -138,15 +142,16 @@ inline std::unique_ptr<google::protobuf::Message> NewRoot(tf::TfKind kind) {
 }
 
 // The reference parse: plain libprotobuf, none of graphport's code.
-inline std::unique_ptr<google::protobuf::Message> ReferenceParse(tf::TfKind kind,
-                                                                 const std::string& bytes) {
+inline std::unique_ptr<google::protobuf::MessageLite> ReferenceParse(tf::TfKind kind,
+                                                                     const std::string& bytes) {
   auto message = NewRoot(kind);
   if (!message->ParseFromString(bytes)) return nullptr;
   return message;
 }
 
 // The GraphDef inside a root of `kind` (a SavedModel's first MetaGraphDef's).
-inline const tensorflow::GraphDef& GraphOf(tf::TfKind kind, const google::protobuf::Message& root) {
+inline const tensorflow::GraphDef& GraphOf(tf::TfKind kind,
+                                           const google::protobuf::MessageLite& root) {
   switch (kind) {
     case tf::TfKind::kMetaGraphDef:
       return static_cast<const tensorflow::MetaGraphDef&>(root).graph_def();
@@ -170,12 +175,100 @@ inline std::string DeterministicBytes(const google::protobuf::MessageLite& m) {
   return out;
 }
 
-inline ::testing::AssertionResult MessagesEqual(const google::protobuf::Message& expected,
-                                                const google::protobuf::Message& actual) {
+// graphport's message classes are lite. What needs libprotobuf's full runtime (text format as
+// the reference, differences field by field, unknown fields one by one) goes through a
+// DynamicMessage of the same type and bytes, from the schemas' descriptor set.
+inline const ReferencePool& PoolFor(const std::string& type) {
+#ifdef GRAPHPORT_TEST_DESCRIPTOR_SET
+  if (type.rfind("graphport.test.", 0) == 0) return ReferencePool::Test();
+#endif
+  return ReferencePool::Tf();
+}
+
+inline std::unique_ptr<google::protobuf::Message> Reference(
+    const google::protobuf::MessageLite& message) {
+  const std::string type = message.GetTypeName();
+  return PoolFor(type).New(type, message.SerializeAsString());
+}
+
+// The message in text format (libprotobuf's printer), for expected values and failure
+// messages.
+inline std::string ReferenceText(const google::protobuf::MessageLite& message) {
+  std::string text;
+  google::protobuf::TextFormat::PrintToString(*Reference(message), &text);
+  return text;
+}
+
+// The same on one line.
+inline std::string ShortText(const google::protobuf::MessageLite& message) {
+  return Reference(message)->ShortDebugString();
+}
+
+// Reads text format with libprotobuf's own parser into `message` (of a generated class):
+// how tests write their inputs, independently of graphport's text parser. False when
+// libprotobuf refuses the text.
+inline bool ParseTextReference(const std::string& text, google::protobuf::MessageLite* message) {
+  const std::string type = message->GetTypeName();
+  auto dynamic = PoolFor(type).New(type);
+  if (!google::protobuf::TextFormat::ParseFromString(text, dynamic.get())) return false;
+  return message->ParseFromString(dynamic->SerializeAsString());
+}
+
+template <typename Message>
+Message FromText(const std::string& text) {
+  Message message;
+  if (!ParseTextReference(text, &message)) {
+    throw std::runtime_error("libprotobuf cannot read the test's text as " +
+                             message.GetTypeName() + ":\n" + text);
+  }
+  return message;
+}
+
+// Unknown fields made as a newer schema's writer would leave them: records appended to the
+// message's bytes, which the parse keeps as unknown fields of its top level.
+inline void AddUnknownVarint(google::protobuf::MessageLite* message, int number,
+                             uint64_t value) {
+  std::string record;
+  {
+    google::protobuf::io::StringOutputStream stream(&record);
+    google::protobuf::io::CodedOutputStream out(&stream);
+    out.WriteTag(static_cast<uint32_t>(number) << 3);
+    out.WriteVarint64(value);
+  }
+  if (!message->MergeFromString(record)) throw std::runtime_error("cannot add a varint field");
+}
+
+inline void AddUnknownLengthDelimited(google::protobuf::MessageLite* message, int number,
+                                      const std::string& value) {
+  std::string record;
+  {
+    google::protobuf::io::StringOutputStream stream(&record);
+    google::protobuf::io::CodedOutputStream out(&stream);
+    out.WriteTag((static_cast<uint32_t>(number) << 3) | 2);
+    out.WriteVarint32(static_cast<uint32_t>(value.size()));
+    out.WriteString(value);
+  }
+  if (!message->MergeFromString(record)) throw std::runtime_error("cannot add a bytes field");
+}
+
+// How many unknown fields the message's top level holds.
+inline int UnknownFieldCount(const google::protobuf::MessageLite& message) {
+  auto reference = Reference(message);
+  return reference->GetReflection()->GetUnknownFields(*reference).field_count();
+}
+
+inline ::testing::AssertionResult MessagesEqual(const google::protobuf::MessageLite& expected,
+                                                const google::protobuf::MessageLite& actual) {
+  if (expected.GetTypeName() != actual.GetTypeName()) {
+    return ::testing::AssertionFailure()
+           << "a " << expected.GetTypeName() << " and a " << actual.GetTypeName();
+  }
   std::string report;
   google::protobuf::util::MessageDifferencer differencer;
   differencer.ReportDifferencesToString(&report);
-  if (differencer.Compare(expected, actual)) return ::testing::AssertionSuccess();
+  if (differencer.Compare(*Reference(expected), *Reference(actual))) {
+    return ::testing::AssertionSuccess();
+  }
   if (report.size() > 2000) report = report.substr(0, 2000) + "...";
   return ::testing::AssertionFailure() << "messages differ:\n" << report;
 }

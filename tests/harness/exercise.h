@@ -18,6 +18,7 @@
 
 #include "core/error.h"
 #include "core/output_set.h"
+#include "cpp/reference_pool.h"
 #include "tensorflow/graph.pb.h"
 #include "tensorflow/meta_graph.pb.h"
 #include "tensorflow/saved_model.pb.h"
@@ -32,29 +33,19 @@ struct Outcome {
   std::string failure;  // non-empty: a property did not hold (what and where)
 };
 
-inline std::unique_ptr<google::protobuf::Message> NewMessage(tf::TfKind kind) {
-  switch (kind) {
-    case tf::TfKind::kSavedModel:
-      return std::make_unique<tensorflow::SavedModel>();
-    case tf::TfKind::kMetaGraphDef:
-      return std::make_unique<tensorflow::MetaGraphDef>();
-    case tf::TfKind::kGraphDef:
-    default:
-      return std::make_unique<tensorflow::GraphDef>();
-  }
-}
-
-// The reference reading of an output: libprotobuf itself, told the type.
+// The reference reading of an output: libprotobuf's full runtime itself, told the type (a
+// DynamicMessage from the schemas' descriptor set: graphport's own classes are lite).
 inline std::unique_ptr<google::protobuf::Message> ReferenceRead(tf::TfKind kind, bool text,
                                                                 const std::string& bytes) {
-  auto message = NewMessage(kind);
+  auto message =
+      testing::ReferencePool::Tf().New("tensorflow." + std::string(tf::MessageName(kind)));
   bool ok = text ? google::protobuf::TextFormat::ParseFromString(bytes, message.get())
                  : message->ParseFromString(bytes);
   if (!ok) return nullptr;
   return message;
 }
 
-inline std::string Deterministic(const google::protobuf::Message& message) {
+inline std::string Deterministic(const google::protobuf::MessageLite& message) {
   std::string out;
   google::protobuf::io::StringOutputStream stream(&out);
   google::protobuf::io::CodedOutputStream coded(&stream);

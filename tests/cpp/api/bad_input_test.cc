@@ -368,7 +368,7 @@ TEST(BadInputTest, InputOverTwoGibibytesIsTooLarge) {
 TEST(BadInputTest, DeepNestingIsAParseError) {
   tensorflow::GraphDef deep = testing::DeeplyNestedGraph(200);
   const std::string binary = deep.SerializeAsString();
-  const std::string text = deep.DebugString();
+  const std::string text = testing::ReferenceText(deep);
   for (Delivery d : {Delivery::kInMemory, Delivery::kStreamed}) {
     for (const char* format : {"auto", "graph-def"}) {
       Outcome b = TryLoad(binary, format, d, "deep.pb");

@@ -45,7 +45,7 @@ class ModelCorpusTest : public ::testing::TestWithParam<CorpusGraph> {
     graph_ = mg ? &mg->graph_def() : &static_cast<const tensorflow::GraphDef&>(*reference_);
   }
   std::string bytes_;
-  std::unique_ptr<google::protobuf::Message> reference_;
+  std::unique_ptr<google::protobuf::MessageLite> reference_;
   const tensorflow::MetaGraphDef* meta_graph_ = nullptr;
   const tensorflow::GraphDef* graph_ = nullptr;
 };

@@ -118,8 +118,7 @@ TEST_F(ExportOptionsTest, ValidOptionsStillWorkAfterRejectedOnes) {
   EXPECT_EQ(out.files()[0].name, "g.txt");
   tensorflow::MetaGraphDef input;
   ASSERT_TRUE(input.ParseFromString(bytes_));
-  std::string expected;
-  ASSERT_TRUE(google::protobuf::TextFormat::PrintToString(input.graph_def(), &expected));
+  const std::string expected = testing::ReferenceText(input.graph_def());
   EXPECT_EQ(out.files()[0].bytes, expected);
 }
 

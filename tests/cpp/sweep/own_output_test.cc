@@ -44,7 +44,7 @@ TEST(OwnOutputTest, AFieldWithAnotherWireTypeDoesNotMakeTheExportUnreadable) {
   // libprotobuf.
   auto* last = mg->mutable_graph_def()->mutable_node(19);
   last->clear_op();
-  last->GetReflection()->MutableUnknownFields(last)->AddVarint(2, 7);
+  testing::AddUnknownVarint(last, 2, 7);
   std::string bytes = saved.SerializeAsString();
   MemorySource source(bytes);
   auto model = tf::TfModel::Load(&source, {});
@@ -62,8 +62,8 @@ TEST(OwnOutputTest, AGraphWithManyUnknownFieldsStillLoadsAsAGraphDef) {
   auto* node = graph.add_node();
   node->set_name("a");
   node->set_op("NoOp");
-  node->GetReflection()->MutableUnknownFields(node)->AddVarint(9, 1);
-  graph.GetReflection()->MutableUnknownFields(&graph)->AddLengthDelimited(99, "x");
+  testing::AddUnknownVarint(node, 9, 1);
+  testing::AddUnknownLengthDelimited(&graph, 99, "x");
   std::string bytes = graph.SerializeAsString();
   MemorySource source(bytes);
   auto model = tf::TfModel::Load(&source, {});

@@ -15,9 +15,9 @@ using testing::CorpusGraph;
 
 constexpr TfKind kKinds[] = {TfKind::kGraphDef, TfKind::kMetaGraphDef, TfKind::kSavedModel};
 
-std::unique_ptr<google::protobuf::Message> Snapshot(const TfModel& model) {
+std::unique_ptr<google::protobuf::MessageLite> Snapshot(const TfModel& model) {
   auto copy = testing::NewRoot(model.format().kind);
-  copy->CopyFrom(model.root());
+  copy->CheckTypeAndMergeFrom(model.root());
   return copy;
 }
 
@@ -41,9 +41,10 @@ Exported ExportOne(TfModel* model, TfKind to, bool as_text, const std::string& f
 
 using testing::GraphOf;
 
-std::unique_ptr<google::protobuf::Message> ParseOutput(TfKind kind, const Exported& e, bool text) {
+std::unique_ptr<google::protobuf::MessageLite> ParseOutput(TfKind kind, const Exported& e,
+                                                          bool text) {
   auto m = testing::NewRoot(kind);
-  bool ok = text ? google::protobuf::TextFormat::ParseFromString(e.bytes, m.get())
+  bool ok = text ? testing::ParseTextReference(e.bytes, m.get())
                  : m->ParseFromString(e.bytes);
   if (!ok) return nullptr;
   return m;
@@ -62,7 +63,7 @@ class ExportCorpusTest : public ::testing::TestWithParam<CorpusGraph> {
   std::string bytes_;
   std::unique_ptr<MemorySource> source_;
   std::unique_ptr<TfModel> model_;
-  std::unique_ptr<google::protobuf::Message> reference_;
+  std::unique_ptr<google::protobuf::MessageLite> reference_;
 };
 
 TEST_P(ExportCorpusTest, EveryKindAndEncodingIsDeterministicAndLeavesTheModelUnchanged) {

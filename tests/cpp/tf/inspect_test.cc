@@ -168,7 +168,7 @@ TEST_P(InspectCorpusTest, ConstantBytesAreTheConstTensorPayloads) {
       int values = t.float_val_size() + t.int_val_size() + t.int64_val_size() +
                    t.double_val_size() + t.bool_val_size();
       if (values == 0) continue;
-      ASSERT_TRUE(width.count(t.dtype())) << "extend this test for " << t.DebugString();
+      ASSERT_TRUE(width.count(t.dtype())) << "extend this test for " << testing::ShortText(t);
       uint64_t elements = 1;
       for (const auto& d : t.tensor_shape().dim()) elements *= d.size();
       expected += elements * width.at(t.dtype());

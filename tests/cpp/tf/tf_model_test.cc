@@ -73,7 +73,7 @@ class TfModelCorpusTest : public ::testing::TestWithParam<CorpusGraph> {
     }
   }
   std::string bytes_;
-  std::unique_ptr<google::protobuf::Message> reference_;
+  std::unique_ptr<google::protobuf::MessageLite> reference_;
 };
 
 TEST_P(TfModelCorpusTest, LoadsWithTheFormatDetected) {

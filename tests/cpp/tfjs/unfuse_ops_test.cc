@@ -26,7 +26,7 @@ const tensorflow::OpList& TensorFlowOps() {
   static const tensorflow::OpList* ops = [] {
     auto* list = new tensorflow::OpList;
     EXPECT_TRUE(
-        google::protobuf::TextFormat::ParseFromString(testing::ReadCorpus("tf/ops.pbtxt"), list));
+        testing::ParseTextReference(testing::ReadCorpus("tf/ops.pbtxt"), list));
     return list;
   }();
   return *ops;
@@ -109,7 +109,7 @@ TEST(UnfuseOpsTest, PreluCorpusBecomesStockTensorFlow) {
 
 tensorflow::NodeDef Parse(const std::string& text) {
   tensorflow::NodeDef node;
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &node)) << text;
+  EXPECT_TRUE(testing::ParseTextReference(text, &node)) << text;
   return node;
 }
 

@@ -25,7 +25,7 @@ TEST(BuiltinOpDefaultsTest, EveryRowMatchesTensorFlowsRegistry) {
     SCOPED_TRACE(std::string(row.op) + "." + row.attr);
     tensorflow::AttrValue value;
     // The default_value text parses as an AttrValue.
-    ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(row.default_value, &value))
+    ASSERT_TRUE(graphport::testing::ParseTextReference(row.default_value, &value))
         << row.default_value;
     EXPECT_NE(value.value_case(), tensorflow::AttrValue::VALUE_NOT_SET);
     const tensorflow::OpDef* op = mgtest::FindOp(tf_ops, row.op);
@@ -36,8 +36,8 @@ TEST(BuiltinOpDefaultsTest, EveryRowMatchesTensorFlowsRegistry) {
     ASSERT_TRUE(attr->has_default_value())
         << "TensorFlow gives " << row.op << "." << row.attr << " no default";
     EXPECT_TRUE(AreAttrValuesEqual(value, attr->default_value()))
-        << "table: " << value.ShortDebugString()
-        << "  TensorFlow: " << attr->default_value().ShortDebugString();
+        << "table: " << graphport::testing::ShortText(value)
+        << "  TensorFlow: " << graphport::testing::ShortText(attr->default_value());
     // The same value in the protobuf sense too (no by-value tensor leniency is needed).
     EXPECT_TRUE(mgtest::MessagesEqual(attr->default_value(), value));
   }

@@ -207,7 +207,7 @@ TEST(TfDebugInfoTest, ScopedExportKeepsTheExportedNodesTraces) {
     EXPECT_EQ(out.files[0].name, "out/model.meta");
     EXPECT_EQ(out.files[1].name, "out/model_debug.meta");
     tensorflow::GraphDebugInfo debug;
-    ASSERT_TRUE(as_text ? google::protobuf::TextFormat::ParseFromString(out.files[1].bytes, &debug)
+    ASSERT_TRUE(as_text ? graphport::testing::ParseTextReference(out.files[1].bytes, &debug)
                         : debug.ParseFromString(out.files[1].bytes));
     EXPECT_TRUE(MessagesEqual(Text<tensorflow::GraphDebugInfo>(R"pb(
                                 files: "model.py"

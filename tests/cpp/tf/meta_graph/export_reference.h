@@ -158,7 +158,7 @@ inline tensorflow::NodeDef RewriteNode(const tensorflow::NodeDef& in, const std:
   return out;
 }
 
-inline std::string Bytes(const google::protobuf::Message& m) {
+inline std::string Bytes(const google::protobuf::MessageLite& m) {
   return graphport::testing::DeterministicBytes(m);
 }
 

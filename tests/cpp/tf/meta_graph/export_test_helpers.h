@@ -101,9 +101,9 @@ inline std::unique_ptr<Loaded> LoadMeta(const tensorflow::MetaGraphDef& mg) {
   return LoadBytes(mg.SerializeAsString(), "meta-graph-binary");
 }
 
-inline std::unique_ptr<google::protobuf::Message> Snapshot(const TfModel& model) {
-  std::unique_ptr<google::protobuf::Message> copy(model.root().New());
-  copy->CopyFrom(model.root());
+inline std::unique_ptr<google::protobuf::MessageLite> Snapshot(const TfModel& model) {
+  std::unique_ptr<google::protobuf::MessageLite> copy(model.root().New());
+  copy->CheckTypeAndMergeFrom(model.root());
   return copy;
 }
 
@@ -123,7 +123,7 @@ inline Output RunExport(TfModel* model, const TfExportOptions& options) {
   EXPECT_TRUE(MessagesEqual(*before, model->root())) << "the export changed the loaded model";
   if (!o.files.empty()) {
     o.parsed = options.as_text
-                   ? google::protobuf::TextFormat::ParseFromString(o.files[0].bytes, &o.meta_graph)
+                   ? graphport::testing::ParseTextReference(o.files[0].bytes, &o.meta_graph)
                    : o.meta_graph.ParseFromString(o.files[0].bytes);
   }
   return o;

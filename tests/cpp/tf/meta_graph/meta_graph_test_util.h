@@ -40,27 +40,10 @@ using graphport::testing::ReadFile;
 
 inline constexpr char kOpsPbtxt[] = "tf/ops.pbtxt";
 
-// Collects text-format parse errors for the exception message.
-class CollectingErrors : public google::protobuf::io::ErrorCollector {
- public:
-  void AddError(int line, int column, const std::string& message) override {
-    text += std::to_string(line + 1) + ":" + std::to_string(column + 1) + ": " + message + "\n";
-  }
-  std::string text;
-};
-
-// Parses protobuf text format; throws with the parser's messages when it does not parse.
+// Parses protobuf text format with libprotobuf's own parser; throws when it does not parse.
 template <typename T>
 T Text(const std::string& text) {
-  T message;
-  google::protobuf::TextFormat::Parser parser;
-  CollectingErrors errors;
-  parser.RecordErrorsTo(&errors);
-  if (!parser.ParseFromString(text, &message)) {
-    throw std::runtime_error("test proto text does not parse as " + T().GetTypeName() + ":\n" +
-                             errors.text);
-  }
-  return message;
+  return graphport::testing::FromText<T>(text);
 }
 
 // TensorFlow's own op registry (tensorflow/core/ops/ops.pbtxt, a text OpList), parsed once.

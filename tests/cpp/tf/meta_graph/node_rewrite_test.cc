@@ -298,10 +298,11 @@ TEST(NodeRewriteTest, LendNodeCopiesEverythingAndLendsTensors) {
 
 TEST(NodeRewriteTest, UnknownFieldsSurvive) {
   tensorflow::NodeDef node = Text<tensorflow::NodeDef>(R"pb(name: "s/a" op: "NoOp")pb");
-  node.GetReflection()->MutableUnknownFields(&node)->AddVarint(99, 7);
+  graphport::testing::AddUnknownVarint(&node, 99, 7);
   Rewritten r(node);
   RewriteNode(r.in, Scope("s"), false, r.out, &r.unbound);
-  const auto& unknown = r.out->GetReflection()->GetUnknownFields(*r.out);
+  auto reference = graphport::testing::Reference(*r.out);
+  const auto& unknown = reference->GetReflection()->GetUnknownFields(*reference);
   ASSERT_EQ(unknown.field_count(), 1);
   EXPECT_EQ(unknown.field(0).number(), 99);
   EXPECT_EQ(unknown.field(0).varint(), 7u);
