@@ -7,7 +7,9 @@
 //        --source out/schemas.cc --include tensorflow/schemas.h --set graphport::tf::TfSchemas
 //
 // The header declares proto::SchemaOf<Class>() for every generated message class and the set's
-// function; the source holds the tables. Everything is constant-initialized: no code runs at
+// function; the source holds the tables. `--no-classes-of PACKAGE` leaves out SchemaOf<Class>()
+// for the messages of PACKAGE (they still have tables): for a second set in a program whose
+// first set already declares them (both import google/protobuf/any.proto, say). Everything is constant-initialized: no code runs at
 // start-up and nothing is allocated.
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -95,6 +97,7 @@ function decodeMessage(buf, prefix, file, out) {
     file,
     mapEntry,
     oneofs: all(r, 8).map((o) => text(one(records(o), 1))),
+    reservedNames: all(r, 10).map(text),
     fields: all(r, 2).map((f) => {
       const fr = records(f);
       const fieldOptions = one(fr, 8);
@@ -181,6 +184,11 @@ function cppClass(message) {
 
 const cppString = (s) => `std::string_view(${JSON.stringify(s)}, ${Buffer.byteLength(s)})`;
 
+// Whether SchemaOf<Class>() is declared for `message`.
+function hasClassSchema(message, args) {
+  return !message.mapEntry && message.file.package !== args['no-classes-of'];
+}
+
 function generate(set, args) {
   const messageIndex = new Map(set.messages.map((m, i) => [m.fullName, i]));
   const enumIndex = new Map(set.enums.map((e, i) => [e.fullName, i]));
@@ -248,6 +256,9 @@ function generate(set, args) {
     if (realOneofs.length > 0) {
       emit(`const std::string_view kOneofs${i}[] = {${realOneofs.map(cppString).join(', ')}};`);
     }
+    if (m.reservedNames.length > 0) {
+      emit(`const std::string_view kReserved${i}[] = {${m.reservedNames.map(cppString).join(', ')}};`);
+    }
   });
   emit();
   emit(`const MessageSchema kMessages[${set.messages.length}] = {`);
@@ -255,9 +266,10 @@ function generate(set, args) {
     const fields = m.fields.length > 0 ? `kFields${i}` : 'nullptr';
     const { realOneofs } = oneofsOf(m);
     const oneofs = realOneofs.length > 0 ? `kOneofs${i}` : 'nullptr';
+    const reserved = m.reservedNames.length > 0 ? `kReserved${i}` : 'nullptr';
     emit(`    {${cppString(m.fullName)}, ${cppString(m.name)}, ${fields}, ${m.fields.length}, ` +
       `${oneofs}, ${realOneofs.length}, ${m.file.proto3}, ${m.mapEntry}, ` +
-      `WellKnown::${wellKnown(m)}, &kSet},`);
+      `WellKnown::${wellKnown(m)}, &kSet, ${reserved}, ${m.reservedNames.length}},`);
   });
   emit('};');
   emit();
@@ -271,7 +283,7 @@ function generate(set, args) {
   emit('}  // namespace');
   emit();
   set.messages.forEach((m, i) => {
-    if (m.mapEntry) return;  // map entries have no class of their own to name
+    if (!hasClassSchema(m, args)) return;  // map entries have no class of their own to name
     emit(`template <>\nconst MessageSchema& SchemaOf<${cppClass(m)}>() {\n  return kMessages[${i}];\n}`);
   });
   emit();
@@ -306,7 +318,7 @@ function generateHeader(set, args) {
   // Forward declarations of the generated classes, grouped by namespace.
   const byNamespace = new Map();
   for (const m of set.messages) {
-    if (m.mapEntry) continue;
+    if (!hasClassSchema(m, args)) continue;
     const cls = cppClass(m);
     const k = cls.lastIndexOf('::');
     const space = cls.slice(2, k);
@@ -321,7 +333,7 @@ function generateHeader(set, args) {
   emit();
   emit('namespace graphport::proto {');
   for (const m of set.messages) {
-    if (m.mapEntry) continue;
+    if (!hasClassSchema(m, args)) continue;
     emit(`template <>\nconst MessageSchema& SchemaOf<${cppClass(m)}>();`);
   }
   emit('}  // namespace graphport::proto');
