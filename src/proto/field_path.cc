@@ -39,21 +39,16 @@ std::string MapKeyText(const FieldStep& step) {
 }  // namespace
 
 std::string FieldPathText(const FieldPath& path) {
-  constexpr size_t kEnds = 6;
-  std::string out;
-  for (size_t i = 0; i < path.size(); ++i) {
-    if (path.size() > 2 * kEnds && i == kEnds) {
-      out += ".(" + std::to_string(path.size() - 2 * kEnds) + " more)";
-      i = path.size() - kEnds;
-    }
-    const FieldStep& step = path[i];
-    if (!out.empty()) out += '.';
-    out += step.field->name();
+  std::vector<std::string> steps;
+  steps.reserve(path.size());
+  for (const FieldStep& step : path) {
+    std::string text = step.field->name();
     if (step.index >= 0) {
-      out += step.field->is_map() ? MapKeyText(step) : "[" + std::to_string(step.index) + "]";
+      text += step.field->is_map() ? MapKeyText(step) : "[" + std::to_string(step.index) + "]";
     }
+    steps.push_back(std::move(text));
   }
-  return out;
+  return JoinPathSteps(steps);
 }
 
 }  // namespace graphport::proto
