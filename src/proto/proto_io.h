@@ -11,6 +11,7 @@
 #include "core/byte_stream.h"
 #include "proto/memory_budget.h"
 #include "proto/message_walk.h"
+#include "proto/schema.h"
 
 namespace graphport::proto {
 
@@ -21,7 +22,11 @@ namespace graphport::proto {
 // its field and line.
 void ParseBinary(ByteSource* source, google::protobuf::Message* message, const std::string& what,
                  const MemoryBudget* budget = nullptr);
-void ParseText(ByteSource* source, google::protobuf::Message* message, const std::string& what,
+// Text is read with graphport's schema tables (`type`, the message's: proto/text_parse.h)
+// into wire bytes that the lite parser reads. The budget counts those bytes while the text is
+// read, and again beside what the message holds while they are parsed.
+void ParseText(ByteSource* source, const MessageSchema& type,
+               google::protobuf::MessageLite* message, const std::string& what,
                const MemoryBudget* budget = nullptr);
 
 // Deterministic binary (map entries sorted by key), as TensorFlow writes it.

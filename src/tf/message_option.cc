@@ -1,13 +1,12 @@
 #include "tf/message_option.h"
 
-#include <google/protobuf/text_format.h>
-
 #include "core/base64.h"
 #include "core/byte_stream.h"
 #include "core/error.h"
 #include "core/option_schema.h"
 #include "proto/proto_io.h"
 #include "proto/proto_json.h"
+#include "tensorflow/schemas.h"
 #include "tf/detect.h"
 
 namespace graphport::tf {
@@ -24,7 +23,11 @@ void ParseProtoOption(const std::string& option, const nlohmann::json& value,
     MemorySource source(bytes);
     try {
       if (!bytes.empty() && LooksLikeText(std::string_view(bytes).substr(0, 4096))) {
-        proto::ParseText(&source, message, "export option '" + option + "'");
+        const proto::MessageSchema* schema = TfSchemas().Find(message->GetTypeName());
+        if (schema == nullptr) {
+          throw Error(ErrorCode::kInternal, "no schema table for " + message->GetTypeName());
+        }
+        proto::ParseText(&source, *schema, message, "export option '" + option + "'");
       } else {
         proto::ParseBinary(&source, message, "export option '" + option + "'");
       }

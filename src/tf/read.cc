@@ -9,6 +9,7 @@
 #include "core/message_text.h"
 #include "proto/graph_arena.h"
 #include "proto/proto_io.h"
+#include "tensorflow/schemas.h"
 #include "tf/detect.h"
 #include "tf/tf_model.h"
 #include "tf/wire_nested.h"
@@ -150,17 +151,21 @@ std::unique_ptr<TfModel> TfModel::Load(ByteSource* raw_source, const TfLoadOptio
   }
 
   google::protobuf::Message* root;
+  const proto::MessageSchema* root_schema;
   Arena* arena = &model->arena_;
   switch (model->format_.kind) {
     case TfKind::kSavedModel:
       root = model->saved_model_ = Arena::CreateMessage<tensorflow::SavedModel>(arena);
+      root_schema = &proto::SchemaOf<tensorflow::SavedModel>();
       break;
     case TfKind::kMetaGraphDef:
       root = model->meta_graph_ = Arena::CreateMessage<tensorflow::MetaGraphDef>(arena);
+      root_schema = &proto::SchemaOf<tensorflow::MetaGraphDef>();
       break;
     case TfKind::kGraphDef:
     default:
       root = model->graph_ = Arena::CreateMessage<tensorflow::GraphDef>(arena);
+      root_schema = &proto::SchemaOf<tensorflow::GraphDef>();
       break;
   }
 
@@ -203,7 +208,7 @@ std::unique_ptr<TfModel> TfModel::Load(ByteSource* raw_source, const TfLoadOptio
     input = replay.get();
   }
   if (model->format_.text) {
-    proto::ParseText(input, root, options.name, watch);
+    proto::ParseText(input, *root_schema, root, options.name, watch);
   } else {
     proto::ParseBinary(input, root, options.name, watch);
   }

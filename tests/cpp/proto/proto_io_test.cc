@@ -7,12 +7,18 @@
 #include <string>
 
 #include "core/limits.h"
+#include "tensorflow/schemas.h"
 #include "test_util.h"
 
 namespace graphport::tf {
 namespace {
 
 using testing::CorpusGraph;
+
+const proto::MessageSchema& GraphSchema() { return proto::SchemaOf<tensorflow::GraphDef>(); }
+const proto::MessageSchema& SchemaFor(const google::protobuf::MessageLite& message) {
+  return *TfSchemas().Find(message.GetTypeName());
+}
 
 std::string Binary(const google::protobuf::Message& m) {
   StringSink sink;
@@ -85,13 +91,13 @@ TEST_P(ProtoIoCorpusTest, BinaryToTextToBinary) {
   std::string text = Text(*parsed);
   auto from_text = testing::NewRoot(GetParam().kind);
   MemorySource source(text);
-  proto::ParseText(&source, from_text.get(), "text");
+  proto::ParseText(&source, SchemaFor(*from_text), from_text.get(), "text");
   EXPECT_TRUE(testing::MessagesEqual(*reference_, *from_text));
   EXPECT_EQ(Binary(*from_text), Binary(*parsed));
   // And streamed text parses the same.
   auto streamed = testing::NewRoot(GetParam().kind);
   testing::ChunkedSource chunks(text);
-  proto::ParseText(&chunks, streamed.get(), "text");
+  proto::ParseText(&chunks, SchemaFor(*streamed), streamed.get(), "text");
   EXPECT_TRUE(testing::MessagesEqual(*reference_, *streamed));
 }
 
@@ -178,7 +184,7 @@ TEST(ProtoIoTest, TextSyntaxErrorGivesLineAndColumn) {
   tensorflow::GraphDef graph;
   MemorySource source(text);
   try {
-    proto::ParseText(&source, &graph, "bad.pbtxt");
+    proto::ParseText(&source, GraphSchema(), &graph, "bad.pbtxt");
     FAIL() << "parsed";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::kParseError);
@@ -195,7 +201,7 @@ TEST(ProtoIoTest, TextUnknownFieldGivesLineAndColumn) {
   tensorflow::GraphDef graph;
   MemorySource source(text);
   try {
-    proto::ParseText(&source, &graph, "x.pbtxt");
+    proto::ParseText(&source, GraphSchema(), &graph, "x.pbtxt");
     FAIL() << "parsed";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::kParseError);
@@ -210,14 +216,14 @@ TEST(ProtoIoTest, StreamedTextErrorsAreTheSame) {
   try {
     tensorflow::GraphDef g;
     MemorySource source(text);
-    proto::ParseText(&source, &g, "t");
+    proto::ParseText(&source, GraphSchema(), &g, "t");
   } catch (const Error& e) {
     in_memory = e.what();
   }
   try {
     tensorflow::GraphDef g;
     testing::ChunkedSource source(text);
-    proto::ParseText(&source, &g, "t");
+    proto::ParseText(&source, GraphSchema(), &g, "t");
   } catch (const Error& e) {
     streamed = e.what();
   }
@@ -265,7 +271,7 @@ TEST_P(DeepNestingTest, TextOverTheRecursionLimitIsAParseError) {
   testing::ChunkedSource chunks(text);
   ByteSource* source = GetParam() ? static_cast<ByteSource*>(&chunks) : &memory;
   try {
-    proto::ParseText(source, &graph, "deep.pbtxt");
+    proto::ParseText(source, GraphSchema(), &graph, "deep.pbtxt");
     FAIL() << "parsed";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::kParseError);
@@ -284,7 +290,7 @@ TEST_P(DeepNestingTest, NestingWellInsideTheLimitParses) {
     testing::ChunkedSource chunks(bytes);
     ByteSource* source = GetParam() ? static_cast<ByteSource*>(&chunks) : &memory;
     if (text) {
-      proto::ParseText(source, &graph, "ok");
+      proto::ParseText(source, GraphSchema(), &graph, "ok");
     } else {
       proto::ParseBinary(source, &graph, "ok");
     }
@@ -311,7 +317,7 @@ TEST(ProtoIoTest, SizeOverTwoGibibytesIsTooLargeBeforeReading) {
     tensorflow::GraphDef graph;
     HugeHintSource source(bytes);
     try {
-      text ? proto::ParseText(&source, &graph, "huge")
+      text ? proto::ParseText(&source, GraphSchema(), &graph, "huge")
            : proto::ParseBinary(&source, &graph, "huge");
       FAIL() << "parsed";
     } catch (const Error& e) {
@@ -345,7 +351,8 @@ TEST(ProtoIoTest, SourceFailureIsAnIoError) {
     tensorflow::GraphDef graph;
     FailingSource source(text ? testing::DeeplyNestedGraph(3).DebugString() : bytes);
     try {
-      text ? proto::ParseText(&source, &graph, "src") : proto::ParseBinary(&source, &graph, "src");
+      text ? proto::ParseText(&source, GraphSchema(), &graph, "src")
+           : proto::ParseBinary(&source, &graph, "src");
       FAIL() << "parsed";
     } catch (const Error& e) {
       EXPECT_EQ(e.code(), ErrorCode::kIo);
