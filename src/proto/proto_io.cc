@@ -155,9 +155,8 @@ void ParseBinary(ByteSource* source, google::protobuf::Message* message, const s
               InFile(what, offset));
 }
 
-void ParseText(ByteSource* source, const MessageSchema& type,
-               google::protobuf::MessageLite* message, const std::string& what,
-               const MemoryBudget* budget) {
+void ParseText(ByteSource* source, google::protobuf::MessageLite* message,
+               const MessageSchema& type, const std::string& what, const MemoryBudget* budget) {
   CheckSize(source, what);
   const std::string type_name(type.name);
   // The text becomes the message's wire bytes (proto/text_parse.h), which the lite parser

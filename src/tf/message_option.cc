@@ -27,7 +27,7 @@ void ParseProtoOption(const std::string& option, const nlohmann::json& value,
         if (schema == nullptr) {
           throw Error(ErrorCode::kInternal, "no schema table for " + message->GetTypeName());
         }
-        proto::ParseText(&source, *schema, message, "export option '" + option + "'");
+        proto::ParseText(&source, message, *schema, "export option '" + option + "'");
       } else {
         proto::ParseBinary(&source, message, "export option '" + option + "'");
       }

@@ -208,7 +208,7 @@ std::unique_ptr<TfModel> TfModel::Load(ByteSource* raw_source, const TfLoadOptio
     input = replay.get();
   }
   if (model->format_.text) {
-    proto::ParseText(input, *root_schema, root, options.name, watch);
+    proto::ParseText(input, root, *root_schema, options.name, watch);
   } else {
     proto::ParseBinary(input, root, options.name, watch);
   }

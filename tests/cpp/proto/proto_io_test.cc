@@ -15,7 +15,6 @@ namespace {
 
 using testing::CorpusGraph;
 
-const proto::MessageSchema& GraphSchema() { return proto::SchemaOf<tensorflow::GraphDef>(); }
 const proto::MessageSchema& SchemaFor(const google::protobuf::MessageLite& message) {
   return *TfSchemas().Find(message.GetTypeName());
 }
@@ -91,13 +90,13 @@ TEST_P(ProtoIoCorpusTest, BinaryToTextToBinary) {
   std::string text = Text(*parsed);
   auto from_text = testing::NewRoot(GetParam().kind);
   MemorySource source(text);
-  proto::ParseText(&source, SchemaFor(*from_text), from_text.get(), "text");
+  proto::ParseText(&source, from_text.get(), SchemaFor(*from_text), "text");
   EXPECT_TRUE(testing::MessagesEqual(*reference_, *from_text));
   EXPECT_EQ(Binary(*from_text), Binary(*parsed));
   // And streamed text parses the same.
   auto streamed = testing::NewRoot(GetParam().kind);
   testing::ChunkedSource chunks(text);
-  proto::ParseText(&chunks, SchemaFor(*streamed), streamed.get(), "text");
+  proto::ParseText(&chunks, streamed.get(), SchemaFor(*streamed), "text");
   EXPECT_TRUE(testing::MessagesEqual(*reference_, *streamed));
 }
 
@@ -184,7 +183,7 @@ TEST(ProtoIoTest, TextSyntaxErrorGivesLineAndColumn) {
   tensorflow::GraphDef graph;
   MemorySource source(text);
   try {
-    proto::ParseText(&source, GraphSchema(), &graph, "bad.pbtxt");
+    proto::ParseText(&source, &graph, "bad.pbtxt");
     FAIL() << "parsed";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::kParseError);
@@ -201,7 +200,7 @@ TEST(ProtoIoTest, TextUnknownFieldGivesLineAndColumn) {
   tensorflow::GraphDef graph;
   MemorySource source(text);
   try {
-    proto::ParseText(&source, GraphSchema(), &graph, "x.pbtxt");
+    proto::ParseText(&source, &graph, "x.pbtxt");
     FAIL() << "parsed";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::kParseError);
@@ -216,14 +215,14 @@ TEST(ProtoIoTest, StreamedTextErrorsAreTheSame) {
   try {
     tensorflow::GraphDef g;
     MemorySource source(text);
-    proto::ParseText(&source, GraphSchema(), &g, "t");
+    proto::ParseText(&source, &g, "t");
   } catch (const Error& e) {
     in_memory = e.what();
   }
   try {
     tensorflow::GraphDef g;
     testing::ChunkedSource source(text);
-    proto::ParseText(&source, GraphSchema(), &g, "t");
+    proto::ParseText(&source, &g, "t");
   } catch (const Error& e) {
     streamed = e.what();
   }
@@ -271,7 +270,7 @@ TEST_P(DeepNestingTest, TextOverTheRecursionLimitIsAParseError) {
   testing::ChunkedSource chunks(text);
   ByteSource* source = GetParam() ? static_cast<ByteSource*>(&chunks) : &memory;
   try {
-    proto::ParseText(source, GraphSchema(), &graph, "deep.pbtxt");
+    proto::ParseText(source, &graph, "deep.pbtxt");
     FAIL() << "parsed";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::kParseError);
@@ -290,7 +289,7 @@ TEST_P(DeepNestingTest, NestingWellInsideTheLimitParses) {
     testing::ChunkedSource chunks(bytes);
     ByteSource* source = GetParam() ? static_cast<ByteSource*>(&chunks) : &memory;
     if (text) {
-      proto::ParseText(source, GraphSchema(), &graph, "ok");
+      proto::ParseText(source, &graph, "ok");
     } else {
       proto::ParseBinary(source, &graph, "ok");
     }
@@ -317,7 +316,7 @@ TEST(ProtoIoTest, SizeOverTwoGibibytesIsTooLargeBeforeReading) {
     tensorflow::GraphDef graph;
     HugeHintSource source(bytes);
     try {
-      text ? proto::ParseText(&source, GraphSchema(), &graph, "huge")
+      text ? proto::ParseText(&source, &graph, "huge")
            : proto::ParseBinary(&source, &graph, "huge");
       FAIL() << "parsed";
     } catch (const Error& e) {
@@ -351,8 +350,7 @@ TEST(ProtoIoTest, SourceFailureIsAnIoError) {
     tensorflow::GraphDef graph;
     FailingSource source(text ? testing::DeeplyNestedGraph(3).DebugString() : bytes);
     try {
-      text ? proto::ParseText(&source, GraphSchema(), &graph, "src")
-           : proto::ParseBinary(&source, &graph, "src");
+      text ? proto::ParseText(&source, &graph, "src") : proto::ParseBinary(&source, &graph, "src");
       FAIL() << "parsed";
     } catch (const Error& e) {
       EXPECT_EQ(e.code(), ErrorCode::kIo);
