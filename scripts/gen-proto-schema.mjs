@@ -98,6 +98,7 @@ function decodeMessage(buf, prefix, file, out) {
     file,
     mapEntry,
     oneofs: all(r, 8).map((o) => text(one(records(o), 1))),
+    reservedNames: all(r, 10).map(text),
     fields: all(r, 2).map((f) => {
       const fr = records(f);
       const fieldOptions = one(fr, 8);
@@ -254,6 +255,9 @@ function generate(set, args) {
     if (realOneofs.length > 0) {
       emit(`const std::string_view kOneofs${i}[] = {${realOneofs.map(cppString).join(', ')}};`);
     }
+    if (m.reservedNames.length > 0) {
+      emit(`const std::string_view kReserved${i}[] = {${m.reservedNames.map(cppString).join(', ')}};`);
+    }
   });
   emit();
   emit(`const MessageSchema kMessages[${set.messages.length}] = {`);
@@ -261,9 +265,10 @@ function generate(set, args) {
     const fields = m.fields.length > 0 ? `kFields${i}` : 'nullptr';
     const { realOneofs } = oneofsOf(m);
     const oneofs = realOneofs.length > 0 ? `kOneofs${i}` : 'nullptr';
+    const reserved = m.reservedNames.length > 0 ? `kReserved${i}` : 'nullptr';
     emit(`    {${cppString(m.fullName)}, ${cppString(m.name)}, ${fields}, ${m.fields.length}, ` +
       `${oneofs}, ${realOneofs.length}, ${m.file.proto3}, ${m.mapEntry}, ` +
-      `WellKnown::${wellKnown(m)}, &kSet},`);
+      `WellKnown::${wellKnown(m)}, &kSet, ${reserved}, ${m.reservedNames.length}},`);
   });
   emit('};');
   emit();

@@ -25,4 +25,17 @@ std::string JoinForMessage(const std::vector<std::string>& items, std::string_vi
   return out;
 }
 
+std::string JoinPathSteps(const std::vector<std::string>& steps, size_t ends) {
+  std::string out;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    if (steps.size() > 2 * ends && i == ends) {
+      out += ".(" + std::to_string(steps.size() - 2 * ends) + " more)";
+      i = steps.size() - ends;
+    }
+    if (!out.empty()) out += '.';
+    out += steps[i];
+  }
+  return out;
+}
+
 }  // namespace graphport

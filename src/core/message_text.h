@@ -23,6 +23,11 @@ std::string CapForMessage(std::string_view text, size_t max_bytes = kMaxQuotedBy
 std::string JoinForMessage(const std::vector<std::string>& items, std::string_view separator,
                            size_t max_items = kMaxListedItems);
 
+// The steps of a path through nested fields ("node[3]", "attr[\"T\"]", "s") joined with '.'.
+// A path of more than 2 * `ends` steps keeps its first and last `ends` with the count of those
+// left out between them: "a.b.(40 more).y.z".
+std::string JoinPathSteps(const std::vector<std::string>& steps, size_t ends = 6);
+
 }  // namespace graphport
 
 #endif  // GRAPHPORT_CORE_MESSAGE_TEXT_H_

@@ -24,8 +24,12 @@ struct MemoryBudget {
   bool Exceeded(uint64_t consumed) const { return Estimate(consumed) > max_bytes; }
 };
 
-// The TOO_LARGE message: "<what>: the model needs more than N bytes of memory ...".
+// The TOO_LARGE message: "<what>: loading needs more than the memory budget of N bytes ...".
 std::string BudgetExceededMessage(const MemoryBudget& budget, uint64_t consumed,
+                                  const std::string& what);
+// The same when what is held is not the arena and the input read: a text parse holds the
+// wire bytes it has made of `consumed` bytes of text.
+std::string BudgetExceededMessage(const MemoryBudget& budget, uint64_t held, uint64_t consumed,
                                   const std::string& what);
 
 }  // namespace graphport::proto

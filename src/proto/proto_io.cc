@@ -1,7 +1,6 @@
 #include "proto/proto_io.h"
 
 #include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/text_format.h>
 
@@ -11,10 +10,10 @@
 #include "core/limits.h"
 #include "core/message_text.h"
 #include "proto/deterministic_bytes.h"
-#include "proto/message_walk.h"
 #include "proto/proto_streams.h"
 #include "proto/protobuf_log.h"
 #include "proto/text_output.h"
+#include "proto/text_parse.h"
 #include "proto/whole_string_stream.h"
 #include "proto/wire_scan.h"
 #include "proto/wire_text.h"
@@ -52,83 +51,31 @@ ErrorLocation InFile(const std::string& what, int64_t offset = -1) {
   return ErrorLocation::InFile(what, offset);
 }
 
-class FirstErrorCollector : public io::ErrorCollector {
+// The text parser's input, refused from the chunk where the wire bytes it has written so far
+// pass the budget: how a text parse is stopped without an exception crossing it.
+class WireBudgetStream : public io::ZeroCopyInputStream {
  public:
-  void AddError(int line, int column, const std::string& message) override {
-    if (!error_.empty()) return;
-    // protobuf counts lines and columns from zero; editors count from one.
-    line_ = line + 1;
-    column_ = column + 1;
-    // The message quotes the offending token, which can be a megabyte-long string.
-    error_ = "line " + std::to_string(line_) + " column " + std::to_string(column_) + ": " +
-             CapForMessage(message);
+  WireBudgetStream(io::ZeroCopyInputStream* input, const MemoryBudget* budget,
+                   const std::string* wire)
+      : input_(input), budget_(budget), wire_(wire) {}
+  bool Next(const void** data, int* size) override {
+    if (budget_ != nullptr && budget_->Exceeded(wire_->size())) {
+      over_budget_ = true;
+      return false;
+    }
+    return input_->Next(data, size);
   }
-  const std::string& error() const { return error_; }
-  int line() const { return line_; }
-  int column() const { return column_; }
+  void BackUp(int count) override { input_->BackUp(count); }
+  bool Skip(int count) override { return input_->Skip(count); }
+  int64_t ByteCount() const override { return input_->ByteCount(); }
+  bool over_budget() const { return over_budget_; }
 
  private:
-  std::string error_;
-  int line_ = 0;
-  int column_ = 0;
+  io::ZeroCopyInputStream* input_;
+  const MemoryBudget* budget_;
+  const std::string* wire_;
+  bool over_budget_ = false;
 };
-
-// Where a field of a text input was, found by parsing it again with locations recorded (only
-// on the way to an error: recording them for every field of a big graph costs its memory).
-// False when the input cannot be reread, or the path passes through a map (whose entries
-// reflection lists in another order than the text has them).
-bool LocateTextField(ByteSource* source, const google::protobuf::Message& prototype,
-                     const FieldPath& path, int* line, int* column) {
-  for (const FieldStep& step : path) {
-    if (step.field->is_map()) return false;
-  }
-  uint64_t size = 0;
-  if (!source->Rewind() || !source->SizeHint(&size) || size > kMaxDiagnosticReread) return false;
-  std::unique_ptr<google::protobuf::Message> again(prototype.New());
-  google::protobuf::TextFormat::ParseInfoTree tree;
-  google::protobuf::TextFormat::Parser parser;
-  FirstErrorCollector ignored;
-  parser.RecordErrorsTo(&ignored);
-  parser.SetRecursionLimit(kMaxProtoNesting);
-  parser.WriteLocationsTo(&tree);
-  SourceCopyingStream copying(source);
-  io::CopyingInputStreamAdaptor adaptor(&copying, static_cast<int>(kStreamChunkBytes));
-  if (!parser.Parse(&adaptor, again.get())) return false;
-  const google::protobuf::TextFormat::ParseInfoTree* node = &tree;
-  for (size_t i = 0; i + 1 < path.size() && node != nullptr; ++i) {
-    node = node->GetTreeForNested(path[i].field, path[i].index);
-  }
-  if (node == nullptr) return false;
-  google::protobuf::TextFormat::ParseLocation where =
-      node->GetLocation(path.back().field, path.back().index);
-  if (where.line < 0) return false;
-  *line = where.line + 1;
-  *column = where.column + 1;
-  return true;
-}
-
-// libprotobuf 3.21's text parser takes any bytes into a proto3 string; its binary parser
-// refuses them, and so does TensorFlow's text loader. Checked after the parse, in one walk.
-void CheckTextStrings(ByteSource* source, google::protobuf::Message* message,
-                      const std::string& what) {
-  FieldPath path;
-  size_t bad_offset = 0;
-  if (!FindNonUtf8String(*message, &path, &bad_offset)) return;
-  const google::protobuf::FieldDescriptor* field = path.back().field;
-  std::string message_text = "string field '" + field->full_name() + "' (" + FieldPathText(path) +
-                             ") is not valid UTF-8 (at byte " + std::to_string(bad_offset) +
-                             " of the string); a proto3 string must be UTF-8";
-  ErrorLocation where;
-  where.file = what;
-  std::string type = message->GetDescriptor()->name();
-  if (LocateTextField(source, *message, path, &where.line, &where.column)) {
-    message_text = "line " + std::to_string(where.line) + " column " +
-                   std::to_string(where.column) + ": " + message_text;
-  }
-  message->Clear();
-  throw Error(ErrorCode::kParseError, what + ": not a valid text " + type + ": " + message_text,
-              where);
-}
 
 void CheckSize(ByteSource* source, const std::string& what) {
   uint64_t size = 0;
@@ -217,46 +164,96 @@ void ParseBinary(ByteSource* source, google::protobuf::MessageLite* message,
               InFile(what, offset));
 }
 
-void ParseText(ByteSource* source, google::protobuf::Message* message, const std::string& what,
-               const MemoryBudget* budget) {
+void ParseText(ByteSource* source, google::protobuf::MessageLite* message,
+               const MessageSchema& type, const std::string& what, const MemoryBudget* budget) {
   CheckSize(source, what);
-  ProtobufLogCapture log;
+  const std::string type_name(type.name);
+  // The text becomes the message's wire bytes (proto/text_parse.h), which the lite parser
+  // then reads. While the text is read, the budget holds the wire bytes written so far.
+  std::string wire;
+  TextParseError error;
   bool ok;
   std::string source_error;
   bool over_budget;
   uint64_t consumed;
-  FirstErrorCollector errors;
   {
-    SourceCopyingStream copying(source, budget);
-    io::CopyingInputStreamAdaptor adaptor(&copying, static_cast<int>(kStreamChunkBytes));
-    google::protobuf::TextFormat::Parser parser;
-    parser.RecordErrorsTo(&errors);
-    parser.SetRecursionLimit(kMaxProtoNesting);
-    ok = parser.Parse(&adaptor, message);
-    source_error = copying.error();
-    over_budget = copying.over_budget();
-    consumed = copying.consumed();
+    std::string_view bytes;
+    std::unique_ptr<SourceCopyingStream> copying;
+    std::unique_ptr<io::ZeroCopyInputStream> chunks;
+    if (source->Contiguous(&bytes)) {
+      if (bytes.size() > kMaxProtoBytes) {
+        throw Error(ErrorCode::kTooLarge, what + ": " + std::to_string(bytes.size()) +
+                                              " bytes; a protobuf message must be under 2 GiB");
+      }
+      // In memory already: lent in chunks, not copied.
+      chunks = std::make_unique<io::ArrayInputStream>(bytes.data(), static_cast<int>(bytes.size()),
+                                                      static_cast<int>(kStreamChunkBytes));
+    } else {
+      copying = std::make_unique<SourceCopyingStream>(source);
+      chunks = std::make_unique<io::CopyingInputStreamAdaptor>(copying.get(),
+                                                               static_cast<int>(kStreamChunkBytes));
+    }
+    WireBudgetStream watched(chunks.get(), budget, &wire);
+    ok = TextToWire(&watched, type, &wire, &error);
+    if (copying != nullptr) source_error = copying->error();
+    over_budget = watched.over_budget();
+    consumed = static_cast<uint64_t>(watched.ByteCount());
   }
   if (!source_error.empty()) throw Error(ErrorCode::kIo, what + ": " + source_error);
   if (over_budget) {
-    std::string text = BudgetExceededMessage(*budget, consumed, what);
+    std::string text =
+        BudgetExceededMessage(*budget, budget->Estimate(wire.size()), consumed, what);
     message->Clear();
     throw Error(ErrorCode::kTooLarge, text, InFile(what));
   }
-  if (ok && log.errors().empty()) {
-    CheckTextStrings(source, message, what);
-    return;
+  if (!ok) {
+    message->Clear();
+    ErrorLocation where = InFile(what);
+    where.line = error.line;
+    where.column = error.column;
+    throw Error(error.too_large ? ErrorCode::kTooLarge : ErrorCode::kParseError,
+                what + ": not a valid text " + type_name + ": line " + std::to_string(error.line) +
+                    " column " + std::to_string(error.column) + ": " + CapForMessage(error.message),
+                where);
   }
-  message->Clear();
-  ErrorLocation where = InFile(what);
-  where.line = errors.line();
-  where.column = errors.column();
-  std::string detail = errors.error();
-  if (detail.empty()) detail = log.Summary();
-  if (detail.empty()) detail = "parse failed";
-  throw Error(ErrorCode::kParseError,
-              what + ": not a valid text " + message->GetDescriptor()->name() + ": " + detail,
-              where);
+  // The lite parse, the wire bytes counted as held beside what it builds.
+  ProtobufLogCapture log;
+  MemoryBudget held;
+  const MemoryBudget* wire_budget = nullptr;
+  if (budget != nullptr) {
+    held = *budget;
+    held.max_bytes = budget->max_bytes > wire.size() ? budget->max_bytes - wire.size() : 0;
+    wire_budget = &held;
+  }
+  bool parsed;
+  uint64_t wire_consumed;
+  {
+    BudgetedArrayStream wire_chunks(wire, kStreamChunkBytes, wire_budget);
+    {
+      io::CodedInputStream input(&wire_chunks);
+      input.SetRecursionLimit(kMaxProtoNesting);
+      parsed = message->ParseFromCodedStream(&input) && input.ConsumedEntireMessage();
+    }
+    // Checked once more at the end: a wire that fits one chunk is never refused a chunk.
+    wire_consumed = static_cast<uint64_t>(wire_chunks.ByteCount());
+    over_budget = wire_chunks.over_budget() ||
+                  (wire_budget != nullptr && wire_budget->Exceeded(wire_consumed));
+  }
+  if (over_budget) {
+    std::string text = BudgetExceededMessage(*budget, budget->Estimate(wire.size() + wire_consumed),
+                                             consumed, what);
+    message->Clear();
+    throw Error(ErrorCode::kTooLarge, text, InFile(what));
+  }
+  if (!parsed || !log.errors().empty()) {
+    message->Clear();
+    const std::string logged = log.Summary();
+    throw Error(ErrorCode::kInternal,
+                what + ": the text of a " + type_name +
+                    " was read, but its wire bytes did not parse" +
+                    (logged.empty() ? "" : " (" + logged + ")"),
+                InFile(what));
+  }
 }
 
 void WriteBinary(const google::protobuf::MessageLite& message, ByteSink* sink) {

@@ -25,8 +25,18 @@ namespace graphport::proto {
 void ParseBinary(ByteSource* source, google::protobuf::MessageLite* message,
                  const MessageSchema& type, const std::string& what,
                  const MemoryBudget* budget = nullptr);
-void ParseText(ByteSource* source, google::protobuf::Message* message, const std::string& what,
+// Text is read with graphport's schema tables (`type`, the message's: proto/text_parse.h)
+// into wire bytes that the lite parser reads. The budget counts those bytes while the text is
+// read, and again beside what the message holds while they are parsed.
+void ParseText(ByteSource* source, google::protobuf::MessageLite* message,
+               const MessageSchema& type, const std::string& what,
                const MemoryBudget* budget = nullptr);
+// For a generated class, whose schema table is SchemaOf<Message>().
+template <typename Message>
+void ParseText(ByteSource* source, Message* message, const std::string& what,
+               const MemoryBudget* budget = nullptr) {
+  ParseText(source, message, SchemaOf<Message>(), what, budget);
+}
 
 // Deterministic binary (map entries sorted by key), as TensorFlow writes it.
 // Throws graphport::Error(kTooLarge) for a message of 2 GiB or more, before writing a byte.

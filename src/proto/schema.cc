@@ -47,6 +47,13 @@ const FieldSchema* MessageSchema::FindFieldByJsonName(std::string_view json_name
   return nullptr;
 }
 
+bool MessageSchema::IsReservedName(std::string_view reserved) const {
+  for (int i = 0; i < reserved_name_count; ++i) {
+    if (reserved_names[i] == reserved) return true;
+  }
+  return false;
+}
+
 const MessageSchema* SchemaSet::Find(std::string_view full_name) const {
   int low = 0, high = message_count;
   while (low < high) {

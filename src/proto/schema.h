@@ -147,10 +147,14 @@ struct MessageSchema {
   bool map_entry;
   WellKnown well_known;
   const SchemaSet* set;  // the set this type belongs to (for Any's type URLs)
+  // Names declared `reserved`: text format skips a field of such a name instead of refusing it.
+  const std::string_view* reserved_names;
+  int reserved_name_count;
 
   const FieldSchema* FindFieldByNumber(int number) const;
   const FieldSchema* FindFieldByName(std::string_view name) const;
   const FieldSchema* FindFieldByJsonName(std::string_view json_name) const;
+  bool IsReservedName(std::string_view name) const;
   const FieldSchema* begin() const { return fields; }
   const FieldSchema* end() const { return fields + field_count; }
 };

@@ -1,13 +1,12 @@
 #include "tf/message_option.h"
 
-#include <google/protobuf/message.h>
-
 #include "core/base64.h"
 #include "core/byte_stream.h"
 #include "core/error.h"
 #include "core/option_schema.h"
 #include "proto/proto_io.h"
 #include "proto/proto_json.h"
+#include "tensorflow/schemas.h"
 #include "tf/detect.h"
 
 namespace graphport::tf {
@@ -24,8 +23,7 @@ void ParseProtoOption(const std::string& option, const nlohmann::json& value,
     MemorySource source(bytes);
     try {
       if (!bytes.empty() && LooksLikeText(std::string_view(bytes).substr(0, 4096))) {
-        proto::ParseText(&source, static_cast<google::protobuf::Message*>(message),
-                         "export option '" + option + "'");
+        proto::ParseText(&source, message, schema, "export option '" + option + "'");
       } else {
         proto::ParseBinary(&source, message, schema, "export option '" + option + "'");
       }

@@ -9,6 +9,7 @@
 #include "core/message_text.h"
 #include "proto/graph_arena.h"
 #include "proto/proto_io.h"
+#include "tensorflow/schemas.h"
 #include "tf/detect.h"
 #include "tf/tf_model.h"
 #include "tf/wire_nested.h"
@@ -204,7 +205,7 @@ std::unique_ptr<TfModel> TfModel::Load(ByteSource* raw_source, const TfLoadOptio
     input = replay.get();
   }
   if (model->format_.text) {
-    proto::ParseText(input, static_cast<google::protobuf::Message*>(root), options.name, watch);
+    proto::ParseText(input, root, root_type, options.name, watch);
   } else {
     proto::ParseBinary(input, root, root_type, options.name, watch);
   }

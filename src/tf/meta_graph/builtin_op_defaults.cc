@@ -1,8 +1,9 @@
 #include "tf/meta_graph/builtin_op_defaults.h"
 
-#include <google/protobuf/text_format.h>
-
 #include <map>
+
+#include "proto/text_parse.h"
+#include "tensorflow/schemas.h"
 
 namespace graphport::tf {
 namespace {
@@ -153,8 +154,9 @@ const tensorflow::OpList& BuiltinDefaultsOpList() {
       attr->set_name(row.attr);
       attr->set_type(row.type);
       // The rows are compile-time constants checked by a test, so parsing cannot fail here.
-      google::protobuf::TextFormat::ParseFromString(row.default_value,
-                                                    attr->mutable_default_value());
+      proto::TextParseError error;
+      proto::ParseTextMessage(row.default_value, proto::SchemaOf<tensorflow::AttrValue>(),
+                              attr->mutable_default_value(), &error);
     }
     return ops;
   }();

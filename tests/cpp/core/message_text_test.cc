@@ -60,5 +60,16 @@ TEST(Utf8Test, RefusesMalformedTextAtItsFirstBadByte) {
   }
 }
 
+TEST(MessageTextTest, PathStepsJoinWithTheirMiddleCut) {
+  EXPECT_EQ(JoinPathSteps({}), "");
+  EXPECT_EQ(JoinPathSteps({"node[3]", "attr[\"T\"]", "s"}), "node[3].attr[\"T\"].s");
+  std::vector<std::string> steps;
+  for (int i = 0; i < 12; ++i) steps.push_back("s" + std::to_string(i));
+  EXPECT_EQ(JoinPathSteps(steps), "s0.s1.s2.s3.s4.s5.s6.s7.s8.s9.s10.s11") << "12 are shown";
+  steps.push_back("s12");
+  EXPECT_EQ(JoinPathSteps(steps), "s0.s1.s2.s3.s4.s5.(1 more).s7.s8.s9.s10.s11.s12");
+  EXPECT_EQ(JoinPathSteps(steps, 2), "s0.s1.(9 more).s11.s12");
+}
+
 }  // namespace
 }  // namespace graphport

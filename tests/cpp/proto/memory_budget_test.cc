@@ -93,6 +93,24 @@ TEST(MemoryBudgetTest, TextInputIsHeldToTheBudgetToo) {
   EXPECT_EQ(e.code(), ErrorCode::kTooLarge) << e.what();
 }
 
+// While text is read, the wire bytes made of it so far are what it holds: a long string
+// stops the read before the text's end, in memory or streamed.
+TEST(MemoryBudgetTest, TextIsStoppedAsItsWireBytesGrow) {
+  const std::string text = "node { name: \"" + std::string(size_t{24} << 20, 'x') + "\" }\n";
+  MemorySource memory(text);
+  testing::ChunkedSource chunks(text);
+  for (ByteSource* source :
+       {static_cast<ByteSource*>(&memory), static_cast<ByteSource*>(&chunks)}) {
+    Error e = LoadError(source, uint64_t{4} << 20);
+    EXPECT_EQ(e.code(), ErrorCode::kTooLarge) << e.what();
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("memory budget of 4194304 bytes"), std::string::npos) << msg;
+    const size_t at = msg.find(" bytes held after reading ");
+    ASSERT_NE(at, std::string::npos) << msg;
+    EXPECT_LT(std::stoull(msg.substr(at + 26)), text.size()) << msg;
+  }
+}
+
 TEST(MemoryBudgetTest, TheDefaultIsTheSameBoundAsProtobufsMessageSize) {
   EXPECT_EQ(TfLoadOptions().max_memory_bytes, uint64_t{2} << 30);
 }

@@ -7,12 +7,17 @@
 #include <string>
 
 #include "core/limits.h"
+#include "tensorflow/schemas.h"
 #include "test_util.h"
 
 namespace graphport::tf {
 namespace {
 
 using testing::CorpusGraph;
+
+const proto::MessageSchema& SchemaFor(const google::protobuf::MessageLite& message) {
+  return *TfSchemas().Find(message.GetTypeName());
+}
 
 std::string Binary(const google::protobuf::Message& m) {
   StringSink sink;
@@ -85,13 +90,13 @@ TEST_P(ProtoIoCorpusTest, BinaryToTextToBinary) {
   std::string text = Text(*parsed, GetParam().kind);
   auto from_text = testing::NewRoot(GetParam().kind);
   MemorySource source(text);
-  proto::ParseText(&source, from_text.get(), "text");
+  proto::ParseText(&source, from_text.get(), SchemaFor(*from_text), "text");
   EXPECT_TRUE(testing::MessagesEqual(*reference_, *from_text));
   EXPECT_EQ(Binary(*from_text), Binary(*parsed));
   // And streamed text parses the same.
   auto streamed = testing::NewRoot(GetParam().kind);
   testing::ChunkedSource chunks(text);
-  proto::ParseText(&chunks, streamed.get(), "text");
+  proto::ParseText(&chunks, streamed.get(), SchemaFor(*streamed), "text");
   EXPECT_TRUE(testing::MessagesEqual(*reference_, *streamed));
 }
 

@@ -44,6 +44,11 @@ void ExpectSameMessage(const pb::Descriptor* want, const MessageSchema* got) {
   for (int i = 0; i < want->real_oneof_decl_count(); ++i) {
     EXPECT_EQ(got->oneofs[i], want->oneof_decl(i)->name());
   }
+  ASSERT_EQ(got->reserved_name_count, want->reserved_name_count());
+  for (int i = 0; i < want->reserved_name_count(); ++i) {
+    EXPECT_EQ(got->reserved_names[i], want->reserved_name(i));
+    EXPECT_TRUE(got->IsReservedName(want->reserved_name(i)));
+  }
   int last_number = 0;
   for (const FieldSchema& field : *got) {
     EXPECT_GT(field.number, last_number) << "fields are sorted by number";
@@ -124,6 +129,8 @@ TEST(SchemaTables, LookupsMissGracefully) {
   EXPECT_EQ(node.FindFieldByJsonName("experimental_debug_info"),
             nullptr);  // that's the .proto name
   EXPECT_NE(node.FindFieldByJsonName("experimentalDebugInfo"), nullptr);
+  EXPECT_FALSE(node.IsReservedName("name"));
+  EXPECT_TRUE(tf::TfSchemas().Find("tensorflow.SavedObject")->IsReservedName("attributes"));
   EXPECT_EQ(tf::TfSchemas().Find("tensorflow.NoSuchType"), nullptr);
   EXPECT_EQ(tf::TfSchemas().Find(""), nullptr);
   EXPECT_EQ(tf::TfSchemas().Find("zzz"), nullptr);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
+#include "core/limits.h"
 #include "tfjs/read_graph_model.h"
 #include "tfjs_test_util.h"
 
@@ -243,6 +244,21 @@ TEST(TfjsBadInputTest, BadTopologyNamesTheNode) {
   EXPECT_EQ(e.where().node, "n1");
 }
 
+// Brackets inside strings are text, escaped quotes included: a node name full of them nests
+// nothing, and the model loads.
+TEST(TfjsBadInputTest, BracketsInStringsAreNotNesting) {
+  OwnedInputSet inputs;
+  json model = OneWeightModel({1});
+  const std::string name = std::string(5000, '[') + "\\\"{" + std::string(5000, '{');
+  model["modelTopology"]["node"].push_back({{"name", name}, {"op", "Identity"}, {"input", {"w"}}});
+  inputs.Add("model.json", model.dump());
+  inputs.Add("group1-shard1of1.bin", Bytes(std::vector<float>{1}));
+  tensorflow::MetaGraphDef meta;
+  testing::ReadModel(&inputs, &meta, {}, "model.json");
+  ASSERT_EQ(meta.graph_def().node_size(), 2);
+  EXPECT_EQ(meta.graph_def().node(1).name(), name);
+}
+
 // JSON nested far deeper than any graph: refused with an error, not a stack overflow.
 TEST(TfjsBadInputTest, DeeplyNestedJson) {
   const int depth = 200000;
@@ -256,6 +272,10 @@ TEST(TfjsBadInputTest, DeeplyNestedJson) {
   Error e = ReadError(&inputs);
   EXPECT_EQ(e.code(), ErrorCode::kParseError) << e.what();
   EXPECT_NE(std::string(e.what()).find("levels deep"), std::string::npos) << e.what();
+  // Found before any value is built, at the first bracket too deep: seven levels are open
+  // where the attr's value starts, and the limit is 2 * kMaxProtoNesting + 16.
+  const size_t first_too_deep = text.find(attr) + (2 * kMaxProtoNesting + 16 + 1) - 7 - 1;
+  EXPECT_EQ(e.where().offset, static_cast<int64_t>(first_too_deep)) << e.what();
   std::string nested_value =
       "{\"modelTopology\": {\"node\": [{\"name\": \"n\", \"op\": \"NoOp\", "
       "\"attr\": {\"a\": {\"func\": ";
