@@ -1,6 +1,8 @@
 // Reading protobuf text format: graphport's schema-driven parser (proto/text_parse.h, text to
-// wire bytes, then the generated class's parser) against libprotobuf's TextFormat::Parser
-// into the same generated class, on one file.
+// wire bytes, then the generated lite class's parser) against libprotobuf's
+// TextFormat::Parser, on one file. graphport's classes are lite and have no descriptors, so
+// libprotobuf parses into a DynamicMessage of the same type, from the schemas' descriptor set
+// (both set fields through reflection's offsets; the generated class would do the same).
 //
 //   graphport_text_parse_bench FILE [--type tensorflow.GraphDef] [--repeat N] [--wire-only]
 //
@@ -8,7 +10,6 @@
 // Both parse the same text from memory, in 1 MiB chunks, with the recursion limit of the
 // project; the results must be the same message (checked), and only the time is compared.
 // --wire-only times graphport's text to wire bytes alone (for a profiler).
-#include <google/protobuf/descriptor.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/message.h>
 #include <google/protobuf/text_format.h>
@@ -25,6 +26,7 @@
 #include "tensorflow/op_def.pb.h"
 #include "tensorflow/saved_model.pb.h"
 #include "tensorflow/schemas.h"
+#include "tests/cpp/reference_pool.h"
 
 namespace graphport::bench {
 namespace {
@@ -52,26 +54,23 @@ int Main(int argc, char** argv) {
       repeat = std::atoi(argv[++i]);
     }
   }
-  // Named, so that the linker keeps their descriptors in the generated pool.
-  const pb::Descriptor* known[] = {
-      tensorflow::GraphDef::descriptor(), tensorflow::MetaGraphDef::descriptor(),
-      tensorflow::SavedModel::descriptor(), tensorflow::OpList::descriptor()};
-  const pb::Descriptor* descriptor = nullptr;
-  for (const pb::Descriptor* d : known) {
-    if (d->full_name() == type_name) descriptor = d;
-  }
+  std::unique_ptr<pb::MessageLite> lite;
+  if (type_name == "tensorflow.GraphDef") lite = std::make_unique<tensorflow::GraphDef>();
+  if (type_name == "tensorflow.MetaGraphDef") lite = std::make_unique<tensorflow::MetaGraphDef>();
+  if (type_name == "tensorflow.SavedModel") lite = std::make_unique<tensorflow::SavedModel>();
+  if (type_name == "tensorflow.OpList") lite = std::make_unique<tensorflow::OpList>();
   const proto::MessageSchema* schema = tf::TfSchemas().Find(type_name);
-  if (descriptor == nullptr || schema == nullptr) {
+  if (lite == nullptr || schema == nullptr) {
     std::fprintf(stderr, "no message type %s\n", type_name.c_str());
     return 2;
   }
-  const pb::Message* prototype = pb::MessageFactory::generated_factory()->GetPrototype(descriptor);
+  const testing::ReferencePool& pool = testing::ReferencePool::Tf();
 
   std::string text = ReadWholeFile(path);
   const bool binary = path.size() > 3 && (path.rfind(".pb") == path.size() - 3 ||
                                           path.rfind(".meta") == path.size() - 5);
   if (binary) {
-    std::unique_ptr<pb::Message> message(prototype->New());
+    std::unique_ptr<pb::Message> message = pool.New(type_name);
     if (!message->ParseFromString(text)) {
       std::fprintf(stderr, "%s: not a binary %s\n", path.c_str(), type_name.c_str());
       return 1;
@@ -101,12 +100,13 @@ int Main(int argc, char** argv) {
   }
 
   std::unique_ptr<pb::Message> message;
+  std::unique_ptr<pb::MessageLite> ours;
   // The message of the run before is freed outside the time measured.
   auto best_parse = [&](const std::function<void()>& parse) {
     double best = 1e300;
     for (int i = 0; i < repeat; ++i) {
-      message.reset();
-      message.reset(prototype->New());
+      message = pool.New(type_name);
+      ours.reset(lite->New());
       best = std::min(best, TimeOnce(parse));
     }
     return best;
@@ -123,11 +123,11 @@ int Main(int argc, char** argv) {
     pb::io::ArrayInputStream input(text.data(), static_cast<int>(text.size()), chunk);
     proto::TextParseError error;
     std::string bytes;
-    if (!proto::TextToWire(&input, *schema, &bytes, &error) || !message->ParseFromString(bytes)) {
+    if (!proto::TextToWire(&input, *schema, &bytes, &error) || !ours->ParseFromString(bytes)) {
       std::exit(1);
     }
   });
-  if (proto::DeterministicBytes(*message) != reference_bytes) {
+  if (proto::DeterministicBytes(*ours) != reference_bytes) {
     std::fprintf(stderr, "the two parsers disagree\n");
     return 1;
   }

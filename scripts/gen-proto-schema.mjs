@@ -156,6 +156,16 @@ const WELL_KNOWN_PACKAGES = new Set(['google.protobuf', 'graphport.well_known'])
 // Types with a JSON form of their own that graphport's JSON does not implement.
 const OWN_JSON_FORM = new Set(['Timestamp', 'Duration', 'FieldMask', 'Struct', 'Value', 'ListValue']);
 
+// The name a type goes by in text format, JSON and errors. graphport's lite copies of
+// google.protobuf's types (a lite file may import only lite files) are those types, on the
+// wire and in every text form: they go by google.protobuf's names.
+const OWN_COPIES_PACKAGE = 'graphport.well_known';
+function shownName(fullName) {
+  return fullName.startsWith(OWN_COPIES_PACKAGE + '.')
+    ? 'google.protobuf.' + fullName.slice(OWN_COPIES_PACKAGE.length + 1)
+    : fullName;
+}
+
 function wellKnown(message) {
   if (!WELL_KNOWN_PACKAGES.has(message.file.package)) return 'kNone';
   const topLevel = message.fullName === `${message.file.package}.${message.name}`;
@@ -266,13 +276,13 @@ function generate(set, args) {
     const { realOneofs } = oneofsOf(m);
     const oneofs = realOneofs.length > 0 ? `kOneofs${i}` : 'nullptr';
     const reserved = m.reservedNames.length > 0 ? `kReserved${i}` : 'nullptr';
-    emit(`    {${cppString(m.fullName)}, ${cppString(m.name)}, ${fields}, ${m.fields.length}, ` +
+    emit(`    {${cppString(shownName(m.fullName))}, ${cppString(m.name)}, ${fields}, ${m.fields.length}, ` +
       `${oneofs}, ${realOneofs.length}, ${m.file.proto3}, ${m.mapEntry}, ` +
       `WellKnown::${wellKnown(m)}, &kSet, ${reserved}, ${m.reservedNames.length}},`);
   });
   emit('};');
   emit();
-  const sorted = set.messages.map((m, i) => [m.fullName, i])
+  const sorted = set.messages.map((m, i) => [shownName(m.fullName), i])
     .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   emit(`const MessageSchema* const kByName[${sorted.length}] = {`);
   for (const [, i] of sorted) emit(`    &kMessages[${i}],`);

@@ -5,6 +5,7 @@
 #include <google/protobuf/text_format.h>
 
 #include <memory>
+#include <optional>
 
 #include "core/error.h"
 #include "core/limits.h"
@@ -17,6 +18,7 @@
 #include "proto/whole_string_stream.h"
 #include "proto/wire_scan.h"
 #include "proto/wire_text.h"
+#include "proto/wire_utf8.h"
 
 namespace graphport::proto {
 namespace {
@@ -42,7 +44,14 @@ std::string LocateBinaryFault(ByteSource* source, const MessageSchema& type, boo
   }
   *scanned = true;
   WireScan scan = ScanWire(bytes, type, /*complete=*/true);
-  if (!scan.conflict && !scan.truncated) return "";
+  if (!scan.conflict && !scan.truncated) {
+    // Sound structure: the fault may be a string libprotobuf-lite refuses without naming it.
+    std::optional<BadUtf8String> bad = FindBadUtf8String(bytes, type);
+    if (!bad.has_value()) return "";
+    *offset = static_cast<int64_t>(bad->offset);
+    return "string field '" + bad->field + "' (" + bad->path + ") is not valid UTF-8 at byte " +
+           std::to_string(bad->offset) + "; a proto3 string must be UTF-8";
+  }
   *offset = static_cast<int64_t>(scan.conflict_offset);
   return scan.conflict_reason + " at byte " + std::to_string(scan.conflict_offset);
 }

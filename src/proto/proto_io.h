@@ -4,7 +4,7 @@
 #ifndef GRAPHPORT_PROTO_PROTO_IO_H_
 #define GRAPHPORT_PROTO_PROTO_IO_H_
 
-#include <google/protobuf/message.h>
+#include <google/protobuf/message_lite.h>
 #include <google/protobuf/message_lite.h>
 
 #include <string>

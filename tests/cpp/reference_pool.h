@@ -2,13 +2,22 @@
 // protoc wrote beside it (CMakeLists.txt: graphport_proto_library). graphport's message classes
 // are lite and carry no descriptors; tests compare graphport's schema tables, text format and
 // JSON with what libprotobuf's full runtime makes of the same bytes through these.
+//
+// The lite schemas declare their own copies of google.protobuf.Any and BoolValue
+// (src/tf/proto/graphport/well_known.proto: a lite file may import only lite files). As
+// TensorFlow's schemas have them, the pool uses libprotobuf's own two types in their place:
+// the same wire bytes, and then text format and JSON treat them as the well-known types they
+// are (an Any's [type URL] { ... } and {"@type": ...} forms), as graphport's tables do.
 #ifndef GRAPHPORT_TESTS_CPP_REFERENCE_POOL_H_
 #define GRAPHPORT_TESTS_CPP_REFERENCE_POOL_H_
 
+#include <google/protobuf/any.pb.h>
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/descriptor.pb.h>
 #include <google/protobuf/dynamic_message.h>
+#include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/message.h>
+#include <google/protobuf/wrappers.pb.h>
 
 #include <fstream>
 #include <iterator>
@@ -32,6 +41,7 @@ class ReferencePool {
     if (!set.ParseFromString(bytes) || set.file_size() == 0) {
       throw std::runtime_error("not a descriptor set: " + descriptor_set_path);
     }
+    UseLibprotobufWellKnownTypes(&set);
     for (const auto& file : set.file()) {
       if (pool_.BuildFile(file) == nullptr) {
         throw std::runtime_error("descriptor set " + descriptor_set_path + ": cannot build " +
@@ -71,13 +81,56 @@ class ReferencePool {
                                                  const std::string& bytes = "") const {
     std::unique_ptr<google::protobuf::Message> message(
         factory_.GetPrototype(Find(full_name))->New());
-    if (!bytes.empty() && !message->ParseFromString(bytes)) {
+    // Tests build messages deeper than parsers take (to check that they refuse them): the
+    // reference copy of one is made without the recursion limit.
+    google::protobuf::io::CodedInputStream input(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                                 static_cast<int>(bytes.size()));
+    input.SetRecursionLimit(1 << 20);
+    if (!bytes.empty() &&
+        (!message->ParseFromCodedStream(&input) || !input.ConsumedEntireMessage())) {
       throw std::runtime_error("reference parse of " + full_name + " failed");
     }
     return message;
   }
 
  private:
+  static constexpr char kOwnWellKnown[] = "graphport/well_known.proto";
+
+  // graphport.well_known.X becomes google.protobuf.X, its file libprotobuf's any.proto and
+  // wrappers.proto.
+  static void UseLibprotobufWellKnownTypes(google::protobuf::FileDescriptorSet* set) {
+    google::protobuf::FileDescriptorSet out;
+    bool used = false;
+    for (const auto& file : set->file()) {
+      if (file.name() == kOwnWellKnown) {
+        used = true;
+        google::protobuf::Any::descriptor()->file()->CopyTo(out.add_file());
+        google::protobuf::BoolValue::descriptor()->file()->CopyTo(out.add_file());
+        continue;
+      }
+      google::protobuf::FileDescriptorProto* copy = out.add_file();
+      *copy = file;
+      for (std::string& dependency : *copy->mutable_dependency()) {
+        if (dependency == kOwnWellKnown) dependency = "google/protobuf/any.proto";
+      }
+      bool wrappers = false;
+      for (auto& message : *copy->mutable_message_type()) RenameTypes(&message, &wrappers);
+      if (wrappers) copy->add_dependency("google/protobuf/wrappers.proto");
+    }
+    if (used) *set = std::move(out);
+  }
+
+  static void RenameTypes(google::protobuf::DescriptorProto* message, bool* wrappers) {
+    for (auto& field : *message->mutable_field()) {
+      const std::string prefix = ".graphport.well_known.";
+      if (field.type_name().rfind(prefix, 0) != 0) continue;
+      const std::string name = field.type_name().substr(prefix.size());
+      if (name != "Any") *wrappers = true;
+      field.set_type_name(".google.protobuf." + name);
+    }
+    for (auto& nested : *message->mutable_nested_type()) RenameTypes(&nested, wrappers);
+  }
+
   google::protobuf::DescriptorPool pool_;
   google::protobuf::FileDescriptorSet set_;
   mutable google::protobuf::DynamicMessageFactory factory_{&pool_};

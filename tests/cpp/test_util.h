@@ -185,7 +185,7 @@ inline const ReferencePool& PoolFor(const std::string& type) {
   return ReferencePool::Tf();
 }
 
-inline std::unique_ptr<google::protobuf::Message> Reference(
+inline std::unique_ptr<google::protobuf::Message> ReferenceCopy(
     const google::protobuf::MessageLite& message) {
   const std::string type = message.GetTypeName();
   return PoolFor(type).New(type, message.SerializeAsString());
@@ -195,13 +195,13 @@ inline std::unique_ptr<google::protobuf::Message> Reference(
 // messages.
 inline std::string ReferenceText(const google::protobuf::MessageLite& message) {
   std::string text;
-  google::protobuf::TextFormat::PrintToString(*Reference(message), &text);
+  google::protobuf::TextFormat::PrintToString(*ReferenceCopy(message), &text);
   return text;
 }
 
 // The same on one line.
 inline std::string ShortText(const google::protobuf::MessageLite& message) {
-  return Reference(message)->ShortDebugString();
+  return ReferenceCopy(message)->ShortDebugString();
 }
 
 // Reads text format with libprotobuf's own parser into `message` (of a generated class):
@@ -218,16 +218,15 @@ template <typename Message>
 Message FromText(const std::string& text) {
   Message message;
   if (!ParseTextReference(text, &message)) {
-    throw std::runtime_error("libprotobuf cannot read the test's text as " +
-                             message.GetTypeName() + ":\n" + text);
+    throw std::runtime_error("libprotobuf cannot read the test's text as " + message.GetTypeName() +
+                             ":\n" + text);
   }
   return message;
 }
 
 // Unknown fields made as a newer schema's writer would leave them: records appended to the
 // message's bytes, which the parse keeps as unknown fields of its top level.
-inline void AddUnknownVarint(google::protobuf::MessageLite* message, int number,
-                             uint64_t value) {
+inline void AddUnknownVarint(google::protobuf::MessageLite* message, int number, uint64_t value) {
   std::string record;
   {
     google::protobuf::io::StringOutputStream stream(&record);
@@ -253,7 +252,7 @@ inline void AddUnknownLengthDelimited(google::protobuf::MessageLite* message, in
 
 // How many unknown fields the message's top level holds.
 inline int UnknownFieldCount(const google::protobuf::MessageLite& message) {
-  auto reference = Reference(message);
+  auto reference = ReferenceCopy(message);
   return reference->GetReflection()->GetUnknownFields(*reference).field_count();
 }
 
@@ -266,7 +265,7 @@ inline ::testing::AssertionResult MessagesEqual(const google::protobuf::MessageL
   std::string report;
   google::protobuf::util::MessageDifferencer differencer;
   differencer.ReportDifferencesToString(&report);
-  if (differencer.Compare(*Reference(expected), *Reference(actual))) {
+  if (differencer.Compare(*ReferenceCopy(expected), *ReferenceCopy(actual))) {
     return ::testing::AssertionSuccess();
   }
   if (report.size() > 2000) report = report.substr(0, 2000) + "...";

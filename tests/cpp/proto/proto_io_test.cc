@@ -19,13 +19,13 @@ const proto::MessageSchema& SchemaFor(const google::protobuf::MessageLite& messa
   return *TfSchemas().Find(message.GetTypeName());
 }
 
-std::string Binary(const google::protobuf::Message& m) {
+std::string Binary(const google::protobuf::MessageLite& m) {
   StringSink sink;
   proto::WriteBinary(m, &sink);
   return sink.Take();
 }
 
-std::string Text(const google::protobuf::Message& m, TfKind kind) {
+std::string Text(const google::protobuf::MessageLite& m, TfKind kind) {
   StringSink sink;
   proto::WriteText(m, KindSchema(kind), &sink);
   return sink.Take();
@@ -38,14 +38,14 @@ class ProtoIoCorpusTest : public ::testing::TestWithParam<CorpusGraph> {
     reference_ = testing::ReferenceParse(GetParam().kind, bytes_);
     ASSERT_NE(reference_, nullptr) << "libprotobuf cannot parse " << GetParam().relative;
   }
-  std::unique_ptr<google::protobuf::Message> Parsed() {
+  std::unique_ptr<google::protobuf::MessageLite> Parsed() {
     auto m = testing::NewRoot(GetParam().kind);
     MemorySource source(bytes_);
     proto::ParseBinary(&source, m.get(), KindSchema(GetParam().kind), GetParam().relative);
     return m;
   }
   std::string bytes_;
-  std::unique_ptr<google::protobuf::Message> reference_;
+  std::unique_ptr<google::protobuf::MessageLite> reference_;
 };
 
 TEST_P(ProtoIoCorpusTest, BinaryParseEqualsLibprotobuf) {
@@ -264,7 +264,7 @@ TEST_P(DeepNestingTest, BinaryOverTheRecursionLimitIsAParseError) {
 }
 
 TEST_P(DeepNestingTest, TextOverTheRecursionLimitIsAParseError) {
-  std::string text = testing::DeeplyNestedGraph(200).DebugString();
+  std::string text = testing::ReferenceText(testing::DeeplyNestedGraph(200));
   tensorflow::GraphDef graph;
   MemorySource memory(text);
   testing::ChunkedSource chunks(text);
@@ -283,7 +283,7 @@ TEST_P(DeepNestingTest, NestingWellInsideTheLimitParses) {
   // 20 AttrValue levels are 80 message levels, plus GraphDef, NodeDef and the attr entry.
   tensorflow::GraphDef expected = testing::DeeplyNestedGraph(20);
   for (bool text : {false, true}) {
-    std::string bytes = text ? expected.DebugString() : expected.SerializeAsString();
+    std::string bytes = text ? testing::ReferenceText(expected) : expected.SerializeAsString();
     tensorflow::GraphDef graph;
     MemorySource memory(bytes);
     testing::ChunkedSource chunks(bytes);
@@ -348,7 +348,7 @@ TEST(ProtoIoTest, SourceFailureIsAnIoError) {
   std::string bytes = testing::DeeplyNestedGraph(3).SerializeAsString();
   for (bool text : {false, true}) {
     tensorflow::GraphDef graph;
-    FailingSource source(text ? testing::DeeplyNestedGraph(3).DebugString() : bytes);
+    FailingSource source(text ? testing::ReferenceText(testing::DeeplyNestedGraph(3)) : bytes);
     try {
       text ? proto::ParseText(&source, &graph, "src") : proto::ParseBinary(&source, &graph, "src");
       FAIL() << "parsed";

@@ -89,10 +89,13 @@ void CollectTypes(const pb::Descriptor* type, std::set<std::string>* names) {
 }
 
 TEST(SchemaTables, EveryMessageTypeMatchesLibprotobufsDescriptor) {
+  // graphport's lite copies of Any and BoolValue are in the tables as google.protobuf's, and
+  // so in the reference pool.
   const ReferencePool& reference = ReferencePool::Tf();
   const SchemaSet& set = tf::TfSchemas();
-  std::set<std::string> names;
+  std::set<std::string> names = {"google.protobuf.Any", "google.protobuf.BoolValue"};
   for (const auto& file : reference.files().file()) {
+    if (file.package() == "google.protobuf") continue;  // libprotobuf's, in the pool's place
     const pb::FileDescriptor* descriptor = reference.pool().FindFileByName(file.name());
     ASSERT_NE(descriptor, nullptr) << file.name();
     for (int i = 0; i < descriptor->message_type_count(); ++i) {

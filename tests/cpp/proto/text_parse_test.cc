@@ -846,7 +846,7 @@ TEST(TextParseNesting, WhatParsesAtTheLimitThenParsesFromTheWire) {
   std::string wire;
   ASSERT_TRUE(Ours(kEvery, Nested("child { ", "} ", kMaxProtoNesting, "i32: 1 "), {}, &wire).ok);
   tensorflow::GraphDef graph;  // and the generated classes' parser, at the project's limit
-  std::string text = testing::DeeplyNestedGraph(25).DebugString();  // 3 + 4 * 24 levels
+  std::string text = testing::ReferenceText(testing::DeeplyNestedGraph(25));  // 3 + 4 * 24 levels
   TextParseError error;
   ASSERT_TRUE(ParseTextMessage(text, SchemaOf<tensorflow::GraphDef>(), &graph, &error))
       << error.message;
@@ -919,11 +919,11 @@ TEST(TextParseCorpus, LibprotobufsTextOfEveryBinaryFile) {
       EXPECT_EQ(Normalized(*reread, true).value_or("?"), Normalized(*message, true).value_or("?"));
       EXPECT_TRUE(Same(want, Ours(type, text)));
       EXPECT_TRUE(Same(want, Ours(type, text, {1})));
-      std::unique_ptr<pb::Message> generated(testing::NewRoot(graph.kind));
+      std::unique_ptr<pb::MessageLite> generated(testing::NewRoot(graph.kind));
       TextParseError error;
       ASSERT_TRUE(ParseTextMessage(text, *tf::TfSchemas().Find(type), generated.get(), &error))
           << error.message;
-      EXPECT_EQ(Normalized(*generated).value_or("?"), want.bytes);
+      EXPECT_EQ(Normalized(*testing::ReferenceCopy(*generated)).value_or("?"), want.bytes);
     }
   }
   EXPECT_GT(printed, 40);
@@ -1043,7 +1043,7 @@ TEST(TextParseWire, AHugeEscapedStringStreams) {
   tensorflow::NodeDef* node = graph.add_node();
   node->set_name("c");
   (*node->mutable_attr())["value"].mutable_tensor()->set_tensor_content(content);
-  const std::string text = graph.DebugString();
+  const std::string text = testing::ReferenceText(graph);
   const Outcome want = Reference("tensorflow.GraphDef", text);
   EXPECT_TRUE(Same(want, Ours("tensorflow.GraphDef", text, {65536, 1, 4095})));
   EXPECT_TRUE(Same(want, Ours("tensorflow.GraphDef", text, {1})));

@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "proto/proto_io.h"
 #include "tensorflow/schemas.h"
+#include "test_util.h"
 #include "tf/export.h"
 #include "tf/tf_model.h"
 
@@ -101,8 +102,8 @@ std::string GraphWithUnknownFields() {
   auto* node = graph.add_node();
   node->set_name("a");
   node->set_op("NoOp");
-  node->GetReflection()->MutableUnknownFields(node)->AddVarint(9, 1);
-  graph.GetReflection()->MutableUnknownFields(&graph)->AddLengthDelimited(99, "x");
+  testing::AddUnknownVarint(node, 9, 1);
+  testing::AddUnknownLengthDelimited(&graph, 99, "x");
   return graph.SerializeAsString();
 }
 
@@ -141,7 +142,7 @@ TEST(HostileTextTest, BinaryExportKeepsUnknownFields) {
   EXPECT_FALSE(info.contains("unknownFieldsLeftOut"));
   tensorflow::GraphDef reread;
   ASSERT_TRUE(reread.ParseFromString(out.files()[0].bytes));
-  EXPECT_EQ(reread.node(0).GetReflection()->GetUnknownFields(reread.node(0)).field_count(), 1);
+  EXPECT_EQ(testing::UnknownFieldCount(reread.node(0)), 1);
 }
 
 TEST(HostileTextTest, ATextExportWithNothingUnknownReportsNone) {

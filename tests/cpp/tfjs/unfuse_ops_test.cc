@@ -25,8 +25,7 @@ std::map<std::string, const tensorflow::NodeDef*> ByName(const tensorflow::Graph
 const tensorflow::OpList& TensorFlowOps() {
   static const tensorflow::OpList* ops = [] {
     auto* list = new tensorflow::OpList;
-    EXPECT_TRUE(
-        testing::ParseTextReference(testing::ReadCorpus("tf/ops.pbtxt"), list));
+    EXPECT_TRUE(testing::ParseTextReference(testing::ReadCorpus("tf/ops.pbtxt"), list));
     return list;
   }();
   return *ops;

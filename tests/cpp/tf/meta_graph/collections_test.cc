@@ -195,7 +195,8 @@ TEST(CollectionsTest, SaverDefsAreScopedByToProtoRules) {
         Saver("s/save/Const:0", "t/control_dependency:0", "s/save/restore_all"),
         Saver("s/save/Const:0", "s/save/control_dependency:0", "t/restore_all")}) {
     tensorflow::SaverDef out;
-    EXPECT_FALSE(ScopeSaverDef(partial, Scope("s"), &out)) << graphport::testing::ShortText(partial);
+    EXPECT_FALSE(ScopeSaverDef(partial, Scope("s"), &out))
+        << graphport::testing::ShortText(partial);
   }
 
   Exported e =

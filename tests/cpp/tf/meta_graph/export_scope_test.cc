@@ -182,7 +182,9 @@ TEST(TfGraphDefWithScopeTest, Accepted) {
   EXPECT_EQ(mg.graph_def().node(0).name(), "images");
   // The given graph_def as a protobuf-JSON object works the same.
   std::string json_graph;
-  ASSERT_TRUE(google::protobuf::util::MessageToJsonString(nested.graph_def(), &json_graph).ok());
+  ASSERT_TRUE(google::protobuf::util::MessageToJsonString(
+                  *graphport::testing::ReferenceCopy(nested.graph_def()), &json_graph)
+                  .ok());
   options["graphDef"] = json::parse(json_graph);
   MemoryOutputSet out2;
   model->ExportJson(options.dump(), &out2);

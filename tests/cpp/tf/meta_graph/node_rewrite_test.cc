@@ -301,7 +301,7 @@ TEST(NodeRewriteTest, UnknownFieldsSurvive) {
   graphport::testing::AddUnknownVarint(&node, 99, 7);
   Rewritten r(node);
   RewriteNode(r.in, Scope("s"), false, r.out, &r.unbound);
-  auto reference = graphport::testing::Reference(*r.out);
+  auto reference = graphport::testing::ReferenceCopy(*r.out);
   const auto& unknown = reference->GetReflection()->GetUnknownFields(*reference);
   ASSERT_EQ(unknown.field_count(), 1);
   EXPECT_EQ(unknown.field(0).number(), 99);

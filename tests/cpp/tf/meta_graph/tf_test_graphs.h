@@ -284,10 +284,11 @@ inline tensorflow::MetaGraphDef MakeHiddenLayersGraph() {
   queue_runner.set_queue_name("test_queue");
   AddCollectionBytes(&mg, "user_defined_string_collection", "queue_name: \"test_queue\"\n");
   AddCollectionBytes(&mg, "user_defined_bytes_collection", queue_runner.SerializeAsString());
-  (*mg.mutable_collection_def())["user_defined_any_collection"]
-      .mutable_any_list()
-      ->add_value()
-      ->PackFrom(queue_runner);
+  // What Any.PackFrom writes: the type's URL and the message's bytes.
+  auto* any =
+      (*mg.mutable_collection_def())["user_defined_any_collection"].mutable_any_list()->add_value();
+  any->set_type_url("type.googleapis.com/tensorflow.QueueRunnerDef");
+  any->set_value(queue_runner.SerializeAsString());
   return mg;
 }
 
