@@ -5,7 +5,6 @@
 #define GRAPHPORT_PROTO_PROTO_IO_H_
 
 #include <google/protobuf/message_lite.h>
-#include <google/protobuf/message_lite.h>
 
 #include <string>
 

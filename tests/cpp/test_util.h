@@ -178,7 +178,7 @@ inline std::string DeterministicBytes(const google::protobuf::MessageLite& m) {
 // graphport's message classes are lite. What needs libprotobuf's full runtime (text format as
 // the reference, differences field by field, unknown fields one by one) goes through a
 // DynamicMessage of the same type and bytes, from the schemas' descriptor set.
-inline const ReferencePool& PoolFor(const std::string& type) {
+inline const ReferencePool& PoolFor([[maybe_unused]] const std::string& type) {
 #ifdef GRAPHPORT_TEST_DESCRIPTOR_SET
   if (type.rfind("graphport.test.", 0) == 0) return ReferencePool::Test();
 #endif

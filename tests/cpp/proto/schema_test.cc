@@ -107,7 +107,9 @@ TEST(SchemaTables, EveryMessageTypeMatchesLibprotobufsDescriptor) {
   for (const std::string& name : names) {
     const MessageSchema* got = set.Find(name);
     ExpectSameMessage(reference.Find(name), got);
-    if (got != nullptr) EXPECT_EQ(got->set, &set);
+    if (got != nullptr) {
+      EXPECT_EQ(got->set, &set);
+    }
   }
 }
 

@@ -42,10 +42,9 @@ Exported ExportOne(TfModel* model, TfKind to, bool as_text, const std::string& f
 using testing::GraphOf;
 
 std::unique_ptr<google::protobuf::MessageLite> ParseOutput(TfKind kind, const Exported& e,
-                                                          bool text) {
+                                                           bool text) {
   auto m = testing::NewRoot(kind);
-  bool ok = text ? testing::ParseTextReference(e.bytes, m.get())
-                 : m->ParseFromString(e.bytes);
+  bool ok = text ? testing::ParseTextReference(e.bytes, m.get()) : m->ParseFromString(e.bytes);
   if (!ok) return nullptr;
   return m;
 }
