@@ -43,7 +43,7 @@ test("an unrelated error of the user's program is not answered with the loader's
   assert.ok(child.stderr.length < 4000, `stderr is ${child.stderr.length} bytes`);
 });
 
-test('libprotobuf writes nothing to stderr; its message is in the GraphportError', () => {
+test('a parse fault writes nothing to stderr; the field, its path and byte are in the GraphportError', () => {
   const child = runNode(`
     const { default: createGraphport } = await import(${JSON.stringify(NODE_ENTRY)});
     const gp = await createGraphport();
@@ -61,6 +61,8 @@ test('libprotobuf writes nothing to stderr; its message is in the GraphportError
   `);
   assert.equal(child.stderr, '');
   const messages = JSON.parse(child.stdout);
-  assert.match(messages[0], /^PARSE_ERROR utf8\.pb: .*libprotobuf: String field 'tensorflow\.[\w.]+' contains invalid UTF-8/);
+  for (const message of messages) {
+    assert.match(message, /^PARSE_ERROR utf8\.pb: .*string field 'tensorflow\.[\w.]+' \([\w.\[\]]+\) is not valid UTF-8 at byte \d+/);
+  }
   assert.doesNotMatch(messages.join('\n'), /\.cc:\d+|\[libprotobuf/);
 });
