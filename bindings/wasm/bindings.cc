@@ -15,6 +15,7 @@
 #include "api/model.h"
 #include "api/summary_text.h"
 #include "core/error.h"
+#include "core/json_parse.h"
 #include "js_streams.h"
 
 namespace graphport::wasm {
@@ -90,7 +91,7 @@ class LoadedModel {
 
 val Load(val inputs, const std::string& options_json) {
   return Guard([&] {
-    nlohmann::json options = nlohmann::json::parse(options_json, nullptr, false);
+    nlohmann::json options = ParseJson(options_json, /*allow_exceptions=*/false);
     if (options.is_discarded()) throw Error(ErrorCode::kInvalidOption, "load options: bad JSON");
     std::unique_ptr<Model> model = Model::Load(std::make_unique<JsInputSet>(inputs), options);
     val result = val::object();

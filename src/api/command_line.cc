@@ -5,6 +5,7 @@
 #include "api/families.h"
 #include "api/load_options.h"
 #include "core/error.h"
+#include "core/json_parse.h"
 #include "core/option_schema.h"
 
 // Built with std::string, not ostringstream: see summary_text.cc.
@@ -57,7 +58,7 @@ std::vector<std::string> SplitComma(const std::string& s) {
 json MessageFromFile(const std::string& bytes) {
   size_t first = bytes.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && bytes[first] == '{') {
-    json object = json::parse(bytes, nullptr, /*allow_exceptions=*/false);
+    json object = ParseJson(bytes, /*allow_exceptions=*/false);
     if (object.is_object()) return object;
   }
   return BytesOption(bytes);

@@ -4,6 +4,7 @@
 #include "api/load_options.h"
 #include "core/error.h"
 #include "core/inspect_text.h"
+#include "core/json_parse.h"
 
 namespace graphport {
 namespace {
@@ -120,9 +121,8 @@ std::string Model::InspectJson() const {
 }
 
 std::string Model::ExportJson(const std::string& options_json, OutputSet* out) {
-  json given = options_json.empty()
-                   ? json::object()
-                   : json::parse(options_json, nullptr, /*allow_exceptions=*/false);
+  json given =
+      options_json.empty() ? json::object() : ParseJson(options_json, /*allow_exceptions=*/false);
   if (given.is_discarded()) {
     throw Error(ErrorCode::kInvalidOption, "export options must be a JSON object");
   }
@@ -132,7 +132,7 @@ std::string Model::ExportJson(const std::string& options_json, OutputSet* out) {
 }
 
 bool Model::ExportWritesFolder(const std::string& options_json) const {
-  json given = json::parse(options_json, nullptr, /*allow_exceptions=*/false);
+  json given = ParseJson(options_json, /*allow_exceptions=*/false);
   if (given.is_discarded()) return false;
   return model_->WritesFolder(OptionValues::Read(family_->export_options(), given, "export"));
 }

@@ -3,13 +3,14 @@
 #include <nlohmann/json.hpp>
 
 #include "api/families.h"
+#include "core/json_parse.h"
 
 // Built with std::string, not an ostringstream: iostreams pull libc++'s locale machinery
 // (about 70 KB) into the WebAssembly module.
 namespace graphport {
 
 std::string SummaryText(const std::string& inspect_json) {
-  nlohmann::json s = nlohmann::json::parse(inspect_json);
+  nlohmann::json s = ParseJson(inspect_json);
   auto str = [&](const char* key) { return s[key].is_string() ? s[key].get<std::string>() : ""; };
   // The common header, the same for every family; the family's own lines follow.
   std::string out;

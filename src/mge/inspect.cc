@@ -3,6 +3,7 @@
 #include <map>
 
 #include "core/base64.h"
+#include "core/json_parse.h"
 #include "mge/dtype.h"
 #include "mge/dump/dump_info.h"
 #include "mge/json_int64.h"
@@ -321,7 +322,7 @@ std::string InspectMgeFileText(const MgeFile& file, const InspectContext& ctx) {
 }
 
 nlohmann::json InspectMgeFile(const MgeFile& file, const InspectContext& context) {
-  return nlohmann::json::parse(InspectMgeFileText(file, context));
+  return ParseJson(InspectMgeFileText(file, context));
 }
 
 }  // namespace graphport::mge

@@ -1,6 +1,7 @@
 #include "tfjs/model_json.h"
 
 #include "core/error.h"
+#include "core/json_parse.h"
 #include "core/limits.h"
 
 namespace graphport::tfjs {
@@ -73,7 +74,7 @@ json ParseModelJson(ByteSource* source, const std::string& name, uint64_t* bytes
                 ErrorLocation::InFile(name, static_cast<int64_t>(too_deep)));
   }
   try {
-    return json::parse(contiguous.begin(), contiguous.end());
+    return ParseJson(contiguous);
   } catch (const json::parse_error& e) {
     ErrorLocation location;
     location.file = name;

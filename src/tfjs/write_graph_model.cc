@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "core/input_set.h"
+#include "core/json_parse.h"
 #include "core/ordered_json.h"
 #include "tensorflow/schemas.h"
 #include "tf/dtype.h"
@@ -224,7 +225,7 @@ class GraphModelWriter {
 
   ojson WriteKeptCodes(const WeightSource& w, ShardWriter* shards) {
     const tensorflow::TensorProto& t = Tensor(*w.node);
-    json q = json::parse(w.node->attr().at(kQuantizationAttr).s(), nullptr, false);
+    json q = ParseJson(w.node->attr().at(kQuantizationAttr).s(), /*allow_exceptions=*/false);
     WeightDtype logical = WeightDtype::kFloat32;
     auto dtype = w.node->attr().find("dtype");
     if (dtype != w.node->attr().end()) ManifestDtypeFor(dtype->second.type(), &logical);
