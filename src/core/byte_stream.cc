@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/limits.h"
+#include "core/resize_for_overwrite.h"
 
 namespace graphport {
 
@@ -50,7 +51,7 @@ void AppendPrefix(ByteSource* source, size_t max, std::string* out) {
   size_t filled = 0;
   while (filled < max) {
     size_t want = std::min(max - filled, kStreamChunkBytes);
-    out->resize(start + filled + want);
+    ResizeForOverwrite(out, start + filled + want);
     size_t n = source->Read(reinterpret_cast<uint8_t*>(&(*out)[start + filled]), want);
     if (n == 0) break;
     filled += n;

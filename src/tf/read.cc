@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/limits.h"
 #include "core/message_text.h"
+#include "core/resize_for_overwrite.h"
 #include "proto/graph_arena.h"
 #include "proto/proto_io.h"
 #include "tensorflow/schemas.h"
@@ -79,7 +80,7 @@ bool ReadWhole(ByteSource* input, uint64_t max_bytes, std::string* out) {
       out->append(reinterpret_cast<const char*>(probe), n);
     } else {
       size_t want = std::min<size_t>(room, kStreamChunkBytes);
-      out->resize(old_size + want);
+      ResizeForOverwrite(out, old_size + want);
       n = input->Read(reinterpret_cast<uint8_t*>(&(*out)[old_size]), want);
       out->resize(old_size + n);
     }

@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/json_parse.h"
 #include "core/limits.h"
+#include "core/resize_for_overwrite.h"
 
 namespace graphport::tfjs {
 namespace {
@@ -51,7 +52,7 @@ json ParseModelJson(ByteSource* source, const std::string& name, uint64_t* bytes
   } else {
     for (;;) {
       size_t before = text.size();
-      text.resize(before + kStreamChunkBytes);
+      ResizeForOverwrite(&text, before + kStreamChunkBytes);
       size_t got = source->Read(reinterpret_cast<uint8_t*>(&text[before]), kStreamChunkBytes);
       text.resize(before + got);
       if (got == 0) break;

@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "core/limits.h"
+#include "core/resize_for_overwrite.h"
 
 namespace graphport::tfjs {
 
@@ -63,7 +64,7 @@ void ShardReader::Read(uint64_t size, const WeightSpec& weight, std::string* out
     }
     size_t chunk = static_cast<size_t>(std::min<uint64_t>(wanted, kStreamChunkBytes));
     size_t before = out->size();
-    out->resize(before + chunk);
+    ResizeForOverwrite(out, before + chunk);
     size_t got = current_->Read(reinterpret_cast<uint8_t*>(&(*out)[before]), chunk);
     out->resize(before + got);
     if (got == 0) {
