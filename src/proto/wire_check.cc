@@ -198,7 +198,8 @@ struct LastKey {
 
 class Walker {
  public:
-  explicit Walker(WireChecker::Tables* tables) : tables_(tables) {}
+  Walker(WireChecker::Tables* tables, uint32_t watched_fields, std::vector<WatchedRecord>* watched)
+      : tables_(tables), watched_fields_(watched_fields), watched_(watched) {}
   WireCheck result;
 
   // False when the bytes are not (or not surely) a parseable `type`.
@@ -215,6 +216,7 @@ class Walker {
     LastKey last_key;
     std::optional<FieldInfo> scratch;  // a field past the table's, described when met
     while (p < end) {
+      const uint8_t* record = p;
       uint64_t tag = *p;
       const FieldInfo* field;
       bool packed_record = false;
@@ -230,7 +232,11 @@ class Walker {
           }
           last_number = number;
           last_packed = false;
-          if (!Text(&p, end, *field)) return false;
+          const uint8_t* value = Text(&p, end, *field);
+          if (value == nullptr) return false;
+          if (depth == 0 && (watched_fields_ >> number & 1)) {
+            watched_->push_back({record, value, static_cast<uint32_t>(p - value), number});
+          }
           continue;
         }
       } else {
@@ -281,12 +287,25 @@ class Walker {
       if (!Value(&p, end, *field, wire_type, depth, packed_record, &last_key)) {
         return false;
       }
+      if (depth == 0 && wire_type == kLength && number < 32 && (watched_fields_ >> number & 1)) {
+        Watched(record, p, number);
+      }
     }
     if (info.map_entry && entry_fields != 2) result.canonical = false;
     return true;
   }
 
  private:
+  // A record from `start` (its tag) to `end` (its payload's end), both varints known valid.
+  void Watched(const uint8_t* start, const uint8_t* end, int number) {
+    const uint8_t* value = start;
+    while (*value++ & 0x80) {
+    }
+    while (*value++ & 0x80) {
+    }
+    watched_->push_back({start, value, static_cast<uint32_t>(end - value), number});
+  }
+
   bool Skip(const uint8_t** p, const uint8_t* end, int wire_type) {
     uint64_t value;
     bool minimal;
@@ -310,21 +329,23 @@ class Walker {
     }
   }
 
-  // A string or bytes record's length and payload, `*p` past its tag.
-  bool Text(const uint8_t** p, const uint8_t* end, const FieldInfo& field) {
+  // A string or bytes record's length and payload, `*p` past its tag. Returns where the
+  // payload starts, or null when the record is not valid.
+  const uint8_t* Text(const uint8_t** p, const uint8_t* end, const FieldInfo& field) {
     uint64_t length;
     bool minimal;
     if (!ReadVarint(p, end, &length, &minimal) || length > static_cast<uint64_t>(end - *p)) {
-      return false;
+      return nullptr;
     }
     if (!minimal) result.canonical = false;
+    const uint8_t* text_start = *p;
     std::string_view text(reinterpret_cast<const char*>(*p), length);
     *p += length;
     // libprotobuf refuses a proto3 string that is not UTF-8; the real parse says where.
-    if (field.is_string && !IsAscii(text) && !IsValidUtf8(text)) return false;
+    if (field.is_string && !IsAscii(text) && !IsValidUtf8(text)) return nullptr;
     if (field.zero_omitted && length == 0) result.canonical = false;
     result.parsed_bytes += kFieldCost + length;
-    return true;
+    return text_start;
   }
 
   // Values that parse but come back written differently.
@@ -472,6 +493,8 @@ class Walker {
     last->any = true;
   }
   WireChecker::Tables* tables_;
+  uint32_t watched_fields_;
+  std::vector<WatchedRecord>* watched_;
 };
 
 }  // namespace
@@ -480,8 +503,14 @@ WireChecker::WireChecker(const MessageSchema& type)
     : type_(&type), tables_(std::make_unique<Tables>()) {}
 WireChecker::~WireChecker() = default;
 
+void WireChecker::Watch(uint32_t fields, std::vector<WatchedRecord>* out) {
+  watched_fields_ = out != nullptr ? fields : 0;
+  watched_ = out;
+}
+
 WireCheck WireChecker::Check(std::string_view bytes) {
-  Walker walker(tables_.get());
+  if (watched_ != nullptr) watched_->clear();
+  Walker walker(tables_.get(), watched_fields_, watched_);
   const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
   if (tables_->root == nullptr) tables_->root = &tables_->For(*type_);  // once, not per message
   walker.result.valid = walker.Message(p, p + bytes.size(), *tables_->root, 0);

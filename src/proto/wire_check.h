@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include "proto/schema.h"
 
@@ -23,6 +24,14 @@ struct WireCheck {
   // An upper estimate of the memory the parsed message would take (arena bytes), for the
   // memory budget: packed numbers grow to their in-memory width, each field costs a little.
   uint64_t parsed_bytes = 0;
+};
+
+// A length-delimited record at the top level of a checked message (see WireChecker::Watch).
+struct WatchedRecord {
+  const uint8_t* start;  // its tag
+  const uint8_t* value;  // its payload
+  uint32_t length;       // of the payload
+  int number;
 };
 
 // Walks `bytes` as one message of `type` (every nested message too).
@@ -37,12 +46,19 @@ class WireChecker {
   WireChecker(const WireChecker&) = delete;
   WireChecker& operator=(const WireChecker&) = delete;
   WireCheck Check(std::string_view bytes);
+  // From now on, each Check() lists in `*out` (cleared first) the top-level records of known
+  // length-delimited fields whose numbers (1-31) are bits of `fields`, in their order: what
+  // a caller reading a few fields of every message (a node's name, op, inputs and device)
+  // would otherwise find by walking its records a second time. Only for a valid message.
+  void Watch(uint32_t fields, std::vector<WatchedRecord>* out);
 
   struct Tables;
 
  private:
   const MessageSchema* type_;
   std::unique_ptr<Tables> tables_;
+  uint32_t watched_fields_ = 0;
+  std::vector<WatchedRecord>* watched_ = nullptr;
 };
 
 }  // namespace graphport::proto

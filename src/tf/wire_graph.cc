@@ -45,36 +45,59 @@ bool IsUnboundInput(std::string_view input) {
          input.substr(0, kUnboundPrefix.size()) == kUnboundPrefix;
 }
 
-// Takes a node's name, op, device bytes and unbound inputs from its top-level records, once
-// the check has found them valid. A walk of its own (tags and lengths, payloads skipped) costs
-// less than being told of each field by the check: in WebAssembly a call per record keeps the
-// record in linear memory.
+// Notes one of a node's top-level records in its index entry: its name and whether an input
+// is unbound; its device records' bytes and where the first one starts. Returns the op when
+// it is one.
+inline void NoteNodeRecord(int number, const uint8_t* start, const uint8_t* value,
+                           const uint8_t* end, const uint8_t* payload, const uint8_t* base,
+                           WireNode* node, std::string_view* op) {
+  const std::string_view text(reinterpret_cast<const char*>(value), end - value);
+  switch (number) {
+    case kNameField:
+      // A repeated singular field: the last one wins, as in a parse.
+      node->name_offset = static_cast<uint32_t>(value - base);
+      node->name_length = static_cast<uint32_t>(end - value);
+      break;
+    case kOpField:
+      *op = text;
+      break;
+    case kInputField:
+      if (IsUnboundInput(text)) node->unbound_input = true;
+      break;
+    case kDeviceField:
+      if (node->device_bytes == 0 && start - payload < WireNode::kFarDevice) {
+        node->device_offset = static_cast<uint16_t>(start - payload);
+      }
+      node->device_bytes += static_cast<uint32_t>(end - start);
+      break;
+    default:
+      break;
+  }
+}
+
+// The fields NoteNodeRecord reads, as WireChecker::Watch takes them.
+constexpr uint32_t kNotedFields =
+    1u << kNameField | 1u << kOpField | 1u << kInputField | 1u << kDeviceField;
+
+// NoteNodeRecord for each of the records the check listed: the walk that checked the node
+// found them, so its records are not read a second time.
+std::string_view NoteNode(const std::vector<proto::WatchedRecord>& records, const uint8_t* payload,
+                          const uint8_t* base, WireNode* node) {
+  std::string_view op;
+  for (const proto::WatchedRecord& r : records) {
+    NoteNodeRecord(r.number, r.start, r.value, r.value + r.length, payload, base, node, &op);
+  }
+  return op;
+}
+
+// The same from the node's bytes, for a node rewritten after the check.
 std::string_view ScanNode(const uint8_t* payload, const uint8_t* end, const uint8_t* base,
                           WireNode* node) {
   std::string_view op;
   Record r;
   for (const uint8_t* p = payload; p < end && ReadRecord(p, end, &r); p = r.end) {
-    if (r.wire_type != 2) continue;
-    switch (r.number) {
-      case kNameField:
-        // A repeated singular field: the last one wins, as in a parse.
-        node->name_offset = static_cast<uint32_t>(r.value - base);
-        node->name_length = static_cast<uint32_t>(r.length);
-        break;
-      case kOpField:
-        op = r.view();
-        break;
-      case kInputField:
-        if (IsUnboundInput(r.view())) node->unbound_input = true;
-        break;
-      case kDeviceField:
-        if (node->device_bytes == 0 && r.start - payload < WireNode::kFarDevice) {
-          node->device_offset = static_cast<uint16_t>(r.start - payload);
-        }
-        node->device_bytes += static_cast<uint32_t>(r.end - r.start);
-        break;
-      default:
-        break;
+    if (r.wire_type == 2) {
+      NoteNodeRecord(r.number, r.start, r.value, r.end, payload, base, node, &op);
     }
   }
   return op;
@@ -139,6 +162,8 @@ bool WireGraph::IndexBytes(const std::string& bytes, uint64_t begin, uint64_t le
   const uint8_t* end = p + length;
   uint64_t parsed_bytes = 0;  // what a full parse would take, for the budget
   proto::WireChecker checker(proto::SchemaOf<tensorflow::NodeDef>());
+  std::vector<proto::WatchedRecord> noted;
+  checker.Watch(kNotedFields, &noted);
   Record r;
   // Counted first, so the index is allocated once (its growth would double the peak).
   size_t count = 0, libraries = 0;
@@ -165,7 +190,7 @@ bool WireGraph::IndexBytes(const std::string& bytes, uint64_t begin, uint64_t le
     if (!check.canonical) written_otherwise_.push_back(static_cast<uint32_t>(nodes_.size()));
     parsed_bytes += check.parsed_bytes;
     WireNode node;
-    node.op = OpNumber(ScanNode(r.value, r.end, base, &node), &op_lookup);
+    node.op = OpNumber(NoteNode(noted, r.value, base, &node), &op_lookup);
     node.offset = static_cast<uint32_t>(r.value - base);
     node.length = static_cast<uint32_t>(r.length);
     node.canonical = check.canonical;

@@ -7,6 +7,7 @@
 
 #include <random>
 #include <string>
+#include <vector>
 
 #include "graphport_test/schemas.h"
 #include "proto_json_test.pb.h"
@@ -225,6 +226,42 @@ TEST(WireCheckTest, CorpusNodesAndTheirMutationsAreJudgedSoundly) {
   EXPECT_GT(nodes, 900);
   EXPECT_GT(mutated_valid, 1000);
   EXPECT_GT(mutated_canonical, 100);
+}
+
+TEST(WireCheckTest, WatchedRecordsAreTheTopLevelOnesOfTheWatchedFieldsInOrder) {
+  NodeDef node = RichNode();
+  node.add_input("third");
+  const std::string bytes = testing::DeterministicBytes(node);
+  WireChecker checker(SchemaOf<NodeDef>());
+  std::vector<WatchedRecord> watched;
+  checker.Watch(1u << 1 | 1u << 3 | 1u << 4, &watched);  // name, input, device
+  ASSERT_TRUE(checker.Check(bytes).valid);
+  std::vector<std::string> got;
+  for (const WatchedRecord& r : watched) {
+    const auto* base = reinterpret_cast<const uint8_t*>(bytes.data());
+    EXPECT_EQ(r.start[0] >> 3, r.number);  // the record starts at its tag
+    EXPECT_EQ(r.value + r.length - base <= static_cast<ptrdiff_t>(bytes.size()), true);
+    got.push_back(std::to_string(r.number) + ":" +
+                  std::string(reinterpret_cast<const char*>(r.value), r.length));
+  }
+  EXPECT_EQ(got, (std::vector<std::string>{"1:tower_0/conv/Conv2D", "3:tower_0/input",
+                                           "3:^tower_0/init", "3:third", "4:/device:GPU:0"}));
+  // Each check lists its own message's records; nested strings (attr keys, a padding's "SAME")
+  // are not listed.
+  NodeDef other;
+  other.set_name("x");
+  const std::string other_bytes = testing::DeterministicBytes(other);  // the records view it
+  ASSERT_TRUE(checker.Check(other_bytes).valid);
+  ASSERT_EQ(watched.size(), 1u);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(watched[0].value), watched[0].length), "x");
+  // A tag written in two bytes (not canonical, still valid) is listed too.
+  const std::string padded = std::string("\x8a\x00\x01y", 4);
+  WireCheck check = checker.Check(padded);
+  ASSERT_TRUE(check.valid);
+  EXPECT_FALSE(check.canonical);
+  ASSERT_EQ(watched.size(), 1u);
+  EXPECT_EQ(watched[0].start, reinterpret_cast<const uint8_t*>(padded.data()));
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(watched[0].value), watched[0].length), "y");
 }
 
 }  // namespace
