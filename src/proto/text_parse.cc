@@ -323,12 +323,12 @@ bool Parser::ConsumeExpandedAny(Frame* frame) {
   const FieldSchema* url_field = any.FindFieldByName("type_url");
   const FieldSchema* value_field = any.FindFieldByName("value");
   ClosePackedRun(frame);
-  AppendTag(url_field->number, kWireLength, out_);
-  AppendVarint(prefix.size() + type_name.size(), out_);
+  AppendTag(out_, url_field->number, kWireLength);
+  AppendVarint(out_, prefix.size() + type_name.size());
   *out_ += prefix;
   *out_ += type_name;
   const size_t record_start = out_->size();
-  AppendTag(value_field->number, kWireLength, out_);
+  AppendTag(out_, value_field->number, kWireLength);
   const size_t slot = OpenLength(out_);
   const size_t start = out_->size();
   {
@@ -358,7 +358,7 @@ bool Parser::ConsumeFieldMessage(Frame* frame, const FieldSchema& field) {
   frame->SetHas(field, true);
   ClosePackedRun(frame);
   const size_t record_start = out_->size();
-  AppendTag(field.number, kWireLength, out_);
+  AppendTag(out_, field.number, kWireLength);
   const size_t slot = OpenLength(out_);
   {
     Frame child(frame, field.message, &field, record_start, out_->size());
@@ -384,20 +384,20 @@ void Parser::WriteNumber(Frame* frame, const FieldSchema& field, uint64_t bits) 
     // number packed or not, whatever the schema says).
     if (frame->packed_number != field.number) {
       ClosePackedRun(frame);
-      AppendTag(field.number, kWireLength, out_);
+      AppendTag(out_, field.number, kWireLength);
       frame->packed_slot = OpenLength(out_);
       frame->packed_number = field.number;
     }
   } else {
     ClosePackedRun(frame);
-    AppendTag(field.number, wire_type, out_);
+    AppendTag(out_, field.number, wire_type);
   }
   if (wire_type == kWireVarint) {
-    AppendVarint(bits, out_);
+    AppendVarint(out_, bits);
   } else if (wire_type == kWireFixed32) {
-    AppendFixed32(static_cast<uint32_t>(bits), out_);
+    AppendFixed32(out_, static_cast<uint32_t>(bits));
   } else {
-    AppendFixed64(bits, out_);
+    AppendFixed64(out_, bits);
   }
 }
 
@@ -507,7 +507,7 @@ bool Parser::ConsumeString(Frame* frame, const FieldSchema& field) {
   const int64_t column = tokens_.column();
   ClosePackedRun(frame);
   const size_t record_start = out_->size();
-  AppendTag(field.number, kWireLength, out_);
+  AppendTag(out_, field.number, kWireLength);
   const size_t slot = OpenLength(out_);
   const size_t start = out_->size();
   // Adjacent literals are one value: "a" 'b' is "ab".

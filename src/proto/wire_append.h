@@ -1,5 +1,5 @@
-// Appending protobuf wire bytes to a std::string: varints, tags, fixed-width values, and
-// length-delimited records whose length is only known once their payload is written.
+// Appending length-delimited protobuf records to a std::string when their length is only
+// known once their payload is written (the scalar pieces are in wire_scalar.h).
 #ifndef GRAPHPORT_PROTO_WIRE_APPEND_H_
 #define GRAPHPORT_PROTO_WIRE_APPEND_H_
 
@@ -8,46 +8,9 @@
 #include <cstring>
 #include <string>
 
+#include "proto/wire_scalar.h"
+
 namespace graphport::proto {
-
-inline int VarintSize(uint64_t value) {
-  int size = 1;
-  while (value >= 0x80) {
-    value >>= 7;
-    ++size;
-  }
-  return size;
-}
-
-inline char* WriteVarint(uint64_t value, char* at) {
-  while (value >= 0x80) {
-    *at++ = static_cast<char>((value & 0x7F) | 0x80);
-    value >>= 7;
-  }
-  *at++ = static_cast<char>(value);
-  return at;
-}
-
-inline void AppendVarint(uint64_t value, std::string* out) {
-  char bytes[10];
-  out->append(bytes, WriteVarint(value, bytes) - bytes);
-}
-
-inline void AppendTag(int number, int wire_type, std::string* out) {
-  AppendVarint(static_cast<uint64_t>(number) << 3 | static_cast<uint64_t>(wire_type), out);
-}
-
-inline void AppendFixed32(uint32_t value, std::string* out) {
-  char bytes[4];
-  for (int i = 0; i < 4; ++i) bytes[i] = static_cast<char>(value >> (8 * i));
-  out->append(bytes, 4);
-}
-
-inline void AppendFixed64(uint64_t value, std::string* out) {
-  char bytes[8];
-  for (int i = 0; i < 8; ++i) bytes[i] = static_cast<char>(value >> (8 * i));
-  out->append(bytes, 8);
-}
 
 // A length written before its payload is known: OpenLength() leaves room for the longest
 // length a message can have (5 bytes: below 2 GiB) and CloseLength() fills it in once the

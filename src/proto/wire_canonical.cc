@@ -19,17 +19,17 @@ uint64_t FixedBits(const uint8_t* p, int width) {
 
 void AppendScalar(int wire_type, uint64_t bits, std::string* out) {
   if (wire_type == kWireVarint) {
-    AppendVarint(bits, out);
+    AppendVarint(out, bits);
   } else if (wire_type == kWireFixed32) {
-    AppendFixed32(static_cast<uint32_t>(bits), out);
+    AppendFixed32(out, static_cast<uint32_t>(bits));
   } else {
-    AppendFixed64(bits, out);
+    AppendFixed64(out, bits);
   }
 }
 
 void AppendLengthDelimited(int number, std::string_view payload, std::string* out) {
-  AppendTag(number, kWireLength, out);
-  AppendVarint(payload.size(), out);
+  AppendTag(out, number, kWireLength);
+  AppendVarint(out, payload.size());
   out->append(payload.data(), payload.size());
 }
 
@@ -103,7 +103,7 @@ bool AppendSingular(const FieldSchema& field, const Record* records, size_t coun
   if (count > 0 && !ScalarBits(records[count - 1], field.wire_type(), &bits)) return false;
   if (count == 0 && !always) return true;
   if (always || field.presence || bits != 0) {
-    AppendTag(field.number, field.wire_type(), out);
+    AppendTag(out, field.number, field.wire_type());
     AppendScalar(field.wire_type(), bits, out);
   }
   return true;
@@ -158,7 +158,7 @@ bool AppendField(const FieldSchema& field, const Record* records, size_t count, 
   if (!RepeatedBits(records, count, wire_type, &values)) return false;
   if (!field.packed) {
     for (uint64_t bits : values) {
-      AppendTag(field.number, wire_type, out);
+      AppendTag(out, field.number, wire_type);
       AppendScalar(wire_type, bits, out);
     }
     return true;

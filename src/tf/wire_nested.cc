@@ -3,6 +3,7 @@
 #include <google/protobuf/io/coded_stream.h>
 
 #include "proto/wire_record.h"
+#include "proto/wire_scalar.h"
 
 namespace graphport::tf {
 namespace {
@@ -38,14 +39,6 @@ bool OnlyRecord(std::string_view bytes, uint64_t begin, uint64_t end, int number
     p = r.end;
   }
   return found == 1;
-}
-
-void AppendVarint(uint64_t value, std::string* out) {
-  while (value >= 0x80) {
-    out->push_back(static_cast<char>(value | 0x80));
-    value >>= 7;
-  }
-  out->push_back(static_cast<char>(value));
 }
 
 }  // namespace
@@ -88,7 +81,7 @@ std::string ReplaceGraphPayload(std::string_view bytes, const GraphLocation& loc
   for (size_t k = 0; k < n; ++k) {
     const RecordSpan& r = location[k];
     out.append(bytes.substr(cursor, r.tag_end - cursor));
-    AppendVarint(lengths[k], &out);
+    proto::AppendVarint(&out, lengths[k]);
     cursor = r.value;
   }
   out.append(payload);

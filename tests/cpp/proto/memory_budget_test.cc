@@ -4,23 +4,17 @@
 #include <chrono>
 
 #include "core/error.h"
+#include "proto/schema.h"
+#include "proto/wire_scalar.h"
 #include "test_util.h"
 #include "tf/tf_model.h"
 
 namespace graphport::tf {
 namespace {
 
-void AppendVarint(uint64_t v, std::string* out) {
-  while (v >= 0x80) {
-    out->push_back(static_cast<char>((v & 0x7F) | 0x80));
-    v >>= 7;
-  }
-  out->push_back(static_cast<char>(v));
-}
-
 void AppendField(int number, const std::string& payload, std::string* out) {
-  AppendVarint(static_cast<uint64_t>(number) << 3 | 2, out);
-  AppendVarint(payload.size(), out);
+  proto::AppendTag(out, number, proto::kWireLength);
+  proto::AppendVarint(out, payload.size());
   *out += payload;
 }
 

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -47,14 +48,13 @@ ojson NonFinite(double v) {
   return v > 0 ? "Infinity" : "-Infinity";
 }
 
+// The shortest decimal that reads back as `v`, found by std::to_chars (not the writer's own
+// search over printf precisions), as a double.
 ojson FloatJson(float v) {
   if (!std::isfinite(v)) return NonFinite(v);
   char text[32];
-  for (int digits = 1; digits <= 9; ++digits) {
-    std::snprintf(text, sizeof text, "%.*g", digits, static_cast<double>(v));
-    if (std::strtof(text, nullptr) == v) break;
-  }
-  return std::strtod(text, nullptr);
+  const std::to_chars_result end = std::to_chars(text, text + sizeof text, v);
+  return std::strtod(std::string(text, end.ptr).c_str(), nullptr);
 }
 
 ojson DoubleJson(double v) { return std::isfinite(v) ? ojson(v) : NonFinite(v); }
