@@ -64,8 +64,8 @@ class Unfuser {
       } else if (op == "Prelu") {
         SplitPrelu(node);
       } else if (op == "DepthwiseConv2d") {
-        UnfuseRewrite rewrite{node.name(), op, {}, {{node.name(), "DepthwiseConv2dNative"}}};
-        rewrite.function = function_;
+        UnfuseRewrite rewrite{
+            node.name(), op, {}, {{node.name(), "DepthwiseConv2dNative"}}, function_};
         node.set_op("DepthwiseConv2dNative");
         nodes_->Add()->Swap(&node);
         rewrites_.push_back(std::move(rewrite));

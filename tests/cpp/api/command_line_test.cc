@@ -114,7 +114,9 @@ TEST(CommandLineTest, UsageListsEveryFlagWithItsSeedName) {
         bool default_true = spec.type == OptionType::kBool && spec.default_value == json(true);
         std::string flag = (default_true ? "  --no-" : "  --") + spec.cli;
         EXPECT_NE(usage.find(flag), std::string::npos) << flag;
-        if (!spec.seed.empty()) EXPECT_NE(usage.find("[" + spec.seed + "]"), std::string::npos);
+        if (!spec.seed.empty()) {
+          EXPECT_NE(usage.find("[" + spec.seed + "]"), std::string::npos);
+        }
       }
     }
   }
