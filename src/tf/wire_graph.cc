@@ -165,21 +165,14 @@ bool WireGraph::IndexBytes(const std::string& bytes, uint64_t begin, uint64_t le
   std::vector<proto::WatchedRecord> noted;
   checker.Watch(kNotedFields, &noted);
   Record r;
-  // Counted first, so the index is allocated once (its growth would double the peak).
-  size_t count = 0, libraries = 0;
-  for (const uint8_t* q = p; q < end && ReadRecord(q, end, &r); q = r.end) {
-    count += r.number == kNodeField && r.wire_type == 2;
-    libraries += r.number == kLibraryField && r.wire_type == 2;
-  }
-  nodes_.reserve(count);
+  std::vector<Record> libraries;  // GraphDef.library records, decided on at the end
   OpLookup op_lookup;
   while (p < end) {
     if (!ReadRecord(p, end, &r)) return false;
     p = r.end;
-    if (r.number == kLibraryField && r.wire_type == 2 && libraries == 1) {
-      // One record: a parse would not merge it with another, so its bytes are the library.
-      if (!KeepLibrary(base, r.value, r.length, &parsed_bytes)) return false;
-      if (library_kept_) continue;
+    if (r.number == kLibraryField && r.wire_type == 2) {
+      libraries.push_back(r);
+      continue;
     }
     if (r.number != kNodeField || r.wire_type != 2) {
       header_bytes->append(reinterpret_cast<const char*>(r.start), r.end - r.start);
@@ -199,8 +192,21 @@ bool WireGraph::IndexBytes(const std::string& bytes, uint64_t begin, uint64_t le
     copied_records_bytes_without_devices_ += RecordBytes(node.length - node.device_bytes);
     nodes_.push_back(node);
   }
+  // One record: a parse would not merge it with another, so its bytes are the library. Any
+  // other number of them is left to the header's parse (the order of records of different
+  // fields does not change what it gives).
+  if (libraries.size() == 1 &&
+      !KeepLibrary(base, libraries[0].value, libraries[0].length, &parsed_bytes)) {
+    return false;
+  }
+  if (!library_kept_) {
+    for (const Record& library : libraries) {
+      header_bytes->append(reinterpret_cast<const char*>(library.start),
+                           library.end - library.start);
+    }
+  }
   std::vector<uint64_t> counts(ops_.size());
-  for (const WireNode& node : nodes_) ++counts[node.op];
+  for (size_t i = 0; i < nodes_.size(); ++i) ++counts[nodes_[i].op];
   for (size_t i = 0; i < ops_.size(); ++i) op_counts_.emplace_back(ops_[i], counts[i]);
   std::sort(op_counts_.begin(), op_counts_.end());
   return max_memory_bytes == 0 || parsed_bytes + header_bytes->size() <= max_memory_bytes;
@@ -235,8 +241,8 @@ void WireGraph::RewriteCanonically() {
   }
   written_otherwise_.clear();
   written_otherwise_.shrink_to_fit();
-  all_canonical_ = std::all_of(nodes_.begin(), nodes_.end(),
-                               [](const WireNode& node) { return node.canonical; });
+  all_canonical_ = true;
+  for (size_t i = 0; i < nodes_.size(); ++i) all_canonical_ = all_canonical_ && nodes_[i].canonical;
 }
 
 bool WireGraph::RewriteNode(uint8_t* payload, size_t length, Arena* scratch) {

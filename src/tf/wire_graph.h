@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/block_vector.h"
 #include "tensorflow/graph.pb.h"
 
 namespace graphport::tf {
@@ -87,7 +88,7 @@ class WireGraph {
                                                 const HeaderParse& parse_header);
 
   const std::string& bytes() const { return bytes_; }
-  const std::vector<WireNode>& nodes() const { return nodes_; }
+  const BlockVector<WireNode>& nodes() const { return nodes_; }
   std::string_view name(size_t i) const {
     return std::string_view(bytes_).substr(nodes_[i].name_offset, nodes_[i].name_length);
   }
@@ -165,7 +166,7 @@ class WireGraph {
   uint64_t CopiedSize(size_t i, const NodePlan& plan) const;
 
   std::string bytes_;
-  std::vector<WireNode> nodes_;
+  BlockVector<WireNode> nodes_;  // in blocks: indexed in one pass, never reallocated
   tensorflow::GraphDef* header_ = nullptr;
   bool all_canonical_ = true;
   bool library_kept_ = false;

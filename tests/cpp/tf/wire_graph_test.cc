@@ -47,8 +47,9 @@ std::pair<std::vector<MemoryOutputSet::File>, nlohmann::json> ExportFiles(
 // scope; devices give clearDevices work.
 // How LibraryGraph() writes its library: as libprotobuf does; otherwise (a record of its own
 // after the rest, one more function with a field written that proto3 leaves out); or with a
-// field the schema lacks as well.
-enum class LibraryForm { kCanonical, kWrittenOtherwise, kUnknownField };
+// field the schema lacks as well; or in two records, one before the nodes and one after, which
+// a parse merges.
+enum class LibraryForm { kCanonical, kWrittenOtherwise, kUnknownField, kTwoRecords };
 
 std::string LibraryGraph(LibraryForm form = LibraryForm::kCanonical) {
   tensorflow::GraphDef graph;
@@ -98,7 +99,15 @@ std::string LibraryGraph(LibraryForm form = LibraryForm::kCanonical) {
     return out + payload;
   };
   std::string library = testing::DeterministicBytes(graph.library());
+  tensorflow::FunctionDefLibrary first;
+  *first.add_function() = graph.library().function(0);
   graph.clear_library();
+  if (form == LibraryForm::kTwoRecords) {
+    // A library's records are its functions': the first one's, then the others'.
+    const std::string first_bytes = testing::DeterministicBytes(first);
+    return record(2, first_bytes) + testing::DeterministicBytes(graph) +
+           record(2, library.substr(first_bytes.size()));
+  }
   // A signature whose description is written empty (proto3 leaves empty strings out).
   const std::string signature = record(1, "f_extra") + std::string("\x32\x00", 2);
   std::string extra = record(1, signature);
@@ -136,6 +145,7 @@ std::vector<std::pair<std::string, std::string>> Graphs() {
   graphs.push_back({"a library written otherwise", LibraryGraph(LibraryForm::kWrittenOtherwise)});
   graphs.push_back(
       {"a library with a field the schema lacks", LibraryGraph(LibraryForm::kUnknownField)});
+  graphs.push_back({"a library in two records", LibraryGraph(LibraryForm::kTwoRecords)});
   // Nodes written by hand: attrs out of order, an explicit empty device, fields reversed, a
   // field the schema lacks; and versions before the nodes.
   std::string odd;
@@ -247,6 +257,23 @@ TEST(WireGraphTest, ExportsFromWireBytesEqualExportsOfTheParsedGraph) {
   EXPECT_GT(compared, 42 * 10);
   EXPECT_GT(kept_as_bytes, 0);
   EXPECT_GT(libraries_kept_as_bytes, 1);  // the corpus's and LibraryGraph()'s
+}
+
+// The index decides on the library once it has seen every record: two records (which a parse
+// merges) go to the header, in their order; the nodes between them stay wire bytes.
+TEST(WireGraphTest, ALibraryInTwoRecordsIsMergedInTheHeader) {
+  auto model = LoadBytes(LibraryGraph(LibraryForm::kTwoRecords));
+  const WireGraph* wire = model->wire_graph();
+  ASSERT_NE(wire, nullptr);
+  EXPECT_FALSE(wire->library_kept());
+  EXPECT_EQ(wire->nodes().size(), 5u);
+  std::vector<std::string> functions;
+  for (const auto& f : wire->header().library().function()) {
+    functions.push_back(f.signature().name());
+  }
+  EXPECT_EQ(functions, (std::vector<std::string>{"f_mm", "f_nested", "f_branch", "f_unused"}));
+  ASSERT_EQ(wire->functions().size(), 4u);
+  EXPECT_EQ(wire->functions()[1].name, "f_nested");
 }
 
 // A binary MetaGraphDef or SavedModel keeps its one GraphDef's nodes as wire bytes too; the
