@@ -8,6 +8,7 @@
 #include "tf/detect.h"
 #include "tf/export.h"
 #include "tf/inspect.h"
+#include "tf/meta_graph/builtin_op_defaults.h"
 #include "tf/options.h"
 #include "tf/summary_text.h"
 
@@ -157,6 +158,10 @@ class TensorflowFamilyImpl : public Family {
     options.format = detection.format;
     options.name = probe->inputs().DisplayName(detection.primary);
     options.detection_reason = detection.reason;
+    // The op list every export reads is made before the input's buffer: made by the first
+    // export, it would sit above this model for good and split the heap where the next
+    // model's bytes go (a page loading a second graph would grow the heap by a whole model).
+    BuiltinDefaultsOpList();
     std::unique_ptr<TfModel> model = TfModel::Load(probe->Take(detection.primary), options);
 
     std::string folder = InputDirName(detection.primary);
