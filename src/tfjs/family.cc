@@ -226,12 +226,14 @@ json ExportWithTfjs(tf::TfModel* model, const OptionValues& values, const json& 
              !model->meta_graph()->meta_info_def().tensorflow_version().empty()) {
     write.generated_by = model->meta_graph()->meta_info_def().tensorflow_version();
   }
-  const tensorflow::GraphDef* graph =
-      options.graph_def != nullptr ? options.graph_def : &model->graph();
+  const tensorflow::GraphDef* graph = options.graph_def;  // null: the model's own
   const tensorflow::SignatureDef* signature = nullptr;
   const tensorflow::MetaGraphDef* meta_graph = model->meta_graph();
   google::protobuf::Arena arena(proto::GraphArenaOptions());
   if (AnyTfPassGiven(values)) {
+    // The passes' export would leave the nodes as a plan over the wire bytes; this writer
+    // takes them as messages, so the model's graph is parsed first.
+    static_cast<void>(model->graph());
     tf::MetaGraphExport exported = tf::BuildMetaGraph(*model, options, &arena);
     meta_graph = exported.meta_graph;
     graph = &meta_graph->graph_def();
@@ -240,16 +242,27 @@ json ExportWithTfjs(tf::TfModel* model, const OptionValues& values, const json& 
     auto s = meta_graph->signature_def().find(kSignatureKey);
     if (s != meta_graph->signature_def().end()) signature = &s->second;
   }
-  // The tables' init ops go back to modelInitializer, as tfjs-converter cuts them out.
-  tensorflow::GraphDef main_graph, initializer;
-  if (SplitInitializer(*graph, meta_graph, &main_graph, &initializer, &write.resource_links)) {
-    graph = &main_graph;
-    write.initializer = &initializer;
-    if (tfjs_manifest.is_object()) {
-      write.initializer_signature = InitializerSignature(tfjs_manifest);
+  json info;
+  if (graph == nullptr && model->wire_graph() != nullptr && !NamesInitOps(meta_graph)) {
+    // The model's graph still held as its bytes, which nothing here changes and which has no
+    // initializer to cut out: written a node at a time from them, so that neither the model
+    // nor the export holds it parsed.
+    model->PrepareWireGraphForExport();
+    WireGraphNodes nodes(*model->wire_graph());
+    info = WriteGraphModel(&nodes, signature, write, out);
+  } else {
+    if (graph == nullptr) graph = &model->graph();
+    // The tables' init ops go back to modelInitializer, as tfjs-converter cuts them out.
+    tensorflow::GraphDef main_graph, initializer;
+    if (SplitInitializer(*graph, meta_graph, &main_graph, &initializer, &write.resource_links)) {
+      graph = &main_graph;
+      write.initializer = &initializer;
+      if (tfjs_manifest.is_object()) {
+        write.initializer_signature = InitializerSignature(tfjs_manifest);
+      }
     }
+    info = WriteGraphModel(*graph, signature, write, out);
   }
-  json info = WriteGraphModel(*graph, signature, write, out);
   info["format"] = "tfjs";
   info["encoding"] = "json";
   if (unfuse) info["unfusedOps"] = rewrites;

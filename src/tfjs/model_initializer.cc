@@ -131,6 +131,11 @@ MergedInitializer MergeInitializer(const GraphDef& initializer,
   return merged;
 }
 
+bool NamesInitOps(const tensorflow::MetaGraphDef* meta_graph) {
+  return meta_graph != nullptr && (!NodeList(*meta_graph, kTableInitializerCollection).empty() ||
+                                   !LoaderInitOp(*meta_graph).empty());
+}
+
 bool SplitInitializer(const GraphDef& graph, const tensorflow::MetaGraphDef* meta_graph,
                       GraphDef* main, GraphDef* initializer, std::vector<ResourceLink>* links) {
   if (meta_graph == nullptr) return false;

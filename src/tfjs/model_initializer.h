@@ -67,6 +67,10 @@ bool SplitInitializer(const tensorflow::GraphDef& graph, const tensorflow::MetaG
                       tensorflow::GraphDef* main, tensorflow::GraphDef* initializer,
                       std::vector<ResourceLink>* links);
 
+// False when `meta_graph` names no init op at all (it may be null), so that SplitInitializer
+// would find none whatever the graph's nodes are: the export then need not parse them to ask.
+bool NamesInitOps(const tensorflow::MetaGraphDef* meta_graph);
+
 }  // namespace graphport::tfjs
 
 #endif  // GRAPHPORT_TFJS_MODEL_INITIALIZER_H_

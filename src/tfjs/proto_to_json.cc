@@ -376,4 +376,9 @@ OrderedJson MessageToJson(const google::protobuf::MessageLite& message,
   return Writer().Message(proto::DeterministicBytes(message), schema, 0);
 }
 
+OrderedJson SerializedMessageToJson(std::string_view deterministic_bytes,
+                                    const proto::MessageSchema& schema) {
+  return Writer().Message(deterministic_bytes, schema, 0);
+}
+
 }  // namespace graphport::tfjs

@@ -11,6 +11,8 @@
 
 #include <google/protobuf/message_lite.h>
 
+#include <string_view>
+
 #include "core/ordered_json.h"
 #include "proto/schema.h"
 
@@ -22,6 +24,12 @@ namespace graphport::tfjs {
 // Error(kTooLarge) for messages nested more than kMaxProtoNesting deep.
 OrderedJson MessageToJson(const google::protobuf::MessageLite& message,
                           const proto::MessageSchema& schema);
+
+// The same from bytes that are already a message's deterministic serialisation (a wire
+// graph's canonical node): what the function above writes, without a parse and a
+// re-serialisation in between.
+OrderedJson SerializedMessageToJson(std::string_view deterministic_bytes,
+                                    const proto::MessageSchema& schema);
 
 // The same for a generated message class whose schema the generated set declares
 // (e.g. tensorflow/schemas.h, which must be included where this is used).

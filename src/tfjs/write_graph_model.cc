@@ -11,6 +11,7 @@
 #include "tensorflow/schemas.h"
 #include "tf/dtype.h"
 #include "tfjs/float16.h"
+#include "tfjs/json_stream.h"
 #include "tfjs/proto_to_json.h"
 #include "tfjs/quantize.h"
 #include "tfjs/read_graph_model.h"
@@ -25,16 +26,18 @@ using nlohmann::json;
 using ojson = OrderedJson;
 using tensorflow::NodeDef;
 
-// One Const that becomes a weight.
+// One Const that becomes a weight: a node of a function or of the initializer, or else node
+// `index` of the graph (which hands its nodes out one at a time).
 struct WeightSource {
   const NodeDef* node;
+  size_t index;
   std::string name;  // the weight's (and the written node's) name
 };
 
 class GraphModelWriter {
  public:
-  GraphModelWriter(const tensorflow::GraphDef& graph, const WriteOptions& options, OutputSet* out)
-      : graph_(graph), options_(options), out_(out) {}
+  GraphModelWriter(GraphNodes* graph, const WriteOptions& options, OutputSet* out)
+      : graph_(*graph), options_(options), out_(out) {}
 
   json Write(const tensorflow::SignatureDef* signature) {
     CheckOptions();
@@ -42,10 +45,17 @@ class GraphModelWriter {
     uint64_t total = 0;
     for (const WeightSource& w : weights_) total += StoredBytes(w);
     ShardWriter shards(out_, 1, total, options_.shard_size);
-    ojson entries = ojson::Array();
-    for (const WeightSource& w : weights_) entries.PushBack(WriteWeight(w, &shards));
+    // The manifest's entries as their text: a graph of many Consts has as many entries, which
+    // as JSON values would take several times the space (measured: 30 MB for 66k entries).
+    std::string entries = "[";
+    for (const WeightSource& w : weights_) {
+      if (entries.size() > 1) entries += ',';
+      if (!WriteWeight(w, &shards).Dump(&entries)) NotUtf8("weight '" + w.name + "'");
+    }
+    entries += ']';
     shards.Finish();
 
+    // The members before the topology, which is written node by node after them.
     ojson model = ojson::Object();
     model["format"] = "graph-model";
     model["generatedBy"] = ojson::FromJson(options_.generated_by);
@@ -66,27 +76,41 @@ class GraphModelWriter {
                          {"tensorShape", ojson::Object()},
                          {"resourceId", link.resource_id}});
     }
-    model["modelTopology"] = Topology(graph_);
+    JsonStream text(out_->Open(options_.model_json));
+    text.BeginObject();
+    for (const auto& [key, value] : model.members()) {
+      text.Key(key);
+      text.Value(value, key);
+    }
+    text.Key("modelTopology");
+    Topology(&graph_, &text);
     if (!options_.user_metadata.is_null()) {
-      model["userDefinedMetadata"] = ojson::FromJson(options_.user_metadata);
+      text.Key("userDefinedMetadata");
+      text.Value(ojson::FromJson(options_.user_metadata), "userDefinedMetadata");
     }
     if (options_.initializer != nullptr && options_.initializer->node_size() > 0) {
-      model["modelInitializer"] = Topology(*options_.initializer);
+      text.Key("modelInitializer");
+      ParsedGraphNodes initializer(*options_.initializer);
+      Topology(&initializer, &text);
       ojson signature = InitializerSignature();
-      if (!signature.is_null()) model["initializerSignature"] = std::move(signature);
+      if (!signature.is_null()) {
+        text.Key("initializerSignature");
+        text.Value(signature, "initializerSignature");
+      }
     }
     ojson paths = ojson::Array();
     for (const std::string& name : shards.names()) paths.PushBack(name);
-    ojson group = ojson::Object({{"paths", std::move(paths)}, {"weights", std::move(entries)}});
-    model["weightsManifest"].PushBack(std::move(group));
-    std::string text;
-    if (!model.Dump(&text)) {
-      throw Error(ErrorCode::kUnsupported,
-                  "TF.js writer: a string of the graph is not UTF-8, which JSON cannot hold");
-    }
-    ByteSink* sink = out_->Open(options_.model_json);
-    sink->SizeHint(text.size());
-    sink->Write(reinterpret_cast<const uint8_t*>(text.data()), text.size());
+    text.Key("weightsManifest");
+    text.BeginArray();
+    text.BeginObject();
+    text.Key("paths");
+    text.Value(paths, "the shard paths");
+    text.Key("weights");
+    text.DumpedValue(entries);
+    text.EndObject();
+    text.EndArray();
+    text.EndObject();
+    text.Flush();
     out_->Close();
 
     json files = json::array();
@@ -155,30 +179,35 @@ class GraphModelWriter {
 
   void CollectWeights() {
     std::set<std::string> names;
-    auto add = [&](const NodeDef& node, std::string name) {
+    auto add = [&](const NodeDef* node, size_t index, std::string name) {
       if (!names.insert(name).second) {
         ErrorLocation location;
         location.node = name;
         throw Error(ErrorCode::kUnsupported,
                     "TF.js export: two Consts would both be weight '" + name + "'", location);
       }
-      weights_.push_back({&node, std::move(name)});
+      weights_.push_back({node, index, std::move(name)});
     };
-    for (const NodeDef& node : graph_.node()) {
-      if (node.op() == "Const") add(node, node.name());
+    for (size_t i = 0; i < graph_.size(); ++i) {
+      if (graph_.op(i) == "Const") add(nullptr, i, std::string(graph_.name(i)));
     }
     for (const auto& f : graph_.library().function()) {
       for (const NodeDef& node : f.node_def()) {
         if (node.op() != "Const") continue;
-        add(node, f.signature().name() + "/" + node.name());
+        add(&node, 0, f.signature().name() + "/" + node.name());
         ++renamed_consts_;
       }
     }
     // A Const in both graphs is one node of the TensorFlow graph: one weight serves both.
     if (options_.initializer == nullptr) return;
     for (const NodeDef& node : options_.initializer->node()) {
-      if (node.op() == "Const" && names.count(node.name()) == 0) add(node, node.name());
+      if (node.op() == "Const" && names.count(node.name()) == 0) add(&node, 0, node.name());
     }
+  }
+
+  // The Const a weight comes from; a node of the graph stays valid until the next call.
+  const NodeDef& NodeOf(const WeightSource& w) {
+    return w.node != nullptr ? *w.node : graph_.Node(w.index);
   }
 
   const tensorflow::TensorProto& Tensor(const NodeDef& node) {
@@ -201,16 +230,17 @@ class GraphModelWriter {
   // The bytes a weight will take, known before any is converted (the shard count is in every
   // shard's name).
   uint64_t StoredBytes(const WeightSource& w) {
-    const tensorflow::TensorProto& t = Tensor(*w.node);
-    if (KeptCodes(*w.node)) return t.tensor_content().size();
+    const NodeDef& node = NodeOf(w);
+    const tensorflow::TensorProto& t = Tensor(node);
+    if (KeptCodes(node)) return t.tensor_content().size();
     WeightDtype dtype;
     if (!ManifestDtypeFor(t.dtype(), &dtype)) {
-      TensorToWeight(t, w.node->name());  // throws the error that names the node
+      TensorToWeight(t, node.name());  // throws the error that names the node
     }
     int64_t n = tf::ElementCount(t.tensor_shape());
-    if (n < 0) TensorToWeight(t, w.node->name());
+    if (n < 0) TensorToWeight(t, node.name());
     uint64_t elements = static_cast<uint64_t>(n);
-    if (dtype == WeightDtype::kString) return StoredSize(TensorToWeight(t, w.node->name()));
+    if (dtype == WeightDtype::kString) return StoredSize(TensorToWeight(t, node.name()));
     if (WantsQuantized(w.name, dtype, elements)) {
       return elements * (options_.quantize == "uint8" ? 1 : 2);
     }
@@ -223,17 +253,17 @@ class GraphModelWriter {
     return shape;
   }
 
-  ojson WriteKeptCodes(const WeightSource& w, ShardWriter* shards) {
-    const tensorflow::TensorProto& t = Tensor(*w.node);
-    json q = ParseJson(w.node->attr().at(kQuantizationAttr).s(), /*allow_exceptions=*/false);
+  ojson WriteKeptCodes(const WeightSource& w, const NodeDef& node, ShardWriter* shards) {
+    const tensorflow::TensorProto& t = Tensor(node);
+    json q = ParseJson(node.attr().at(kQuantizationAttr).s(), /*allow_exceptions=*/false);
     WeightDtype logical = WeightDtype::kFloat32;
-    auto dtype = w.node->attr().find("dtype");
-    if (dtype != w.node->attr().end()) ManifestDtypeFor(dtype->second.type(), &logical);
+    auto dtype = node.attr().find("dtype");
+    if (dtype != node.attr().end()) ManifestDtypeFor(dtype->second.type(), &logical);
     if (q.is_discarded() || !q.is_object()) {
       ErrorLocation location;
-      location.node = w.node->name();
+      location.node = node.name();
       throw Error(ErrorCode::kParseError,
-                  "Const node '" + w.node->name() + "': " + kQuantizationAttr + " is not JSON",
+                  "Const node '" + node.name() + "': " + kQuantizationAttr + " is not JSON",
                   location);
     }
     shards->Write(t.tensor_content());
@@ -248,9 +278,10 @@ class GraphModelWriter {
   }
 
   ojson WriteWeight(const WeightSource& w, ShardWriter* shards) {
-    if (KeptCodes(*w.node)) return WriteKeptCodes(w, shards);
-    const tensorflow::TensorProto& t = Tensor(*w.node);
-    WeightData data = TensorToWeight(t, w.node->name());
+    const NodeDef& node = NodeOf(w);
+    if (KeptCodes(node)) return WriteKeptCodes(w, node, shards);
+    const tensorflow::TensorProto& t = Tensor(node);
+    WeightData data = TensorToWeight(t, node.name());
     ojson entry = ojson::Object(
         {{"name", w.name}, {"shape", Shape(t)}, {"dtype", WeightDtypeName(data.dtype)}});
     if (data.dtype == WeightDtype::kString) {
@@ -282,7 +313,7 @@ class GraphModelWriter {
       for (float v : values) {
         if (!std::isfinite(v)) {
           ErrorLocation location;
-          location.node = w.node->name();
+          location.node = node.name();
           location.option = "quantize";
           throw Error(ErrorCode::kInvalidOption,
                       "TF.js export: weight '" + w.name + "' holds NaN or infinity, which " +
@@ -345,9 +376,17 @@ class GraphModelWriter {
     return copy;
   }
 
-  ojson NodeJson(const NodeDef& node) {
-    if (node.op() == "Const") return MessageToJson(WithoutValues(node, node.name()));
-    return MessageToJson(node);
+  // A Const leaves out its values, so it goes through its message; any other node is written
+  // from its bytes when the graph holds them as libprotobuf would write them.
+  ojson NodeJson(GraphNodes* graph, size_t i) {
+    if (graph->op(i) == "Const") {
+      const NodeDef& node = graph->Node(i);
+      return MessageToJson(WithoutValues(node, node.name()));
+    }
+    if (std::optional<std::string_view> bytes = graph->SerializedNode(i)) {
+      return SerializedMessageToJson(*bytes, proto::SchemaOf<NodeDef>());
+    }
+    return MessageToJson(graph->Node(i));
   }
 
   // Renames "<const>", "<const>:..." and "^<const>" references inside one function.
@@ -385,31 +424,37 @@ class GraphModelWriter {
     return MessageToJson(copy);
   }
 
-  ojson Topology(const tensorflow::GraphDef& graph) {
-    ojson topology = ojson::Object();
-    ojson nodes = ojson::Array();
-    nodes.items().reserve(graph.node_size());
-    for (const NodeDef& node : graph.node()) nodes.PushBack(NodeJson(node));
-    topology["node"] = std::move(nodes);
+  // {"node": [...], "library": {...}, "versions": {...}}, a node at a time.
+  void Topology(GraphNodes* graph, JsonStream* text) {
+    text->BeginObject();
+    text->Key("node");
+    text->BeginArray();
+    for (size_t i = 0; i < graph->size(); ++i) {
+      text->Value(NodeJson(graph, i), "node '" + std::string(graph->name(i)) + "'");
+    }
+    text->EndArray();
     // TF.js reads "versions" unconditionally: it is written even when empty, and so is the
     // library, as the current converter does.
+    const tensorflow::FunctionDefLibrary& functions = graph->library();
     ojson library = ojson::Object();
-    if (graph.library().function_size() > 0) {
-      ojson functions = ojson::Array();
-      for (const auto& f : graph.library().function()) functions.PushBack(FunctionJson(f));
-      library["function"] = std::move(functions);
+    if (functions.function_size() > 0) {
+      ojson list = ojson::Array();
+      for (const auto& f : functions.function()) list.PushBack(FunctionJson(f));
+      library["function"] = std::move(list);
     }
     tensorflow::FunctionDefLibrary rest;
-    *rest.mutable_gradient() = graph.library().gradient();
-    *rest.mutable_registered_gradients() = graph.library().registered_gradients();
+    *rest.mutable_gradient() = functions.gradient();
+    *rest.mutable_registered_gradients() = functions.registered_gradients();
     ojson rest_json = MessageToJson(rest);
     for (auto& [key, value] : rest_json.members()) library[key] = std::move(value);
-    topology["library"] = std::move(library);
-    topology["versions"] = MessageToJson(graph.versions());
-    return topology;
+    text->Key("library");
+    text->Value(library, "the function library");
+    text->Key("versions");
+    text->Value(MessageToJson(graph->versions()), "versions");
+    text->EndObject();
   }
 
-  const tensorflow::GraphDef& graph_;
+  GraphNodes& graph_;
   const WriteOptions& options_;
   OutputSet* out_;
   std::vector<WeightSource> weights_;
@@ -419,9 +464,15 @@ class GraphModelWriter {
 
 }  // namespace
 
-json WriteGraphModel(const tensorflow::GraphDef& graph, const tensorflow::SignatureDef* signature,
+json WriteGraphModel(GraphNodes* graph, const tensorflow::SignatureDef* signature,
                      const WriteOptions& options, OutputSet* out) {
   return GraphModelWriter(graph, options, out).Write(signature);
+}
+
+json WriteGraphModel(const tensorflow::GraphDef& graph, const tensorflow::SignatureDef* signature,
+                     const WriteOptions& options, OutputSet* out) {
+  ParsedGraphNodes nodes(graph);
+  return WriteGraphModel(&nodes, signature, options, out);
 }
 
 }  // namespace graphport::tfjs

@@ -13,6 +13,7 @@
 #include "core/output_set.h"
 #include "tensorflow/graph.pb.h"
 #include "tensorflow/meta_graph.pb.h"
+#include "tfjs/graph_nodes.h"
 #include "tfjs/model_initializer.h"
 
 namespace graphport::tfjs {
@@ -40,12 +41,15 @@ struct WriteOptions {
 };
 
 // Writes model.json and the shards to `out` (shards first: the manifest needs the
-// quantization ranges) and returns the info record: {files, weights, shards, weightBytes,
-// quantized, renamedFunctionConsts}. Never changes `graph`. Consts inside library functions
-// become weights named "<function>/<const>" (the converter's rule) and are renamed so in the
-// function body too. A Const that keeps its quantized codes (the reader's
+// quantization ranges; model.json is streamed a node at a time) and returns the info record:
+// {files, weights, shards, weightBytes, quantized, renamedFunctionConsts}. Never changes `graph`.
+// Consts inside library functions become weights named "<function>/<const>" (the converter's rule)
+// and are renamed so in the function body too. A Const that keeps its quantized codes (the reader's
 // "_tfjs_quantization") is written back as the same codes. Throws graphport::Error:
 // kInvalidOption for bad options, kUnsupported for a dtype TF.js cannot hold, naming the node.
+nlohmann::json WriteGraphModel(GraphNodes* graph, const tensorflow::SignatureDef* signature,
+                               const WriteOptions& options, OutputSet* out);
+// The same for a parsed graph.
 nlohmann::json WriteGraphModel(const tensorflow::GraphDef& graph,
                                const tensorflow::SignatureDef* signature,
                                const WriteOptions& options, OutputSet* out);

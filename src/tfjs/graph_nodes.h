@@ -1,0 +1,71 @@
+// The nodes of the graph a TF.js export writes, handed out one at a time: a parsed GraphDef's,
+// or a wire graph's (tf/wire_graph.h) parsed one by one into a reused scratch message, so that
+// writing a node-heavy graph's model.json never holds its nodes as messages all at once, and
+// the model stays as small as it was loaded.
+#ifndef GRAPHPORT_TFJS_GRAPH_NODES_H_
+#define GRAPHPORT_TFJS_GRAPH_NODES_H_
+
+#include <google/protobuf/arena.h>
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+#include "tensorflow/graph.pb.h"
+#include "tf/wire_graph.h"
+
+namespace graphport::tfjs {
+
+class GraphNodes {
+ public:
+  virtual ~GraphNodes() = default;
+  virtual size_t size() const = 0;
+  virtual std::string_view name(size_t i) const = 0;
+  virtual std::string_view op(size_t i) const = 0;
+  // Node i as a message, valid until the next call.
+  virtual const tensorflow::NodeDef& Node(size_t i) = 0;
+  // Node i's deterministic serialisation when the graph holds it as such (a wire graph's
+  // canonical node), which its JSON can be written from without a parse; else nothing.
+  virtual std::optional<std::string_view> SerializedNode(size_t i) const = 0;
+  virtual const tensorflow::FunctionDefLibrary& library() = 0;
+  virtual const tensorflow::VersionDef& versions() const = 0;
+};
+
+class ParsedGraphNodes : public GraphNodes {
+ public:
+  explicit ParsedGraphNodes(const tensorflow::GraphDef& graph) : graph_(graph) {}
+  size_t size() const override { return graph_.node_size(); }
+  std::string_view name(size_t i) const override { return graph_.node(i).name(); }
+  std::string_view op(size_t i) const override { return graph_.node(i).op(); }
+  const tensorflow::NodeDef& Node(size_t i) override { return graph_.node(i); }
+  std::optional<std::string_view> SerializedNode(size_t) const override { return std::nullopt; }
+  const tensorflow::FunctionDefLibrary& library() override { return graph_.library(); }
+  const tensorflow::VersionDef& versions() const override { return graph_.versions(); }
+
+ private:
+  const tensorflow::GraphDef& graph_;
+};
+
+// The wire graph must be ready for an export (tf::TfModel::PrepareWireGraphForExport), so that
+// every node its bytes can stand for is marked canonical.
+class WireGraphNodes : public GraphNodes {
+ public:
+  explicit WireGraphNodes(const tf::WireGraph& graph) : graph_(graph) {}
+  size_t size() const override { return graph_.nodes().size(); }
+  std::string_view name(size_t i) const override { return graph_.name(i); }
+  std::string_view op(size_t i) const override { return graph_.op(i); }
+  const tensorflow::NodeDef& Node(size_t i) override;
+  std::optional<std::string_view> SerializedNode(size_t i) const override;
+  const tensorflow::FunctionDefLibrary& library() override;
+  const tensorflow::VersionDef& versions() const override { return graph_.header().versions(); }
+
+ private:
+  const tf::WireGraph& graph_;
+  tensorflow::NodeDef scratch_;  // off any arena: each parse reuses its strings and fields
+  google::protobuf::Arena library_arena_;  // a library kept as bytes, parsed on first use
+  const tensorflow::FunctionDefLibrary* library_ = nullptr;
+};
+
+}  // namespace graphport::tfjs
+
+#endif  // GRAPHPORT_TFJS_GRAPH_NODES_H_
