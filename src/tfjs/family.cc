@@ -226,32 +226,36 @@ json ExportWithTfjs(tf::TfModel* model, const OptionValues& values, const json& 
              !model->meta_graph()->meta_info_def().tensorflow_version().empty()) {
     write.generated_by = model->meta_graph()->meta_info_def().tensorflow_version();
   }
-  const tensorflow::GraphDef* graph = options.graph_def;  // null: the model's own
-  const tensorflow::SignatureDef* signature = nullptr;
+  // A graph still held as its bytes is written a node at a time from them, as the export's
+  // plan says (options that change nodes rewrite them one by one): neither the model nor the
+  // export then holds it parsed. An initializer is cut out of a parsed graph.
+  model->PrepareWireGraphForExport();
+  if (NamesInitOps(model->meta_graph())) static_cast<void>(model->graph());
   const tensorflow::MetaGraphDef* meta_graph = model->meta_graph();
+  const tf::WireGraph* wire = options.graph_def == nullptr ? model->wire_graph() : nullptr;
+  // The graph's fields (with its nodes unless `wire` holds them).
+  const tensorflow::GraphDef* graph = options.graph_def;
+  if (graph == nullptr) graph = wire != nullptr ? &wire->header() : &model->graph();
+  tf::NodePlan plan;  // without options: every node copied, the library as it was kept
+  plan.copy_library = wire != nullptr && wire->library_kept();
   google::protobuf::Arena arena(proto::GraphArenaOptions());
   if (AnyTfPassGiven(values)) {
-    // The passes' export would leave the nodes as a plan over the wire bytes; this writer
-    // takes them as messages, so the model's graph is parsed first.
-    static_cast<void>(model->graph());
     tf::MetaGraphExport exported = tf::BuildMetaGraph(*model, options, &arena);
     meta_graph = exported.meta_graph;
     graph = &meta_graph->graph_def();
+    wire = exported.wire_nodes;
+    plan = std::move(exported.node_plan);
   }
+  const tensorflow::SignatureDef* signature = nullptr;
   if (meta_graph != nullptr) {
     auto s = meta_graph->signature_def().find(kSignatureKey);
     if (s != meta_graph->signature_def().end()) signature = &s->second;
   }
   json info;
-  if (graph == nullptr && model->wire_graph() != nullptr && !NamesInitOps(meta_graph)) {
-    // The model's graph still held as its bytes, which nothing here changes and which has no
-    // initializer to cut out: written a node at a time from them, so that neither the model
-    // nor the export holds it parsed.
-    model->PrepareWireGraphForExport();
-    WireGraphNodes nodes(*model->wire_graph());
+  if (wire != nullptr) {
+    WireGraphNodes nodes(*wire, plan, *graph);
     info = WriteGraphModel(&nodes, signature, write, out);
   } else {
-    if (graph == nullptr) graph = &model->graph();
     // The tables' init ops go back to modelInitializer, as tfjs-converter cuts them out.
     tensorflow::GraphDef main_graph, initializer;
     if (SplitInitializer(*graph, meta_graph, &main_graph, &initializer, &write.resource_links)) {

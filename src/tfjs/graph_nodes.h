@@ -9,7 +9,9 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "tensorflow/graph.pb.h"
 #include "tf/wire_graph.h"
@@ -46,22 +48,33 @@ class ParsedGraphNodes : public GraphNodes {
   const tensorflow::GraphDef& graph_;
 };
 
-// The wire graph must be ready for an export (tf::TfModel::PrepareWireGraphForExport), so that
-// every node its bytes can stand for is marked canonical.
+// A wire graph's nodes as an export's plan says (tf/wire_graph.h's NodePlan: skipped, copied,
+// with or without devices, or rewritten by the TensorFlow options), with the graph's other
+// fields from `rest` (the export's GraphDef, which holds every field but the nodes) and the
+// library from the wire graph's bytes when the plan copies it. The wire graph must be ready
+// for an export (tf::TfModel::PrepareWireGraphForExport), so that every node its bytes can
+// stand for is marked canonical.
 class WireGraphNodes : public GraphNodes {
  public:
-  explicit WireGraphNodes(const tf::WireGraph& graph) : graph_(graph) {}
-  size_t size() const override { return graph_.nodes().size(); }
-  std::string_view name(size_t i) const override { return graph_.name(i); }
-  std::string_view op(size_t i) const override { return graph_.op(i); }
+  WireGraphNodes(const tf::WireGraph& graph, const tf::NodePlan& plan,
+                 const tensorflow::GraphDef& rest);
+  size_t size() const override { return kept_.size(); }
+  std::string_view name(size_t i) const override;
+  std::string_view op(size_t i) const override { return graph_.op(kept_[i]); }
   const tensorflow::NodeDef& Node(size_t i) override;
   std::optional<std::string_view> SerializedNode(size_t i) const override;
   const tensorflow::FunctionDefLibrary& library() override;
-  const tensorflow::VersionDef& versions() const override { return graph_.header().versions(); }
+  const tensorflow::VersionDef& versions() const override { return rest_.versions(); }
 
  private:
   const tf::WireGraph& graph_;
-  tensorflow::NodeDef scratch_;  // off any arena: each parse reuses its strings and fields
+  const tf::NodePlan& plan_;
+  const tensorflow::GraphDef& rest_;
+  std::vector<uint32_t> kept_;        // the wire graph's nodes the plan does not skip
+  tensorflow::NodeDef scratch_;       // off any arena: each parse reuses its strings and fields
+  google::protobuf::Arena rewrites_;  // a rewritten node, until the next one
+  mutable google::protobuf::Arena names_;  // a rewritten node's name, until the next one
+  mutable std::string rewritten_name_;
   google::protobuf::Arena library_arena_;  // a library kept as bytes, parsed on first use
   const tensorflow::FunctionDefLibrary* library_ = nullptr;
 };

@@ -4,6 +4,11 @@
 
 namespace graphport::tfjs {
 
+void NotUtf8(std::string_view what) {
+  throw Error(ErrorCode::kUnsupported, "TF.js writer: a string of " + std::string(what) +
+                                           " is not UTF-8, which JSON cannot hold");
+}
+
 void JsonStream::BeforeValue() {
   if (after_key_) {
     after_key_ = false;
@@ -26,15 +31,6 @@ void JsonStream::Close(char c) {
   FlushIfFull();
 }
 
-void NotUtf8(std::string_view what) {
-  throw Error(ErrorCode::kUnsupported, "TF.js writer: a string of " + std::string(what) +
-                                           " is not UTF-8, which JSON cannot hold");
-}
-
-void JsonStream::Dump(const OrderedJson& value, std::string_view what) {
-  if (!value.Dump(&buffer_)) NotUtf8(what);
-}
-
 void JsonStream::DumpedValue(std::string_view text) {
   BeforeValue();
   if (buffer_.size() + text.size() > kChunkBytes) Flush();
@@ -48,15 +44,20 @@ void JsonStream::DumpedValue(std::string_view text) {
 
 void JsonStream::Key(std::string_view key) {
   BeforeValue();
-  Dump(OrderedJson(std::string(key)), "a key");
+  if (!OrderedJson(std::string(key)).Dump(&buffer_)) NotUtf8("a key");
   buffer_.push_back(':');
   after_key_ = true;
 }
 
 void JsonStream::Value(const OrderedJson& value, std::string_view what) {
+  if (!TryValue(value)) NotUtf8(what);
+}
+
+bool JsonStream::TryValue(const OrderedJson& value) {
   BeforeValue();
-  Dump(value, what);
+  if (!value.Dump(&buffer_)) return false;
   FlushIfFull();
+  return true;
 }
 
 void JsonStream::Flush() {

@@ -29,6 +29,8 @@ class JsonStream {
   // A whole value, as OrderedJson::Dump writes it. Throws Error(kUnsupported) when a string
   // in it is not UTF-8, naming `what` (the part of the model it belongs to).
   void Value(const OrderedJson& value, std::string_view what);
+  // The same, false instead of the error (the caller names what it was).
+  [[nodiscard]] bool TryValue(const OrderedJson& value);
   // A value already dumped as JSON text.
   void DumpedValue(std::string_view text);
   // Hands what is buffered to the sink; call once the text is complete.
@@ -39,7 +41,6 @@ class JsonStream {
   void Open(char c);
   void Close(char c);
   void BeforeValue();
-  void Dump(const OrderedJson& value, std::string_view what);
   void FlushIfFull() {
     if (buffer_.size() >= kChunkBytes) Flush();
   }

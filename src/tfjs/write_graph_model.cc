@@ -430,7 +430,8 @@ class GraphModelWriter {
     text->Key("node");
     text->BeginArray();
     for (size_t i = 0; i < graph->size(); ++i) {
-      text->Value(NodeJson(graph, i), "node '" + std::string(graph->name(i)) + "'");
+      if (!text->TryValue(NodeJson(graph, i)))
+        NotUtf8("node '" + std::string(graph->name(i)) + "'");
     }
     text->EndArray();
     // TF.js reads "versions" unconditionally: it is written even when empty, and so is the

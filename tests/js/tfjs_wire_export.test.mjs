@@ -1,5 +1,6 @@
-// A binary GraphDef exported to TF.js is written from its bytes a node at a time: the model is
-// never parsed whole, and model.json goes to the sink in pieces rather than as one string. A
+// A binary GraphDef exported to TF.js is written from its bytes a node at a time, with
+// TensorFlow options too (the nodes they change are rewritten one by one): the model is never
+// parsed whole, and model.json goes to the sink in pieces rather than as one string. A
 // node-heavy graph's export then grows the heap by a small part of the graph (it was 13x the
 // graph before), and its files are the ones the export of the parsed graph writes.
 // Its own file: node:test runs each file in a fresh process, so the heap starts small here.
@@ -67,6 +68,16 @@ function collectingSink() {
   };
 }
 
+function sameFiles(actual, expected, what) {
+  assert.deepEqual(Object.keys(actual.files), Object.keys(expected.files), what);
+  for (const name of Object.keys(expected.files)) {
+    assert.ok(bytesEqual(actual.files[name].bytes, expected.files[name].bytes),
+      `${what}: ${name} differs`);
+  }
+}
+
+const SCOPED = { to: 'tfjs', exportScope: 'layer', clearDevices: true, stripDefaultAttrs: true };
+
 leakCheckedTest(gp, 'a node-heavy GraphDef goes to TF.js a node at a time, as its parse would', (t) => {
   const graph = nodeHeavyGraph();
   const heapBefore = gp.heapBytes();
@@ -75,11 +86,14 @@ leakCheckedTest(gp, 'a node-heavy GraphDef goes to TF.js a node at a time, as it
     const afterLoad = gp.heapBytes();
     const streamed = collectingSink();
     const { info } = model.exportTo({ to: 'tfjs' }, streamed);
+    // With TensorFlow options the nodes are rewritten one by one as they are written.
+    const scoped = collectingSink();
+    model.exportTo(SCOPED, scoped);
     const growth = gp.heapBytes() - afterLoad;
     t.diagnostic(`graph ${(graph.length / MiB).toFixed(1)} MiB; heap ${(heapBefore / MiB).toFixed(0)} -> ` +
-      `${(afterLoad / MiB).toFixed(0)} MiB after load, +${(growth / MiB).toFixed(1)} MiB by the TF.js export`);
+      `${(afterLoad / MiB).toFixed(0)} MiB after load, +${(growth / MiB).toFixed(1)} MiB by the TF.js exports`);
     assert.ok(growth <= 0.5 * graph.length,
-      `the TF.js export grew the heap by ${(growth / MiB).toFixed(1)} MiB for a ` +
+      `the TF.js exports grew the heap by ${(growth / MiB).toFixed(1)} MiB for a ` +
       `${(graph.length / MiB).toFixed(1)} MiB graph`);
     const json = streamed.files['model.json'];
     assert.ok(json.chunks.length > 1, 'model.json reaches the sink in pieces');
@@ -100,14 +114,18 @@ leakCheckedTest(gp, 'a node-heavy GraphDef goes to TF.js a node at a time, as it
     const weights = new Float32Array(shard.buffer, shard.byteOffset, shard.length / 4);
     assert.deepEqual([...weights.slice(0, 6)], [1000, -1000, 0.5, 2000, -2000, 0.5]);
 
-    // An export with a TensorFlow option parses the graph (the nodes have no device, so
-    // clearDevices changes nothing): the same files, byte for byte.
+    const inScope = JSON.parse(new TextDecoder().decode(scoped.files['model.json'].bytes));
+    assert.equal(inScope.modelTopology.node.length, NODES - 1, 'x is outside the scope');
+    assert.deepEqual(inScope.modelTopology.node[1], { name: 'n2', op: 'AddN',
+      input: ['n1', '$unbound_inputs_x'], attr: { N: { i: '2' }, T: { type: 'DT_FLOAT' } } });
+
+    // unfuseOps (which changes nothing in this graph) parses the graph first: the same files,
+    // byte for byte.
     const parsed = collectingSink();
-    model.exportTo({ to: 'tfjs', clearDevices: true }, parsed);
-    assert.deepEqual(Object.keys(parsed.files), Object.keys(streamed.files));
-    for (const name of Object.keys(streamed.files)) {
-      assert.ok(bytesEqual(parsed.files[name].bytes, streamed.files[name].bytes),
-        `${name} differs between the streamed and the parsed export`);
-    }
+    model.exportTo({ to: 'tfjs', unfuseOps: true }, parsed);
+    sameFiles(streamed, parsed, 'to: tfjs');
+    const parsedScoped = collectingSink();
+    model.exportTo({ ...SCOPED, unfuseOps: true }, parsedScoped);
+    sameFiles(scoped, parsedScoped, 'to: tfjs in a scope');
   });
 });
