@@ -1,6 +1,7 @@
 // proto::JsonToMessage against libprotobuf's JsonStringToMessage on a table of tricky inputs, and
-// its nesting limit: split from proto_json_test.cc, which holds the corpus and the mapping's
-// rules. libprotobuf works on DynamicMessages of the same schemas (proto_json_test_util.h).
+// its nesting limit: split from proto_json_test.cc, which holds the mapping's rules (the corpus
+// is in proto_json_corpus_test.cc, the wire bytes in proto_json_wire_test.cc). libprotobuf
+// works on DynamicMessages of the same schemas (proto_json_test_util.h).
 #include <google/protobuf/text_format.h>
 #include <google/protobuf/util/json_util.h>
 #include <gtest/gtest.h>

@@ -1,4 +1,5 @@
-// Helpers of the protobuf JSON tests (proto_json_test.cc, proto_json_agreement_test.cc).
+// Helpers of the protobuf JSON tests (proto_json_test.cc, proto_json_corpus_test.cc,
+// proto_json_wire_test.cc, proto_json_agreement_test.cc).
 // graphport reads JSON into the generated classes through their schema tables; libprotobuf's
 // full runtime, the reference, works on DynamicMessages of the same types built from protoc's
 // descriptor set (reference_pool.h), so the comparisons need nothing of the generated classes
@@ -13,9 +14,11 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "core/error.h"
 #include "graphport_test/schemas.h"
+#include "proto/deterministic_bytes.h"
 #include "proto/proto_json.h"
 #include "proto_json_test.pb.h"
 #include "reference_pool.h"
@@ -71,6 +74,36 @@ inline bool OracleAccepts(const std::string& text, DynamicMessage* message,
                           const std::string& type = kEverything) {
   *message = ReferencePool::Test().New(type);
   return google::protobuf::util::JsonStringToMessage(text, message->get()).ok();
+}
+
+// Rewrites every Any's value (innermost first) as the deterministic serialisation of the
+// message it holds: what JsonToWire makes of the Any's JSON, whichever writer made the value.
+inline void CanonicalAnys(google::protobuf::Message* message, const ReferencePool& reference) {
+  const google::protobuf::Reflection* r = message->GetReflection();
+  if (message->GetDescriptor()->full_name() == "google.protobuf.Any") {
+    const google::protobuf::FieldDescriptor* url_field =
+        message->GetDescriptor()->FindFieldByNumber(1);
+    const google::protobuf::FieldDescriptor* value_field =
+        message->GetDescriptor()->FindFieldByNumber(2);
+    const std::string url = r->GetString(*message, url_field);
+    DynamicMessage inner =
+        reference.New(url.substr(url.rfind('/') + 1), r->GetString(*message, value_field));
+    CanonicalAnys(inner.get(), reference);
+    r->SetString(message, value_field, proto::DeterministicBytes(*inner));
+    return;
+  }
+  std::vector<const google::protobuf::FieldDescriptor*> fields;
+  r->ListFields(*message, &fields);
+  for (const google::protobuf::FieldDescriptor* field : fields) {
+    if (field->cpp_type() != google::protobuf::FieldDescriptor::CPPTYPE_MESSAGE) continue;
+    if (!field->is_repeated()) {
+      CanonicalAnys(r->MutableMessage(message, field), reference);
+      continue;
+    }
+    for (int i = 0; i < r->FieldSize(*message, field); ++i) {
+      CanonicalAnys(r->MutableRepeatedMessage(message, field, i), reference);
+    }
+  }
 }
 
 }  // namespace graphport::testing
