@@ -55,6 +55,7 @@ function graphTable(graph, n, w) {
   line('export -> bytes', null, w?.exportMs);
   line('export options -> sink', n?.export_options_ms, w?.optionsMs);
   if (n?.text_ms || w?.textMs) line('export text -> sink', n?.text_ms, w?.textMs);
+  if (w?.tfjsMs) line('export tfjs -> sink', null, w.tfjsMs);
   line('load -> export clearDevices -> sink', n?.e2e_ms, w?.e2eSinkMs);
   line('load -> export options -> sink', n?.e2e_options_ms, w?.e2eOptionsMs);
   line('load -> export -> bytes', n?.e2e_bytes_ms, w?.e2eBytesMs);
@@ -70,7 +71,8 @@ function graphTable(graph, n, w) {
   if (w) {
     console.log(`  wasm heap / model:      libprotobuf ${per(w.anchor?.heapBytes, w.bytes)} (with its input copy); ` +
       `graphport: after load ${per(w.heap.afterLoad, w.bytes)}, after export ${per(w.heap.afterExport, w.bytes)}, ` +
-      `export with options ${per(w.rawHeap.afterOptions, w.bytes)}, all loops ${per(w.heap.end, w.bytes)} ` +
+      `export with options ${per(w.rawHeap.afterOptions, w.bytes)}, ` +
+      `${w.rawHeap.afterTfjs ? `to tfjs ${per(w.rawHeap.afterTfjs, w.bytes)}, ` : ''}all loops ${per(w.heap.end, w.bytes)} ` +
       `(${(w.heap.start / MiB).toFixed(0)} MiB at start)`);
     console.log(`  JS memory, first export: ArrayBuffers +${per(w.exportArrayBufferGrowth, w.bytes)} of the model ` +
       '(before GC; 1x = the exported file only)');
