@@ -22,6 +22,8 @@ class GraphNodes {
  public:
   virtual ~GraphNodes() = default;
   virtual size_t size() const = 0;
+  // The name node i is written with (an export's scope renames nodes), valid until the next
+  // call; and its op.
   virtual std::string_view name(size_t i) const = 0;
   virtual std::string_view op(size_t i) const = 0;
   // Node i as a message, valid until the next call.

@@ -12,7 +12,7 @@ import {
   GRAPHS, assertGraphportError, assertSameBytes, checkNoLeaksAtEnd, corpusPath, graphport,
   leakCheckedTest, readBytes, requireNativeCli, runCli, tempDir, withModel,
 } from './helpers.mjs';
-import { concat, weightsGraphBytes } from './wire_writer.mjs';
+import { bytesField, concat, stringField, weightsGraphBytes } from './wire_writer.mjs';
 
 const gp = await graphport();
 checkNoLeaksAtEnd(gp);
@@ -151,6 +151,23 @@ leakCheckedTest(gp, 'GraphDef: a sink failing at the Nth chunk, for every N, sto
     for (const kind of ['open', 'sizeHint', 'close']) failEveryCall(m, { to: 'graph-def' }, kind);
     // A text export has no size hint and more, smaller-than-1 MiB pieces; the same holds.
     assert.ok(failEveryCall(m, { to: 'graph-def', asText: true }, 'write') > 4);
+  });
+});
+
+leakCheckedTest(gp, 'TF.js folder: a sink failing at the Nth chunk, open or close, for every N, reports no file', () => {
+  // 4,000 Identity nodes before the weights: a model.json of several 64 KiB pieces, streamed
+  // node by node from the GraphDef's bytes, after a shard of 3 MiB.
+  const identities = Array.from({ length: 4000 }, (_, i) => bytesField(1, concat([
+    stringField(1, `chain/identity_${i}`), stringField(2, 'Identity'),
+    stringField(3, i === 0 ? 'w0' : `chain/identity_${i - 1}`)])));
+  withModel(gp, concat([...identities, WEIGHTS.bytes]), {}, (m) => {
+    const options = { to: 'tfjs' };
+    const files = m.export(options).files;
+    assert.deepEqual(files.map((f) => f.name), ['group1-shard1of1.bin', 'model.json']);
+    assert.ok(files[1].bytes.length > 4 * (64 << 10), `model.json of ${files[1].bytes.length} bytes`);
+    assert.ok(failEveryCall(m, options, 'write') >= 3 + 4);
+    assert.equal(failEveryCall(m, options, 'close'), 2);
+    failEveryCall(m, options, 'open');
   });
 });
 
