@@ -76,6 +76,10 @@ class GraphModelWriter {
                          {"tensorShape", ojson::Object()},
                          {"resourceId", link.resource_id}});
     }
+    const bool has_initializer =
+        options_.initializer != nullptr && options_.initializer->node_size() > 0;
+    // Made before model.json is opened, as everything that can refuse the model.
+    const ojson initializer_signature = has_initializer ? InitializerSignature() : ojson();
     JsonStream text(out_->Open(options_.model_json));
     text.BeginObject();
     for (const auto& [key, value] : model.members()) {
@@ -88,14 +92,13 @@ class GraphModelWriter {
       text.Key("userDefinedMetadata");
       text.Value(ojson::FromJson(options_.user_metadata), "userDefinedMetadata");
     }
-    if (options_.initializer != nullptr && options_.initializer->node_size() > 0) {
+    if (has_initializer) {
       text.Key("modelInitializer");
       ParsedGraphNodes initializer(*options_.initializer);
       Topology(&initializer, &text);
-      ojson signature = InitializerSignature();
-      if (!signature.is_null()) {
+      if (!initializer_signature.is_null()) {
         text.Key("initializerSignature");
-        text.Value(signature, "initializerSignature");
+        text.Value(initializer_signature, "initializerSignature");
       }
     }
     ojson paths = ojson::Array();
