@@ -11,14 +11,14 @@ namespace {
 
 // nlohmann's escaping: the two-character escapes it knows, \u00xx (lowercase hex) for the
 // other control characters, every other byte as it is (DEL and valid UTF-8 included).
-void DumpString(const std::string& s, std::string* out) {
+void EscapeString(std::string_view s, std::string* out) {
   static const char kHex[] = "0123456789abcdef";
   out->push_back('"');
   size_t start = 0;  // bytes before `i` not yet copied
   for (size_t i = 0; i < s.size(); ++i) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out->append(s, start, i - start);
+    out->append(s.data() + start, i - start);
     start = i + 1;
     switch (c) {
       case '"':
@@ -48,7 +48,7 @@ void DumpString(const std::string& s, std::string* out) {
         out->push_back(kHex[c & 0xf]);
     }
   }
-  out->append(s, start, std::string::npos);
+  out->append(s.data() + start, s.size() - start);
   out->push_back('"');
 }
 
@@ -343,6 +343,12 @@ void OrderedJson::PushBack(OrderedJson value) {
   items_->push_back(std::move(value));
 }
 
+bool OrderedJson::DumpString(std::string_view text, std::string* out) {
+  if (!IsValidUtf8(text)) return false;
+  EscapeString(text, out);
+  return true;
+}
+
 bool OrderedJson::Dump(std::string* out) const {
   switch (kind_) {
     case Kind::kNull:
@@ -363,7 +369,7 @@ bool OrderedJson::Dump(std::string* out) const {
       return true;
     case Kind::kString:
       if (!IsValidUtf8(*string_)) return false;
-      DumpString(*string_, out);
+      EscapeString(*string_, out);
       return true;
     case Kind::kArray: {
       out->push_back('[');
@@ -380,7 +386,7 @@ bool OrderedJson::Dump(std::string* out) const {
         const Member& m = (*members_)[i];
         if (i > 0) out->push_back(',');
         if (!IsValidUtf8(m.first)) return false;
-        DumpString(m.first, out);
+        EscapeString(m.first, out);
         out->push_back(':');
         if (!m.second.Dump(out)) return false;
       }

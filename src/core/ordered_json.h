@@ -94,6 +94,9 @@ class OrderedJson {
   // escaped as it does, non-ASCII kept as UTF-8, a non-finite double as null). False when a
   // string is not UTF-8, which JSON cannot hold; *out is then incomplete.
   bool Dump(std::string* out) const;
+  // Appends what Dump writes for a string of this text, for JSON written without a tree;
+  // false, with nothing written, when the text is not UTF-8.
+  static bool DumpString(std::string_view text, std::string* out);
 
  private:
   void Destroy();

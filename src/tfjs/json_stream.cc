@@ -1,6 +1,7 @@
 #include "tfjs/json_stream.h"
 
 #include "core/error.h"
+#include "tfjs/proto_to_json.h"
 
 namespace graphport::tfjs {
 
@@ -56,6 +57,14 @@ void JsonStream::Value(const OrderedJson& value, std::string_view what) {
 bool JsonStream::TryValue(const OrderedJson& value) {
   BeforeValue();
   if (!value.Dump(&buffer_)) return false;
+  FlushIfFull();
+  return true;
+}
+
+bool JsonStream::TryMessageValue(std::string_view deterministic_bytes,
+                                 const proto::MessageSchema& schema) {
+  BeforeValue();
+  if (!AppendMessageJson(deterministic_bytes, schema, &buffer_)) return false;
   FlushIfFull();
   return true;
 }

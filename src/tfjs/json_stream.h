@@ -10,6 +10,7 @@
 
 #include "core/byte_stream.h"
 #include "core/ordered_json.h"
+#include "proto/schema.h"
 
 namespace graphport::tfjs {
 
@@ -33,6 +34,10 @@ class JsonStream {
   [[nodiscard]] bool TryValue(const OrderedJson& value);
   // A value already dumped as JSON text.
   void DumpedValue(std::string_view text);
+  // A message's JSON (tfjs/proto_to_json.h) from its deterministic serialisation, printed
+  // straight into the buffer; false when a string in it is not UTF-8.
+  [[nodiscard]] bool TryMessageValue(std::string_view deterministic_bytes,
+                                     const proto::MessageSchema& schema);
   // Hands what is buffered to the sink; call once the text is complete.
   void Flush();
 

@@ -1,10 +1,12 @@
 #include "tfjs/proto_to_json.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,6 +14,7 @@
 #include "core/base64.h"
 #include "core/error.h"
 #include "core/limits.h"
+#include "core/text_appender.h"
 #include "proto/deterministic_bytes.h"
 #include "proto/wire_record.h"
 #include "proto/wire_scalar.h"
@@ -100,22 +103,26 @@ void SkipGroup(const uint8_t** p, const uint8_t* end) {
   Unreadable();
 }
 
-class Writer {
+// Writes JSON text straight from the bytes: a member as its record is read, a map once its
+// entries are gathered and ordered. Nothing is built but the text.
+class Printer {
  public:
+  explicit Printer(std::string* out) : out_(out) {}
+
   // The fields of a message from its deterministic serialisation. That writes each field the
   // schema knows once, in number order (a repeated one's records together), then the unknown
-  // fields: the order ListFields gives, so the members come in the order the reflection-based
-  // writer made them.
-  ojson Message(std::string_view bytes, const MessageSchema& type, int depth) {
+  // fields: the order ListFields gives, which is the order the members are written in. False
+  // when a string is not UTF-8.
+  bool Message(std::string_view bytes, const MessageSchema& type, int depth) {
     if (depth > kMaxProtoNesting) {
       throw Error(ErrorCode::kTooLarge,
                   "messages nest more than " + std::to_string(kMaxProtoNesting) + " levels deep");
     }
-    ojson out = ojson::Object();
+    out_.Put('{');
+    Members members;
     const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
     const uint8_t* end = p + bytes.size();
     const FieldSchema* current = nullptr;  // the field of the last record read
-    ojson* list = nullptr;                 // its list, once it has one
     const size_t first_entry = entries_.size();
     while (p < end) {
       uint64_t tag;
@@ -160,37 +167,66 @@ class Writer {
       // libprotobuf keeps a record of a known number but another wire type as unknown.
       if (wire_type != field->wire_type() && !packed) continue;
       if (field != current) {
-        if (current != nullptr && current->map) Map(&out, *current, first_entry, depth);
+        if (!Finish(current, first_entry, depth, &members)) return false;
         current = field;
-        list = nullptr;
       }
       if (field->map) {
         AddEntry(*field, wire.payload, type);
       } else if (!field->repeated) {
         if (IsUnknownEnum(*field, wire.bits, type)) continue;
-        out[field->json_name] = Value(*field, wire, depth);
+        members.Key(field->json_name, &out_);
+        if (!Value(*field, wire, depth)) return false;
       } else if (!packed) {
         if (IsUnknownEnum(*field, wire.bits, type)) continue;
-        AddToList(&out, *field, &list, Value(*field, wire, depth));
-      } else {
-        Packed(&out, *field, &list, wire.payload, type);
+        members.Element(field->json_name, &out_);
+        if (!Value(*field, wire, depth)) return false;
+      } else if (!Packed(*field, wire.payload, type, &members)) {
+        return false;
       }
     }
-    if (current != nullptr && current->map) Map(&out, *current, first_entry, depth);
-    return out;
+    if (!Finish(current, first_entry, depth, &members)) return false;
+    out_.Put('}');
+    return true;
   }
 
  private:
-  static void AddToList(ojson* out, const FieldSchema& field, ojson** list, ojson value) {
-    if (*list == nullptr) {
-      *list = &(*out)[field.json_name];
-      if (!(*list)->is_array()) **list = ojson::Array();
+  // Where the members of the object being written stand: the separators they need.
+  struct Members {
+    bool any = false;        // a member is written
+    bool list_open = false;  // the last member is a list still taking elements
+
+    void Key(std::string_view name, TextAppender* out) {
+      if (any) out->Put(',');
+      any = true;
+      out->Put('"');
+      out->Put(name);  // JSON names are ASCII letters, digits and underscores
+      out->Put("\":");
     }
-    (*list)->items().push_back(std::move(value));
+    // An element of list `name`, opened by its first element: a list whose elements are all
+    // left out (a closed enum's unknown numbers) is not written at all.
+    void Element(std::string_view name, TextAppender* out) {
+      if (list_open) {
+        out->Put(',');
+        return;
+      }
+      Key(name, out);
+      out->Put('[');
+      list_open = true;
+    }
+  };
+
+  // Ends what `field`, the field before the next one, left open: its list, or its map, whose
+  // entries were gathered from `first_entry` on.
+  bool Finish(const FieldSchema* field, size_t first_entry, int depth, Members* members) {
+    if (members->list_open) {
+      out_.Put(']');
+      members->list_open = false;
+    }
+    return field == nullptr || !field->map || Map(*field, first_entry, depth, members);
   }
 
-  void Packed(ojson* out, const FieldSchema& field, ojson** list, std::string_view payload,
-              const MessageSchema& owner) {
+  bool Packed(const FieldSchema& field, std::string_view payload, const MessageSchema& owner,
+              Members* members) {
     const auto* p = reinterpret_cast<const uint8_t*>(payload.data());
     const uint8_t* end = p + payload.size();
     const int width = field.wire_type() == proto::kWireFixed32   ? 4
@@ -209,8 +245,10 @@ class Writer {
         Unreadable();
       }
       if (IsUnknownEnum(field, wire.bits, owner)) continue;
-      AddToList(out, field, list, Value(field, wire, 0));
+      members->Element(field.json_name, &out_);
+      if (!Value(field, wire, 0)) return false;
     }
+    return true;
   }
 
   // A proto2 message's enum fields are closed: libprotobuf keeps a number its enum does not
@@ -220,48 +258,97 @@ class Writer {
            field.enumeration->FindByNumber(static_cast<int32_t>(bits)) == nullptr;
   }
 
+  template <typename Number>
+  void Decimal(Number value, bool quoted) {
+    char text[24];  // any 64-bit integer
+    const std::to_chars_result end = std::to_chars(text, text + sizeof text, value);
+    if (quoted) out_.Put('"');
+    out_.Put(std::string_view(text, end.ptr - text));
+    if (quoted) out_.Put('"');
+  }
+
+  // A JSON string. Most are names in plain ASCII, copied as they are; anything else is
+  // escaped as OrderedJson escapes it. False when `text` is not UTF-8.
+  bool String(std::string_view text) {
+    bool plain = true;
+    for (const char c : text) {
+      const auto byte = static_cast<unsigned char>(c);
+      plain = plain && byte >= 0x20 && byte < 0x80 && byte != '"' && byte != '\\';
+    }
+    if (plain) {
+      out_.Put('"');
+      out_.Put(text);
+      out_.Put('"');
+      return true;
+    }
+    std::string escaped;
+    if (!OrderedJson::DumpString(text, &escaped)) return false;
+    out_.Put(escaped);
+    return true;
+  }
+
+  // A number as OrderedJson prints it (nlohmann's shortest text for a double).
+  void Dumped(const OrderedJson& value) {
+    std::string text;
+    value.Dump(&text);
+    out_.Put(text);
+  }
+
   // Element `wire` of `field`; `depth` is that of the message holding it.
-  ojson Value(const FieldSchema& field, const WireValue& wire, int depth) {
+  bool Value(const FieldSchema& field, const WireValue& wire, int depth) {
     const uint64_t bits = wire.bits;
     switch (field.type) {
       case FieldType::kInt32:
-        return static_cast<int32_t>(bits);
-      case FieldType::kSint32:
-        return proto::ZigZagDecode32(static_cast<uint32_t>(bits));
       case FieldType::kSfixed32:
-        return static_cast<int32_t>(static_cast<uint32_t>(bits));
+        Decimal(static_cast<int32_t>(bits), false);
+        return true;
+      case FieldType::kSint32:
+        Decimal(proto::ZigZagDecode32(static_cast<uint32_t>(bits)), false);
+        return true;
       case FieldType::kUint32:
       case FieldType::kFixed32:
-        return static_cast<uint32_t>(bits);
+        Decimal(static_cast<uint32_t>(bits), false);
+        return true;
       case FieldType::kInt64:
       case FieldType::kSfixed64:
-        return std::to_string(static_cast<int64_t>(bits));
+        Decimal(static_cast<int64_t>(bits), true);
+        return true;
       case FieldType::kSint64:
-        return std::to_string(proto::ZigZagDecode64(bits));
+        Decimal(proto::ZigZagDecode64(bits), true);
+        return true;
       case FieldType::kUint64:
       case FieldType::kFixed64:
-        return std::to_string(bits);
+        Decimal(bits, true);
+        return true;
       case FieldType::kFloat:
-        return FloatJson(proto::BitsToFloat(static_cast<uint32_t>(bits)));
+        Dumped(FloatJson(proto::BitsToFloat(static_cast<uint32_t>(bits))));
+        return true;
       case FieldType::kDouble:
-        return DoubleJson(proto::BitsToDouble(bits));
+        Dumped(DoubleJson(proto::BitsToDouble(bits)));
+        return true;
       case FieldType::kBool:
-        return bits != 0;
+        out_.Put(bits != 0 ? "true" : "false");
+        return true;
       case FieldType::kEnum: {
         const int number = static_cast<int32_t>(bits);
         const proto::EnumValueSchema* value = field.enumeration->FindByNumber(number);
-        return value != nullptr ? ojson(std::string(value->name)) : ojson(number);
+        if (value == nullptr) {
+          Decimal(number, false);
+          return true;
+        }
+        return String(value->name);
       }
       case FieldType::kString:
-        return std::string(wire.payload);
+        return String(wire.payload);
       case FieldType::kBytes:
-        return Base64Encode(wire.payload);
+        return String(Base64Encode(wire.payload));
       case FieldType::kMessage:
         return Message(wire.payload, *field.message, depth + 1);
       case FieldType::kGroup:
         break;
     }
-    return ojson();
+    out_.Put("null");
+    return true;
   }
 
   // The text of a map key, as the key's JSON value would print.
@@ -334,51 +421,64 @@ class Writer {
     return static_cast<uint64_t>(static_cast<int64_t>(field.enumeration->values[0].number));
   }
 
-  // The entries gathered from `first_entry` on, as an object sorted by key text (stable: of
-  // equal keys the first place and the last value, as operator[] would leave them).
-  void Map(ojson* out, const FieldSchema& field, size_t first_entry, int depth) {
+  // The entries gathered from `first_entry` on, as an object sorted by key text. Deterministic
+  // serialisation writes each key once, string keys in this order already; number keys are
+  // sorted here (by value there).
+  bool Map(const FieldSchema& field, size_t first_entry, int depth, Members* members) {
     // None: records of the map among the unknown fields (entries a closed enum left there).
-    if (entries_.size() == first_entry) return;
+    if (entries_.size() == first_entry) return true;
     const FieldSchema& value_field = *field.message->FindFieldByNumber(2);
     auto begin = entries_.begin() + static_cast<std::ptrdiff_t>(first_entry);
     auto by_key = [](const Entry& a, const Entry& b) { return a.key < b.key; };
     if (!std::is_sorted(begin, entries_.end(), by_key)) {
-      std::stable_sort(begin, entries_.end(), by_key);
+      std::sort(begin, entries_.end(), by_key);
     }
-    ojson map = ojson::Object();
-    std::vector<ojson::Member>& members = map.members();
+    members->Key(field.json_name, &out_);
+    out_.Put('{');
     const size_t count = entries_.size();
     for (size_t i = first_entry; i < count; ++i) {
+      if (i > first_entry) out_.Put(',');
       // A value that is a message adds entries of its own (and may move these).
-      std::string key = std::move(entries_[i].key);
+      const std::string key = std::move(entries_[i].key);
       WireValue wire = entries_[i].value;
       if (!entries_[i].has_value && value_field.type == FieldType::kEnum) {
         wire.bits = EnumDefault(value_field);
       }
-      ojson value = Value(value_field, wire, depth);
-      if (!members.empty() && members.back().first == key) {
-        members.back().second = std::move(value);
-      } else {
-        members.emplace_back(std::move(key), std::move(value));
-      }
+      if (!String(key)) return false;
+      out_.Put(':');
+      if (!Value(value_field, wire, depth)) return false;
     }
+    out_.Put('}');
     entries_.resize(first_entry);
-    (*out)[field.json_name] = std::move(map);
+    return true;
   }
 
+  TextAppender out_;
   std::vector<Entry> entries_;  // of the maps being gathered, innermost last
 };
 
 }  // namespace
 
-OrderedJson MessageToJson(const google::protobuf::MessageLite& message,
-                          const proto::MessageSchema& schema) {
-  return Writer().Message(proto::DeterministicBytes(message), schema, 0);
+bool AppendMessageJson(std::string_view deterministic_bytes, const proto::MessageSchema& schema,
+                       std::string* out) {
+  return Printer(out).Message(deterministic_bytes, schema, 0);
 }
 
-OrderedJson SerializedMessageToJson(std::string_view deterministic_bytes,
-                                    const proto::MessageSchema& schema) {
-  return Writer().Message(deterministic_bytes, schema, 0);
+OrderedJson MessageToJson(const google::protobuf::MessageLite& message,
+                          const proto::MessageSchema& schema) {
+  std::string text;
+  if (!AppendMessageJson(proto::DeterministicBytes(message), schema, &text)) {
+    throw Error(ErrorCode::kUnsupported, "TF.js writer: a string in a " +
+                                             std::string(schema.full_name) +
+                                             " is not UTF-8, which JSON cannot hold");
+  }
+  // Each message level is an object, and may sit in a list or a map's object.
+  std::string error;
+  std::optional<OrderedJson> tree = OrderedJson::Parse(text, 3 * (kMaxProtoNesting + 1), &error);
+  if (!tree)
+    throw Error(ErrorCode::kInternal,
+                "protobuf JSON: the text written does not read back: " + error);
+  return std::move(*tree);
 }
 
 }  // namespace graphport::tfjs

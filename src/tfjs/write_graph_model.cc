@@ -8,6 +8,7 @@
 #include "core/input_set.h"
 #include "core/json_parse.h"
 #include "core/ordered_json.h"
+#include "proto/deterministic_bytes.h"
 #include "tensorflow/schemas.h"
 #include "tf/dtype.h"
 #include "tfjs/float16.h"
@@ -379,17 +380,21 @@ class GraphModelWriter {
     return copy;
   }
 
-  // A Const leaves out its values, so it goes through its message; any other node is written
-  // from its bytes when the graph holds them as libprotobuf would write them.
-  ojson NodeJson(GraphNodes* graph, size_t i) {
-    if (graph->op(i) == "Const") {
-      const NodeDef& node = graph->Node(i);
-      return MessageToJson(WithoutValues(node, node.name()));
+  // Node i's JSON, printed into the text from its deterministic serialisation: the graph's own
+  // bytes when it holds them as libprotobuf would write them, else its message's (a Const's
+  // without its values). False when a string in it is not UTF-8.
+  bool WriteNode(GraphNodes* graph, size_t i, JsonStream* text) {
+    const proto::MessageSchema& schema = proto::SchemaOf<NodeDef>();
+    if (graph->op(i) != "Const") {
+      if (std::optional<std::string_view> bytes = graph->SerializedNode(i)) {
+        return text->TryMessageValue(*bytes, schema);
+      }
     }
-    if (std::optional<std::string_view> bytes = graph->SerializedNode(i)) {
-      return SerializedMessageToJson(*bytes, proto::SchemaOf<NodeDef>());
-    }
-    return MessageToJson(graph->Node(i));
+    const NodeDef& node = graph->Node(i);
+    const std::string bytes = graph->op(i) == "Const"
+                                  ? proto::DeterministicBytes(WithoutValues(node, node.name()))
+                                  : proto::DeterministicBytes(node);
+    return text->TryMessageValue(bytes, schema);
   }
 
   // Renames "<const>", "<const>:..." and "^<const>" references inside one function.
@@ -433,8 +438,7 @@ class GraphModelWriter {
     text->Key("node");
     text->BeginArray();
     for (size_t i = 0; i < graph->size(); ++i) {
-      if (!text->TryValue(NodeJson(graph, i)))
-        NotUtf8("node '" + std::string(graph->name(i)) + "'");
+      if (!WriteNode(graph, i, text)) NotUtf8("node '" + std::string(graph->name(i)) + "'");
     }
     text->EndArray();
     // TF.js reads "versions" unconditionally: it is written even when empty, and so is the
