@@ -8,13 +8,16 @@
 #include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/error.h"
 #include "core/limits.h"
 #include "graphport_test/schemas.h"
+#include "proto/deterministic_bytes.h"
 #include "proto_json_legacy.pb.h"
 #include "proto_json_test.pb.h"
 #include "proto_to_json_test_util.h"
@@ -226,6 +229,43 @@ TEST(MessageToJsonTest, MapEntriesMissingKeyOrValue) {
   ASSERT_TRUE(MessageToJson(message).Dump(&text));
   EXPECT_EQ(text, R"({"strMap":{"":"v"},"intMap":{"0":"","3":""},"longMap":{"5":{}},)"
                   R"("fixedMap":{"2":"COLOR_UNSPECIFIED"}})");
+}
+
+// Strings are copied as they are when nothing in them needs escaping, which is decided eight
+// bytes at a time: each byte that does (or is not ASCII) at each place of strings of every
+// length around a word's, against OrderedJson's own escaping.
+TEST(MessageToJsonTest, EveryByteAtEveryPlaceOfAString) {
+  std::vector<std::string> specials;
+  for (int byte = 0; byte < 0x80; ++byte)
+    specials.push_back(std::string(1, static_cast<char>(byte)));
+  specials.push_back("\xc3\xa9");      // é, two bytes
+  specials.push_back("\xe2\x82\xac");  // €, three
+  specials.push_back("\xff");          // not UTF-8
+  specials.push_back("\xc3");          // a lead byte alone
+  int compared = 0;
+  for (size_t length = 0; length <= 20; ++length) {
+    for (size_t at = 0; at < std::max<size_t>(length, 1); ++at) {
+      for (const std::string& special : specials) {
+        std::string value(length, 'a');
+        if (length > 0) value.replace(at, 1, special);
+        graphport::test::Everything message;
+        message.set_snake_case_name(value);
+        std::string expected = R"({"snakeCaseName":)";
+        const bool utf8 = OrderedJson(value).Dump(&expected);
+        expected += "}";
+        std::string printed;
+        const bool printed_ok =
+            AppendMessageJson(proto::DeterministicBytes(message),
+                              proto::SchemaOf<graphport::test::Everything>(), &printed);
+        ASSERT_EQ(printed_ok, utf8) << ::testing::PrintToString(value);
+        if (utf8) {
+          ASSERT_EQ(printed, length == 0 ? "{}" : expected) << ::testing::PrintToString(value);
+        }
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, 20000);
 }
 
 TEST(MessageToJsonTest, NestingAtTheLimit) {
