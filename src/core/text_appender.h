@@ -35,6 +35,19 @@ class TextAppender {
     used_ += s.size();
   }
 
+  // What *text holds so far: what it held and what was appended.
+  size_t size() const { return used_; }
+  // Room for `more` bytes after that, taken at once (see std::string::reserve): a caller that
+  // can estimate a large text spares its regrowth by doubling.
+  void Reserve(size_t more) {
+    if (room_ - used_ >= more) return;
+    text_->resize(used_);  // only the text is copied if the string moves
+    text_->reserve(used_ + more);
+    room_ = text_->capacity();
+    ResizeForOverwrite(text_, room_);
+    data_ = text_->data();
+  }
+
  private:
   void Grow(size_t more) {
     // The string's own capacity first; past it, its resize grows it geometrically.

@@ -43,6 +43,37 @@ inline bool IsAscii(std::string_view text) {
   return (seen & 0x8080808080808080ull) == 0;
 }
 
+// True when JSON writes `text` as it is between quotes: printable ASCII without '"' or '\\'
+// (DEL included, as nlohmann writes it). Inline, eight bytes at a time: the JSON printers ask
+// it of every name they write.
+inline bool IsPlainJsonText(std::string_view text) {
+  constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
+  // Nonzero when a byte of `v` is zero (the usual test: exact as a whole, not per byte).
+  auto has_zero = [](uint64_t v) { return (v - kOnes) & ~v & kHighs; };
+  auto plain_word = [&](uint64_t w) {
+    // A byte below 0x80 plus 0x60 reaches 0x80 (no carry out of it) when it is 0x20 or more.
+    const uint64_t control = ~((w & ~kHighs) + 0x60 * kOnes) & kHighs;
+    return ((w & kHighs) | control | has_zero(w ^ ('"' * kOnes)) | has_zero(w ^ ('\\' * kOnes))) ==
+           0;
+  };
+  const char* p = text.data();
+  const size_t n = text.size();
+  if (n < 8) {
+    for (size_t i = 0; i < n; ++i) {
+      const auto byte = static_cast<unsigned char>(p[i]);
+      if (byte < 0x20 || byte >= 0x80 || byte == '"' || byte == '\\') return false;
+    }
+    return true;
+  }
+  uint64_t w;
+  for (size_t i = 0; i + 8 <= n; i += 8) {
+    std::memcpy(&w, p + i, 8);
+    if (!plain_word(w)) return false;
+  }
+  std::memcpy(&w, p + n - 8, 8);
+  return plain_word(w);
+}
+
 }  // namespace graphport
 
 #endif  // GRAPHPORT_CORE_UTF8_H_

@@ -296,7 +296,7 @@ std::string InspectMgeFileText(const MgeFile& file, const InspectContext& ctx) {
       JsonText sample_text(&sample);
       sample_text.BeginArray();
       for (size_t k = 0; k < kSample; ++k) WriteOperator(g, k * n / kSample, &sample_text);
-      out->Reserve(sample.size() / kSample * n * 9 / 8 + 4096);
+      out->Reserve(sample_text.size() / kSample * n * 9 / 8 + 4096);
     }
     for (size_t i = 0; i < n; ++i) WriteOperator(g, i, out);
     out->EndArray();
@@ -315,9 +315,11 @@ std::string InspectMgeFileText(const MgeFile& file, const InspectContext& ctx) {
   m["metadata"] = MetadataJson(g.metadata);
   m["dumpInfo"] = DumpInfoJson(LoadedDumpInfo(g));
   std::string text;
-  JsonText out(&text);
-  WriteObjectWithMembers(
-      j, {{"megengine", [&](JsonText* o) { WriteObjectWithMembers(m, more, o); }}}, &out);
+  {
+    JsonText out(&text);
+    WriteObjectWithMembers(
+        j, {{"megengine", [&](JsonText* o) { WriteObjectWithMembers(m, more, o); }}}, &out);
+  }  // the text is whole once `out` is gone
   return text;
 }
 

@@ -1,6 +1,8 @@
 #include "mge/json_text.h"
 
-#include <cstdio>
+#include <charconv>
+
+#include "core/utf8.h"
 
 namespace graphport::mge {
 namespace {
@@ -11,34 +13,33 @@ std::string Dump(const nlohmann::json& v) {
 
 // Printable ASCII without a quote or a backslash is written as it is; anything else (escapes,
 // UTF-8, invalid bytes that dump replaces) goes through nlohmann's own serializer.
-bool NeedsEscaping(std::string_view s) {
-  for (char c : s) {
-    auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u >= 0x7f || c == '"' || c == '\\') return true;
-  }
-  return false;
-}
-
-void AppendString(std::string_view s, std::string* out) {
-  if (NeedsEscaping(s)) {
-    *out += Dump(nlohmann::json(std::string(s)));
+void AppendString(std::string_view s, TextAppender* out) {
+  if (!IsPlainJsonText(s)) {
+    out->Put(Dump(nlohmann::json(std::string(s))));
     return;
   }
-  out->push_back('"');
-  out->append(s);
-  out->push_back('"');
+  out->Put('"');
+  out->Put(s);
+  out->Put('"');
+}
+
+template <typename Integer>
+void AppendDecimal(Integer v, TextAppender* out) {
+  char text[24];  // any 64-bit integer
+  const std::to_chars_result end = std::to_chars(text, text + sizeof text, v);
+  out->Put(std::string_view(text, end.ptr - text));
 }
 
 }  // namespace
 
 void JsonText::Open(char c) {
   BeforeValue();
-  out_->push_back(c);
+  out_.Put(c);
   first_ = true;
 }
 
 void JsonText::Close(char c) {
-  out_->push_back(c);
+  out_.Put(c);
   first_ = false;
 }
 
@@ -47,44 +48,40 @@ void JsonText::BeforeValue() {
     after_key_ = false;
     return;
   }
-  if (!first_) out_->push_back(',');
+  if (!first_) out_.Put(',');
   first_ = false;
 }
 
 void JsonText::Key(std::string_view key) {
   BeforeValue();
-  AppendString(key, out_);
-  out_->push_back(':');
+  AppendString(key, &out_);
+  out_.Put(':');
   after_key_ = true;
 }
 
 void JsonText::Null() {
   BeforeValue();
-  out_->append("null");
+  out_.Put("null");
 }
 
 void JsonText::Bool(bool v) {
   BeforeValue();
-  out_->append(v ? "true" : "false");
+  out_.Put(v ? "true" : "false");
 }
 
 void JsonText::Uint(uint64_t v) {
   BeforeValue();
-  char buf[24];
-  int n = std::snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(v));
-  out_->append(buf, static_cast<size_t>(n));
+  AppendDecimal(v, &out_);
 }
 
 void JsonText::Int(int64_t v) {
   BeforeValue();
-  char buf[24];
-  int n = std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
-  out_->append(buf, static_cast<size_t>(n));
+  AppendDecimal(v, &out_);
 }
 
 void JsonText::String(std::string_view s) {
   BeforeValue();
-  AppendString(s, out_);
+  AppendString(s, &out_);
 }
 
 void JsonText::OptString(const std::optional<std::string>& s) {
@@ -105,7 +102,7 @@ void JsonText::Dom(const nlohmann::json& value) { Raw(Dump(value)); }
 
 void JsonText::Raw(std::string_view text) {
   BeforeValue();
-  out_->append(text);
+  out_.Put(text);
 }
 
 void WriteObjectWithMembers(const nlohmann::json& object,

@@ -15,8 +15,11 @@
 #include <string_view>
 #include <vector>
 
+#include "core/text_appender.h"
+
 namespace graphport::mge {
 
+// Appends to `*out`, which holds the text once this is gone (not before: see TextAppender).
 class JsonText {
  public:
   explicit JsonText(std::string* out) : out_(out) {}
@@ -41,14 +44,14 @@ class JsonText {
   void Raw(std::string_view text);
 
   // Bytes written so far, and room for `more` bytes after them (see std::string::reserve).
-  size_t size() const { return out_->size(); }
-  void Reserve(size_t more) { out_->reserve(out_->size() + more); }
+  size_t size() const { return out_.size(); }
+  void Reserve(size_t more) { out_.Reserve(more); }
 
  private:
   void Open(char c);
   void Close(char c);
   void BeforeValue();
-  std::string* out_;
+  TextAppender out_;
   bool first_ = true;       // no value yet in the innermost object or array
   bool after_key_ = false;  // the next value is a member's value
 };

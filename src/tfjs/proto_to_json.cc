@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "core/limits.h"
 #include "core/text_appender.h"
+#include "core/utf8.h"
 #include "proto/deterministic_bytes.h"
 #include "proto/wire_record.h"
 #include "proto/wire_scalar.h"
@@ -102,36 +103,6 @@ void SkipGroup(const uint8_t** p, const uint8_t* end) {
     }
   }
   Unreadable();
-}
-
-// Whether JSON writes `text` as it is: printable ASCII without '"' or '\\'. Eight bytes at a
-// time (a name is tens of bytes, and most of what a node's JSON holds is names).
-bool IsPlain(std::string_view text) {
-  constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
-  // Nonzero when a byte of `v` is zero (the usual test: exact as a whole, not per byte).
-  auto has_zero = [](uint64_t v) { return (v - kOnes) & ~v & kHighs; };
-  auto plain_word = [&](uint64_t w) {
-    // A byte below 0x80 plus 0x60 reaches 0x80 (no carry out of it) when it is 0x20 or more.
-    const uint64_t control = ~((w & ~kHighs) + 0x60 * kOnes) & kHighs;
-    return ((w & kHighs) | control | has_zero(w ^ ('"' * kOnes)) | has_zero(w ^ ('\\' * kOnes))) ==
-           0;
-  };
-  const char* p = text.data();
-  const size_t n = text.size();
-  if (n < 8) {
-    for (size_t i = 0; i < n; ++i) {
-      const auto byte = static_cast<unsigned char>(p[i]);
-      if (byte < 0x20 || byte >= 0x80 || byte == '"' || byte == '\\') return false;
-    }
-    return true;
-  }
-  uint64_t w;
-  for (size_t i = 0; i + 8 <= n; i += 8) {
-    std::memcpy(&w, p + i, 8);
-    if (!plain_word(w)) return false;
-  }
-  std::memcpy(&w, p + n - 8, 8);
-  return plain_word(w);
 }
 
 // Writes JSON text straight from the bytes: a member as its record is read, a map once its
@@ -301,7 +272,7 @@ class Printer {
   // A JSON string. Most are names in plain ASCII, copied as they are; anything else is
   // escaped as OrderedJson escapes it. False when `text` is not UTF-8.
   bool String(std::string_view text) {
-    if (IsPlain(text)) {
+    if (IsPlainJsonText(text)) {
       out_.Put('"');
       out_.Put(text);
       out_.Put('"');

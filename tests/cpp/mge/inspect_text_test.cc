@@ -63,20 +63,22 @@ TEST(InspectText, StringsAndNumbersAreWrittenAsDumpWritesThem) {
                                             "bad \xff\xfe utf-8",
                                             "cut \xe6\x97"};
   std::string out;
-  JsonText text(&out);
-  text.BeginArray();
-  for (const std::string& s : strings) text.String(s);
-  text.Uint(0);
-  text.Uint(UINT64_MAX);
-  text.Int(INT64_MIN);
-  text.Int(-1);
-  text.Bool(false);
-  text.Null();
-  text.Dom(0.1);
-  text.Uints({});
-  text.BeginObject();
-  text.EndObject();
-  text.EndArray();
+  {
+    JsonText text(&out);  // the text is whole in `out` once this is gone
+    text.BeginArray();
+    for (const std::string& s : strings) text.String(s);
+    text.Uint(0);
+    text.Uint(UINT64_MAX);
+    text.Int(INT64_MIN);
+    text.Int(-1);
+    text.Bool(false);
+    text.Null();
+    text.Dom(0.1);
+    text.Uints({});
+    text.BeginObject();
+    text.EndObject();
+    text.EndArray();
+  }
   nlohmann::json expected = nlohmann::json::array();
   for (const std::string& s : strings) expected.push_back(s);
   expected.push_back(uint64_t{0});
@@ -95,9 +97,11 @@ TEST(InspectText, ExtraMembersGoToTheirSortedPlaces) {
   nlohmann::json object = {{"b", 1}, {"d", {{"x", true}}}};
   auto write = [](const char* v) { return [v](JsonText* t) { t->String(v); }; };
   std::string out;
-  JsonText text(&out);
-  WriteObjectWithMembers(object, {{"a", write("first")}, {"c", write("mid")}, {"e", write("end")}},
-                         &text);
+  {
+    JsonText text(&out);
+    WriteObjectWithMembers(
+        object, {{"a", write("first")}, {"c", write("mid")}, {"e", write("end")}}, &text);
+  }
   nlohmann::json expected = object;
   expected["a"] = "first";
   expected["c"] = "mid";
