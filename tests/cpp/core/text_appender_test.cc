@@ -30,6 +30,26 @@ TEST(TextAppenderTest, AppendsAfterWhatIsThereAcrossGrowth) {
   }
 }
 
+TEST(TextAppenderTest, ReserveTakesTheRoomAtOnceAndKeepsTheText) {
+  std::string text = "start";
+  {
+    TextAppender out(&text);
+    out.Put(std::string(5000, 'a'));
+    out.Reserve((1 << 20) + 16);
+    const size_t capacity = text.capacity();
+    EXPECT_GE(capacity, out.size() + (1u << 20) + 16);
+    for (int i = 0; i < (1 << 20) / 8; ++i) out.Put("01234567");
+    EXPECT_EQ(text.capacity(), capacity);  // no regrowth within what was reserved
+    out.Reserve(16);                       // already there: nothing moves
+    EXPECT_EQ(text.capacity(), capacity);
+    EXPECT_EQ(out.size(), 5 + 5000 + (1u << 20));
+  }
+  ASSERT_EQ(text.size(), 5 + 5000 + (1u << 20));
+  EXPECT_EQ(text.substr(0, 6), "starta");
+  EXPECT_EQ(text.substr(5005, 8), "01234567");
+  EXPECT_EQ(text.substr(text.size() - 8), "01234567");
+}
+
 TEST(TextAppenderTest, NothingAppendedLeavesTheTextAsItWas) {
   std::string text = "kept";
   text.reserve(1000);
