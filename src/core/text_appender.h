@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/copy_bytes.h"
 #include "core/resize_for_overwrite.h"
 
 namespace graphport {
@@ -31,7 +32,7 @@ class TextAppender {
   }
   void Put(std::string_view s) {
     if (room_ - used_ < s.size()) Grow(s.size());
-    std::memcpy(data_ + used_, s.data(), s.size());
+    CopyBytes(data_ + used_, s.data(), s.size());
     used_ += s.size();
   }
 
