@@ -95,12 +95,28 @@ struct TypeInfo {
   const FieldInfo* by_tag[128] = {};
 };
 
+// A watched record of a remembered tail, by offsets from the tail's start.
+struct TailRecord {
+  uint32_t start, value, length;
+  int number;
+};
+
+// After this many tails, the memo is kept only if it answered for at least one in eight: a
+// graph whose nodes all differ (weights, say) would pay a hash per node for nothing.
+constexpr uint32_t kTailTrial = 4096;
+
 }  // namespace
 
 struct WireChecker::Tables {
   std::unordered_map<const MessageSchema*, std::unique_ptr<TypeInfo>> types;
   const TypeInfo* root = nullptr;  // the checked type's
   WireEntryMemo entries;           // map entries walked before
+  // Tails (MemoTails): a top-level record whose first byte is at least `tail_tag` starts one
+  // (UINT64_MAX: none do); what walking each found, with its watched records.
+  uint64_t tail_tag = UINT64_MAX;
+  WireEntryMemo tails;
+  std::vector<TailRecord> tail_records;
+  uint32_t tail_tries = 0, tail_hits = 0;
 
   const TypeInfo& For(const MessageSchema& type) {
     auto& slot = types[&type];
@@ -196,6 +212,15 @@ struct LastKey {
   bool any = false;
 };
 
+// Where a tail being walked started, and what the walk had found before it.
+struct TailWalk {
+  const uint8_t* start = nullptr;  // null: no tail is being remembered
+  uint64_t hash = 0;
+  uint64_t parsed_before = 0;
+  size_t watched_before = 0;
+  bool canonical_before = true;
+};
+
 class Walker {
  public:
   Walker(WireChecker::Tables* tables, uint32_t watched_fields, std::vector<WatchedRecord>* watched)
@@ -215,9 +240,23 @@ class Walker {
     const FieldSchema* map_field = nullptr;  // the map whose entries come one after another
     LastKey last_key;
     std::optional<FieldInfo> scratch;  // a field past the table's, described when met
+    uint64_t tail_tag = depth == 0 ? tables_->tail_tag : UINT64_MAX;
+    TailWalk tail;
     while (p < end) {
       const uint8_t* record = p;
       uint64_t tag = *p;
+      if (tag >= tail_tag) {
+        // The tail starts: every record before it has a smaller number, so what it holds does
+        // not depend on them (a tag of two bytes or more starts it too: a larger number, or a
+        // padded tag, which makes the tail not canonical by itself).
+        tail_tag = UINT64_MAX;
+        if (KnownTail(record, end, &tail)) return true;
+        if (tail.start != nullptr) {
+          last_number = 0;
+          last_packed = false;
+          map_field = nullptr;
+        }
+      }
       const FieldInfo* field;
       bool packed_record = false;
       if (tag < 0x80 && (field = info.by_tag[tag]) != nullptr) {
@@ -235,7 +274,7 @@ class Walker {
           const uint8_t* value = Text(&p, end, *field);
           if (value == nullptr) return false;
           if (depth == 0 && (watched_fields_ >> number & 1)) {
-            watched_->push_back({record, value, static_cast<uint32_t>(p - value), number});
+            Note(record, value, static_cast<uint32_t>(p - value), number);
           }
           continue;
         }
@@ -292,10 +331,60 @@ class Walker {
       }
     }
     if (info.map_entry && entry_fields != 2) result.canonical = false;
+    if (tail.start != nullptr) RememberTail(tail, end);
     return true;
   }
 
  private:
+  // When the memo knows the tail from `start` to `end`, adds what it found and returns true.
+  // Otherwise, when the tail is one to remember, sets `*tail` up for RememberTail.
+  bool KnownTail(const uint8_t* start, const uint8_t* end, TailWalk* tail) {
+    const size_t size = static_cast<size_t>(end - start);
+    if (!WireEntryMemo::Fits(size)) return false;
+    const uint64_t hash = WireEntryMemo::Hash(start, size);
+    WireChecker::Tables& t = *tables_;
+    if (++t.tail_tries == kTailTrial && t.tail_hits < kTailTrial / 8) t.tail_tag = UINT64_MAX;
+    const WireEntryMemo::Result* known = t.tails.Find(start, size, hash);
+    if (known == nullptr) {
+      tail->start = start;
+      tail->hash = hash;
+      tail->parsed_before = result.parsed_bytes;
+      tail->watched_before = watched_ != nullptr ? watched_->size() : 0;
+      tail->canonical_before = result.canonical;
+      result.canonical = true;
+      return false;
+    }
+    ++t.tail_hits;
+    result.canonical = result.canonical && known->canonical;
+    result.parsed_bytes += known->parsed_bytes;
+    for (uint32_t i = 0; i < known->extra_count; ++i) {
+      const TailRecord& r = t.tail_records[known->first_extra + i];
+      Note(start + r.start, start + r.value, r.length, r.number);
+    }
+    return true;
+  }
+
+  // After a walk of a tail the memo did not know: offers what it found.
+  void RememberTail(const TailWalk& tail, const uint8_t* end) {
+    WireChecker::Tables& t = *tables_;
+    WireEntryMemo::Result found;
+    found.parsed_bytes = result.parsed_bytes - tail.parsed_before;
+    found.canonical = result.canonical;
+    result.canonical = tail.canonical_before && found.canonical;
+    found.first_extra = static_cast<uint32_t>(t.tail_records.size());
+    const size_t watched = watched_ != nullptr ? watched_->size() : 0;
+    for (size_t i = tail.watched_before; i < watched; ++i) {
+      const WatchedRecord& r = (*watched_)[i];
+      t.tail_records.push_back({static_cast<uint32_t>(r.start - tail.start),
+                                static_cast<uint32_t>(r.value - tail.start), r.length, r.number});
+    }
+    found.extra_count = static_cast<uint32_t>(watched - tail.watched_before);
+    const size_t size = static_cast<size_t>(end - tail.start);
+    if (!t.tails.Offer(tail.start, size, tail.hash, found)) {
+      t.tail_records.resize(found.first_extra);  // not kept: neither are its records
+    }
+  }
+
   // A record from `start` (its tag) to `end` (its payload's end), both varints known valid.
   void Watched(const uint8_t* start, const uint8_t* end, int number) {
     const uint8_t* value = start;
@@ -303,7 +392,14 @@ class Walker {
     }
     while (*value++ & 0x80) {
     }
-    watched_->push_back({start, value, static_cast<uint32_t>(end - value), number});
+    Note(start, value, static_cast<uint32_t>(end - value), number);
+  }
+
+  // Lists a watched record. Forced inline: in WebAssembly this was left a call, on every
+  // name and input of every node.
+  [[gnu::always_inline]] void Note(const uint8_t* start, const uint8_t* value, uint32_t length,
+                                   int number) {
+    watched_->push_back({start, value, length, number});
   }
 
   bool Skip(const uint8_t** p, const uint8_t* end, int wire_type) {
@@ -502,6 +598,14 @@ class Walker {
 WireChecker::WireChecker(const MessageSchema& type)
     : type_(&type), tables_(std::make_unique<Tables>()) {}
 WireChecker::~WireChecker() = default;
+
+void WireChecker::MemoTails(int from_field) {
+  // A tail is found by the first byte of its tags, which for fields 1-15 is the whole tag.
+  if (from_field < 1 || from_field > 15 || type_->oneof_count > 0 || type_->map_entry) return;
+  tables_->tail_tag = static_cast<uint64_t>(from_field) << 3;
+}
+
+uint32_t WireChecker::tails_known() const { return tables_->tail_hits; }
 
 void WireChecker::Watch(uint32_t fields, std::vector<WatchedRecord>* out) {
   watched_fields_ = out != nullptr ? fields : 0;

@@ -51,6 +51,13 @@ class WireChecker {
   // a caller reading a few fields of every message (a node's name, op, inputs and device)
   // would otherwise find by walking its records a second time. Only for a valid message.
   void Watch(uint32_t fields, std::vector<WatchedRecord>* out);
+  // From now on, each Check() remembers what the walk found from a message's first top-level
+  // record of field `from_field` or above to its end (its "tail": a node's device and attrs),
+  // and takes that answer when the same tail comes again: a graph's nodes differ in their
+  // names and inputs and repeat the rest. For a type without oneofs (else this does nothing).
+  void MemoTails(int from_field);
+  // How many tails the memo has answered for: what a test asks to know that it was used.
+  uint32_t tails_known() const;
 
   struct Tables;
 

@@ -2,8 +2,6 @@
 
 #include <cstring>
 
-#include "core/same_bytes.h"
-
 namespace graphport::proto {
 namespace {
 
@@ -25,33 +23,20 @@ bool SecondSighting::Again(uint64_t hash) {
   return false;
 }
 
-const WireEntryMemo::Result* WireEntryMemo::Find(const uint8_t* p, size_t size,
-                                                 uint64_t hash) const {
-  if (slots_.empty()) return nullptr;
-  const size_t mask = slots_.size() - 1;
-  for (size_t i = hash & mask;; i = (i + 1) & mask) {
-    const Slot& slot = slots_[i];
-    if (slot.size == 0) return nullptr;
-    if (slot.hash == hash && slot.size == size &&
-        SameBytes(reinterpret_cast<const uint8_t*>(bytes_.data()) + slot.offset, p, size)) {
-      return &slot.result;
-    }
-  }
-}
-
-void WireEntryMemo::Offer(const uint8_t* p, size_t size, uint64_t hash, const Result& result) {
-  if (!seen_.Again(hash)) return;
+bool WireEntryMemo::Offer(const uint8_t* p, size_t size, uint64_t hash, const Result& result) {
+  if (!seen_.Again(hash)) return false;
   if (slots_.empty()) {
     slots_.resize(kSlots);
     bytes_.reserve(kMemoBytes);
   }
-  if (bytes_.size() + size > kMemoBytes || 2 * (count_ + 1) > kSlots) return;
+  if (bytes_.size() + size > kMemoBytes || 2 * (count_ + 1) > kSlots) return false;
   const size_t mask = slots_.size() - 1;
   size_t i = hash & mask;
   while (slots_[i].size != 0) i = (i + 1) & mask;
   slots_[i] = Slot{hash, static_cast<uint32_t>(bytes_.size()), static_cast<uint32_t>(size), result};
   bytes_.append(reinterpret_cast<const char*>(p), size);
   ++count_;
+  return true;
 }
 
 }  // namespace graphport::proto

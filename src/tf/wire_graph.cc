@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "core/byte_stream.h"
+#include "core/copy_bytes.h"
 #include "core/error.h"
 #include "core/same_bytes.h"
 #include "proto/deterministic_bytes.h"
@@ -103,6 +104,27 @@ std::string_view ScanNode(const uint8_t* payload, const uint8_t* end, const uint
   return op;
 }
 
+// Writes the whole record (tag, length, payload) of a short canonical node, without its
+// device records when `drop_devices`, into room asked of the stream once: a node's runs
+// written one by one asked for room three or four times, a call each in WebAssembly. False,
+// with nothing written, when the record is long or the stream's buffer is near its end.
+bool CopyShortRecord(const WireNode& node, const uint8_t* payload, bool drop_devices,
+                     CodedOutputStream* out) {
+  if (drop_devices && node.device_offset == WireNode::kFarDevice) return false;
+  const uint32_t cut = drop_devices ? node.device_bytes : 0;
+  const uint32_t length = node.length - cut;
+  const size_t record = 1 + CodedOutputStream::VarintSize32(length) + length;
+  if (record > kShortCopyMax) return false;
+  uint8_t* dst = out->GetDirectBufferForNBytesAndAdvance(static_cast<int>(record));
+  if (dst == nullptr) return false;
+  *dst++ = kNodeTag;
+  dst = CodedOutputStream::WriteVarint32ToArray(length, dst);
+  const size_t before = drop_devices ? node.device_offset : node.length;
+  CopyBytes(dst, payload, before);
+  CopyBytes(dst + before, payload + before + cut, node.length - before - cut);
+  return true;
+}
+
 }  // namespace
 
 // Op numbers by op name, with a direct-mapped cache in front: a graph has few ops, and
@@ -164,6 +186,7 @@ bool WireGraph::IndexBytes(const std::string& bytes, uint64_t begin, uint64_t le
   proto::WireChecker checker(proto::SchemaOf<tensorflow::NodeDef>());
   std::vector<proto::WatchedRecord> noted;
   checker.Watch(kNotedFields, &noted);
+  checker.MemoTails(kDeviceField);  // names and inputs differ from node to node; the rest repeats
   Record r;
   std::vector<Record> libraries;  // GraphDef.library records, decided on at the end
   OpLookup op_lookup;
@@ -420,6 +443,11 @@ void WireGraph::WriteRecords(const NodePlan& plan, CodedOutputStream* out) const
     const WireNode& node = nodes_[i];
     const NodePlan::Action action = plan.For(i);
     if (action == NodePlan::kSkip) continue;
+    if (action == NodePlan::kCopy && node.canonical &&
+        CopyShortRecord(node, reinterpret_cast<const uint8_t*>(NodeBytes(i).data()),
+                        plan.drop_devices && node.device_bytes != 0, out)) {
+      continue;
+    }
     out->WriteTag(kNodeTag);
     if (action == NodePlan::kEdit) {
       out->WriteVarint64(plan.sizes[i]);

@@ -228,6 +228,67 @@ TEST(WireCheckTest, CorpusNodesAndTheirMutationsAreJudgedSoundly) {
   EXPECT_GT(mutated_canonical, 100);
 }
 
+// The records a check listed, as offsets into the bytes it checked.
+std::vector<std::string> Listed(const std::vector<WatchedRecord>& watched,
+                                const std::string& bytes) {
+  const auto* base = reinterpret_cast<const uint8_t*>(bytes.data());
+  std::vector<std::string> listed;
+  for (const WatchedRecord& r : watched) {
+    listed.push_back(std::to_string(r.number) + "@" + std::to_string(r.start - base) + "," +
+                     std::to_string(r.value - base) + "+" + std::to_string(r.length));
+  }
+  return listed;
+}
+
+// A checker that remembers nodes' tails (device and attrs on) answers for every node as a
+// walk of it does: valid, canonical, parsed bytes and the records it lists, also for nodes
+// whose heads (name, op, inputs) were mutated so that the tail comes again after a head that
+// is out of order, padded or broken, and for tails mutated themselves.
+TEST(WireCheckTest, RememberedTailsAnswerAsAWalkDoes) {
+  std::mt19937 random(20261203);
+  WireChecker remembering(SchemaOf<NodeDef>()), walking(SchemaOf<NodeDef>());
+  std::vector<WatchedRecord> remembered, walked;
+  const uint32_t fields = 1u << 1 | 1u << 2 | 1u << 3 | 1u << 4;
+  remembering.Watch(fields, &remembered);
+  remembering.MemoTails(NodeDef::kDeviceFieldNumber);
+  walking.Watch(fields, &walked);
+  int checks = 0;
+  auto same = [&](const std::string& bytes, const std::string& what) {
+    WireCheck m = remembering.Check(bytes);
+    WireCheck w = walking.Check(bytes);
+    ASSERT_EQ(m.valid, w.valid) << what;
+    ASSERT_EQ(m.canonical, w.canonical) << what;
+    ASSERT_EQ(m.parsed_bytes, w.parsed_bytes) << what;
+    if (w.valid) {
+      ASSERT_EQ(Listed(remembered, bytes), Listed(walked, bytes)) << what;
+    }
+    ++checks;
+  };
+  for (const auto& g : testing::CorpusGraphs()) {
+    auto root = testing::ReferenceParse(g.kind, testing::ReadFile(g.path()));
+    ASSERT_NE(root, nullptr) << g.relative;
+    for (const NodeDef& node : testing::GraphOf(g.kind, *root).node()) {
+      const std::string bytes = testing::DeterministicBytes(node);
+      for (int k = 0; k < 3; ++k) same(bytes, node.name());  // the third sighting is known
+      NodeDef renamed = node;
+      renamed.set_name(node.name() + "/copy");
+      renamed.add_input("^" + node.name());
+      same(testing::DeterministicBytes(renamed), renamed.name());
+      // Its name written last (out of order), and a head with a flipped bit.
+      same(bytes + std::string(1, '\x0a') + std::string(1, '\x01') + "z", node.name() + " +name");
+      for (int k = 0; k < 8; ++k) {
+        std::string copy = bytes;
+        copy[random() % copy.size()] ^= static_cast<char>(1 << (random() % 8));
+        same(copy, node.name() + " mutation " + std::to_string(k));
+        same(copy, node.name() + " mutation again " + std::to_string(k));
+      }
+    }
+  }
+  EXPECT_GT(checks, 10000);
+  EXPECT_GT(remembering.tails_known(), 1000u);  // the memo was used, not only offered to
+  EXPECT_EQ(walking.tails_known(), 0u);
+}
+
 TEST(WireCheckTest, WatchedRecordsAreTheTopLevelOnesOfTheWatchedFieldsInOrder) {
   NodeDef node = RichNode();
   node.add_input("third");

@@ -19,22 +19,29 @@ const WireEntryMemo::Result* Find(const WireEntryMemo& memo, const std::string& 
   return memo.Find(Data(s), s.size(), WireEntryMemo::Hash(Data(s), s.size()));
 }
 
-void Offer(WireEntryMemo* memo, const std::string& s, uint64_t parsed) {
-  memo->Offer(Data(s), s.size(), WireEntryMemo::Hash(Data(s), s.size()), {parsed, 3, true});
+bool Offer(WireEntryMemo* memo, const std::string& s, uint64_t parsed) {
+  WireEntryMemo::Result result;
+  result.parsed_bytes = parsed;
+  result.depth = 3;
+  result.first_extra = 7;
+  result.extra_count = 2;
+  return memo->Offer(Data(s), s.size(), WireEntryMemo::Hash(Data(s), s.size()), result);
 }
 
 TEST(WireEntryMemoTest, RemembersOnTheSecondSightingOnly) {
   WireEntryMemo memo;
   const std::string entry = "\n\x01T\x12\x02\x30\x01";  // attr T: DT_FLOAT
   EXPECT_EQ(Find(memo, entry), nullptr);
-  Offer(&memo, entry, 40);
+  EXPECT_FALSE(Offer(&memo, entry, 40));
   EXPECT_EQ(Find(memo, entry), nullptr);
-  Offer(&memo, entry, 40);
+  EXPECT_TRUE(Offer(&memo, entry, 40));
   const WireEntryMemo::Result* known = Find(memo, entry);
   ASSERT_NE(known, nullptr);
   EXPECT_EQ(known->parsed_bytes, 40u);
   EXPECT_EQ(known->depth, 3);
   EXPECT_TRUE(known->canonical);
+  EXPECT_EQ(known->first_extra, 7u);  // what the caller keeps beside it comes back as given
+  EXPECT_EQ(known->extra_count, 2u);
 }
 
 TEST(WireEntryMemoTest, SizesOutsideTheRangeAreNotForIt) {
@@ -79,13 +86,16 @@ TEST(WireEntryMemoTest, StopsGrowingAndStaysRight) {
   WireEntryMemo memo;
   std::vector<std::string> entries;
   for (int i = 0; i < 40000; ++i) entries.push_back("entry-" + std::to_string(i));
+  std::vector<bool> kept;
   for (const std::string& s : entries) {
     Offer(&memo, s, s.size());
-    Offer(&memo, s, s.size());
+    kept.push_back(Offer(&memo, s, s.size()));  // true: the memo had room for it
   }
   size_t found = 0;
-  for (const std::string& s : entries) {
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const std::string& s = entries[i];
     const WireEntryMemo::Result* known = Find(memo, s);
+    EXPECT_EQ(known != nullptr, kept[i]) << s;
     if (known == nullptr) continue;
     ++found;
     EXPECT_EQ(known->parsed_bytes, s.size());
