@@ -11,17 +11,26 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/byte_block.h"
+
 namespace graphport {
 
 // Runs up to this long are copied by words here; longer ones by memcpy, which hands them to
 // the host's bulk copy.
 constexpr size_t kShortCopyMax = 512;
 
-// Copies `n` (8 to kShortCopyMax) bytes by 8-byte words, the last one overlapping what is
-// written: no byte loop.
+// Copies `n` (8 to kShortCopyMax) bytes by 8-byte words (16-byte blocks where SIMD is on),
+// the last one overlapping what is written: no byte loop.
 inline void CopyWords(void* dst, const void* src, size_t n) {
   auto* d = static_cast<uint8_t*>(dst);
   const auto* s = static_cast<const uint8_t*>(src);
+#ifdef GRAPHPORT_BYTE_BLOCKS
+  if (n >= 16) {
+    for (size_t i = 0; i + 16 <= n; i += 16) StoreBlock(d + i, LoadBlock(s + i));
+    StoreBlock(d + n - 16, LoadBlock(s + n - 16));
+    return;
+  }
+#endif
   uint64_t word;
   for (size_t i = 0; i + 8 <= n; i += 8) {
     std::memcpy(&word, s + i, 8);

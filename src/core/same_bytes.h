@@ -7,6 +7,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "core/byte_block.h"
+
 namespace graphport {
 
 // memcmp(a, b, size) == 0, by words with the last one overlapping: WebAssembly's libc memcmp
@@ -28,6 +30,13 @@ inline bool SameBytes(const void* a, const void* b, size_t size) {
     std::memcpy(&v[1], y + size - 4, 4);
     return ((u[0] ^ v[0]) | (u[1] ^ v[1])) == 0;
   }
+#ifdef GRAPHPORT_BYTE_BLOCKS
+  if (size >= 16) {
+    ByteBlock differ = LoadBlock(x + size - 16) ^ LoadBlock(y + size - 16);
+    for (size_t i = 0; i + 16 <= size; i += 16) differ |= LoadBlock(x + i) ^ LoadBlock(y + i);
+    return !AnyBitSet(differ);
+  }
+#endif
   uint64_t u, v, differ = 0;
   for (size_t i = 0; i + 8 <= size; i += 8) {
     std::memcpy(&u, x + i, 8);

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "core/byte_block.h"
+
 namespace graphport {
 
 // True when `text` is well-formed UTF-8: no overlong forms, no surrogates, nothing past
@@ -19,6 +21,13 @@ inline bool IsAscii(std::string_view text) {
   const char* p = text.data();
   const size_t n = text.size();
   uint64_t seen = 0, a, b;
+#ifdef GRAPHPORT_BYTE_BLOCKS
+  if (n >= 16) {
+    ByteBlock any = LoadBlock(p + n - 16);
+    for (size_t i = 0; i + 16 <= n; i += 16) any |= LoadBlock(p + i);
+    return !AnyBitSet(any & 0x80);
+  }
+#endif
   if (n >= 8) {
     size_t i = 0;
     for (; i + 16 <= n; i += 16) {
