@@ -5,15 +5,19 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "core/utf8.h"
+#include "proto/wire_check_tables.h"
 #include "proto/wire_entry_memo.h"
 #include "proto/wire_scan.h"
 
 namespace graphport::proto {
 namespace {
+
+using wire_check_internal::FieldInfo;
+using wire_check_internal::TailRecord;
+using wire_check_internal::TypeInfo;
 
 // libprotobuf stops at 100 levels; anything this deep is left to it.
 constexpr int kMaxDepth = 64;
@@ -21,8 +25,6 @@ constexpr int kMaxDepth = 64;
 // string headers): only an upper estimate for the memory budget.
 constexpr uint64_t kMessageCost = 64;
 constexpr uint64_t kFieldCost = 32;
-// Field numbers up to this are found in a table; larger ones through the schema.
-constexpr int kMaxTabledField = 255;
 
 enum WireType {
   kVarint = kWireVarint,
@@ -61,147 +63,11 @@ inline bool ReadVarint(const uint8_t** p, const uint8_t* end, uint64_t* value, b
   return ReadLongVarint(p, end, value, minimal);
 }
 
-// What the walk needs of one field, read from its schema once.
-struct TypeInfo;
-
-struct FieldInfo {
-  const FieldSchema* field = nullptr;
-  FieldType type = FieldType::kInt32;
-  int wire_type = -1;
-  bool repeated = false, packable = false, packed = false, is_map = false;
-  bool zero_omitted = false;  // proto3 without presence: a zero value is not written
-  bool is_string = false, is_message = false;
-  // A string or bytes field outside a oneof: its record is checked on the walk's short path.
-  bool plain_text = false;
-  int oneof = -1;
-  uint64_t memory_width = 0;
-  // How a map's keys are compared for the order deterministic serialisation writes them in:
-  // strings by bytes, varint integers by value (int32 and int64 as signed); other keys are not
-  // compared (such a map is not canonical).
-  enum class MapKeyOrder : uint8_t { kNone, kString, kUnsigned, kSigned };
-  MapKeyOrder map_key = MapKeyOrder::kNone;
-  mutable const TypeInfo* child = nullptr;  // a message field's type, resolved on first use
-};
-
-struct TypeInfo {
-  const MessageSchema* type = nullptr;
-  bool proto3 = false;
-  bool map_entry = false;
-  std::vector<FieldInfo> fields;  // by field number, up to the largest one (small: TF's are)
-  int field_limit = 0;            // fields.size()
-  // By one-byte tag (fields 1-15), the field whose own wire type the tag carries: the common
-  // record found in one load. Null for anything else (packed records, unknown fields, wrong
-  // wire types, tags of two bytes or more), which the general path sorts out.
-  const FieldInfo* by_tag[128] = {};
-};
-
-// A watched record of a remembered tail, by offsets from the tail's start.
-struct TailRecord {
-  uint32_t start, value, length;
-  int number;
-};
-
 // After this many tails, the memo is kept only if it answered for at least one in eight: a
 // graph whose nodes all differ (weights, say) would pay a hash per node for nothing.
 constexpr uint32_t kTailTrial = 4096;
 
 }  // namespace
-
-struct WireChecker::Tables {
-  std::unordered_map<const MessageSchema*, std::unique_ptr<TypeInfo>> types;
-  const TypeInfo* root = nullptr;  // the checked type's
-  WireEntryMemo entries;           // map entries walked before
-  // Tails (MemoTails): a top-level record whose first byte is at least `tail_tag` starts one
-  // (UINT64_MAX: none do); what walking each found, with its watched records.
-  uint64_t tail_tag = UINT64_MAX;
-  WireEntryMemo tails;
-  std::vector<TailRecord> tail_records;
-  uint32_t tail_tries = 0, tail_hits = 0;
-
-  const TypeInfo& For(const MessageSchema& type) {
-    auto& slot = types[&type];
-    if (slot != nullptr) return *slot;
-    slot = std::make_unique<TypeInfo>();
-    TypeInfo& info = *slot;
-    info.type = &type;
-    info.proto3 = type.proto3;
-    info.map_entry = type.map_entry;
-    int largest = 0;
-    for (const FieldSchema& f : type) largest = std::max(largest, f.number);
-    // A schema with huge field numbers would make the table large: those are looked up.
-    info.fields.resize(std::min(largest, kMaxTabledField) + 1);
-    for (const FieldSchema& f : type) {
-      if (f.number > kMaxTabledField) continue;
-      info.fields[f.number] = Describe(f, info);
-    }
-    info.field_limit = static_cast<int>(info.fields.size());
-    for (int tag = 0; tag < 128; ++tag) {
-      const int number = tag >> 3;
-      if (number == 0 || number >= info.field_limit) continue;
-      const FieldInfo& fi = info.fields[number];
-      if (fi.field != nullptr && fi.wire_type == (tag & 7)) info.by_tag[tag] = &fi;
-    }
-    return info;
-  }
-
-  static FieldInfo Describe(const FieldSchema& f, const TypeInfo& owner) {
-    FieldInfo fi;
-    fi.field = &f;
-    fi.type = f.type;
-    fi.wire_type = f.wire_type();
-    fi.repeated = f.repeated;
-    fi.packable = f.packable();
-    fi.packed = f.packed;
-    fi.is_map = f.map;
-    fi.zero_omitted = owner.proto3 && !owner.map_entry && !f.repeated && !f.presence;
-    fi.is_string = f.type == FieldType::kString;
-    fi.is_message = f.type == FieldType::kMessage;
-    fi.oneof = f.oneof;
-    fi.plain_text = f.is_text() && fi.oneof < 0;
-    fi.memory_width = MemoryWidthOf(f.type);
-    if (fi.is_map) {
-      const FieldSchema* key = f.message->FindFieldByNumber(1);
-      switch (key != nullptr ? key->type : FieldType::kGroup) {
-        case FieldType::kString:
-          fi.map_key = FieldInfo::MapKeyOrder::kString;
-          break;
-        case FieldType::kUint32:
-        case FieldType::kUint64:
-        case FieldType::kBool:
-          fi.map_key = FieldInfo::MapKeyOrder::kUnsigned;
-          break;
-        case FieldType::kInt32:
-        case FieldType::kInt64:
-          fi.map_key = FieldInfo::MapKeyOrder::kSigned;
-          break;
-        default:
-          break;
-      }
-    }
-    return fi;
-  }
-
-  // The type of a message field: looked up once per field, then kept in the field's entry
-  // (lazily, so recursive types such as AttrValue's lists do not recurse here).
-  const TypeInfo& Child(const FieldInfo& field) {
-    if (field.child == nullptr) {
-      field.child = &For(*field.field->message);
-    }
-    return *field.child;
-  }
-
-  // Null for a number the type does not have.
-  const FieldInfo* Field(const TypeInfo& info, int number, std::optional<FieldInfo>* scratch) {
-    if (number < info.field_limit) {
-      const FieldInfo& fi = info.fields[number];
-      return fi.field != nullptr ? &fi : nullptr;
-    }
-    const FieldSchema* f = info.type->FindFieldByNumber(number);
-    if (f == nullptr) return nullptr;
-    scratch->emplace(Describe(*f, info));
-    return &**scratch;
-  }
-};
 
 namespace {
 
