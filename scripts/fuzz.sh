@@ -4,10 +4,11 @@
 #   scripts/fuzz.sh TARGET SECONDS     e.g. scripts/fuzz.sh fuzz_tf_binary 60
 #   scripts/fuzz.sh all SECONDS        every target, two at a time (FUZZ_JOBS=N to change)
 #
-# Builds the targets with Debian's clang in build/fuzz, seeds them from the corpus (binary
-# files as they are, their text form from protoc --decode, the TensorFlow.js model.json files,
-# SavedModel and TensorFlow.js folders packed into one input by fuzz_pack_inputs) and from
-# tests/fuzz/regressions/, with dictionaries of each format's field names and magics.
+# Builds the targets with Debian's clang in the sanitizer build (build/asan, scripts/build.sh),
+# seeds them from the corpus (binary files as they are, their text form from protoc --decode,
+# the TensorFlow.js model.json files, SavedModel and TensorFlow.js folders packed into one input
+# by fuzz_pack_inputs) and from tests/fuzz/regressions/, with dictionaries of each format's
+# field names and magics.
 # Exits non-zero on any finding; the input is kept in build/fuzz/findings/TARGET/, and should
 # be added to tests/fuzz/regressions/TARGET/ with the fix (ctest fuzz.* replays them).
 set -euo pipefail
@@ -26,11 +27,12 @@ corpus="$repo/../shared/corpus"
 [ -d "$corpus/tf" ] || die "the corpus is missing: $corpus"
 command -v clang++ >/dev/null || die "clang++ is missing (scripts/setup.sh installs it)"
 
+# The targets live in the sanitizer build, beside the tests (a no-op when scripts/test.sh has
+# just built it); what the runs make goes to build/fuzz.
+GRAPHPORT_SANITIZE=ON "$here/build.sh" native >/dev/null
+bin="$repo/build/asan/tests/fuzz"
 dir="$repo/build/fuzz"
-log "building the fuzz targets (clang, ASan + UBSan) in build/fuzz"
-CC=clang CXX=clang++ cmake -S "$repo" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DGRAPHPORT_FUZZ=ON >/dev/null
-cmake --build "$dir" -j "$(nproc 2>/dev/null || echo 2)" --target "${targets[@]}" fuzz_pack_inputs >/dev/null
+mkdir -p "$dir"
 
 # --- Dictionaries: every field name of the schema, as text, JSON and (for binary) strings.
 proto_dir="$repo/src/tf/proto"
@@ -116,7 +118,7 @@ seed_for() {
       local i=0 f
       while IFS= read -r f; do
         i=$((i + 1))
-        "$dir/tests/fuzz/fuzz_pack_inputs" "$(dirname "$f")" "$out/folder$i"
+        "$bin/fuzz_pack_inputs" "$(dirname "$f")" "$out/folder$i"
       done < <(find "$corpus/tf" -name 'saved_model.pb*' | sort)
       ;;
     fuzz_mge)
@@ -138,7 +140,7 @@ seed_for() {
         i=$((i + 1))
         rm -rf "$stage" && mkdir -p "$stage"
         cp -t "$stage" "$f" "$(dirname "$f")"/*.bin
-        "$dir/tests/fuzz/fuzz_pack_inputs" "$stage" "$out/model$i"
+        "$bin/fuzz_pack_inputs" "$stage" "$out/model$i"
       done < <(find "$corpus/tfjs" -name model.json | sort)
       rm -rf "$stage"
       ;;
@@ -161,7 +163,7 @@ run_one() {
   log "$t for ${seconds}s"
   local status=0
   # Inputs up to 64 KB: the corpus's graphs fit; bigger ones only slow each run down.
-  "$dir/tests/fuzz/$t" -max_total_time="$seconds" -max_len=65536 -timeout=20 -rss_limit_mb=4096 \
+  "$bin/$t" -max_total_time="$seconds" -max_len=65536 -timeout=20 -rss_limit_mb=4096 \
     -dict="$dir/dict/$dict.dict" -artifact_prefix="$dir/findings/$t/" -print_final_stats=1 \
     "$dir/work/$t" "$dir/seeds/$t" >"$dir/$t.log" 2>&1 || status=$?
   local runs cov
