@@ -141,6 +141,14 @@ struct WireGraph::OpLookup {
   }
 };
 
+// The cache's hit inline, the map's work out of line: with the map inside, the index's loop,
+// which asks once per node, loaded the nodes graph 3.3 ms slower in WebAssembly (of 29).
+[[gnu::always_inline]] inline uint32_t WireGraph::OpNumber(std::string_view op, OpLookup* lookup) {
+  uint32_t& cached = lookup->cache[OpLookup::Slot(op)];
+  if (cached != 0 && SameBytes(ops_[cached - 1], op)) return cached - 1;
+  return NewOpNumber(op, &cached, lookup);
+}
+
 std::unique_ptr<WireGraph> WireGraph::Index(std::string* bytes, uint64_t max_memory_bytes,
                                             Arena* arena) {
   return IndexNested(
@@ -364,9 +372,7 @@ tensorflow::GraphDef* WireGraph::ParseIntoHeader() {
   return header_;
 }
 
-uint32_t WireGraph::OpNumber(std::string_view op, OpLookup* lookup) {
-  uint32_t& cached = lookup->cache[OpLookup::Slot(op)];
-  if (cached != 0 && SameBytes(ops_[cached - 1], op)) return cached - 1;
+uint32_t WireGraph::NewOpNumber(std::string_view op, uint32_t* cached, OpLookup* lookup) {
   // Found before emplaced: an emplace allocates its node even when the key is there.
   auto found = lookup->numbers.find(op);
   uint32_t number;
@@ -377,7 +383,7 @@ uint32_t WireGraph::OpNumber(std::string_view op, OpLookup* lookup) {
     lookup->numbers.emplace(op, number);
     ops_.push_back(op);
   }
-  cached = number + 1;
+  *cached = number + 1;
   return number;
 }
 

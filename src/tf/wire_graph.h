@@ -156,6 +156,8 @@ class WireGraph {
   static bool RewriteNode(uint8_t* payload, size_t length, google::protobuf::Arena* scratch);
   struct OpLookup;  // the op numbers given so far (wire_graph.cc)
   uint32_t OpNumber(std::string_view op, OpLookup* lookup);
+  // OpNumber when the cache does not know the op: sets `*cached`, its slot.
+  uint32_t NewOpNumber(std::string_view op, uint32_t* cached, OpLookup* lookup);
   // Keeps the library record's payload as bytes: its own when canonical, else its
   // deterministic serialisation; leaves it to the header (parsed) when it holds fields the
   // schema lacks. False when it is not valid.
