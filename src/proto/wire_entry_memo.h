@@ -49,8 +49,9 @@ class WireEntryMemo {
   // walker and the text printer run it on every map entry.
   static uint64_t Hash(const uint8_t* p, size_t size);
 
-  // The result remembered for these bytes, or null. Inline: the walk asks once per node and
-  // per map entry, and a call costs a good part of a lookup that finds the entry at once.
+  // The result remembered for these bytes, or null. Inline, forced (clang left it a call in
+  // the walk): the walk asks once per node and per map entry, and a call costs a good part of
+  // a lookup that finds the entry at once.
   const Result* Find(const uint8_t* p, size_t size, uint64_t hash) const;
   // After a walk of bytes Find did not know: remembers its result if they were met before
   // (and the memo has room), returning whether it did.
@@ -116,8 +117,8 @@ inline uint64_t WireEntryMemo::Hash(const uint8_t* p, size_t size) {
   return h ^ (h >> 33);
 }
 
-inline const WireEntryMemo::Result* WireEntryMemo::Find(const uint8_t* p, size_t size,
-                                                        uint64_t hash) const {
+[[gnu::always_inline]] inline const WireEntryMemo::Result* WireEntryMemo::Find(
+    const uint8_t* p, size_t size, uint64_t hash) const {
   if (slots_.empty()) return nullptr;
   const size_t mask = slots_.size() - 1;
   for (size_t i = hash & mask;; i = (i + 1) & mask) {
