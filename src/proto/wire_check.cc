@@ -207,10 +207,10 @@ class Walker {
   bool KnownTail(const uint8_t* start, const uint8_t* end, TailWalk* tail) {
     const size_t size = static_cast<size_t>(end - start);
     if (!WireEntryMemo::Fits(size)) return false;
-    const uint64_t hash = WireEntryMemo::Hash(start, size);
+    uint64_t hash = 0;
     WireChecker::Tables& t = *tables_;
     if (++t.tail_tries == kTailTrial && t.tail_hits < kTailTrial / 8) t.tail_tag = UINT64_MAX;
-    const WireEntryMemo::Result* known = t.tails.Find(start, size, hash);
+    const WireEntryMemo::Result* known = t.tails.Find(start, size, &hash);
     if (known == nullptr) {
       tail->start = start;
       tail->hash = hash;
@@ -409,8 +409,8 @@ class Walker {
   bool MapEntry(const uint8_t* p, const uint8_t* end, const FieldInfo& field, int depth) {
     const size_t size = static_cast<size_t>(end - p);
     if (!WireEntryMemo::Fits(size)) return Message(p, end, tables_->Child(field), depth);
-    const uint64_t hash = WireEntryMemo::Hash(p, size);
-    const WireEntryMemo::Result* known = tables_->entries.Find(p, size, hash);
+    uint64_t hash = 0;
+    const WireEntryMemo::Result* known = tables_->entries.Find(p, size, &hash);
     if (known != nullptr && depth <= known->depth) {
       result.canonical = result.canonical && known->canonical;
       result.parsed_bytes += known->parsed_bytes;

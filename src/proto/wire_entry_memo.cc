@@ -12,6 +12,7 @@ namespace {
 // first entries of a graph are as typical as any).
 constexpr size_t kMemoBytes = size_t{256} << 10;
 constexpr size_t kSlots = 4096;  // at most half of them used
+static_assert(kSlots <= 65536, "WireEntryMemo::recent_ holds slot numbers in 16 bits");
 
 }  // namespace
 
@@ -34,6 +35,7 @@ bool WireEntryMemo::Offer(const uint8_t* p, size_t size, uint64_t hash, const Re
   size_t i = hash & mask;
   while (slots_[i].size != 0) i = (i + 1) & mask;
   slots_[i] = Slot{hash, static_cast<uint32_t>(bytes_.size()), static_cast<uint32_t>(size), result};
+  recent_[RecentKey(p, size)] = static_cast<uint16_t>(i);
   bytes_.append(reinterpret_cast<const char*>(p), size);
   ++count_;
   return true;
