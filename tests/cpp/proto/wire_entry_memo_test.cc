@@ -59,8 +59,8 @@ TEST(WireEntryMemoTest, SizesOutsideTheRangeAreNotForIt) {
 
 // Many entries of every size the memo takes, each differing from the others in one byte
 // anywhere (first, middle, last): each is found with its own result, and bytes never offered,
-// or offered once, are not found. Most share their size and last word with others, so the
-// recent-entry guess in front of the table is wrong for them and must not answer.
+// or offered once, are not found. Many share their size and the words the first guess is keyed
+// by (their one byte is elsewhere), so that guess names another entry and must not answer.
 TEST(WireEntryMemoTest, AnswersOnlyForTheBytesItRemembered) {
   std::mt19937 random(7);
   WireEntryMemo memo;
