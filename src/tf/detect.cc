@@ -3,6 +3,7 @@
 #include <cctype>
 #include <map>
 
+#include "core/limits.h"
 #include "core/message_text.h"
 #include "proto/wire_scan.h"
 
@@ -91,6 +92,10 @@ TfDetection DetectTf(std::string_view prefix, bool complete) {
   // than a known field earns, so the schema that explains the most bytes wins. A candidate
   // with many unknown fields still fits when at least as many fields are known: graphport
   // keeps unknown fields through an export, and must read its own output back.
+  if (prefix.size() > kBinaryDetectionScanBytes) {
+    prefix = prefix.substr(0, kBinaryDetectionScanBytes);
+    complete = false;
+  }
   TfDetection best;
   int best_score = 0;
   std::string rejections;

@@ -21,7 +21,8 @@ struct TfDetection {
 // protobuf nearly always does (small tags and lengths).
 bool LooksLikeText(std::string_view prefix);
 
-// `prefix` is the start of the input (or all of it, when `complete`).
+// `prefix` is the start of the input (or all of it, when `complete`). Binary input is walked
+// over its first kBinaryDetectionScanBytes.
 TfDetection DetectTf(std::string_view prefix, bool complete);
 
 // With the kind fixed by the caller, only text versus binary is detected.

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "core/limits.h"
+#include "tensorflow/graph.pb.h"
 #include "test_util.h"
 
 namespace graphport::tf {
@@ -132,6 +134,45 @@ TEST(DetectTest, BinaryThatFitsNothingSaysWhyForEachKind) {
   TfDetection d = DetectTf(std::string_view("\x0f\x00\x00", 3), true);
   EXPECT_FALSE(d.found);
   EXPECT_NE(d.reason.find("at byte 0"), std::string::npos) << d.reason;
+}
+
+// The bytes of a GraphDef of `count` small nodes (each a record of its own: GraphDefs
+// concatenate into one with both's nodes).
+std::string NodesBytes(int first, int count) {
+  tensorflow::GraphDef graph;
+  for (int i = first; i < first + count; ++i) {
+    tensorflow::NodeDef* node = graph.add_node();
+    node->set_name("block_" + std::to_string(i) + "/relu");
+    node->set_op("Relu");
+    node->add_input("block_" + std::to_string(i - 1) + "/relu");
+    (*node->mutable_attr())["T"].set_type(tensorflow::DT_FLOAT);
+  }
+  return graph.SerializeAsString();
+}
+
+// Binary detection walks the prefix's first kBinaryDetectionScanBytes: bytes that fit no
+// schema there rule every kind out, with their offset; past it they are the load's to find.
+TEST(DetectTest, BinaryDetectionWalksItsWindowAndNoFurther) {
+  const std::string bad("\x0f\x00", 2);  // field 1 with wire type 7
+  const std::string before = NodesBytes(0, 500);
+  ASSERT_LT(before.size(), kBinaryDetectionScanBytes);
+  std::string damaged_inside = before + bad + NodesBytes(500, 20000);
+  ASSERT_GT(damaged_inside.size(), kDetectionPrefixBytes);
+  TfDetection inside =
+      DetectTf(std::string_view(damaged_inside).substr(0, kDetectionPrefixBytes), false);
+  EXPECT_FALSE(inside.found) << inside.reason;
+  EXPECT_NE(inside.reason.find("not a GraphDef: field 1 has wire type invalid at byte " +
+                               std::to_string(before.size())),
+            std::string::npos)
+      << inside.reason;
+
+  const std::string past = NodesBytes(0, 8000);
+  ASSERT_GT(past.size(), kBinaryDetectionScanBytes);
+  ASSERT_LT(past.size(), kDetectionPrefixBytes);
+  std::string damaged_past = past + bad + NodesBytes(8000, 10000);
+  TfDetection d = DetectTf(std::string_view(damaged_past).substr(0, kDetectionPrefixBytes), false);
+  ASSERT_TRUE(d.found) << d.reason;
+  EXPECT_EQ(d.format.kind, TfKind::kGraphDef) << d.reason;
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/limits.h"
 #include "test_util.h"
 
 namespace graphport::tf {
@@ -292,6 +293,32 @@ TEST(TfModelTest, EmptyInputIsEmptyInputWhateverTheFormat) {
         EXPECT_NE(std::string(e.what()).find("nothing.pb"), std::string::npos) << e.what();
       }
     }
+  }
+}
+
+// Detection walks only the first kBinaryDetectionScanBytes of a binary input; damage past
+// them is found by the load, which says where.
+TEST(TfModelTest, DamagePastDetectionsWindowIsAParseErrorWithItsOffset) {
+  tensorflow::GraphDef graph;
+  for (int i = 0; i < 20000; ++i) {
+    tensorflow::NodeDef* node = graph.add_node();
+    node->set_name("node_" + std::to_string(i));
+    node->set_op("NoOp");
+  }
+  const std::string before = graph.SerializeAsString();
+  ASSERT_GT(before.size(), kBinaryDetectionScanBytes);
+  const std::string damaged = before + std::string("\x0f\x00", 2) + before;
+  TfLoadOptions options;
+  options.name = "damaged.pb";
+  try {
+    LoadBytes(damaged, options);
+    FAIL() << "loaded";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kParseError) << e.what();
+    EXPECT_NE(std::string(e.what()).find("damaged.pb"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("at byte " + std::to_string(before.size())),
+              std::string::npos)
+        << e.what();
   }
 }
 
