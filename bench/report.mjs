@@ -6,7 +6,8 @@
 //   node bench/report.mjs RESULTS_DIR
 //
 // RESULTS_DIR holds native-<model>.json and wasm-<model>.json (native_bench, family_bench,
-// wasm_bench.mjs and wasm_family_bench.mjs with --json) and module.json (run.sh).
+// wasm_bench.mjs and wasm_family_bench.mjs with --json), instantiate-<n>.json
+// (wasm_instantiate.mjs, one per fresh process) and module.json (run.sh).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -138,4 +139,20 @@ if (module) {
     `${sets ? `; scripts/wasm-sizes.sh builds: ${sets}` : '; other family sets: run scripts/wasm-sizes.sh'}` +
     `; instantiate ${instantiate.length ? `${Math.min(...instantiate).toFixed(1)} ms (best)` : '-'}` +
     `${first.length ? `, first in a process ${Math.min(...first).toFixed(1)}-${Math.max(...first).toFixed(1)} ms` : ''}`);
+}
+
+// The first instantiation in a fresh process, each phase's median over the processes.
+const starts = readdirSync(dir).filter((f) => /^instantiate-\d+\.json$/.test(f))
+  .map((f) => read(path.join(dir, f)));
+if (starts.length) {
+  const median = (values) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  };
+  const phases = ['glue', 'read', 'compile', 'instantiate', 'start'];
+  const totals = starts.map((s) => s.total);
+  console.log(`first instantiation in a fresh process (median of ${starts.length}; ` +
+    `bench/wasm_instantiate.mjs): ${phases.map((p) => `${p} ${median(starts.map((s) => s[p])).toFixed(1)}`).join(', ')}` +
+    ` ms; total ${median(totals).toFixed(1)} ms (${Math.min(...totals).toFixed(1)}-${Math.max(...totals).toFixed(1)})`);
 }

@@ -140,6 +140,12 @@ for side in native wasm; do
   done
 done
 
+# The first instantiation of the module, phase by phase, in fresh processes (only a process's
+# first one compiles it).
+for i in 1 2 3 4 5; do
+  node "$here/wasm_instantiate.mjs" --json "$results/instantiate-$i.json" >/dev/null
+done
+
 # The module's size (gzip -9) as built, and those of scripts/wasm-sizes.sh's builds if made.
 {
   printf '{"module":"%s","raw":%s,"gzip":%s' "all families" \

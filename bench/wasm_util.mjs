@@ -87,8 +87,9 @@ export async function rawInstance() {
   return { raw, instantiateMs: now() - start };
 }
 
-// The best of n compiles + instantiations of the module from its bytes in memory (each a new
-// instance; nothing cached between them but the bytes).
+// The best of n compiles + instantiations of the module from its bytes in memory, each a new
+// instance. Not what a first one costs: V8 compiles the same bytes faster the second time in a
+// process (bench/wasm_instantiate.mjs measures the first, in a fresh process).
 export async function bestInstantiate(n) {
   const factory = createRequire(import.meta.url)('../bindings/js/wasm/graphport_node.cjs');
   const wasmBinary = readFileSync(path.join(repo, 'bindings/js/wasm/graphport_node.wasm'));
