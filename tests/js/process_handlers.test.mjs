@@ -4,9 +4,11 @@
 // stderr are its own.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 
-import { NODE_ENTRY } from './helpers.mjs';
+import { NODE_ENTRY, tempDir } from './helpers.mjs';
 
 function runNode(source) {
   const child = spawnSync(process.execPath, ['--input-type=module', '-e', source], {
@@ -65,4 +67,33 @@ test('a parse fault writes nothing to stderr; the field, its path and byte are i
     assert.match(message, /^PARSE_ERROR utf8\.pb: .*string field 'tensorflow\.[\w.]+' \([\w.\[\]]+\) is not valid UTF-8 at byte \d+/);
   }
   assert.doesNotMatch(messages.join('\n'), /\.cc:\d+|\[libprotobuf/);
+});
+
+test('a damaged .wasm rejects createGraphport() with the compile error, printing nothing', (t) => {
+  // The package's JS beside the first half of its .wasm, as a cut-off download leaves it.
+  const dir = join(tempDir(t), 'js');
+  cpSync(dirname(NODE_ENTRY), dir, { recursive: true });
+  const wasm = join(dir, 'wasm', 'graphport_web.wasm');
+  const whole = readFileSync(wasm);
+  writeFileSync(wasm, whole.subarray(0, whole.length >> 1));
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', `
+    const { default: createGraphport } = await import(${JSON.stringify(join(dir, 'node.mjs'))});
+    const outcomes = [];
+    for (let i = 0; i < 2; ++i) {
+      try {
+        await createGraphport();
+        outcomes.push('instantiated');
+      } catch (e) {
+        outcomes.push(e.constructor.name + ': ' + e.message);
+      }
+    }
+    console.log(JSON.stringify(outcomes));
+  `], { encoding: 'utf8', timeout: 30_000 });
+  assert.equal(child.status, 0, `child failed or hung: ${child.stderr}`);
+  assert.equal(child.stderr, '');
+  const outcomes = JSON.parse(child.stdout);
+  assert.equal(outcomes.length, 2);
+  // The second call gives the first one's error again rather than trying anew.
+  assert.equal(outcomes[1], outcomes[0]);
+  assert.match(outcomes[0], /^CompileError: WebAssembly\.compile\(\): .*@\+\d+/);
 });
