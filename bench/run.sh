@@ -140,10 +140,11 @@ for side in native wasm; do
   done
 done
 
-# The first instantiation of the module, phase by phase, in fresh processes (only a process's
-# first one compiles it).
+# The first instantiation of the module in fresh processes (only a process's first one
+# compiles it): phase by phase, and the package's createGraphport() whole.
 for i in 1 2 3 4 5; do
   node "$here/wasm_instantiate.mjs" --json "$results/instantiate-$i.json" >/dev/null
+  node "$here/wasm_instantiate.mjs" --package --json "$results/instantiate-package-$i.json" >/dev/null
 done
 
 # The module's size (gzip -9) as built, and those of scripts/wasm-sizes.sh's builds if made.
