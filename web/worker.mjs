@@ -9,6 +9,7 @@
 //               {id, type: 'done', result}  (an export's files are {name, size, blob})
 //               {id, type: 'error', error: {code, message, file, offset, line, ...}}
 import { createApi } from '../bindings/js/api.mjs';
+import { instantiateUrl, startLoader } from '../bindings/js/instantiate.mjs';
 import factory from '../bindings/js/wasm/graphport_web.mjs';
 import { Zip, ZipDeflate, ZipPassThrough } from '../node_modules/fflate/esm/browser.js';
 
@@ -22,9 +23,8 @@ const OCTETS = { type: 'application/octet-stream' };
 
 let model = null;
 
-const ready = factory({
-  locateFile: (path) => new URL(`../bindings/js/wasm/${path}`, import.meta.url).href,
-}).then(createApi);
+const wasmUrl = new URL('../bindings/js/wasm/graphport_web.wasm', import.meta.url).href;
+const ready = startLoader(factory, (imports) => instantiateUrl(wasmUrl, imports), wasmUrl).then(createApi);
 
 ready.then(
   (gp) => postMessage({ type: 'ready', schemas: gp.optionSchema() }),

@@ -2,6 +2,7 @@
 // (the .wasm is located with new URL(..., import.meta.url), which bundlers understand).
 import factory from './wasm/graphport_web.mjs';
 import { createApi, GraphportError } from './api.mjs';
+import { instantiateUrl, startLoader } from './instantiate.mjs';
 
 export { GraphportError };
 
@@ -10,7 +11,7 @@ let instance = null;
 export default function createGraphport() {
   if (!instance) {
     const wasmUrl = new URL('./wasm/graphport_web.wasm', import.meta.url).href;
-    instance = factory({ locateFile: () => wasmUrl }).then(createApi);
+    instance = startLoader(factory, (imports) => instantiateUrl(wasmUrl, imports), wasmUrl).then(createApi);
   }
   return instance;
 }

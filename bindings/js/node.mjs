@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 import { createApi, GraphportError } from './api.mjs';
+import { startLoader } from './instantiate.mjs';
 import { exportToFile } from './node_files.mjs';
 
 export { GraphportError };
@@ -103,29 +104,18 @@ function folderFiles(dir, recursive = true) {
   return { files, release };
 }
 
-// The module, compiled while its JS loader is required, then instantiated for the loader.
-// Emscripten 3.1.6 fetch()es its .wasm by path under Node 20, which fails, so the loader is
-// handed the module; handed the bytes (wasmBinary) instead, it copies them into a fresh
-// Uint8Array and starts compiling only once it has run: a first instantiation took ~10 ms
-// longer (bench/wasm_instantiate.mjs). The Node and browser loaders share one .wasm (the
-// build checks the two links are the same bytes), so the package ships it once.
+// The module, compiled while its JS loader is required, then instantiated for the loader
+// (instantiate.mjs). Emscripten 3.1.6 fetch()es its .wasm by path under Node 20, which fails;
+// handed the bytes (wasmBinary) instead, it copies them into a fresh Uint8Array and starts
+// compiling only once it has run: a first instantiation took ~7 ms longer
+// (bench/wasm_instantiate.mjs). The Node and browser loaders share one .wasm (the build checks
+// the two links are the same bytes), so the package ships it once.
 async function instantiateModule() {
   const wasmPath = fileURLToPath(new URL('./wasm/graphport_web.wasm', import.meta.url));
   const compiled = WebAssembly.compile(readFileSync(wasmPath));
   const factory = require('./wasm/graphport_node.cjs');
-  // The loader's promise never settles when instantiateWasm fails; this one does.
-  let failed;
-  const failure = new Promise((_, reject) => { failed = reject; });
-  return Promise.race([
-    factory({
-      instantiateWasm(imports, receive) {
-        compiled.then((module) => WebAssembly.instantiate(module, imports))
-          .then((instance) => receive(instance), failed);
-        return {};
-      },
-    }),
-    failure,
-  ]);
+  return startLoader(factory, (imports) => compiled.then((module) => WebAssembly.instantiate(module, imports)),
+    wasmPath);
 }
 
 async function instantiate() {

@@ -96,9 +96,17 @@ before(async () => {
     '<!doctype html><meta charset="utf-8"><title>harness</title>\n' +
     '<script type="module" src="assets/app.js"></script>\n');
 
+  // The same app beside the first half of the .wasm, as a cut-off copy leaves it.
+  mkdirSync(join(app, 'broken', 'assets', 'wasm'), { recursive: true });
+  copyFileSync(join(app, 'harness', 'index.html'), join(app, 'broken', 'index.html'));
+  copyFileSync(join(app, 'harness', 'assets', 'app.js'), join(app, 'broken', 'assets', 'app.js'));
+  const wasmBytes = readFileSync(installedWasm);
+  writeFileSync(join(app, 'broken', 'assets', 'wasm', 'graphport_web.wasm'), wasmBytes.subarray(0, wasmBytes.length >> 1));
+
   server = await startServer({
     '/example/': join(app, 'dist'),
     '/harness/': join(app, 'harness'),
+    '/broken/': join(app, 'broken'),
     '/corpus/': CORPUS,
   });
   origin = `http://127.0.0.1:${server.address().port}`;
@@ -141,6 +149,26 @@ test('the bundled app exports the same bytes in Chromium as the Node API', async
     assert.match(error.message, /^bad\.pb: /);
     assert.deepEqual(await page.evaluate(() => window.graphportStatus()), { liveModels: 0, hasLoadFile: false });
     assertCleanLoad(seen, '/harness/assets/wasm/graphport_web.wasm');
+  } finally {
+    await page.close();
+  }
+});
+
+test('a damaged .wasm rejects createGraphport() with the compile error, the console quiet', async () => {
+  const page = await browser.newPage();
+  try {
+    const seen = watch(page);
+    await page.goto(`${origin}/broken/`);
+    await page.waitForFunction(() => window.graphportReady === true);
+    const outcome = await page.evaluate(() => window.graphportStatus()
+      .then(() => 'started', (e) => `${e.constructor.name}: ${e.message}`));
+    // Which file, what V8 found wrong, and at which byte.
+    const prefix = `CompileError: ${origin}/broken/assets/wasm/graphport_web.wasm: WebAssembly.instantiateStreaming(): `;
+    assert.equal(outcome.startsWith(prefix), true, outcome);
+    assert.match(outcome, /@\+\d+$/);
+    // Emscripten's loader, left to itself, printed four warnings here and rejected with
+    // "Aborted(...)".
+    assert.deepEqual(seen.errors, []);
   } finally {
     await page.close();
   }

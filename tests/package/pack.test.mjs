@@ -23,6 +23,7 @@ const REQUIRED = [
   'bindings/js/index.cjs',
   'bindings/js/cli.mjs',
   'bindings/js/api.mjs',
+  'bindings/js/instantiate.mjs',
   'bindings/js/index.d.ts',
   'bindings/js/node.d.mts',
   'bindings/js/index.d.cts',
