@@ -113,6 +113,9 @@ function folderFiles(dir, recursive = true) {
 async function instantiateModule() {
   const wasmPath = fileURLToPath(new URL('./wasm/graphport_web.wasm', import.meta.url));
   const compiled = WebAssembly.compile(readFileSync(wasmPath));
+  // Handled by startLoader; this only keeps a failed compile from being an unhandled
+  // rejection, which ends a Node process, when the loader's require throws first.
+  compiled.catch(() => {});
   const factory = require('./wasm/graphport_node.cjs');
   return startLoader(factory, (imports) => compiled.then((module) => WebAssembly.instantiate(module, imports)),
     wasmPath);

@@ -4,7 +4,7 @@
 // stderr are its own.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 
@@ -98,4 +98,26 @@ test('a damaged .wasm rejects createGraphport() with the compile error, printing
   // Which file, what V8 found wrong, and at which byte.
   assert.equal(outcomes[0].startsWith(`CompileError: ${wasm}: WebAssembly.compile(): `), true, outcomes[0]);
   assert.match(outcomes[0], /@\+\d+$/);
+});
+
+test('a damaged .wasm beside a missing loader: the loader\'s error, and the process lives on', (t) => {
+  // The compile fails after the require did: its rejection must not end the user's process.
+  const dir = join(tempDir(t), 'js');
+  cpSync(dirname(NODE_ENTRY), dir, { recursive: true });
+  writeFileSync(join(dir, 'wasm', 'graphport_web.wasm'), 'not a module');
+  rmSync(join(dir, 'wasm', 'graphport_node.cjs'));
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', `
+    const { default: createGraphport } = await import(${JSON.stringify(join(dir, 'node.mjs'))});
+    let outcome = 'instantiated';
+    try {
+      await createGraphport();
+    } catch (e) {
+      outcome = e.code;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    console.log(JSON.stringify(outcome));
+  `], { encoding: 'utf8', timeout: 30_000 });
+  assert.equal(child.status, 0, `child failed: ${child.stderr}`);
+  assert.equal(child.stderr, '');
+  assert.equal(JSON.parse(child.stdout), 'MODULE_NOT_FOUND');
 });
