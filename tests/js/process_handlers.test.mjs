@@ -69,10 +69,16 @@ test('a parse fault writes nothing to stderr; the field, its path and byte are i
   assert.doesNotMatch(messages.join('\n'), /\.cc:\d+|\[libprotobuf/);
 });
 
-test('a damaged .wasm rejects createGraphport() with the compile error, printing nothing', (t) => {
-  // The package's JS beside the first half of its .wasm, as a cut-off download leaves it.
+// A copy of the package's JS and module in a temporary folder, to be damaged by a test.
+function packageCopy(t) {
   const dir = join(tempDir(t), 'js');
   cpSync(dirname(NODE_ENTRY), dir, { recursive: true });
+  return dir;
+}
+
+test('a damaged .wasm rejects createGraphport() with the compile error, printing nothing', (t) => {
+  // The package's JS beside the first half of its .wasm, as a cut-off download leaves it.
+  const dir = packageCopy(t);
   const wasm = join(dir, 'wasm', 'graphport_web.wasm');
   const whole = readFileSync(wasm);
   writeFileSync(wasm, whole.subarray(0, whole.length >> 1));
@@ -101,9 +107,9 @@ test('a damaged .wasm rejects createGraphport() with the compile error, printing
 });
 
 test('a damaged .wasm beside a missing loader: the loader\'s error, and the process lives on', (t) => {
-  // The compile fails after the require did: its rejection must not end the user's process.
-  const dir = join(tempDir(t), 'js');
-  cpSync(dirname(NODE_ENTRY), dir, { recursive: true });
+  // The require fails before the compile does: the compile's rejection must not end the
+  // user's process.
+  const dir = packageCopy(t);
   writeFileSync(join(dir, 'wasm', 'graphport_web.wasm'), 'not a module');
   rmSync(join(dir, 'wasm', 'graphport_node.cjs'));
   const child = spawnSync(process.execPath, ['--input-type=module', '-e', `
