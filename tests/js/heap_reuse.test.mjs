@@ -15,7 +15,7 @@ checkNoLeaksAtEnd(gp);
 const MiB = 1 << 20;
 
 leakCheckedTest(gp, 'a second model of the same size fits where the first one was', () => {
-  // Larger than the heap's start (32 MiB), so the first load grows it.
+  // Larger than the heap's start (16 MiB), so the first load grows it.
   const graph = weightsGraphBytes(Array(48).fill(MiB));
   const round = () => withModel(gp, graph.bytes, { name: 'weights.pb' }, (model) => {
     assert.equal(model.inspect().nodeCount, 48);
