@@ -56,6 +56,7 @@ function graphTable(graph, n, w) {
   line('export -> bytes', null, w?.exportMs);
   line('export options -> sink', n?.export_options_ms, w?.optionsMs);
   if (n?.text_ms || w?.textMs) line('export text -> sink', n?.text_ms, w?.textMs);
+  if (w?.textToBytesMs) line('export text -> bytes', null, w.textToBytesMs);
   if (w?.tfjsMs) line('export tfjs -> sink', null, w.tfjsMs);
   line('load -> export clearDevices -> sink', n?.e2e_ms, w?.e2eSinkMs);
   line('load -> export options -> sink', n?.e2e_options_ms, w?.e2eOptionsMs);
