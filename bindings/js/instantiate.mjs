@@ -5,18 +5,27 @@
 // compiles them. Here a failure is one rejection naming the .wasm, and nothing is printed.
 
 // Runs `factory` (the loader) with the instance `instantiate(imports)` resolves to. The
-// loader's own promise never settles when that fails: the one returned here rejects, with the
-// error's message prefixed by `where` (the .wasm's path or URL).
+// loader's own promise never settles when that fails, nor when the module's start throws
+// (its constructors and Embind's registrations run inside `receive`: a page's
+// Content-Security-Policy refusing an eval() did that once): the promise returned here
+// rejects, with the error's message prefixed by `where` (the .wasm's path or URL).
 export function startLoader(factory, instantiate, where) {
   let failed;
   const failure = new Promise((_, reject) => { failed = reject; });
+  const fail = (e, what) => {
+    if (e instanceof Error) e.message = `${where}: ${what}${e.message}`;
+    failed(e);
+  };
   return Promise.race([
     factory({
       instantiateWasm(imports, receive) {
-        instantiate(imports).then((instance) => receive(instance), (e) => {
-          if (e instanceof Error) e.message = `${where}: ${e.message}`;
-          failed(e);
-        });
+        instantiate(imports).then((instance) => {
+          try {
+            receive(instance);
+          } catch (e) {
+            fail(e, 'the module did not start: ');
+          }
+        }, (e) => fail(e, ''));
         return {};
       },
     }),

@@ -80,3 +80,20 @@ test("a cut-off .wasm rejects with V8's CompileError, prefixed by its URL, with 
   });
   assert.equal(received(), null);
 });
+
+test('a module whose start throws rejects with that error, prefixed by its URL, and does not hang', async () => {
+  const url = `${origin}/wasm/m.wasm`;
+  // The loader runs the module's constructors and Embind's registrations inside the callback
+  // it hands to instantiateWasm; Emscripten's promise settles on neither outcome when they throw.
+  const loader = (module) => new Promise(() => {
+    module.instantiateWasm({}, () => {
+      throw new EvalError("Refused to evaluate a string as JavaScript because 'unsafe-eval' is not allowed");
+    });
+  });
+  await assert.rejects(startLoader(loader, (imports) => instantiateUrl(url, imports), url), (e) => {
+    assert.ok(e instanceof EvalError, String(e));
+    assert.equal(e.message, `${url}: the module did not start: Refused to evaluate a string as JavaScript ` +
+      "because 'unsafe-eval' is not allowed");
+    return true;
+  });
+});
