@@ -21,6 +21,8 @@ import {
 } from './helpers.mjs';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
+// No 'unsafe-eval': the loaders must not build functions from strings.
+const STRICT_POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; object-src 'none'";
 // The options the README's browser example exports with.
 const EXAMPLE_OPTIONS = { asText: true };
 
@@ -96,6 +98,14 @@ before(async () => {
     '<!doctype html><meta charset="utf-8"><title>harness</title>\n' +
     '<script type="module" src="assets/app.js"></script>\n');
 
+  // The same app in a page whose Content-Security-Policy lets scripts come only from the
+  // server and compile WebAssembly, but not eval(): what a careful site sets.
+  mkdirSync(join(app, 'strict'));
+  writeFileSync(join(app, 'strict', 'index.html'),
+    '<!doctype html><meta charset="utf-8"><title>strict</title>\n' +
+    `<meta http-equiv="Content-Security-Policy" content="${STRICT_POLICY}">\n` +
+    '<script type="module" src="/harness/assets/app.js"></script>\n');
+
   // The same app beside the first half of the .wasm, as a cut-off copy leaves it.
   mkdirSync(join(app, 'broken', 'assets', 'wasm'), { recursive: true });
   copyFileSync(join(app, 'harness', 'index.html'), join(app, 'broken', 'index.html'));
@@ -107,6 +117,7 @@ before(async () => {
     '/example/': join(app, 'dist'),
     '/harness/': join(app, 'harness'),
     '/broken/': join(app, 'broken'),
+    '/strict/': join(app, 'strict'),
     '/corpus/': CORPUS,
   });
   origin = `http://127.0.0.1:${server.address().port}`;
@@ -148,6 +159,23 @@ test('the bundled app exports the same bytes in Chromium as the Node API', async
     assert.equal(error.code, 'PARSE_ERROR');
     assert.match(error.message, /^bad\.pb: /);
     assert.deepEqual(await page.evaluate(() => window.graphportStatus()), { liveModels: 0, hasLoadFile: false });
+    assertCleanLoad(seen, '/harness/assets/wasm/graphport_web.wasm');
+  } finally {
+    await page.close();
+  }
+});
+
+test("the bundled app runs under a Content-Security-Policy without 'unsafe-eval'", async () => {
+  const page = await browser.newPage();
+  try {
+    const seen = watch(page);
+    await page.goto(`${origin}/strict/`);
+    await page.waitForFunction(() => window.graphportReady === true);
+    const { rel, options } = CASES[0];
+    const got = await page.evaluate(([url, opts]) => window.graphportExport(url, opts), [`/corpus/${rel}`, options]);
+    const expected = await repoExport(rel, options);
+    assert.deepEqual(got.files, describeFiles(expected.files), `${rel}: export(${JSON.stringify(options)})`);
+    // A refused eval() is reported on the console as well as thrown.
     assertCleanLoad(seen, '/harness/assets/wasm/graphport_web.wasm');
   } finally {
     await page.close();
