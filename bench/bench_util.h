@@ -37,14 +37,11 @@ class CountingOutputSet : public OutputSet {
     return &sink_;
   }
   void Close() override {}
-  uint64_t bytes() const { return sink_.count; }
+  uint64_t bytes() const { return sink_.total(); }
   int files() const { return files_; }
 
  private:
-  struct Sink : ByteSink {
-    void Write(const uint8_t*, size_t size) override { count += size; }
-    uint64_t count = 0;
-  } sink_;
+  CountingSink sink_;
   int files_ = 0;
 };
 

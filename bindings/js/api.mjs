@@ -145,7 +145,8 @@ export function createApi(wasm) {
       // The memory sink only allocates and copies: a RangeError there is JS running out of memory.
       const { info } = this.#exportThrough(opts, sink, ({ error }) => (error instanceof RangeError
         ? new GraphportError('TOO_LARGE', `export: out of JavaScript memory for the output: ${error.message}`)
-        : new GraphportError('IO_ERROR', `export: the output could not be written: ${error.message}`)));
+        : new GraphportError('IO_ERROR', `export: the output could not be written: ${error.message}`)),
+      { wantsSizeFirst: true });
       return { files: sink.files, info };
     }
 
@@ -197,9 +198,10 @@ export function createApi(wasm) {
     // is thrown as it is; a failure of the sink becomes `sinkError({error, file, step})`; an
     // error of the core is its GraphportError. Whatever failed, sink.abort(error) is called
     // first (what abort itself throws is ignored: the export's error is the one to report).
-    #exportThrough(opts, sink, sinkError) {
+    // `wantsSizeFirst`: the sink gathers each file whole (outputs.mjs).
+    #exportThrough(opts, sink, sinkError, { wantsSizeFirst = false } = {}) {
       const handle = this.#live();
-      const outputs = sinkOutputs(sink, progressCaller(opts.onProgress));
+      const outputs = sinkOutputs(sink, progressCaller(opts.onProgress), { wantsSizeFirst });
       const record = handle.export(optionsJson(opts), outputs);
       let error = null;
       if (outputs.failure) {

@@ -45,7 +45,8 @@ import type { FamilyExportOptions, FamilyId, FamilyLoadOptions, InputFormat } fr
 
 /**
  * How far a load or an export is: bytes read from the input ('read'), or written to the output
- * file `file` ('write'; `total` is null when the size is not known in advance, as for text).
+ * file `file` ('write'; `total` is null when the size is not known in advance: a text file that
+ * exportTo() prints as it goes; export() counts it first).
  */
 export interface Progress {
   phase: 'read' | 'write';

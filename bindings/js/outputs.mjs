@@ -2,19 +2,22 @@
 // as open(name), sizeHint(bytes)?, write(view)..., close(); `sinkOutputs` forwards those to
 // the caller's sink ({open(name) -> {write(chunk), sizeHint?(bytes), close()}, abort?(error)}),
 // counts the bytes and reports progress. `memorySink` is the sink behind export(): it gathers
-// each file into one Uint8Array.
+// each file into one Uint8Array, and so asks the core for each file's size first
+// (`wantsSizeFirst`): a text file, whose size is only known once printed, is then printed twice,
+// counted and then written, which costs less than holding it twice.
 //
 // The core calls these from inside WebAssembly. None of them may throw there: a JS exception
 // would unwind the C++ stack past the export's cleanup. So each one catches, keeps the first
 // failure in `failure` ({error, file, step}), and answers false; the core then stops with
 // IO_ERROR and the API throws its own error for `failure` once the core is back.
-export function sinkOutputs(sink, onProgress) {
+export function sinkOutputs(sink, onProgress, { wantsSizeFirst = false } = {}) {
   const files = [];
   let current = null;
   const outputs = {
     // Every file the sink closed, {name, size}, in order.
     files,
     failure: null,
+    wantsSizeFirst,
     open(name) {
       return guard('open', name, () => {
         const file = sink.open(name);
@@ -73,9 +76,9 @@ export function sinkOutputs(sink, onProgress) {
 }
 
 // Gathers each file into one Uint8Array: `files` holds {name, bytes} once a file is closed.
-// The writer usually knows the file's size: one buffer, each chunk copied once into it, no
-// join. Without the hint (text output), or if the buffer cannot be had, chunks are copied out
-// and joined at close().
+// The writer gives the file's size first (a text writer counts it with a dry run): one
+// buffer, each chunk copied once into it, no join. Without the hint, or if the buffer cannot
+// be had, chunks are copied out and joined at close().
 export function memorySink() {
   const files = [];
   return {

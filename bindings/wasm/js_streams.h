@@ -49,21 +49,25 @@ class JsInputSet : public InputSet {
   std::map<std::string, std::unique_ptr<JsSource>> open_;
 };
 
-// `sink` is {write(Uint8Array), sizeHint?(bytes)}: the view points into the heap and is only
-// valid during the call, so the JS side copies it. A call that returns false failed: the
-// export stops with IO_ERROR.
+// `sink` is {write(Uint8Array), sizeHint?(bytes), wantsSizeFirst?}: the view points into the
+// heap and is only valid during the call, so the JS side copies it. A call that returns false
+// failed: the export stops with IO_ERROR. `wantsSizeFirst` is true behind export(), which
+// gathers each file into one Uint8Array.
 class JsSink : public ByteSink {
  public:
-  explicit JsSink(emscripten::val sink) : sink_(std::move(sink)) {}
+  explicit JsSink(emscripten::val sink)
+      : sink_(std::move(sink)), wants_size_first_(sink_["wantsSizeFirst"].isTrue()) {}
   void Write(const uint8_t* data, size_t size) override;
   void SizeHint(uint64_t total) override;
+  bool WantsSizeFirst() const override { return wants_size_first_; }
 
  private:
   emscripten::val sink_;
+  bool wants_size_first_;
 };
 
-// `outputs` is {open(name), write(Uint8Array), sizeHint?(bytes), close()}, each returning
-// false on failure.
+// `outputs` is {open(name), write(Uint8Array), sizeHint?(bytes), close(), wantsSizeFirst?},
+// each call returning false on failure.
 class JsOutputSet : public OutputSet {
  public:
   explicit JsOutputSet(emscripten::val outputs) : outputs_(outputs), sink_(outputs) {}

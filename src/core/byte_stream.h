@@ -35,7 +35,36 @@ class ByteSink {
   // Called at most once, before the first Write(), by a writer that knows how many bytes it
   // will write: lets a sink allocate its buffer once instead of growing or joining chunks.
   virtual void SizeHint(uint64_t /*total*/) {}
+  // True for a sink that gathers the whole file in one buffer (export() to bytes). A writer
+  // that only knows its size once it has written (text) then counts it first with a dry run
+  // (WriteSizeFirst): printing twice costs less than holding the file twice, as pieces and
+  // then joined.
+  virtual bool WantsSizeFirst() const { return false; }
 };
+
+// Keeps nothing and counts what was written: the dry run's sink.
+class CountingSink : public ByteSink {
+ public:
+  void Write(const uint8_t* /*data*/, size_t size) override { total_ += size; }
+  uint64_t total() const { return total_; }
+
+ private:
+  uint64_t total_ = 0;
+};
+
+// Runs `write(ByteSink*)`, which writes one whole file, into `sink`. A sink that wants the size
+// first gets a dry run into a CountingSink, then the size hint, then the real run; `write`
+// must write the same bytes both times. What the dry run throws, it throws before `sink` has
+// seen a byte.
+template <typename Write>
+auto WriteSizeFirst(ByteSink* sink, Write&& write) {
+  if (sink->WantsSizeFirst()) {
+    CountingSink counter;
+    write(static_cast<ByteSink*>(&counter));
+    sink->SizeHint(counter.total());
+  }
+  return write(sink);
+}
 
 // A source over bytes the caller keeps alive.
 class MemorySource : public ByteSource {

@@ -32,28 +32,22 @@ void WriteMessage(const Message& message, bool as_text, const std::string& name,
                   proto::UnknownFieldReport* left_out, const WireNodes& nodes = {}) {
   const proto::MessageSchema& type = proto::SchemaOf<Message>();
   ByteSink* sink = out->Open(name);
-  if (nodes.wire != nullptr) {
-    GraphPath path = PathToGraph(type, nodes.meta_graph_index);
-    if (as_text) {
-      proto::UnknownFieldReport report =
-          WriteTextWithNodes(message, type, path, *nodes.wire, *nodes.plan, sink);
-      left_out->count += report.count;
-      for (auto& field : report.listed) {
-        if (left_out->listed.size() < proto::UnknownFieldReport::kMaxListed) {
-          left_out->listed.push_back(name + ": " + field);
-        }
-      }
-    } else {
-      WriteBinaryWithNodes(message, type, path, *nodes.wire, *nodes.plan, sink);
-    }
-  } else if (as_text) {
-    proto::UnknownFieldReport report = proto::WriteText(message, type, sink);
+  if (as_text) {
+    // Text's size is only known once printed: a sink that gathers the file counts it first.
+    proto::UnknownFieldReport report = WriteSizeFirst(sink, [&](ByteSink* to) {
+      if (nodes.wire == nullptr) return proto::WriteText(message, type, to);
+      return WriteTextWithNodes(message, type, PathToGraph(type, nodes.meta_graph_index),
+                                *nodes.wire, *nodes.plan, to);
+    });
     left_out->count += report.count;
     for (auto& field : report.listed) {
       if (left_out->listed.size() < proto::UnknownFieldReport::kMaxListed) {
         left_out->listed.push_back(name + ": " + field);
       }
     }
+  } else if (nodes.wire != nullptr) {
+    WriteBinaryWithNodes(message, type, PathToGraph(type, nodes.meta_graph_index), *nodes.wire,
+                         *nodes.plan, sink);
   } else {
     proto::WriteBinary(message, sink);
   }

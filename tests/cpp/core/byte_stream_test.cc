@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <string>
 
 #include "core/output_set.h"
@@ -114,6 +115,50 @@ TEST(StringSinkTest, AppendsAndTakes) {
   sink.Write(reinterpret_cast<const uint8_t*>("cde"), 3);
   EXPECT_EQ(sink.bytes(), "abcde");
   EXPECT_EQ(sink.Take(), "abcde");
+}
+
+// Records what a writer did to it; wants the size first when told to.
+class RecordingSink : public ByteSink {
+ public:
+  explicit RecordingSink(bool wants_size_first) : wants_size_first_(wants_size_first) {}
+  void Write(const uint8_t* data, size_t size) override {
+    log += "write " + std::string(reinterpret_cast<const char*>(data), size) + ";";
+  }
+  void SizeHint(uint64_t total) override { log += "size " + std::to_string(total) + ";"; }
+  bool WantsSizeFirst() const override { return wants_size_first_; }
+  std::string log;
+
+ private:
+  bool wants_size_first_;
+};
+
+int WriteHello(ByteSink* sink, int* runs) {
+  sink->Write(reinterpret_cast<const uint8_t*>("hel"), 3);
+  sink->Write(reinterpret_cast<const uint8_t*>("lo"), 2);
+  return ++*runs;
+}
+
+TEST(WriteSizeFirstTest, CountsWithADryRunOnlyForASinkThatWantsTheSize) {
+  int runs = 0;
+  RecordingSink wants(true);
+  EXPECT_EQ(WriteSizeFirst(&wants, [&](ByteSink* to) { return WriteHello(to, &runs); }), 2);
+  EXPECT_EQ(wants.log, "size 5;write hel;write lo;");
+
+  runs = 0;
+  RecordingSink plain(false);
+  EXPECT_EQ(WriteSizeFirst(&plain, [&](ByteSink* to) { return WriteHello(to, &runs); }), 1);
+  EXPECT_EQ(plain.log, "write hel;write lo;");
+}
+
+TEST(WriteSizeFirstTest, WhatTheDryRunThrowsReachesNoSink) {
+  RecordingSink wants(true);
+  EXPECT_THROW(WriteSizeFirst(&wants,
+                              [](ByteSink* to) {
+                                to->Write(reinterpret_cast<const uint8_t*>("x"), 1);
+                                throw std::runtime_error("refused");
+                              }),
+               std::runtime_error);
+  EXPECT_EQ(wants.log, "");
 }
 
 TEST(MemoryOutputSetTest, KeepsClosedFilesInOrder) {

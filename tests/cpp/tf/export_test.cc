@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "core/error.h"
 #include "test_util.h"
@@ -254,6 +255,55 @@ TEST_P(ExportCorpusTest, FailedWriteIsAnIoErrorAndLeavesTheModelUnchanged) {
   auto parsed = ParseOutput(GetParam().kind, e, false);
   ASSERT_NE(parsed, nullptr);
   EXPECT_TRUE(testing::MessagesEqual(*reference_, *parsed));
+}
+
+// Gathers one file like export() in JS: it wants the size before the first byte.
+class SizeFirstOutputSet : public OutputSet {
+ public:
+  struct Sink : ByteSink {
+    void Write(const uint8_t* data, size_t size) override {
+      bytes.append(reinterpret_cast<const char*>(data), size);
+    }
+    void SizeHint(uint64_t total) override {
+      hints.push_back(total);
+      if (!bytes.empty()) hinted_late = true;
+    }
+    bool WantsSizeFirst() const override { return true; }
+    std::string bytes;
+    std::vector<uint64_t> hints;
+    bool hinted_late = false;
+  };
+  ByteSink* Open(const std::string&) override {
+    ++opened_;
+    return &sink_;
+  }
+  void Close() override {}
+  const Sink& sink() const { return sink_; }
+  int opened() const { return opened_; }
+
+ private:
+  Sink sink_;
+  int opened_ = 0;
+};
+
+TEST_P(ExportCorpusTest, EveryExportToASinkThatWantsTheSizeFirstGetsItExactly) {
+  for (TfKind to : kKinds) {
+    for (bool as_text : {false, true}) {
+      SCOPED_TRACE(std::string(KindName(to)) + (as_text ? " text" : " binary"));
+      SizeFirstOutputSet out;
+      TfExportOptions options;
+      options.to = to;
+      options.as_text = as_text;
+      Export(model_.get(), options, &out);
+      ASSERT_EQ(out.opened(), 1);
+      // Text too: its writer counts it with a dry run that writes nothing to the sink.
+      ASSERT_EQ(out.sink().hints.size(), 1u);
+      EXPECT_FALSE(out.sink().hinted_late);
+      EXPECT_EQ(out.sink().hints[0], out.sink().bytes.size());
+      EXPECT_TRUE(out.sink().bytes == ExportOne(model_.get(), to, as_text).bytes)
+          << "the bytes differ from an export to a sink that does not want the size";
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, ExportCorpusTest, ::testing::ValuesIn(testing::CorpusGraphs()),
