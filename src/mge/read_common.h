@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "mge/mge_model.h"
+#include "mge/read_error.h"
 #include "mge/schema/dtype_generated.h"
 
 namespace graphport::mge {
@@ -31,6 +32,35 @@ template <typename CompNodeTable>
 std::optional<std::optional<std::string>> ReadCompNode(const CompNodeTable* c) {
   if (c == nullptr) return std::nullopt;
   return OptString(c->logical_locator());
+}
+
+// Reads an operator table's param and additional params (both formats name them alike) into
+// `op`, in order, and their tables' addresses into `param_at` (for OrderDumpItems). The two
+// vectors of additional params must be the same length; `at` is the operator's offset in the
+// file, for that error.
+template <typename OperatorTable>
+void ReadParams(const OperatorTable* o, size_t index, const std::string& file, int64_t at,
+                Operator* op, std::vector<const void*>* param_at) {
+  if (o->param_type() != 0) {  // 0: OperatorParam NONE
+    op->params.push_back(
+        {static_cast<uint8_t>(o->param_type()), static_cast<const uint8_t*>(o->param())});
+    param_at->push_back(o->param());
+  }
+  auto* extra_types = o->additional_params_type();
+  auto* extra = o->additional_params();
+  if (extra_types == nullptr && extra == nullptr) return;
+  op->has_additional_params_vector = true;
+  size_t n = extra_types ? extra_types->size() : 0;
+  if (extra == nullptr || extra->size() != n) {
+    ThrowAt(ErrorCode::kParseError, file, at,
+            "additional_params_type and additional_params differ in length",
+            OprLabel(index, op->DisplayType()));
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const void* table = extra->Get(static_cast<flatbuffers::uoffset_t>(i));
+    op->params.push_back({extra_types->Get(i), static_cast<const uint8_t*>(table)});
+    param_at->push_back(table);
+  }
 }
 
 // Orders the operator's params, tensors and blobs as MegEngine's dumper created them: a

@@ -58,27 +58,7 @@ void ReadV1Graph(std::string_view bytes, const DumpSpan& span, const std::string
       op.output_dtype = ReadDType(o->output_dtype());
       op.priority = o->priority();
       std::vector<const void*> param_at, tensor_at, blob_at;
-      if (o->param_type() != fbs::OperatorParam_NONE) {
-        op.params.push_back(
-            {static_cast<uint8_t>(o->param_type()), static_cast<const uint8_t*>(o->param())});
-        param_at.push_back(o->param());
-      }
-      auto* extra_types = o->additional_params_type();
-      auto* extra = o->additional_params();
-      if (extra_types != nullptr || extra != nullptr) {
-        op.has_additional_params_vector = true;
-        size_t n = extra_types ? extra_types->size() : 0;
-        if (extra == nullptr || extra->size() != n) {
-          ThrowAt(ErrorCode::kParseError, file, offset_of(o),
-                  "additional_params_type and additional_params differ in length",
-                  OprLabel(index, op.DisplayType()));
-        }
-        for (size_t i = 0; i < n; ++i) {
-          const void* table = extra->Get(static_cast<flatbuffers::uoffset_t>(i));
-          op.params.push_back({extra_types->Get(i), static_cast<const uint8_t*>(table)});
-          param_at.push_back(table);
-        }
-      }
+      ReadParams(o, index, file, offset_of(o), &op, &param_at);
       if (o->tensors() != nullptr) {
         op.has_tensors_vector = true;
         for (const fbs::Tensor* t : *o->tensors()) {

@@ -150,4 +150,18 @@ ItemsToWrite ItemsFor(const Graph& graph, size_t opr, DumpFormat target, uint32_
   return out;
 }
 
+AdditionalParams CreateAdditionalParams(flatbuffers::FlatBufferBuilder* fbb,
+                                        const BuiltParams& params) {
+  if (params.size() < 2) return {};
+  std::vector<uint8_t> types;
+  std::vector<flatbuffers::Offset<void>> tables;
+  for (size_t k = 1; k < params.size(); ++k) {
+    types.push_back(params[k].first);
+    tables.push_back(params[k].second);
+  }
+  // The dumper creates the types' vector first.
+  auto type_vec = fbb->CreateVector(types);
+  return {type_vec, fbb->CreateVector(tables)};
+}
+
 }  // namespace graphport::mge

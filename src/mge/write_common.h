@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/byte_stream.h"
@@ -56,6 +57,19 @@ struct ItemsToWrite {
   bool add_count_blob = false;  // write a count blob before the first tensor
 };
 ItemsToWrite ItemsFor(const Graph& graph, size_t opr, DumpFormat target, uint32_t opr_version);
+
+// An operator's params as the writers build them: (union type, table), the first one the
+// operator's `param`, the others its additional params.
+using BuiltParams = std::vector<std::pair<uint8_t, flatbuffers::Offset<void>>>;
+
+// The additional params' two vectors (types, tables); both null when there is only a `param`.
+struct AdditionalParams {
+  flatbuffers::Offset<flatbuffers::Vector<uint8_t>> types;
+  flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<void>>> tables;
+  bool IsNull() const { return types.IsNull(); }
+};
+AdditionalParams CreateAdditionalParams(flatbuffers::FlatBufferBuilder* fbb,
+                                        const BuiltParams& params);
 
 }  // namespace graphport::mge
 

@@ -85,7 +85,7 @@ WrittenDump WriteV1(const DumpPlan& plan) {
     if (op.output_dtype) output_dtype = BuildDType(&fbb, *op.output_dtype);
     // f. the operator's dumper: params, tensors (values into the blob) and blobs, in order
     ItemsToWrite items = ItemsFor(g, i, DumpFormat::kFbsV1, 0);
-    std::vector<std::pair<uint8_t, Offset<void>>> params;
+    BuiltParams params;
     std::vector<Offset<fbs::Tensor>> tensors;
     std::vector<Offset<fbs::Blob>> blobs;
     auto write_count_blob = [&]() {
@@ -131,18 +131,7 @@ WrittenDump WriteV1(const DumpPlan& plan) {
     if (!tensors.empty()) tensor_vec = fbb.CreateVector(tensors);
     Offset<flatbuffers::Vector<Offset<fbs::Blob>>> blob_vec;
     if (!blobs.empty()) blob_vec = fbb.CreateVector(blobs);
-    Offset<flatbuffers::Vector<uint8_t>> extra_types;
-    Offset<flatbuffers::Vector<Offset<void>>> extra;
-    if (params.size() >= 2) {
-      std::vector<uint8_t> types;
-      std::vector<Offset<void>> tables;
-      for (size_t k = 1; k < params.size(); ++k) {
-        types.push_back(params[k].first);
-        tables.push_back(params[k].second);
-      }
-      extra_types = fbb.CreateVector(types);
-      extra = fbb.CreateVector(tables);
-    }
+    const AdditionalParams extra = CreateAdditionalParams(&fbb, params);
     // j. the operator, fields in the dumper's order
     fbs::OperatorBuilder ob(fbb);
     ob.add_type_id(id.type_id);
@@ -156,9 +145,9 @@ WrittenDump WriteV1(const DumpPlan& plan) {
       ob.add_param_type(static_cast<fbs::OperatorParam>(params[0].first));
       ob.add_param(params[0].second);
     }
-    if (params.size() >= 2) {
-      ob.add_additional_params_type(extra_types);
-      ob.add_additional_params(extra);
+    if (!extra.IsNull()) {
+      ob.add_additional_params_type(extra.types);
+      ob.add_additional_params(extra.tables);
     }
     if (!tensor_vec.IsNull()) ob.add_tensors(tensor_vec);
     if (!blob_vec.IsNull()) ob.add_blobs(blob_vec);

@@ -87,7 +87,7 @@ WrittenDump WriteV2(const DumpPlan& plan) {
     if (op.inputs && !op.inputs->empty()) inputs = fbb.CreateVector(*op.inputs);
     // b. the operator's dumper
     ItemsToWrite items = ItemsFor(g, i, DumpFormat::kFbsV2, id.opr_version);
-    std::vector<std::pair<uint8_t, Offset<void>>> params;
+    BuiltParams params;
     std::vector<Offset<v2::Tensor>> tensors;
     std::vector<Offset<v2::Blob>> blobs;
     auto write_count_blob = [&]() {
@@ -184,18 +184,7 @@ WrittenDump WriteV2(const DumpPlan& plan) {
     if (!tensors.empty()) tensor_vec = fbb.CreateVector(tensors);
     Offset<flatbuffers::Vector<Offset<v2::Blob>>> blob_vec;
     if (!blobs.empty()) blob_vec = fbb.CreateVector(blobs);
-    Offset<flatbuffers::Vector<uint8_t>> extra_types;
-    Offset<flatbuffers::Vector<Offset<void>>> extra;
-    if (params.size() >= 2) {
-      std::vector<uint8_t> types;
-      std::vector<Offset<void>> tables;
-      for (size_t k = 1; k < params.size(); ++k) {
-        types.push_back(params[k].first);
-        tables.push_back(params[k].second);
-      }
-      extra_types = fbb.CreateVector(types);
-      extra = fbb.CreateVector(tables);
-    }
+    const AdditionalParams extra = CreateAdditionalParams(&fbb, params);
     auto type = fbb.CreateSharedString(id.type);
     // k. the operator, fields in the dumper's order
     v2::OperatorBuilder ob(fbb);
@@ -214,9 +203,9 @@ WrittenDump WriteV2(const DumpPlan& plan) {
       ob.add_param_type(static_cast<v2::OperatorParam>(params[0].first));
       ob.add_param(params[0].second);
     }
-    if (params.size() >= 2) {
-      ob.add_additional_params_type(extra_types);
-      ob.add_additional_params(extra);
+    if (!extra.IsNull()) {
+      ob.add_additional_params_type(extra.types);
+      ob.add_additional_params(extra.tables);
     }
     if (!tensor_vec.IsNull()) ob.add_tensors(tensor_vec);
     if (!blob_vec.IsNull()) ob.add_custom_data(blob_vec);
