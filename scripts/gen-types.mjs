@@ -71,6 +71,9 @@ function generate(families) {
   out += `export type InputFormat =\n${formats.map((f) => `  | ${literal(f)}`).join('\n')};\n\n`;
   const loadNames = [];
   const exportNames = [];
+  // A family whose export options are another's (a TF.js model exports through the
+  // TensorFlow family's writers) gets an alias, not a second copy of every comment.
+  const exportInterfaces = new Map();  // options as JSON -> the interface that declared them
   for (const family of families) {
     const prefix = pascal(family.family);
     if (family.load.options.length) {
@@ -80,11 +83,20 @@ function generate(families) {
       loadNames.push(`${prefix}LoadOptions`);
     }
     if (family.export.options.length) {
-      const api = family.export.api ? ` (as ${family.export.api})` : '';
-      out += `/** Export options of ${family.title} models${api}; the original argument name starts each comment. */\n`;
-      out += optionsInterface(`${prefix}ExportOptions`, family.export);
-      out += '\n';
-      exportNames.push(`${prefix}ExportOptions`);
+      const name = `${prefix}ExportOptions`;
+      const key = JSON.stringify(family.export.options);
+      const same = exportInterfaces.get(key);
+      if (same) {
+        out += `/** Export options of ${family.title} models: the same as ${same}. */\n`;
+        out += `export type ${name} = ${same};\n\n`;
+      } else {
+        const api = family.export.api ? ` (as ${family.export.api})` : '';
+        out += `/** Export options of ${family.title} models${api}; the original argument name starts each comment. */\n`;
+        out += optionsInterface(name, family.export);
+        out += '\n';
+        exportInterfaces.set(key, name);
+      }
+      exportNames.push(name);
     }
   }
   out += '/** The load options of every family: a load may meet any of them. */\n';

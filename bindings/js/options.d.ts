@@ -139,43 +139,8 @@ export interface TfjsLoadOptions {
   dequantize?: boolean | null;
 }
 
-/** Export options of TensorFlow.js models (as tf.train.export_meta_graph); the original argument name starts each comment. */
-export interface TfjsExportOptions {
-  /** The kind of file to write. export_meta_graph writes a MetaGraphDef; a GraphDef holds only the graph; a SavedModel wraps the MetaGraphDef, with the variables and assets of a SavedModel folder passed through. tfjs writes a TensorFlow.js graph model: model.json and its weight shards, as tfjs-converter lays them out. Default: "meta-graph". */
-  to?: 'meta-graph' | 'graph-def' | 'saved-model' | 'tfjs' | null;
-  /** as_text: Write protobuf text format (readable, larger) instead of binary. Default: false. */
-  asText?: boolean | null;
-  /** filename: Name of the main output file (on the CLI, -o sets it). Empty: model.meta / model.pbtxt, graph.pb / graph.pbtxt, or saved_model.pb / saved_model.pbtxt. With to: 'tfjs', the name of the model JSON in the output folder (a bare name ending in .json; empty: model.json); the shards keep their group1-shard<i>of<n>.bin names, which the JSON lists. */
-  filename?: string | null;
-  /** export_scope: Export only the nodes under this name scope, with the scope removed from their names. Inputs from outside become $unbound_inputs_... and are listed in the unbound_inputs collection. */
-  exportScope?: string | null;
-  /** clear_devices: Empty the device (e.g. /device:GPU:0) of every top-level node, so the graph can be placed anywhere when it is imported. Default: false. */
-  clearDevices?: boolean | null;
-  /** clear_extraneous_savers: Drop the save/restore subgraphs of every saver other than the exported SaverDef's, and rewrite the savers collection. Default: false. */
-  clearExtraneousSavers?: boolean | null;
-  /** strip_default_attrs: Drop every attr whose value equals its op's default, in nodes and function bodies: smaller files that older TensorFlow versions can read. Default: false. */
-  stripDefaultAttrs?: boolean | null;
-  /** An OpList (TensorFlow's ops.pbtxt, say; text, binary or JSON) consulted first for op definitions and attr defaults, by strip_default_attrs and stripped_op_list. */
-  opRegistry?: MessageOption | null;
-  /** collection_list: The collections to export: all of them by default; an empty list ("" on the CLI) exports none. */
-  collectionList?: string[] | null;
-  /** meta_info_def: A MetaInfoDef whose set fields replace the loaded ones (tags, tensorflow_version, ...); the fields it leaves unset keep their loaded values. */
-  metaInfoDef?: MessageOption | null;
-  /** saver_def: The SaverDef to export instead of the loaded one; clear_extraneous_savers keeps its saver. */
-  saverDef?: MessageOption | null;
-  /** graph_def: A GraphDef to export instead of the loaded graph. */
-  graphDef?: MessageOption | null;
-  /** save_debug_info: Also write the GraphDebugInfo (stack traces) of the exported nodes to a second file, named with _debug before the extension. Default: false. */
-  saveDebugInfo?: boolean | null;
-  /** quantize_{float16,uint8,uint16}: With to: 'tfjs', store float32 weights as float16, or as uint8/uint16 codes with a scale and a minimum, with tfjs-converter's formulas. TF.js dequantizes them when it loads the model. */
-  quantize?: 'float16' | 'uint8' | 'uint16' | null;
-  /** quantize_{float16,uint8,uint16}=PATTERNS: Quantize only the weights whose names match one of these fnmatch patterns ('*' matches across '/'), as tfjs-converter's --quantize_* flags take them. Needs quantize. */
-  quantizeWeights?: string[] | null;
-  /** weight_shard_size_bytes: With to: 'tfjs', the size of each weight file (group1-shard1ofN.bin); the last holds the rest. tfjs-converter's default is 4 MiB. Default: 4194304. */
-  shardSize?: number | null;
-  /** Rewrite _FusedConv2D, _FusedMatMul, FusedDepthwiseConv2dNative, Prelu and the other ops TensorFlow's registry lacks or keeps for Grappler into standard TensorFlow ops, so TensorFlow can import the graph; info lists every rewrite. Default: false. */
-  unfuseOps?: boolean | null;
-}
+/** Export options of TensorFlow.js models: the same as TensorflowExportOptions. */
+export type TfjsExportOptions = TensorflowExportOptions;
 
 /** The load options of every family: a load may meet any of them. */
 export type FamilyLoadOptions = TensorflowLoadOptions & MegengineLoadOptions & TfjsLoadOptions;

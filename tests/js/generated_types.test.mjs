@@ -3,7 +3,9 @@
 // published types and the documentation lie about the options.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 
@@ -24,6 +26,37 @@ test('every option of every family is in options.d.ts with its seed name', () =>
       assert.match(types, new RegExp(`\\n  ${option.name}\\?: .* \\| null;\\n`), `${family.family}.${option.name}`);
       if (option.seed) assert.ok(types.includes(`/** ${option.seed}: `), `${option.seed} is named`);
     }
+  }
+});
+
+// A TF.js model exports through the TensorFlow family's writers, with its options: their type
+// is an alias, and becomes an interface of its own the day the two differ.
+test('a family whose export options are another\'s gets an alias of its type, not a copy', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'graphport-types-'));
+  try {
+    const generate = (families) => {
+      writeFileSync(path.join(dir, 'schemas.json'), JSON.stringify(families));
+      const out = path.join(dir, 'options.d.ts');
+      const r = spawnSync(process.execPath, ['scripts/gen-types.mjs', '--schemas', path.join(dir, 'schemas.json'), '--out', out],
+        { cwd: repo, encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      return readFileSync(out, 'utf8');
+    };
+    const families = gp.optionSchema();
+    const tf = families.find((f) => f.family === 'tensorflow');
+    const tfjs = families.find((f) => f.family === 'tfjs');
+    assert.deepEqual(tfjs.export.options, tf.export.options);
+    const aliased = generate(families);
+    assert.ok(aliased.includes('export type TfjsExportOptions = TensorflowExportOptions;\n'));
+    assert.ok(!aliased.includes('export interface TfjsExportOptions'));
+
+    tfjs.export.options = tfjs.export.options.filter((o) => o.name !== 'unfuseOps');
+    const own = generate(families);
+    assert.ok(own.includes('export interface TfjsExportOptions {\n'));
+    const body = own.slice(own.indexOf('export interface TfjsExportOptions'));
+    assert.ok(!body.slice(0, body.indexOf('\n}\n')).includes('unfuseOps?:'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
