@@ -221,13 +221,9 @@ WeightData TensorToWeight(const tensorflow::TensorProto& tensor, const std::stri
   }
   Elements e(tensor, out.elements, node);
   // The common case needs no conversion: hand the bytes over as they are.
-  DataType same = out.dtype == WeightDtype::kFloat32 ? tensorflow::DT_FLOAT
-                  : out.dtype == WeightDtype::kInt32 ? tensorflow::DT_INT32
-                  : out.dtype == WeightDtype::kBool  ? tensorflow::DT_BOOL
-                                                     : tensorflow::DT_COMPLEX64;
-  if (tensor.dtype() == same && !tensor.tensor_content().empty()) {
-    out.content = tensor.tensor_content();
-    return out;
+  if (std::optional<WeightData> as_is =
+          ContentAsWeight(tensor.dtype(), tensor.tensor_shape(), tensor.tensor_content())) {
+    return *as_is;
   }
   out.converted.assign(out.elements * width, '\0');
   for (uint64_t i = 0; i < out.elements; ++i) {
@@ -248,6 +244,27 @@ WeightData TensorToWeight(const tensorflow::TensorProto& tensor, const std::stri
         break;
     }
   }
+  return out;
+}
+
+std::optional<WeightData> ContentAsWeight(DataType dtype, const tensorflow::TensorShapeProto& shape,
+                                          std::string_view content) {
+  WeightData out;
+  if (content.empty() || !ManifestDtypeFor(dtype, &out.dtype)) return std::nullopt;
+  const DataType stored = out.dtype == WeightDtype::kFloat32     ? tensorflow::DT_FLOAT
+                          : out.dtype == WeightDtype::kInt32     ? tensorflow::DT_INT32
+                          : out.dtype == WeightDtype::kBool      ? tensorflow::DT_BOOL
+                          : out.dtype == WeightDtype::kComplex64 ? tensorflow::DT_COMPLEX64
+                                                                 : tensorflow::DT_INVALID;
+  if (dtype != stored) return std::nullopt;
+  const int64_t n = tf::ElementCount(shape);
+  const uint64_t width = WeightDtypeBytes(out.dtype);
+  if (n < 0 || static_cast<uint64_t>(n) > kMaxProtoBytes / width ||
+      content.size() != static_cast<uint64_t>(n) * width) {
+    return std::nullopt;
+  }
+  out.elements = static_cast<uint64_t>(n);
+  out.content = content;
   return out;
 }
 

@@ -5,6 +5,7 @@
 #ifndef GRAPHPORT_TFJS_TENSOR_WEIGHT_H_
 #define GRAPHPORT_TFJS_TENSOR_WEIGHT_H_
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,13 @@ struct WeightData {
 // Throws graphport::Error naming `node`: kUnsupported for a dtype TF.js cannot hold,
 // kParseError for contents that do not fit the shape, kTooLarge past 2 GiB of values.
 WeightData TensorToWeight(const tensorflow::TensorProto& tensor, const std::string& node);
+
+// The weight of a tensor whose tensor_content holds its values as TF.js stores them (float32,
+// int32, bool, complex64), as a view of that content; nothing when they need converting or
+// do not fit the shape (TensorToWeight then converts them or says why).
+std::optional<WeightData> ContentAsWeight(tensorflow::DataType dtype,
+                                          const tensorflow::TensorShapeProto& shape,
+                                          std::string_view content);
 
 // Bytes the weight takes in the shards, as TF.js stores it.
 uint64_t StoredSize(const WeightData& data);

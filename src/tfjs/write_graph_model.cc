@@ -2,7 +2,9 @@
 
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
+#include <string_view>
 
 #include "core/error.h"
 #include "core/input_set.h"
@@ -11,6 +13,7 @@
 #include "proto/deterministic_bytes.h"
 #include "tensorflow/schemas.h"
 #include "tf/dtype.h"
+#include "tfjs/const_header.h"
 #include "tfjs/float16.h"
 #include "tfjs/json_stream.h"
 #include "tfjs/proto_to_json.h"
@@ -232,29 +235,44 @@ class GraphModelWriter {
   }
 
   // The bytes a weight will take, known before any is converted (the shard count is in every
-  // shard's name).
+  // shard's name). From the node's bytes where the graph holds them (ReadConstHeader), else
+  // from its parse.
   uint64_t StoredBytes(const WeightSource& w) {
-    const NodeDef& node = NodeOf(w);
-    const tensorflow::TensorProto& t = Tensor(node);
-    if (KeptCodes(node)) return t.tensor_content().size();
-    WeightDtype dtype;
-    if (!ManifestDtypeFor(t.dtype(), &dtype)) {
-      TensorToWeight(t, node.name());  // throws the error that names the node
+    ConstHeader header;
+    if (w.node == nullptr) {
+      std::optional<std::string_view> bytes = graph_.SerializedNode(w.index);
+      if (bytes && ReadConstHeader(*bytes, &header)) {
+        if (std::optional<uint64_t> size = StoredBytes(w, header)) return *size;
+      }
     }
-    int64_t n = tf::ElementCount(t.tensor_shape());
-    if (n < 0) TensorToWeight(t, node.name());
-    uint64_t elements = static_cast<uint64_t>(n);
-    if (dtype == WeightDtype::kString) return StoredSize(TensorToWeight(t, node.name()));
+    const NodeDef& node = NodeOf(w);
+    if (std::optional<uint64_t> size = StoredBytes(w, ConstHeaderOf(node))) return *size;
+    // Strings take what their values do; a dtype or shape TF.js cannot store is refused here,
+    // with the error that names the node.
+    return StoredSize(TensorToWeight(Tensor(node), node.name()));
+  }
+
+  // What the header alone tells: nothing for strings, nor for a dtype or shape TF.js cannot
+  // store.
+  std::optional<uint64_t> StoredBytes(const WeightSource& w, const ConstHeader& header) const {
+    if (header.kept_codes) return header.content.size();
+    WeightDtype dtype;
+    if (!ManifestDtypeFor(header.dtype, &dtype) || dtype == WeightDtype::kString) {
+      return std::nullopt;
+    }
+    const int64_t n = tf::ElementCount(header.shape);
+    if (n < 0) return std::nullopt;
+    const uint64_t elements = static_cast<uint64_t>(n);
     if (WantsQuantized(w.name, dtype, elements)) {
       return elements * (options_.quantize == "uint8" ? 1 : 2);
     }
     return elements * WeightDtypeBytes(dtype);
   }
 
-  ojson Shape(const tensorflow::TensorProto& t) {
-    ojson shape = ojson::Array();
-    for (const auto& d : t.tensor_shape().dim()) shape.PushBack(d.size());
-    return shape;
+  ojson Shape(const tensorflow::TensorShapeProto& shape) {
+    ojson dims = ojson::Array();
+    for (const auto& d : shape.dim()) dims.PushBack(d.size());
+    return dims;
   }
 
   ojson WriteKeptCodes(const WeightSource& w, const NodeDef& node, ShardWriter* shards) {
@@ -276,18 +294,36 @@ class GraphModelWriter {
       if (q.contains(key)) quantization[key] = ojson::FromJson(q[key]);
     }
     return ojson::Object({{"name", w.name},
-                          {"shape", Shape(t)},
+                          {"shape", Shape(t.tensor_shape())},
                           {"dtype", WeightDtypeName(logical)},
                           {"quantization", std::move(quantization)}});
   }
 
+  // A weight's values from its node's bytes where they lie there as TF.js stores them (most
+  // float32 weights), else from its parse.
   ojson WriteWeight(const WeightSource& w, ShardWriter* shards) {
+    if (w.node == nullptr) {
+      std::optional<std::string_view> bytes = graph_.SerializedNode(w.index);
+      ConstHeader header;
+      if (bytes && ReadConstHeader(*bytes, &header) && !header.kept_codes) {
+        if (std::optional<WeightData> data =
+                ContentAsWeight(header.dtype, header.shape, header.content)) {
+          // A graph node's weight is named as the node (CollectWeights).
+          return WriteValues(w, header.shape, *data, w.name, shards);
+        }
+      }
+    }
     const NodeDef& node = NodeOf(w);
     if (KeptCodes(node)) return WriteKeptCodes(w, node, shards);
     const tensorflow::TensorProto& t = Tensor(node);
-    WeightData data = TensorToWeight(t, node.name());
+    return WriteValues(w, t.tensor_shape(), TensorToWeight(t, node.name()), node.name(), shards);
+  }
+
+  // Writes `data`, quantized if the options say so; `node` is named by its errors.
+  ojson WriteValues(const WeightSource& w, const tensorflow::TensorShapeProto& shape,
+                    const WeightData& data, const std::string& node, ShardWriter* shards) {
     ojson entry = ojson::Object(
-        {{"name", w.name}, {"shape", Shape(t)}, {"dtype", WeightDtypeName(data.dtype)}});
+        {{"name", w.name}, {"shape", Shape(shape)}, {"dtype", WeightDtypeName(data.dtype)}});
     if (data.dtype == WeightDtype::kString) {
       for (const std::string& s : data.strings) {
         uint32_t n = static_cast<uint32_t>(s.size());
@@ -317,7 +353,7 @@ class GraphModelWriter {
       for (float v : values) {
         if (!std::isfinite(v)) {
           ErrorLocation location;
-          location.node = node.name();
+          location.node = node;
           location.option = "quantize";
           throw Error(ErrorCode::kInvalidOption,
                       "TF.js export: weight '" + w.name + "' holds NaN or infinity, which " +

@@ -1,0 +1,70 @@
+#include "tfjs/const_header.h"
+
+#include "proto/wire_record.h"
+#include "tfjs/read_graph_model.h"
+
+namespace graphport::tfjs {
+namespace {
+
+using proto::FindLengthDelimited;
+using proto::ReadRecord;
+using proto::Record;
+
+// NodeDef.attr, its entries' key and value, AttrValue.tensor; TensorProto's dtype, shape and
+// tensor_content.
+constexpr int kAttrField = 5, kEntryKey = 1, kEntryValue = 2, kAttrTensor = 8;
+constexpr int kDtypeField = 1, kShapeField = 2, kContentField = 4;
+
+bool ReadTensorHeader(std::string_view tensor, ConstHeader* header) {
+  const auto* p = reinterpret_cast<const uint8_t*>(tensor.data());
+  const uint8_t* end = p + tensor.size();
+  Record r;
+  for (; p < end; p = r.end) {
+    if (!ReadRecord(p, end, &r)) return false;
+    if (r.number == kDtypeField && r.wire_type == 0) {
+      // An enum is read as an int32, whatever its value: as a parse keeps an open enum's.
+      header->dtype = static_cast<tensorflow::DataType>(static_cast<int32_t>(r.varint));
+    } else if (r.number == kShapeField && r.wire_type == 2) {
+      if (!header->shape.ParseFromArray(r.value, static_cast<int>(r.length))) return false;
+    } else if (r.number == kContentField && r.wire_type == 2) {
+      header->content = r.view();
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+ConstHeader ConstHeaderOf(const tensorflow::NodeDef& node) {
+  ConstHeader header;
+  header.kept_codes = node.attr().count(kQuantizationAttr) != 0;
+  auto value = node.attr().find("value");
+  if (value == node.attr().end()) return header;
+  const tensorflow::TensorProto& tensor = value->second.tensor();
+  header.dtype = tensor.dtype();
+  header.shape = tensor.tensor_shape();
+  header.content = tensor.tensor_content();
+  return header;
+}
+
+bool ReadConstHeader(std::string_view node_bytes, ConstHeader* header) {
+  *header = ConstHeader();
+  const auto* p = reinterpret_cast<const uint8_t*>(node_bytes.data());
+  const uint8_t* end = p + node_bytes.size();
+  Record r;
+  for (; p < end; p = r.end) {
+    if (!ReadRecord(p, end, &r)) return false;
+    if (r.number != kAttrField || r.wire_type != 2) continue;
+    // An entry without a key has the empty key; without a value, an empty AttrValue.
+    std::string_view key, value, tensor;
+    FindLengthDelimited(r.view(), kEntryKey, &key);
+    if (key == kQuantizationAttr) header->kept_codes = true;
+    if (key != "value" || !FindLengthDelimited(r.view(), kEntryValue, &value)) continue;
+    if (FindLengthDelimited(value, kAttrTensor, &tensor) && !ReadTensorHeader(tensor, header)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace graphport::tfjs
