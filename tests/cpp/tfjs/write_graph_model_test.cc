@@ -347,6 +347,40 @@ TEST(WriteGraphModelTest, FunctionConstsBecomeWeightsUnderTheFunctionsName) {
             std::vector<float>{4});
 }
 
+// A weight is named by its node, a function's Consts under the function's name: a graph node
+// of that name too would make two weights of one name, which TF.js cannot tell apart.
+TEST(WriteGraphModelTest, TwoConstsOfOneWeightNameAreRefused) {
+  tensorflow::GraphDef graph;
+  auto add_const = [](tensorflow::NodeDef* c, const std::string& name) {
+    c->set_name(name);
+    c->set_op("Const");
+    auto* t = (*c->mutable_attr())["value"].mutable_tensor();
+    t->set_dtype(tensorflow::DT_FLOAT);
+    t->add_float_val(1);
+  };
+  add_const(graph.add_node(), "body/k");
+  auto* f = graph.mutable_library()->add_function();
+  f->mutable_signature()->set_name("body");
+  add_const(f->add_node_def(), "k");
+  MemoryOutputSet out;
+  try {
+    WriteGraphModel(graph, nullptr, {}, &out);
+    ADD_FAILURE() << "two weights named body/k were written";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kUnsupported);
+    EXPECT_EQ(e.where().node, "body/k");
+    EXPECT_NE(std::string(e.what()).find("two Consts would both be weight 'body/k'"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_TRUE(out.files().empty());
+
+  // Named apart, both are weights.
+  graph.mutable_node(0)->set_name("k");
+  MemoryOutputSet written;
+  EXPECT_EQ(WriteGraphModel(graph, nullptr, {}, &written)["weights"], 2);
+}
+
 TEST(WriteGraphModelTest, BadOptionsAndWeights) {
   tensorflow::GraphDef graph = TypedConsts();
   auto expect_error = [&](WriteOptions options, ErrorCode code, const std::string& option,
