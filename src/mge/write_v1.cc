@@ -6,6 +6,7 @@
 #include "mge/dump/content_hash.h"
 #include "mge/param_copy.h"
 #include "mge/schema/graph_v1_generated.h"
+#include "mge/shared_strings.h"
 
 namespace graphport::mge {
 namespace {
@@ -18,10 +19,10 @@ void AppendLe(std::string* out, uint64_t v, int bytes) {
   for (int i = 0; i < bytes; ++i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xff));
 }
 
-Offset<fbs::CompNode> BuildCompNode(FlatBufferBuilder* fbb,
+Offset<fbs::CompNode> BuildCompNode(FlatBufferBuilder* fbb, SharedStrings* strings,
                                     const std::optional<std::string>& locator) {
   Offset<flatbuffers::String> s;
-  if (locator) s = fbb->CreateSharedString(*locator);
+  if (locator) s = strings->Create(*locator);
   return fbs::CreateCompNode(*fbb, s);
 }
 
@@ -33,11 +34,12 @@ WrittenDump WriteV1(const DumpPlan& plan) {
   WrittenDump out;
   uint64_t value_bytes = 0;
   FlatBufferBuilder fbb;
+  SharedStrings strings(&fbb);
 
   Offset<fbs::Metadata> metadata;
   if (plan.write_metadata) {
     const Metadata& m = plan.metadata;
-    auto user_info = fbb.CreateSharedString(m.user_info.value_or(""));
+    auto user_info = strings.Create(m.user_info.value_or(""));
     fbs::MetadataBuilder mb(fbb);
     mb.add_is_valid(m.is_valid);
     mb.add_graph_modified(m.graph_modified);
@@ -68,13 +70,14 @@ WrittenDump WriteV1(const DumpPlan& plan) {
     Offset<flatbuffers::Vector<Offset<fbs::CompNode>>> comp_nodes;
     if (op.comp_nodes) {
       std::vector<Offset<fbs::CompNode>> cns;
-      for (const auto& locator : *op.comp_nodes) cns.push_back(BuildCompNode(&fbb, locator));
+      for (const auto& locator : *op.comp_nodes)
+        cns.push_back(BuildCompNode(&fbb, &strings, locator));
       comp_nodes = fbb.CreateVector(cns);
     }
     Offset<flatbuffers::Vector<uint32_t>> inputs;
     if (op.inputs && !op.inputs->empty()) inputs = fbb.CreateVector(*op.inputs);
     Offset<flatbuffers::String> name;
-    if (plan.opr_names[i]) name = fbb.CreateSharedString(*plan.opr_names[i]);
+    if (plan.opr_names[i]) name = strings.Create(*plan.opr_names[i]);
     Offset<flatbuffers::Vector<Offset<flatbuffers::String>>> output_names;
     if (plan.write_output_names[i]) {
       std::vector<std::string> names;
@@ -107,12 +110,12 @@ WrittenDump WriteV1(const DumpPlan& plan) {
         }
         Offset<flatbuffers::String> tname;
         if (plan.tensor_names[i][item.index]) {
-          tname = fbb.CreateSharedString(*plan.tensor_names[i][item.index]);
+          tname = strings.Create(*plan.tensor_names[i][item.index]);
         }
         Offset<flatbuffers::Vector<uint32_t>> shape;
         if (t.shape) shape = fbb.CreateVector(*t.shape);
         Offset<fbs::CompNode> cn;
-        if (t.comp_node) cn = BuildCompNode(&fbb, *t.comp_node);
+        if (t.comp_node) cn = BuildCompNode(&fbb, &strings, *t.comp_node);
         Offset<void> dtype;
         if (t.dtype) dtype = BuildDType(&fbb, *t.dtype);
         tensors.push_back(fbs::CreateTensor(fbb, tname, shape, cn, Offset<fbs::DType>(dtype.o),

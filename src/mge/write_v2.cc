@@ -4,6 +4,7 @@
 
 #include "mge/param_copy.h"
 #include "mge/schema/model_v2_generated.h"
+#include "mge/shared_strings.h"
 
 namespace graphport::mge {
 namespace {
@@ -12,10 +13,10 @@ namespace v2 = mgb::serialization::fbs::v2;
 using flatbuffers::FlatBufferBuilder;
 using flatbuffers::Offset;
 
-Offset<v2::CompNode> BuildCompNode(FlatBufferBuilder* fbb,
+Offset<v2::CompNode> BuildCompNode(FlatBufferBuilder* fbb, SharedStrings* strings,
                                    const std::optional<std::string>& locator) {
   Offset<flatbuffers::String> s;
-  if (locator) s = fbb->CreateSharedString(*locator);
+  if (locator) s = strings->Create(*locator);
   return v2::CreateCompNode(*fbb, s);
 }
 
@@ -63,11 +64,12 @@ WrittenDump WriteV2(const DumpPlan& plan) {
   // WebAssembly would leave the heap at several times the values.
   const uint64_t expected = g.flatbuffer.size() + (from_v1 ? g.value_bytes : 0);
   FlatBufferBuilder fbb(static_cast<size_t>(expected + expected / 16 + 4096));
+  SharedStrings strings(&fbb);
 
   Offset<v2::Metadata> metadata;
   if (plan.write_metadata) {
     const Metadata& m = plan.metadata;
-    auto user_info = fbb.CreateSharedString(m.user_info.value_or(""));
+    auto user_info = strings.Create(m.user_info.value_or(""));
     v2::MetadataBuilder mb(fbb);
     mb.add_is_valid(m.is_valid);
     mb.add_graph_modified(m.graph_modified);
@@ -110,12 +112,12 @@ WrittenDump WriteV2(const DumpPlan& plan) {
         }
         Offset<flatbuffers::String> tname;
         if (plan.tensor_names[i][item.index]) {
-          tname = fbb.CreateSharedString(*plan.tensor_names[i][item.index]);
+          tname = strings.Create(*plan.tensor_names[i][item.index]);
         }
         Offset<flatbuffers::Vector<uint32_t>> shape;
         if (t.shape) shape = fbb.CreateVector(*t.shape);
         Offset<v2::CompNode> cn;
-        if (t.comp_node) cn = BuildCompNode(&fbb, *t.comp_node);
+        if (t.comp_node) cn = BuildCompNode(&fbb, &strings, *t.comp_node);
         Offset<void> dtype;
         if (t.dtype) dtype = BuildDType(&fbb, *t.dtype);
         // MegEngine gives every V2 tensor a format (Default unless a holder passes one); a
@@ -142,11 +144,12 @@ WrittenDump WriteV2(const DumpPlan& plan) {
     Offset<flatbuffers::Vector<Offset<v2::CompNode>>> comp_nodes;
     if (op.comp_nodes) {
       std::vector<Offset<v2::CompNode>> cns;
-      for (const auto& locator : *op.comp_nodes) cns.push_back(BuildCompNode(&fbb, locator));
+      for (const auto& locator : *op.comp_nodes)
+        cns.push_back(BuildCompNode(&fbb, &strings, locator));
       comp_nodes = fbb.CreateVector(cns);
     }
     Offset<flatbuffers::String> name;
-    if (plan.opr_names[i]) name = fbb.CreateSharedString(*plan.opr_names[i]);
+    if (plan.opr_names[i]) name = strings.Create(*plan.opr_names[i]);
     Offset<void> output_dtype;
     if (op.output_dtype) output_dtype = BuildDType(&fbb, *op.output_dtype);
     // f. outputs, each var's middle tensor built right here
@@ -154,12 +157,12 @@ WrittenDump WriteV2(const DumpPlan& plan) {
     if (plan.write_middle_tensors) {
       for (uint32_t v : op.outputs) {
         const MiddleTensor& mt = from_v1 ? MiddleFromV1(op, v) : g.vars[v].middle;
-        auto mname = fbb.CreateSharedString(plan.var_names[v]);
+        auto mname = strings.Create(plan.var_names[v]);
         if (mt.present && (mt.comp_node || mt.dtype || mt.format)) {
           Offset<flatbuffers::Vector<uint32_t>> shape;
           if (mt.shape) shape = fbb.CreateVector(*mt.shape);
           Offset<v2::CompNode> cn;
-          if (mt.comp_node) cn = BuildCompNode(&fbb, *mt.comp_node);
+          if (mt.comp_node) cn = BuildCompNode(&fbb, &strings, *mt.comp_node);
           Offset<void> dtype;
           if (mt.dtype) dtype = BuildDType(&fbb, *mt.dtype);
           Offset<void> format;
@@ -185,7 +188,7 @@ WrittenDump WriteV2(const DumpPlan& plan) {
     Offset<flatbuffers::Vector<Offset<v2::Blob>>> blob_vec;
     if (!blobs.empty()) blob_vec = fbb.CreateVector(blobs);
     const AdditionalParams extra = CreateAdditionalParams(&fbb, params);
-    auto type = fbb.CreateSharedString(id.type);
+    auto type = strings.Create(id.type);
     // k. the operator, fields in the dumper's order
     v2::OperatorBuilder ob(fbb);
     ob.add_type(type);
@@ -220,7 +223,7 @@ WrittenDump WriteV2(const DumpPlan& plan) {
   std::vector<Offset<v2::OutputAlias>> aliases;
   for (const OutputAlias& a : g.aliases) {
     Offset<flatbuffers::String> aname;
-    if (a.name) aname = fbb.CreateSharedString(*a.name);
+    if (a.name) aname = strings.Create(*a.name);
     aliases.push_back(v2::CreateOutputAlias(fbb, a.id, aname));
   }
   auto alias_vec = fbb.CreateVector(aliases);
