@@ -110,24 +110,30 @@ uint64_t TensorBytes(std::string_view tensor) {
 
 }  // namespace
 
-uint64_t CanonicalConstPayloadBytes(std::string_view bytes) {
+bool FindCanonicalAttr(std::string_view bytes, std::string_view key, std::string_view* value) {
   const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
   const uint8_t* end = p + bytes.size();
   Record f;
   for (; p < end && ReadRecord(p, end, &f); p = f.end) {
     if (f.number != kAttrField || f.wire_type != 2) continue;
     const std::string_view entry = f.view();
-    std::string_view key, value, tensor;
-    if (!FindLengthDelimited(entry, kKeyField, &key) || key != "value") continue;
+    std::string_view found;
+    if (!FindLengthDelimited(entry, kKeyField, &found) || found != key) continue;
     // When the key is the entry's first record (as canonical bytes have it), the first value
     // record is the first one after it.
-    const size_t after_key = key.data() + key.size() - entry.data();
+    const size_t after_key = found.data() + found.size() - entry.data();
     const std::string_view search =
-        key.data() == entry.data() + 2 ? entry.substr(after_key) : entry;
-    if (!FindLengthDelimited(search, kValueField, &value)) return 0;
-    return FindLengthDelimited(value, kTensorField, &tensor) ? TensorBytes(tensor) : 0;
+        found.data() == entry.data() + 2 ? entry.substr(after_key) : entry;
+    if (!FindLengthDelimited(search, kValueField, value)) *value = std::string_view();
+    return true;
   }
-  return 0;
+  return false;
+}
+
+uint64_t CanonicalConstPayloadBytes(std::string_view bytes) {
+  std::string_view value, tensor;
+  if (!FindCanonicalAttr(bytes, "value", &value)) return 0;
+  return FindLengthDelimited(value, kTensorField, &tensor) ? TensorBytes(tensor) : 0;
 }
 
 }  // namespace graphport::tf

@@ -1,6 +1,7 @@
 #include "tfjs/const_header.h"
 
 #include "proto/wire_record.h"
+#include "tf/wire_tensor.h"
 #include "tfjs/read_graph_model.h"
 
 namespace graphport::tfjs {
@@ -10,9 +11,8 @@ using proto::FindLengthDelimited;
 using proto::ReadRecord;
 using proto::Record;
 
-// NodeDef.attr, its entries' key and value, AttrValue.tensor; TensorProto's dtype, shape and
-// tensor_content.
-constexpr int kAttrField = 5, kEntryKey = 1, kEntryValue = 2, kAttrTensor = 8;
+// AttrValue.tensor; TensorProto's dtype, shape and tensor_content.
+constexpr int kAttrTensor = 8;
 constexpr int kDtypeField = 1, kShapeField = 2, kContentField = 4;
 
 bool ReadTensorHeader(std::string_view tensor, ConstHeader* header) {
@@ -49,22 +49,14 @@ ConstHeader ConstHeaderOf(const tensorflow::NodeDef& node) {
 
 bool ReadConstHeader(std::string_view node_bytes, ConstHeader* header) {
   *header = ConstHeader();
-  const auto* p = reinterpret_cast<const uint8_t*>(node_bytes.data());
-  const uint8_t* end = p + node_bytes.size();
-  Record r;
-  for (; p < end; p = r.end) {
-    if (!ReadRecord(p, end, &r)) return false;
-    if (r.number != kAttrField || r.wire_type != 2) continue;
-    // An entry without a key has the empty key; without a value, an empty AttrValue.
-    std::string_view key, value, tensor;
-    FindLengthDelimited(r.view(), kEntryKey, &key);
-    if (key == kQuantizationAttr) header->kept_codes = true;
-    if (key != "value" || !FindLengthDelimited(r.view(), kEntryValue, &value)) continue;
-    if (FindLengthDelimited(value, kAttrTensor, &tensor) && !ReadTensorHeader(tensor, header)) {
-      return false;
-    }
+  std::string_view ignored, value, tensor;
+  header->kept_codes = tf::FindCanonicalAttr(node_bytes, kQuantizationAttr, &ignored);
+  // Without the attr, or with a value that is not a tensor: a parse's default tensor.
+  if (!tf::FindCanonicalAttr(node_bytes, "value", &value) ||
+      !FindLengthDelimited(value, kAttrTensor, &tensor)) {
+    return true;
   }
-  return true;
+  return ReadTensorHeader(tensor, header);
 }
 
 }  // namespace graphport::tfjs

@@ -30,7 +30,7 @@ ConstHeader ConstHeaderOf(const tensorflow::NodeDef& node);
 
 // From a node's deterministic serialisation (each field once, map entries sorted by key: a
 // wire graph's canonical node), the same facts ConstHeaderOf gives of its parse. False when
-// the bytes do not read as such a node.
+// its tensor's bytes do not read as a TensorProto.
 bool ReadConstHeader(std::string_view node_bytes, ConstHeader* header);
 
 }  // namespace graphport::tfjs

@@ -102,12 +102,24 @@ TEST(ConstHeaderTest, EveryKindOfNodeReadsAsItsParseSays) {
   EXPECT_EQ(FromBytes(nodes[5], &bytes).dtype, tensorflow::DT_INVALID);
 }
 
-TEST(ConstHeaderTest, BytesCutInsideARecordDoNotRead) {
-  NodeDef node = Const(tensorflow::DT_FLOAT, {2});
-  (*node.mutable_attr())["value"].mutable_tensor()->set_tensor_content(std::string(8, '\0'));
-  const std::string bytes = testing::DeterministicBytes(node);
+// A tensor whose bytes do not read as a TensorProto (its shape record claims 5 bytes where 2
+// are left) is refused, and the writer parses the node, which says what is wrong.
+TEST(ConstHeaderTest, ATensorWhoseBytesDoNotReadIsRefused) {
+  const std::string tensor =
+      "\x12\x05"
+      "ab";
+  const std::string attr_value = "\x42" + std::string(1, static_cast<char>(tensor.size())) + tensor;
+  const std::string entry = std::string("\x0a\x05") + "value" + "\x12" +
+                            std::string(1, static_cast<char>(attr_value.size())) + attr_value;
+  const std::string node = "\x2a" + std::string(1, static_cast<char>(entry.size())) + entry;
   ConstHeader header;
-  EXPECT_FALSE(ReadConstHeader(std::string_view(bytes).substr(0, bytes.size() - 3), &header));
+  EXPECT_FALSE(ReadConstHeader(node, &header));
+  // With the shape record whole, the same node reads.
+  const std::string whole_tensor = "\x12\x00";
+  const std::string whole_value = "\x42\x02" + whole_tensor;
+  const std::string whole_entry = std::string("\x0a\x05") + "value" + "\x12\x04" + whole_value;
+  EXPECT_TRUE(ReadConstHeader(
+      "\x2a" + std::string(1, static_cast<char>(whole_entry.size())) + whole_entry, &header));
 }
 
 // Every node of every graph of the corpus (Consts with tensor_content and with typed values,
