@@ -1,0 +1,94 @@
+#include "tf/freeze/freeze.h"
+
+#include "core/error.h"
+#include "tf/freeze/function_body.h"
+#include "tf/freeze/inline_calls.h"
+#include "tf/freeze/prune.h"
+#include "tf/freeze/signature_graph.h"
+#include "tf/freeze/variable_values.h"
+#include "tf/freeze/variables_to_consts.h"
+#include "tf/meta_graph/builtin_op_defaults.h"
+#include "tf/meta_graph/op_registry.h"
+
+namespace graphport::tf {
+
+using nlohmann::json;
+
+bool NeedsFreeze(const tensorflow::GraphDef& graph) {
+  for (const auto& node : graph.node()) {
+    if (IsVariableOp(node.op()) || node.op() == "ReadVariableOp" ||
+        CalledFunction(node, graph.library()) != nullptr) {
+      return true;
+    }
+  }
+  return false;
+}
+
+json Freeze(const tensorflow::MetaGraphDef& meta_graph, const tensorflow::GraphDef& graph,
+            VariableStore* store, const FreezeOptions& options, tensorflow::MetaGraphDef* out) {
+  OpRegistry registry;
+  if (options.op_registry != nullptr) {
+    registry.AddLayer(options.op_registry, "the op registry given", true);
+  }
+  registry.AddLayer(&meta_graph.meta_info_def().stripped_op_list(), "the model's stripped_op_list",
+                    true);
+
+  SignatureGraph start = BuildSignatureGraph(meta_graph, graph, options.signature, registry);
+  std::map<std::string, VariableValue> values;
+  if (!start.captures.empty()) {
+    if (store == nullptr) {
+      throw Error(ErrorCode::kNotFound,
+                  "signature '" + options.signature + "' reads " +
+                      std::to_string(start.captures.size()) +
+                      " variables, and no checkpoint (variables/variables.index) was given");
+    }
+    values = CapturedValues(start, meta_graph, graph, store);
+  }
+
+  std::vector<std::string> fetches;
+  for (const auto& [key, info] : start.outputs) fetches.push_back(info.name());
+  int inlined = InlineCalls(&start.graph, registry, &fetches);
+  for (size_t k = 0; k < fetches.size(); ++k) {
+    std::string node;
+    int index = 0;
+    SplitGraphInput(fetches[k], &node, &index);
+    start.outputs[k].second.set_name(node + ":" + std::to_string(index));
+  }
+  int before = start.graph.node_size();
+  int dropped = PruneToOutputs(&start.graph, fetches);
+  if (start.function.empty()) {
+    bool any = false;
+    for (const auto& node : start.graph.node()) any = any || IsVariableOp(node.op());
+    if (any && store == nullptr) {
+      throw Error(ErrorCode::kNotFound,
+                  "signature '" + options.signature +
+                      "' reads variables, and no checkpoint (variables/variables.index) was "
+                      "given");
+    }
+    if (any) values = GraphVariableValues(start.graph, graph, store);
+  }
+  VariablesToConstsResult frozen = VariablesToConsts(&start.graph, &values);
+
+  out->Clear();
+  *out->mutable_meta_info_def() = meta_graph.meta_info_def();
+  out->mutable_meta_info_def()->clear_any_info();
+  *out->mutable_graph_def() = std::move(start.graph);
+  tensorflow::SignatureDef& signature = (*out->mutable_signature_def())[options.signature];
+  signature.set_method_name(start.method_name);
+  for (const auto& [key, info] : start.inputs) (*signature.mutable_inputs())[key] = info;
+  for (const auto& [key, info] : start.outputs) (*signature.mutable_outputs())[key] = info;
+
+  json report = {{"signature", options.signature},
+                 {"function", start.function.empty() ? json(nullptr) : json(start.function)},
+                 {"inlinedCalls", inlined},
+                 {"variables", frozen.variables},
+                 {"variableBytes", frozen.value_bytes},
+                 {"readsMadeIdentity", frozen.reads},
+                 {"gathersRewritten", frozen.gathers},
+                 {"nodesPruned", dropped},
+                 {"nodes", out->graph_def().node_size()},
+                 {"nodesBeforePrune", before}};
+  return report;
+}
+
+}  // namespace graphport::tf

@@ -1,0 +1,40 @@
+// Freezes one signature of a SavedModel (or MetaGraphDef) into a graph that runs on its own:
+// the signature's function inlined with every call it makes, variables replaced by Consts
+// holding their checkpoint values, pruned to what the signature's outputs need. This is what
+// tfjs-converter's convert_variables_to_constants_v2 step does (research:
+// savedmodel_freeze.md §3), without TensorFlow.
+#ifndef GRAPHPORT_TF_FREEZE_FREEZE_H_
+#define GRAPHPORT_TF_FREEZE_FREEZE_H_
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tensorflow/meta_graph.pb.h"
+#include "tensorflow/op_def.pb.h"
+#include "tf/freeze/variable_store.h"
+
+namespace graphport::tf {
+
+struct FreezeOptions {
+  std::string signature = "serving_default";
+  // Searched for OpDefs before the model's own stripped_op_list.
+  const tensorflow::OpList* op_registry = nullptr;
+};
+
+// True when `graph` still needs a freeze to run without TensorFlow's variables: it holds a
+// variable op, a ReadVariableOp or a call of a library function.
+bool NeedsFreeze(const tensorflow::GraphDef& graph);
+
+// Writes into `out` a MetaGraphDef whose graph is the frozen signature, whose only signature
+// is the frozen one (under its own key) and whose meta_info_def is the model's; savers,
+// collections, assets and the object graph are gone with the variables. `store` may be null
+// for a graph without variables. Returns the report (info.frozen). Throws Error: kNotFound
+// (signature, variable value), kUnsupported (a capture that is no variable, an op without an
+// OpDef), kParseError (a damaged function or checkpoint).
+nlohmann::json Freeze(const tensorflow::MetaGraphDef& meta_graph, const tensorflow::GraphDef& graph,
+                      VariableStore* store, const FreezeOptions& options,
+                      tensorflow::MetaGraphDef* out);
+
+}  // namespace graphport::tf
+
+#endif  // GRAPHPORT_TF_FREEZE_FREEZE_H_

@@ -1,0 +1,48 @@
+// Shared by the freeze tests: small graphs written as text, real SavedModels read whole.
+#ifndef GRAPHPORT_TESTS_CPP_TF_FREEZE_FREEZE_TEST_UTIL_H_
+#define GRAPHPORT_TESTS_CPP_TF_FREEZE_FREEZE_TEST_UTIL_H_
+
+#include <google/protobuf/text_format.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "tensorflow/graph.pb.h"
+#include "tensorflow/saved_model.pb.h"
+#include "test_util.h"
+
+namespace graphport::testing {
+
+inline std::filesystem::path SavedModelsDir() { return GRAPHPORT_SAVEDMODELS_DIR; }
+
+inline const char kHalfPlusTwoTf2[] =
+    "tf/serving/servables/tensorflow/testdata/saved_model_half_plus_two_tf2_cpu/00000123";
+inline const char kHalfPlusTwoTf1[] =
+    "tf/serving/servables/tensorflow/testdata/saved_model_half_plus_two_cpu/00000123";
+
+inline tensorflow::SavedModel ReadSavedModel(const std::filesystem::path& folder) {
+  tensorflow::SavedModel model;
+  std::string bytes = ReadFile(folder / "saved_model.pb");
+  if (!model.ParseFromString(bytes)) throw std::runtime_error("cannot parse " + folder.string());
+  return model;
+}
+
+// The node of `graph` named `name`, or null.
+inline const tensorflow::NodeDef* NodeNamed(const tensorflow::GraphDef& graph,
+                                            const std::string& name) {
+  for (const auto& node : graph.node()) {
+    if (node.name() == name) return &node;
+  }
+  return nullptr;
+}
+
+inline std::map<std::string, int> OpHistogram(const tensorflow::GraphDef& graph) {
+  std::map<std::string, int> ops;
+  for (const auto& node : graph.node()) ++ops[node.op()];
+  return ops;
+}
+
+}  // namespace graphport::testing
+
+#endif  // GRAPHPORT_TESTS_CPP_TF_FREEZE_FREEZE_TEST_UTIL_H_
