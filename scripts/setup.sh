@@ -24,6 +24,7 @@ packages=(
   flatbuffers-compiler libflatbuffers-dev
   emscripten node-acorn
   libxxhash-dev nlohmann-json3-dev
+  libsnappy-dev       # TensorFlow checkpoints: snappy-compressed index blocks (src/tf/checkpoint)
   libgtest-dev libgmock-dev
   clang-format        # tests/style: the C++ files follow .clang-format
   clang libclang-rt-14-dev  # tests/fuzz: libFuzzer targets under ASan + UBSan (scripts/fuzz.sh)
