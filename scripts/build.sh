@@ -53,6 +53,7 @@ if [ "$what" = all ] || [ "$what" = wasm ]; then
   log "wasm ($build_type) in ${dir#$repo/}"
   # ccache knows em++ too: the WebAssembly objects are cached like the native ones.
   emcmake cmake -S "$repo" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" \
-    -DGRAPHPORT_PROTOBUF_WASM_PREFIX="$PROTOBUF_WASM_PREFIX" "${launcher[@]}" >/dev/null
+    -DGRAPHPORT_PROTOBUF_WASM_PREFIX="$PROTOBUF_WASM_PREFIX" \
+    -DGRAPHPORT_SNAPPY_WASM_PREFIX="$SNAPPY_WASM_PREFIX" "${launcher[@]}" >/dev/null
   cmake --build "$dir" -j "$jobs"
 fi

@@ -5,6 +5,8 @@
 #   GRAPHPORT_CACHE       cache root outside the clone (default: $HOME/.cache/graphport)
 #   PROTOBUF_VERSION      upstream protobuf version of Debian's libprotobuf-dev (e.g. 3.21.12)
 #   PROTOBUF_WASM_PREFIX  install prefix of libprotobuf built for WebAssembly by build-protobuf-wasm.sh
+#   SNAPPY_VERSION        upstream snappy version of Debian's libsnappy-dev (e.g. 1.1.9)
+#   SNAPPY_WASM_PREFIX    install prefix of libsnappy built for WebAssembly by build-snappy-wasm.sh
 #   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1  tests drive Debian's /usr/bin/chromium, never a downloaded one
 #
 # Safe to source repeatedly and from any directory; it changes no shell options.
@@ -32,5 +34,18 @@ export PROTOBUF_VERSION
 # that run once per process at -Oz.
 export PROTOBUF_WASM_RECIPE=3
 export PROTOBUF_WASM_PREFIX="${PROTOBUF_WASM_PREFIX:-$GRAPHPORT_CACHE/protobuf-wasm-$PROTOBUF_VERSION-r$PROTOBUF_WASM_RECIPE}"
+
+if [ -z "${SNAPPY_VERSION:-}" ]; then
+  # Debian version "1.1.9-3" -> upstream "1.1.9".
+  SNAPPY_VERSION="$(dpkg-query -W -f='${Version}' libsnappy-dev 2>/dev/null || true)"
+  SNAPPY_VERSION="${SNAPPY_VERSION#*:}"
+  SNAPPY_VERSION="${SNAPPY_VERSION%-*}"
+  SNAPPY_VERSION="${SNAPPY_VERSION%%+*}"
+  SNAPPY_VERSION="${SNAPPY_VERSION:-1.1.9}"
+fi
+export SNAPPY_VERSION
+# Bumped whenever scripts/build-snappy-wasm.sh changes what it builds.
+export SNAPPY_WASM_RECIPE=1
+export SNAPPY_WASM_PREFIX="${SNAPPY_WASM_PREFIX:-$GRAPHPORT_CACHE/snappy-wasm-$SNAPPY_VERSION-r$SNAPPY_WASM_RECIPE}"
 
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1

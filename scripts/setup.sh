@@ -3,11 +3,13 @@
 # checks and finishes in about a second.
 #
 #   1. system packages from Debian (apt-get runs only when something is missing)
-#   2. libprotobuf for WebAssembly (scripts/build-protobuf-wasm.sh, cached outside the clone)
+#   2. libprotobuf and libsnappy for WebAssembly (scripts/build-protobuf-wasm.sh,
+#      scripts/build-snappy-wasm.sh, cached outside the clone)
 #   3. npm dependencies, when package.json exists (only when node_modules is missing or stale;
 #      GRAPHPORT_SETUP_NPM=0 leaves them, as npm pack's prepack needs)
 #
-# Afterwards: `. scripts/env.sh` for NODE_PATH, GRAPHPORT_CACHE and PROTOBUF_WASM_PREFIX.
+# Afterwards: `. scripts/env.sh` for NODE_PATH, GRAPHPORT_CACHE, PROTOBUF_WASM_PREFIX and
+# SNAPPY_WASM_PREFIX.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -24,6 +26,7 @@ packages=(
   flatbuffers-compiler libflatbuffers-dev
   emscripten node-acorn
   libxxhash-dev nlohmann-json3-dev
+  libsnappy-dev       # TensorFlow checkpoints: snappy-compressed index blocks (src/tf/checkpoint)
   libgtest-dev libgmock-dev
   clang-format        # tests/style: the C++ files follow .clang-format
   clang libclang-rt-14-dev  # tests/fuzz: libFuzzer targets under ASan + UBSan (scripts/fuzz.sh)
@@ -56,9 +59,11 @@ node_major="$(node -p 'process.versions.node.split(".")[0]')"
 [ "$node_major" -ge 18 ] || log "warning: node $(node --version) is older than expected (20)"
 
 # ---------------------------------------------------------------------------------------------
-# 2. libprotobuf for WebAssembly
+# 2. libprotobuf and libsnappy for WebAssembly (snappy's reuses the deb-src entry protobuf's adds)
 prefix="$("$here/build-protobuf-wasm.sh")"
 log "libprotobuf (wasm): $prefix"
+prefix="$("$here/build-snappy-wasm.sh")"
+log "libsnappy (wasm): $prefix"
 
 # ---------------------------------------------------------------------------------------------
 # 3. npm dependencies

@@ -35,7 +35,8 @@ for name in "${sets[@]}"; do
   esac
   dir="$repo/build/wasm-$name"
   emcmake cmake -S "$repo" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DGRAPHPORT_PROTOBUF_WASM_PREFIX="$PROTOBUF_WASM_PREFIX" "${launcher[@]}" \
+    -DGRAPHPORT_PROTOBUF_WASM_PREFIX="$PROTOBUF_WASM_PREFIX" \
+    -DGRAPHPORT_SNAPPY_WASM_PREFIX="$SNAPPY_WASM_PREFIX" "${launcher[@]}" \
     -DGRAPHPORT_FAMILY_MGE="$mge" -DGRAPHPORT_FAMILY_TFJS="$tfjs" \
     -DGRAPHPORT_PACKAGE_WASM_DIR="$dir/package" >/dev/null
   cmake --build "$dir" -j "$(nproc 2>/dev/null || echo 2)" --target graphport_wasm_web >/dev/null

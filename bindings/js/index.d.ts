@@ -269,6 +269,19 @@ export interface Summary {
   counts: [string, number][];
   /** The files of a SavedModel folder besides saved_model.pb that a SavedModel export passes through. */
   savedModelFiles: { name: string; bytes: number | null }[];
+  /**
+   * A SavedModel folder's checkpoint (variables/variables.index), listed from its index alone,
+   * in key order: each tensor's checkpoint key, dtype (TensorFlow's name, e.g. "DT_FLOAT"),
+   * full shape, stored bytes and data file. A TF2 checkpoint's object graph is left out.
+   * Absent when the folder has no checkpoint.
+   */
+  variables?: { key: string; dtype: string; shape: number[]; bytes: number; shard: number }[];
+  /** The bytes of all `variables`. */
+  variableBytes?: number;
+  /** How many data files the checkpoint has. */
+  variableShards?: number;
+  /** Why the folder's checkpoint could not be read, in place of `variables`. */
+  variablesError?: string;
   format: 'graph-def' | 'meta-graph' | 'saved-model';
   encoding: 'binary' | 'text';
   detection: string;

@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/limits.h"
+#include "tf/checkpoint/checkpoint.h"
 #include "tf/detect.h"
 #include "tf/export.h"
 #include "tf/inspect.h"
@@ -61,6 +62,33 @@ bool LooksLikeTextOpList(std::string_view prefix) {
   if (prefix.substr(i, 2) != "op" || i + 2 >= prefix.size()) return false;
   char next = prefix[i + 2];
   return next == '{' || next == ':' || std::isspace(static_cast<unsigned char>(next));
+}
+
+// The checkpoint of a SavedModel folder, listed from its index alone (no data file is read):
+// `variables` (key, dtype, shape, bytes, shard, in key order), `variableBytes`,
+// `variableShards`. The object graph a TF2 checkpoint keeps beside the variables is no
+// variable and is left out. A checkpoint that cannot be read does not fail inspect(): its
+// error is `variablesError`.
+void AddCheckpointSummary(InputSet* inputs, const std::string& prefix, json* summary) {
+  try {
+    auto checkpoint = checkpoint::Checkpoint::Open(inputs, prefix);
+    json variables = json::array();
+    uint64_t bytes = 0;
+    for (const checkpoint::VariableEntry& entry : checkpoint->entries()) {
+      if (entry.key == checkpoint::kObjectGraphKey) continue;
+      variables.push_back({{"key", entry.key},
+                           {"dtype", tensorflow::DataType_Name(entry.dtype)},
+                           {"shape", entry.shape},
+                           {"bytes", entry.size},
+                           {"shard", entry.shard_id}});
+      bytes += entry.size;
+    }
+    (*summary)["variables"] = std::move(variables);
+    (*summary)["variableBytes"] = bytes;
+    (*summary)["variableShards"] = checkpoint->num_shards();
+  } catch (const Error& e) {
+    (*summary)["variablesError"] = e.what();
+  }
 }
 
 size_t Depth(const std::string& name) { return std::count(name.begin(), name.end(), '/'); }
@@ -228,6 +256,10 @@ json TfFamilyModel::Inspect() const {
   if (inputs_->Names().size() > 1) summary["inputs"] = inputs;
   // The files of a SavedModel folder that a SavedModel export passes through.
   summary["savedModelFiles"] = parts;
+  std::string variables_prefix = (folder_.empty() ? "" : folder_ + "/") + "variables/variables";
+  if (inputs_->Has(variables_prefix + ".index")) {
+    AddCheckpointSummary(inputs_, variables_prefix, &summary);
+  }
   const json& producer = summary["producer"];
   std::string text = "graph producer " + std::to_string(producer["graphProducer"].get<int>());
   if (producer.contains("tensorflowVersion") && producer["tensorflowVersion"].is_string() &&

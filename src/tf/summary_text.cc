@@ -54,6 +54,15 @@ std::string TfSummaryText(nlohmann::json s) {
   out += "constants:   " + Num<uint64_t>(s["constants"]["count"]) + " (" +
          Num<uint64_t>(s["constants"]["bytes"]) + " bytes)\n";
 
+  if (s.contains("variables")) {
+    uint64_t shards = s["variableShards"].get<uint64_t>();
+    out += "variables:   " + std::to_string(s["variables"].size()) + " (" +
+           Num<uint64_t>(s["variableBytes"]) + " bytes) in " + std::to_string(shards) +
+           (shards == 1 ? " shard\n" : " shards\n");
+  } else if (s.contains("variablesError")) {
+    out += "variables:   unreadable: " + Str(s["variablesError"]) + "\n";
+  }
+
   // The top-level scopes, for --export-scope.
   out += "scopes:      " + Num<uint64_t>(s["scopeCount"]);
   std::vector<std::string> top;
