@@ -27,8 +27,8 @@ bool Forwards(const std::string& key) {
   return key == "Identity" || key == "MarkNoBroadcastElemwise" || key == "ShapeHint";
 }
 
-// The output shape of an operator from its inputs' shapes (and constant targets), by
-// running its kernel on placeholder values of those shapes where only shapes matter.
+// The output shape of a shape operator from its inputs' shapes (and constant targets): its
+// kernel run on placeholders that carry shapes only.
 std::optional<Shape> ShapeFromKernel(const OptGraph& g, const OptNode& n) {
   const std::string& key = n.op.cls->key;
   std::vector<HostValue> values;
@@ -49,17 +49,6 @@ std::optional<Shape> ShapeFromKernel(const OptGraph& g, const OptNode& n) {
     HostValue v;
     v.dtype = in.dtype && EvaluableDType(*in.dtype) ? *in.dtype : kF32;
     v.shape = *in.shape;
-    const size_t count = ElementCount(v.shape);
-    if (count > (size_t{1} << 16) && key != "GetVarShape") {
-      // Placeholders this large are not worth filling: shapes of the common operators
-      // are computed directly below.
-      return std::nullopt;
-    }
-    if (v.is_float()) {
-      v.f.assign(count, 1.0f);
-    } else {
-      v.i.assign(count, 1);
-    }
     values.push_back(std::move(v));
   }
   std::vector<const HostValue*> in;

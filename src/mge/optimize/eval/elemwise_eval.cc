@@ -312,11 +312,11 @@ std::optional<HostValue> EvalBroadcast(const HostValue& x, const HostValue& targ
     *why = "Broadcast to a shape the input does not broadcast to";
     return std::nullopt;
   }
-  std::vector<size_t> index = BroadcastIndices(x.shape, shape);
   HostValue out;
   out.dtype = x.dtype;
   out.shape = shape;
-  for (size_t k : index) {
+  if (x.shape_only()) return out;
+  for (size_t k : BroadcastIndices(x.shape, shape)) {
     if (x.is_float()) {
       out.f.push_back(x.f[k]);
     } else {

@@ -40,6 +40,9 @@ struct HostValue {
   std::vector<int32_t> i;  // otherwise
 
   bool is_float() const { return IsFloatDType(dtype); }
+  // A placeholder that stands for a value of this shape without its elements: static shape
+  // inference runs the shape operators' kernels on these, which then compute shapes only.
+  bool shape_only() const { return size() != 0 && f.empty() && i.empty(); }
   size_t size() const { return ElementCount(shape); }
   // Element k as a float or as an int, whatever the dtype.
   float AsFloat(size_t k) const { return is_float() ? f[k] : static_cast<float>(i[k]); }

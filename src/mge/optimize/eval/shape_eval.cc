@@ -144,6 +144,7 @@ std::optional<HostValue> EvalDimshuffle(const HostValue& x, const std::vector<in
   HostValue out;
   out.dtype = x.dtype;
   out.shape = shape;
+  if (x.shape_only()) return out;
   const size_t n = ElementCount(shape);
   std::vector<uint32_t> coord(shape.size(), 0);
   for (size_t flat = 0; flat < n; ++flat) {
@@ -218,6 +219,9 @@ std::optional<HostValue> EvalConcat(const Inputs& in, int32_t axis, std::string*
   HostValue out;
   out.dtype = first.dtype;
   out.shape = shape;
+  for (const HostValue* v : in) {
+    if (v->shape_only()) return out;
+  }
   for (size_t o = 0; o < outer; ++o) {
     for (const HostValue* v : in) {
       const size_t block = v->shape[*a] * inner;
@@ -305,6 +309,7 @@ std::optional<HostValue> EvalReduce(const HostValue& x, uint32_t mode, int32_t a
   out.dtype = x.dtype;
   out.shape = x.shape;
   out.shape[*a] = 1;
+  if (x.shape_only()) return out;
   for (size_t o = 0; o < outer; ++o) {
     for (size_t i = 0; i < inner; ++i) {
       auto at = [&](size_t k) { return (o * n + k) * inner + i; };

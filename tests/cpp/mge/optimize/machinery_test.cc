@@ -71,6 +71,29 @@ TEST(OprMaker, FoldsConstantsBelow1024Elements) {
   EXPECT_EQ(m.folded(), 1u);
 }
 
+// Shapes are inferred without touching elements, so a model's real input sizes are no cost.
+TEST(StaticShapes, ShapeOperatorsOfLargeInputs) {
+  TestGraph t;
+  VarRef x = t.Input("x", {1, 3, 224, 224});
+  VarRef y = t.Input("y", {1, 5, 224, 224});
+  OptGraph& g = t.g();
+  EXPECT_EQ(*g.var(t.Concat({x, y}, 1)).shape, (Shape{1, 8, 224, 224}));
+  EXPECT_EQ(*g.var(t.Dimshuffle(x, {0, 2, 3, 1}, 4)).shape, (Shape{1, 224, 224, 3}));
+  VarRef flat = t.WithAxis("Reshape", {x, t.Imm(HostValue::Ints({2}, {3, -1}))}, 1);
+  EXPECT_EQ(*g.var(flat).shape, (Shape{3, 50176}));
+  EXPECT_EQ(*g.var(t.Reduce(flat, 0, 1)).shape, (Shape{3, 1}));
+  VarRef target = t.Imm(HostValue::Ints({4}, {2, 3, 224, 224}));
+  EXPECT_EQ(*g.var(t.Broadcast(x, target)).shape, (Shape{2, 3, 224, 224}));
+  EXPECT_EQ(*g.var(t.AxisAdd(x, 0)).shape, (Shape{1, 1, 3, 224, 224}));
+  // Shape arithmetic on an input's static shape gives a static shape (MUTABLE, never folded).
+  VarRef shape = t.WithAxis("GetVarShape", {t.Input("z", {3, 224, 224})});
+  VarRef same = t.WithAxis("Reshape", {x, shape});
+  ASSERT_TRUE(g.var(same).shape);
+  EXPECT_EQ(*g.var(same).shape, (Shape{3, 224, 224}));
+  EXPECT_FALSE(g.node(shape.node).value_const);
+  EXPECT_FALSE(g.node(same.node).shape_const);
+}
+
 TEST(Rewriter, CopiesReadersAndInheritsNames) {
   TestGraph t;
   VarRef x = t.Input("x", {3});

@@ -313,7 +313,7 @@ TEST(OptimizeForInference, RunsThePassesInOrder) {
   // half and back, Dimshuffle, AxisAddRemove, Broadcast, Reduce.
   VarRef one = t.Imm(HostValue::Ints({1}, {1}));
   VarRef two = t.Imm(HostValue::Ints({1}, {2}));
-  VarRef shp = t.WithAxis("Concat", {one, two, one, one}, 0);
+  VarRef shp = t.Concat({one, two, one, one}, 0);
   VarRef scale = t.WithAxis("Reshape", {s, shp});
   VarRef mean = t.Imm(F({1, 2, 1, 1}, {0.25f, -0.5f}));
   VarRef var = t.Imm(F({1, 2, 1, 1}, {1.0f, 2.0f}));

@@ -81,6 +81,13 @@ class TestGraph {
     n.op.items = {{DumpItem::kParam, 0}};
     return Add(std::move(n), "");
   }
+  VarRef Concat(std::vector<VarRef> in, int32_t axis) {
+    OptNode n = Node("Concat", std::move(in));
+    flatbuffers::FlatBufferBuilder fbb(64);
+    n.op.params.push_back(g_->OwnParam(2, &fbb, param::CreateAxis(fbb, axis).Union()));
+    n.op.items = {{DumpItem::kParam, 0}};
+    return Add(std::move(n), "");
+  }
   VarRef Reduce(VarRef x, uint32_t mode, int32_t axis) {
     OptNode n = Node("Reduce", {x});
     flatbuffers::FlatBufferBuilder fbb(64);
