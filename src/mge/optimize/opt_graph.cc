@@ -1,5 +1,7 @@
 #include "mge/optimize/opt_graph.h"
 
+#include <string_view>
+
 #include "mge/dtype_infer.h"
 #include "mge/optimize/shape_infer.h"
 
@@ -98,8 +100,10 @@ std::optional<std::string> OptGraph::LocatorOf(VarRef v) const {
   return std::nullopt;
 }
 
-std::vector<uint32_t> OptGraph::TopoOrder() const {
-  std::vector<uint32_t> order;
+const std::vector<uint32_t>& OptGraph::TopoOrder() const {
+  if (topo_valid_) return topo_;
+  std::vector<uint32_t>& order = topo_;
+  order.clear();
   std::vector<uint8_t> state(nodes_.size(), 0);  // 0 new, 1 on the stack, 2 done
   std::vector<std::pair<uint32_t, size_t>> stack;
   for (const VarRef& root : endpoints_) {
@@ -121,6 +125,7 @@ std::vector<uint32_t> OptGraph::TopoOrder() const {
       }
     }
   }
+  topo_valid_ = true;
   return order;
 }
 
@@ -134,7 +139,7 @@ std::map<VarRef, uint32_t> OptGraph::ReaderCounts() const {
 }
 
 void OptGraph::Emit() {
-  std::vector<uint32_t> order = TopoOrder();
+  const std::vector<uint32_t> order = TopoOrder();
   Graph& out = storage_->graph;
   const Graph& g = source_;
   out = Graph();
@@ -148,14 +153,17 @@ void OptGraph::Emit() {
   out.has_output_alias = g.has_output_alias;
   out.aliases = g.aliases;
   out.metadata = g.metadata;
-  std::map<VarRef, uint32_t> ids;
+  // Var numbers by node: the first output's, the others follow it.
+  std::vector<uint32_t> first_var(nodes_.size(), 0);
   uint32_t shared = 0;
+  out.oprs.reserve(order.size());
+  out.vars.reserve(order.size());
   for (uint32_t index : order) {
-    const OptNode& n = nodes_[index];
-    Operator op = n.op;
+    OptNode& n = nodes_[index];
+    Operator op = std::move(n.op);  // the graph is done with: Emit() is its last step
     if (!n.inputs.empty() || op.inputs) {
       op.inputs = std::vector<uint32_t>();
-      for (const VarRef& r : n.inputs) op.inputs->push_back(ids.at(r));
+      for (const VarRef& r : n.inputs) op.inputs->push_back(first_var[r.node] + r.output);
     }
     op.outputs.clear();
     op.output_names.reset();
@@ -163,17 +171,16 @@ void OptGraph::Emit() {
       op.output_names = std::vector<std::string>();
       for (const OptVar& v : n.outputs) op.output_names->push_back(v.v1_name.value_or(""));
     }
+    first_var[index] = static_cast<uint32_t>(out.vars.size());
     for (uint32_t k = 0; k < n.outputs.size(); ++k) {
-      uint32_t id = static_cast<uint32_t>(out.vars.size());
-      ids[{index, k}] = id;
-      op.outputs.push_back(id);
+      op.outputs.push_back(static_cast<uint32_t>(out.vars.size()));
       Var var;
       var.opr = static_cast<uint32_t>(out.oprs.size());
       var.index = k;
-      var.middle = n.outputs[k].middle;
-      out.vars.push_back(var);
+      var.middle = std::move(n.outputs[k].middle);
+      out.vars.push_back(std::move(var));
     }
-    const std::string& key = Key(index);
+    const std::string_view key = op.cls == nullptr ? std::string_view() : op.cls->key;
     if (key == "SharedDeviceTensor" || key == "MultipleDeviceTensorHolder" ||
         key == "SharedDeviceTensorWithFormat" || key == "MultipleDeviceTensorWithFormatHolder") {
       shared += static_cast<uint32_t>(op.tensors.size());
@@ -183,7 +190,8 @@ void OptGraph::Emit() {
   out.nr_shared_tensor = shared;
   for (size_t i = 0; i < endpoints_.size(); ++i) {
     const uint32_t original = i < g.outputs.size() ? g.outputs[i].original_id : 0;
-    out.outputs.push_back({ids.at(endpoints_[i]), original});
+    const VarRef& v = endpoints_[i];
+    out.outputs.push_back({first_var[v.node] + v.output, original});
   }
   for (const Operator& op : out.oprs) {
     for (const Tensor& t : op.tensors) out.value_bytes += t.has_value ? t.value.size() : 0;

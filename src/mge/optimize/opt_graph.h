@@ -59,7 +59,10 @@ class OptGraph {
   RewrittenGraph* storage() { return storage_; }
   size_t size() const { return nodes_.size(); }
   const OptNode& node(uint32_t index) const { return nodes_[index]; }
-  OptNode& mutable_node(uint32_t index) { return nodes_[index]; }
+  OptNode& mutable_node(uint32_t index) {
+    topo_valid_ = false;  // the caller may change its inputs
+    return nodes_[index];
+  }
   const OptVar& var(VarRef v) const { return nodes_[v.node].outputs[v.output]; }
   OptVar& mutable_var(VarRef v) { return nodes_[v.node].outputs[v.output]; }
   // The operator's class key ("Elemwise", "BatchNorm", ...), "" when MegEngine lacks it.
@@ -67,13 +70,21 @@ class OptGraph {
   bool Is(VarRef v, const char* key) const { return Key(v.node) == key; }
 
   const std::vector<VarRef>& endpoints() const { return endpoints_; }
-  void set_endpoint(size_t index, VarRef v) { endpoints_[index] = v; }
+  void set_endpoint(size_t index, VarRef v) {
+    if (endpoints_[index] != v) topo_valid_ = false;
+    endpoints_[index] = v;
+  }
   // A graph built from nothing (tests, and passes that make graphs) names its outputs here.
-  void AddEndpoint(VarRef v) { endpoints_.push_back(v); }
+  void AddEndpoint(VarRef v) {
+    topo_valid_ = false;
+    endpoints_.push_back(v);
+  }
 
   // The operators reachable from the endpoints, in MegEngine's DepOprIter order: iterative
-  // DFS, post-order, inputs in order, each operator once.
-  std::vector<uint32_t> TopoOrder() const;
+  // DFS, post-order, inputs in order, each operator once. Kept until the endpoints or a
+  // node's inputs change (new nodes are unreachable until an endpoint points at them), so a
+  // pass that changes nothing costs no second walk.
+  const std::vector<uint32_t>& TopoOrder() const;
   // How many reachable operators read each var (graph endpoints count once more).
   std::map<VarRef, uint32_t> ReaderCounts() const;
 
@@ -93,7 +104,8 @@ class OptGraph {
   // The comp node locator of a var: its operator's, or its tensor's, or its first input's.
   std::optional<std::string> LocatorOf(VarRef v) const;
 
-  // The graph in the dumper's order, into storage()->graph.
+  // The graph in the dumper's order, into storage()->graph. The operators are moved there:
+  // this is the graph's last use.
   void Emit();
 
  private:
@@ -104,6 +116,8 @@ class OptGraph {
   std::vector<OptNode> nodes_;
   std::vector<VarRef> endpoints_;
   uint64_t next_id_ = 1;
+  mutable std::vector<uint32_t> topo_;
+  mutable bool topo_valid_ = false;
   int32_t current_priority_ = 0;
 };
 

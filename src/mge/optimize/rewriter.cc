@@ -27,8 +27,12 @@ void Rewriter::Replace(VarRef src, VarRef dst) {
 }
 
 void Rewriter::AutoReplaceOutputs(uint32_t node) {
+  bool replaced_input = false;
+  if (!replace_.empty()) {
+    for (const VarRef& r : g_->node(node).inputs) replaced_input |= replace_.count(r) != 0;
+  }
+  if (!replaced_input) return;
   std::vector<VarRef> in = Inputs(node);
-  if (in == g_->node(node).inputs) return;
   const uint32_t copy = maker_.Copy(node, in);
   const size_t outputs = g_->node(node).outputs.size();
   for (uint32_t k = 0; k < outputs; ++k) {
@@ -40,7 +44,9 @@ void Rewriter::AutoReplaceOutputs(uint32_t node) {
 }
 
 void Rewriter::ForEachOperator(const std::function<void(uint32_t node)>& visit) {
-  for (uint32_t node : g_->TopoOrder()) {
+  // A copy: a visit may change the graph, and with it the graph's cached order.
+  const std::vector<uint32_t> order = g_->TopoOrder();
+  for (uint32_t node : order) {
     g_->set_current_priority(g_->node(node).op.priority);
     visit(node);
   }

@@ -25,7 +25,7 @@ class Fuser {
   explicit Fuser(OptGraph* g) : g_(g), rw_(g), eval_(*g, EvalOptions{}) {}
 
   PassReport Run() {
-    std::vector<uint32_t> order = g_->TopoOrder();
+    const std::vector<uint32_t>& order = g_->TopoOrder();
     is_const_.assign(g_->size(), false);
     for (uint32_t node : order) {
       const OptNode& n = g_->node(node);
