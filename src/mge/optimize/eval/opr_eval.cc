@@ -1,0 +1,151 @@
+// The dispatcher: reads each class's param table and calls its kernel (kernels.h).
+#include "mge/optimize/eval/opr_eval.h"
+
+#include <set>
+
+#include "mge/optimize/eval/kernels.h"
+#include "mge/schema/cpp_opr_params_generated.h"
+#include "mge/schema/dtype_generated.h"
+#include "mge/schema/mgb_opr_params_generated.h"
+#include "mge/schema/opr_params_generated.h"
+
+namespace graphport::mge::opt {
+namespace {
+
+namespace param = mgb::serialization::fbs::param;
+
+// Union numbers of the param tables read here (megengine.md, OperatorParam).
+constexpr uint8_t kAxisParam = 2;
+constexpr uint8_t kBNParam = 11;
+constexpr uint8_t kElemwiseParam = 17;
+constexpr uint8_t kPowCParam = 19;
+constexpr uint8_t kReduceParam = 23;
+constexpr uint8_t kOptionalAxisV1Param = 54;
+constexpr uint8_t kDimshuffleParam = 64;
+constexpr uint8_t kAxisAddRemoveParam = 65;
+constexpr uint8_t kDTypeParam = 67;
+
+template <typename T>
+const T* ParamOf(const Operator& op, uint8_t type) {
+  if (op.params.empty() || op.params[0].type != type || op.params[0].table == nullptr) {
+    return nullptr;
+  }
+  return reinterpret_cast<const T*>(op.params[0].table);
+}
+
+const std::string& Key(const Operator& op) {
+  static const std::string kNone;
+  return op.cls == nullptr ? kNone : op.cls->key;
+}
+
+bool Arity(const std::vector<const HostValue*>& in, size_t n, std::string* why) {
+  if (in.size() == n) return true;
+  *why = "an unexpected number of inputs";
+  return false;
+}
+
+int32_t OptionalAxis(const Operator& op) {
+  const auto* p = ParamOf<param::OptionalAxisV1>(op, kOptionalAxisV1Param);
+  return p == nullptr ? 7 : p->axis();
+}
+
+}  // namespace
+
+std::optional<HostValue> StoredValue(const Operator& op, uint32_t output) {
+  const std::string& key = Key(op);
+  if (key != "ImmutableTensor" && key != "SharedDeviceTensor" &&
+      key != "MultipleDeviceTensorHolder") {
+    return std::nullopt;
+  }
+  if (output >= op.tensors.size()) return std::nullopt;
+  const Tensor& t = op.tensors[output];
+  if (!t.has_value || !t.shape) return std::nullopt;
+  if (t.dtype && t.dtype->has_param) return std::nullopt;  // quantized
+  return DecodeValue(t.dtype ? static_cast<int>(t.dtype->type) : static_cast<int>(kF32), *t.shape,
+                     t.value);
+}
+
+bool HasKernel(const Operator& op) {
+  static const auto* keys = new std::set<std::string>{
+      "Elemwise",      "PowC",   "TypeCvt",     "Reshape", "Broadcast", "Dimshuffle",
+      "AxisAddRemove", "Concat", "GetVarShape", "Reduce",  "Identity",  "MarkNoBroadcastElemwise",
+      "ShapeHint"};
+  return keys->count(Key(op)) != 0;
+}
+
+std::optional<HostValue> EvalOperator(const Operator& op, const std::vector<const HostValue*>& in,
+                                      const EvalOptions& options, std::string* why) {
+  const std::string& key = Key(op);
+  std::optional<HostValue> out;
+  if (key == "Elemwise") {
+    const auto* p = ParamOf<param::Elemwise>(op, kElemwiseParam);
+    uint32_t mode = p == nullptr ? 0 : static_cast<uint32_t>(p->mode());
+    out = EvalElemwise(mode, in, why);
+  } else if (key == "PowC") {
+    const auto* p = ParamOf<param::PowC>(op, kPowCParam);
+    if (Arity(in, 1, why)) out = EvalPowC(*in[0], p == nullptr ? 0.0f : p->exp(), why);
+  } else if (key == "TypeCvt") {
+    const auto* p = ParamOf<mgb::serialization::fbs::DType>(op, kDTypeParam);
+    if (p != nullptr && p->param_type() != mgb::serialization::fbs::DTypeParam_NONE) {
+      *why = "TypeCvt to a quantized dtype";
+    } else if (Arity(in, 1, why)) {
+      out = EvalTypeCvt(*in[0], p == nullptr ? static_cast<int>(kF32) : static_cast<int>(p->type()),
+                        why);
+    }
+  } else if (key == "Reshape") {
+    if (Arity(in, 2, why)) out = EvalReshape(*in[0], *in[1], OptionalAxis(op), why);
+  } else if (key == "Broadcast") {
+    if (Arity(in, 2, why)) out = EvalBroadcast(*in[0], *in[1], why);
+  } else if (key == "Dimshuffle") {
+    const auto* p = ParamOf<param::Dimshuffle>(op, kDimshuffleParam);
+    std::vector<int32_t> pattern;
+    if (p != nullptr && p->pattern() != nullptr) {
+      pattern.assign(p->pattern()->begin(), p->pattern()->end());
+    }
+    if (Arity(in, 1, why)) out = EvalDimshuffle(*in[0], pattern, why);
+  } else if (key == "AxisAddRemove") {
+    const auto* p = ParamOf<param::AxisAddRemove>(op, kAxisAddRemoveParam);
+    std::vector<std::pair<bool, int32_t>> descs;
+    if (p != nullptr && p->desc() != nullptr) {
+      for (const auto* d : *p->desc()) {
+        descs.push_back({d->method() == param::AxisDescMethod_REMOVE, d->axis()});
+      }
+    }
+    if (Arity(in, 1, why)) out = EvalAxisAddRemove(*in[0], descs, why);
+  } else if (key == "Concat") {
+    const auto* p = ParamOf<param::Axis>(op, kAxisParam);
+    out = EvalConcat(in, p == nullptr ? 0 : p->axis(), why);
+  } else if (key == "GetVarShape") {
+    std::vector<Shape> shapes;
+    for (const HostValue* v : in) shapes.push_back(v->shape);
+    out = EvalGetVarShape(shapes, OptionalAxis(op), why);
+  } else if (key == "Reduce") {
+    const auto* p = ParamOf<param::Reduce>(op, kReduceParam);
+    if (p != nullptr && p->data_type() != param::ReduceDataType_DEFAULT) {
+      *why = "Reduce with a data_type other than DEFAULT";
+    } else if (in.size() == 1 || in.size() == 2) {
+      out = EvalReduce(*in[0], p == nullptr ? 0 : static_cast<uint32_t>(p->mode()),
+                       p == nullptr ? 2147483647 : p->axis(), in.size() == 2 ? in[1] : nullptr,
+                       options.exact_only, why);
+    } else {
+      *why = "Reduce with an unexpected number of inputs";
+    }
+  } else if (key == "BatchNorm") {
+    const auto* p = ParamOf<param::BN>(op, kBNParam);
+    if (options.exact_only) {
+      *why = "BatchNorm is evaluated for numerics checks only";
+    } else if (p == nullptr || p->fwd_mode() != param::BNFwdMode_INFERENCE) {
+      *why = "BatchNorm not in INFERENCE mode";
+    } else {
+      out = EvalBatchNormReference(in, p->epsilon(), why);
+    }
+  } else if (key == "Identity" || key == "MarkNoBroadcastElemwise" || key == "ShapeHint") {
+    if (!in.empty()) out = *in[0];
+  } else {
+    *why = "no kernel for " + op.DisplayType();
+    return std::nullopt;
+  }
+  return out;
+}
+
+}  // namespace graphport::mge::opt

@@ -1,0 +1,67 @@
+// The operators passes make, as MegEngine's constructors make them inside a pass
+// (research megengine_optimize.md §2.1.3): commutative Elemwise inputs ordered by var id, the
+// in-place shortcuts (x + 0 and x * 1 are x, PowC(x, 1) is x), identical operators made
+// once, small constants cached by value, and insert-time folding: a new single-output
+// operator whose value is CONST with fewer than 1024 elements becomes an ImmutableTensor
+// holding the evaluator's result (when the evaluator has what it needs; else it stays).
+#ifndef GRAPHPORT_MGE_OPTIMIZE_OPR_MAKER_H_
+#define GRAPHPORT_MGE_OPTIMIZE_OPR_MAKER_H_
+
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "mge/optimize/opt_graph.h"
+
+namespace graphport::mge::opt {
+
+// ElemwiseMode numbers the passes use.
+enum ElemwiseMode : uint32_t {
+  kRelu = 0,
+  kNegate = 11,
+  kAdd = 16,
+  kMax = 18,
+  kMin = 19,
+  kMul = 21,
+  kPow = 22,
+  kSub = 24,
+  kTrueDiv = 27,
+};
+
+class OprMaker {
+ public:
+  explicit OprMaker(OptGraph* g) : g_(g) {}
+  OptGraph* graph() { return g_; }
+
+  VarRef Elemwise(uint32_t mode, std::vector<VarRef> inputs);
+  VarRef PowC(VarRef x, float exp);
+  // ImmutableTensor::make: a value on `like`'s comp node; values of at most 28 elements are
+  // cached, so the same value is the same operator.
+  VarRef Imm(const HostValue& value, VarRef like);
+  VarRef ScalarImm(float value, int dtype, VarRef like);
+  // A copy of operator `node` reading `inputs` (copy_opr_shallow): same params, tensors and
+  // name, folded like any new operator. Returns the node standing for it.
+  uint32_t Copy(uint32_t node, const std::vector<VarRef>& inputs);
+  // Appends `n` and folds it when MegEngine would.
+  VarRef Insert(OptNode n, const std::string& dedup_key);
+
+  uint32_t folded() const { return folded_; }
+
+ private:
+  VarRef MaybeFold(VarRef v);
+
+  OptGraph* g_;
+  std::map<std::pair<std::string, std::vector<VarRef>>, VarRef> same_;
+  std::map<std::tuple<int, Shape, std::string, std::string>, VarRef> consts_;
+  uint32_t folded_ = 0;
+};
+
+// MegEngine's almost_equal for floats.
+bool AlmostEqual(float x, float y);
+// The one value of a var that is an ImmutableTensor of one element.
+std::optional<float> ImmScalar(const OptGraph& g, VarRef v);
+
+}  // namespace graphport::mge::opt
+
+#endif  // GRAPHPORT_MGE_OPTIMIZE_OPR_MAKER_H_

@@ -1,0 +1,30 @@
+#include "mge/optimize/optimize_for_inference.h"
+
+#include "mge/optimize/convert_batch_norm/convert_batch_norm.h"
+#include "mge/optimize/param_fuse/param_fuse.h"
+#include "mge/optimize/param_merge/param_merge.h"
+#include "mge/optimize/remove_non_computing/remove_non_computing.h"
+#include "mge/optimize/remove_shape_hint/remove_shape_hint.h"
+
+namespace graphport::mge::opt {
+
+OptimizeResult OptimizeForInference(const Graph& graph, const OptimizeOptions& options,
+                                    RewrittenGraph* out) {
+  OptGraph g(graph, out);
+  OptimizeResult result;
+  auto run = [&](PassReport (*pass)(OptGraph*)) {
+    result.passes.push_back(pass(&g));
+    result.changed = result.changed || result.passes.back().changed;
+  };
+  run(ConvertBatchNormToElemwise);
+  run(RemoveNonComputingOpr);
+  run(ParamFuse);                          // #1, after ParamRedistribute in MegEngine
+  run(ParamFuse);                          // #2, after CombineAstypeAndReduce
+  if (options.fuse_grain) run(ParamFuse);  // #3, after the option passes
+  run(ParamMerge);
+  run(RemoveShapeHint);
+  g.Emit();
+  return result;
+}
+
+}  // namespace graphport::mge::opt

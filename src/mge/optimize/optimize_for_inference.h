@@ -1,0 +1,33 @@
+// optimize_for_inference, as far as graphport has its passes: the internal entry point the
+// next steps build on (research megengine_optimize.md §2.2). Runs, in MegEngine's order,
+// ConvertBatchNormToElemwise, RemoveNonComputingOpr, ParamFuse (#1, #2, and #3 when
+// fuse_grain is on, as by default), ParamMerge and RemoveShapeHint. The passes between them
+// (DelayBroadcast, the arithmetic chain passes, ParamRedistribute, the option passes, ...)
+// are not implemented yet, so the result is not yet what MegEngine's dump writes; default
+// exports do not call this.
+#ifndef GRAPHPORT_MGE_OPTIMIZE_OPTIMIZE_FOR_INFERENCE_H_
+#define GRAPHPORT_MGE_OPTIMIZE_OPTIMIZE_FOR_INFERENCE_H_
+
+#include <vector>
+
+#include "mge/dump/compat_rewrite.h"
+#include "mge/optimize/pass.h"
+
+namespace graphport::mge::opt {
+
+struct OptimizeOptions {
+  bool fuse_grain = true;  // Network.dump's enable_fuse_grain default
+};
+
+struct OptimizeResult {
+  std::vector<PassReport> passes;  // every pass run, in order
+  bool changed = false;
+};
+
+// Optimizes `graph` into out->graph (which points into `graph`'s bytes and into `out`).
+OptimizeResult OptimizeForInference(const Graph& graph, const OptimizeOptions& options,
+                                    RewrittenGraph* out);
+
+}  // namespace graphport::mge::opt
+
+#endif  // GRAPHPORT_MGE_OPTIMIZE_OPTIMIZE_FOR_INFERENCE_H_

@@ -1,0 +1,152 @@
+#include "mge/optimize/param_fuse/param_fuse.h"
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+
+#include "mge/optimize/eval/graph_eval.h"
+#include "mge/optimize/rewriter.h"
+
+namespace graphport::mge::opt {
+namespace {
+
+bool IsParamSource(const std::string& key) {
+  return key == "SharedDeviceTensor" || key == "MultipleDeviceTensorHolder";
+}
+
+// Operators whose every execution differs: never constant.
+bool Impure(const std::string& key) {
+  return key.find("RNG") != std::string::npos || key.find("Rng") != std::string::npos ||
+         key == "Dropout" || key == "ShuffleRNG";
+}
+
+class Fuser {
+ public:
+  explicit Fuser(OptGraph* g) : g_(g), rw_(g), eval_(*g, EvalOptions{}) {}
+
+  PassReport Run() {
+    const std::vector<uint32_t>& order = g_->TopoOrder();
+    is_const_.assign(g_->size(), false);
+    for (uint32_t node : order) {
+      const OptNode& n = g_->node(node);
+      const std::string& key = g_->Key(node);
+      bool c = key == "ImmutableTensor" || IsParamSource(key);
+      if (!c && !n.inputs.empty() && !Impure(key) && n.op.cls != nullptr) {
+        c = std::all_of(n.inputs.begin(), n.inputs.end(),
+                        [&](const VarRef& r) { return is_const_[r.node]; });
+      }
+      is_const_[node] = c;
+    }
+    std::set<VarRef> endpoints(g_->endpoints().begin(), g_->endpoints().end());
+    rw_.ForEachOperator([&](uint32_t node) {
+      if (!is_const_[node]) {
+        for (const VarRef& in : g_->node(node).inputs) {
+          if (is_const_[in.node] && !g_->node(in.node).inputs.empty()) Fold(in);
+        }
+        rw_.AutoReplaceOutputs(node);
+        return;
+      }
+      rw_.AutoReplaceOutputs(node);
+      if (g_->node(node).inputs.empty()) return;
+      for (uint32_t k = 0; k < g_->node(node).outputs.size(); ++k) {
+        if (endpoints.count({node, k})) Fold({node, k});
+      }
+    });
+    rw_.Apply();
+    PassReport report{"ParamFuse", folded_ != 0, ""};
+    if (folded_) report.summary = std::to_string(folded_) + " constant vars folded";
+    if (!kept_.empty()) {
+      report.summary += (report.summary.empty() ? "" : "; ") + std::to_string(kept_.size()) +
+                        " kept (" + kept_.front() + ")";
+    }
+    return report;
+  }
+
+ private:
+  void Fold(VarRef v) {
+    if (done_.count(v)) return;
+    done_.insert(v);
+    std::string why;
+    std::optional<HostValue> value = eval_.Value(v, &why);
+    if (!value) {
+      kept_.push_back(why);
+      return;
+    }
+    std::set<std::string> shared = SharedSources(v);
+    const OptVar& old = g_->var(v);
+    std::string var_name = old.middle.name            ? *old.middle.name
+                           : old.v1_name              ? *old.v1_name
+                           : g_->node(v.node).op.name ? *g_->node(v.node).op.name
+                                                      : "";
+    std::string name = "fuse(";
+    bool first = true;
+    for (const std::string& s : shared) {  // std::set: sorted as strcmp sorts
+      name += (first ? "" : ",") + s;
+      first = false;
+    }
+    name += "):" + var_name + "@" + std::to_string(old.id);
+    VarRef folded;
+    // Statically inferable values (from ImmutableTensors and constant shapes) become
+    // ImmutableTensors; values that need a shared tensor's contents, SharedDeviceTensors.
+    if (g_->node(v.node).value_const) {
+      const size_t before = g_->size();
+      folded = rw_.maker().Imm(*value, v);
+      if (g_->size() > before) g_->mutable_node(folded.node).op.name = name;
+    } else {
+      folded = SharedTensor(*value, v, name);
+    }
+    rw_.Replace(v, folded);
+    ++folded_;
+  }
+
+  // The names of the SharedDeviceTensor / holder operators `v` depends on.
+  std::set<std::string> SharedSources(VarRef v) {
+    std::set<std::string> shared;
+    std::vector<uint32_t> stack{v.node};
+    std::set<uint32_t> seen;
+    while (!stack.empty()) {
+      uint32_t node = stack.back();
+      stack.pop_back();
+      if (!seen.insert(node).second) continue;
+      if (IsParamSource(g_->Key(node))) shared.insert(g_->node(node).op.name.value_or(""));
+      for (const VarRef& in : g_->node(node).inputs) stack.push_back(in.node);
+    }
+    return shared;
+  }
+
+  VarRef SharedTensor(const HostValue& value, VarRef like, const std::string& name) {
+    OptNode n;
+    n.op = g_->NewOperator("SharedDeviceTensor");
+    n.op.name = name;
+    std::optional<std::string> locator = g_->LocatorOf(like);
+    if (locator) n.op.comp_nodes = std::vector<std::optional<std::string>>{locator};
+    Tensor t;
+    t.name = name;
+    t.shape = value.shape;
+    if (locator) t.comp_node = std::optional<std::string>(*locator);
+    t.dtype = DType{};
+    t.dtype->type = static_cast<int8_t>(value.dtype);
+    if (g_->source().format == DumpFormat::kFbsV2) t.format = TensorFormat{1};
+    t.has_value = true;
+    t.value = g_->OwnBytes(EncodeValue(value));
+    n.op.tensors.push_back(t);
+    n.op.has_tensors_vector = true;
+    n.op.items = {{DumpItem::kTensor, 0}};
+    n.outputs.resize(1);
+    return {g_->Add(std::move(n)), 0};
+  }
+
+  OptGraph* g_;
+  Rewriter rw_;
+  GraphEvaluator eval_;
+  std::vector<bool> is_const_;
+  std::set<VarRef> done_;
+  std::vector<std::string> kept_;
+  uint32_t folded_ = 0;
+};
+
+}  // namespace
+
+PassReport ParamFuse(OptGraph* g) { return Fuser(g).Run(); }
+
+}  // namespace graphport::mge::opt

@@ -1,0 +1,177 @@
+// Static shapes per operator class, and MegEngine's CONST / MUTABLE rules: a value is CONST
+// when every input value is (sources: ImmutableTensor), GetVarShape's when every input shape
+// is; a shape is CONST unless it follows a Host2DeviceCopy, Reshape's and Broadcast's follow
+// their target's value.
+#include "mge/optimize/shape_infer.h"
+
+#include "mge/optimize/eval/graph_eval.h"
+#include "mge/optimize/eval/kernels.h"
+#include "mge/schema/cpp_opr_params_generated.h"
+#include "mge/schema/dtype_generated.h"
+#include "mge/schema/mgb_opr_params_generated.h"
+#include "mge/schema/opr_params_generated.h"
+
+namespace graphport::mge::opt {
+namespace {
+
+namespace param = mgb::serialization::fbs::param;
+
+bool IsSource(const std::string& key) {
+  return key == "ImmutableTensor" || key == "SharedDeviceTensor" ||
+         key == "MultipleDeviceTensorHolder" || key == "Host2DeviceCopy" ||
+         key == "SharedDeviceTensorWithFormat" || key == "MultipleDeviceTensorWithFormatHolder";
+}
+
+// Operators whose output is their first input's value (and shape).
+bool Forwards(const std::string& key) {
+  return key == "Identity" || key == "MarkNoBroadcastElemwise" || key == "ShapeHint";
+}
+
+// The output shape of a shape operator from its inputs' shapes (and constant targets): its
+// kernel run on placeholders that carry shapes only.
+std::optional<Shape> ShapeFromKernel(const OptGraph& g, const OptNode& n) {
+  const std::string& key = n.op.cls->key;
+  std::vector<HostValue> values;
+  values.reserve(n.inputs.size());
+  for (size_t k = 0; k < n.inputs.size(); ++k) {
+    const OptVar& in = g.var(n.inputs[k]);
+    const bool target = (key == "Reshape" || key == "Broadcast" || key == "Reduce") && k == 1;
+    if (target) {
+      // The target shape's value: computable when it is constant or shape arithmetic.
+      GraphEvaluator eval(g, EvalOptions{});
+      std::string why;
+      std::optional<HostValue> v = eval.Value(n.inputs[k], &why);
+      if (!v) return std::nullopt;
+      values.push_back(std::move(*v));
+      continue;
+    }
+    if (!in.shape) return std::nullopt;
+    HostValue v;
+    v.dtype = in.dtype && EvaluableDType(*in.dtype) ? *in.dtype : kF32;
+    v.shape = *in.shape;
+    values.push_back(std::move(v));
+  }
+  std::vector<const HostValue*> in;
+  for (const HostValue& v : values) in.push_back(&v);
+  std::string why;
+  std::optional<HostValue> out = EvalOperator(n.op, in, EvalOptions{false}, &why);
+  if (!out) return std::nullopt;
+  return out->shape;
+}
+
+// Convolution in NCHW (dense weights OC,IC,FH,FW; group weights G,OCPG,ICPG,FH,FW): the
+// output is (N, OC, (H + 2 pad - (dilate (FH - 1) + 1)) / stride + 1, same for W).
+std::optional<Shape> ConvolutionShape(const OptGraph& g, const OptNode& n) {
+  constexpr uint8_t kConvolutionParam = 3;
+  if (n.inputs.size() != 2 || n.op.params.empty() || n.op.params[0].type != kConvolutionParam) {
+    return std::nullopt;
+  }
+  const auto* p = reinterpret_cast<const param::Convolution*>(n.op.params[0].table);
+  const std::optional<Shape>& x = g.var(n.inputs[0]).shape;
+  const std::optional<Shape>& w = g.var(n.inputs[1]).shape;
+  const bool group = p->sparse() == param::ConvolutionV0Sparse_GROUP;
+  if (p->format() != param::ConvolutionFormat_NCHW || !x || !w || x->size() != 4 ||
+      w->size() != (group ? 5u : 4u) || p->stride_h() == 0 || p->stride_w() == 0) {
+    return std::nullopt;
+  }
+  const size_t fh = (*w)[w->size() - 2], fw = (*w)[w->size() - 1];
+  const uint32_t oc = group ? (*w)[0] * (*w)[1] : (*w)[0];
+  auto out = [](int64_t in, int64_t pad, int64_t dilate, int64_t f,
+                int64_t stride) -> std::optional<uint32_t> {
+    int64_t span = in + 2 * pad - (dilate * (f - 1) + 1);
+    if (span < 0) return std::nullopt;
+    return static_cast<uint32_t>(span / stride + 1);
+  };
+  std::optional<uint32_t> oh = out((*x)[2], p->pad_h(), p->dilate_h(), fh, p->stride_h());
+  std::optional<uint32_t> ow = out((*x)[3], p->pad_w(), p->dilate_w(), fw, p->stride_w());
+  if (!oh || !ow) return std::nullopt;
+  return Shape{(*x)[0], oc, *oh, *ow};
+}
+
+std::optional<Shape> InferShape(const OptGraph& g, const OptNode& n, uint32_t output) {
+  if (n.op.cls == nullptr) return std::nullopt;
+  const std::string& key = n.op.cls->key;
+  if (IsSource(key)) {
+    if (output < n.op.tensors.size() && n.op.tensors[output].shape) {
+      return *n.op.tensors[output].shape;
+    }
+    return std::nullopt;
+  }
+  if (Forwards(key) && !n.inputs.empty()) return g.var(n.inputs[0]).shape;
+  if (key == "BatchNorm") {  // y, the last output, has x's shape
+    if (output + 1 == n.outputs.size() && !n.inputs.empty()) return g.var(n.inputs[0]).shape;
+    return std::nullopt;
+  }
+  if (output != 0) return std::nullopt;
+  if (key == "Elemwise" || key == "PowC" || key == "TypeCvt") {
+    std::vector<Shape> shapes;
+    for (const VarRef& r : n.inputs) {
+      if (!g.var(r).shape) return std::nullopt;
+      shapes.push_back(*g.var(r).shape);
+    }
+    return BroadcastShapes(shapes);
+  }
+  if (key == "Convolution") return ConvolutionShape(g, n);
+  if (key == "Reshape" || key == "Broadcast" || key == "Dimshuffle" || key == "AxisAddRemove" ||
+      key == "Concat" || key == "GetVarShape" || key == "Reduce") {
+    return ShapeFromKernel(g, n);
+  }
+  return std::nullopt;
+}
+
+std::optional<int> InferDType(const OptGraph& g, const OptNode& n, uint32_t output) {
+  if (n.op.cls == nullptr) return std::nullopt;
+  const std::string& key = n.op.cls->key;
+  if (IsSource(key)) {
+    if (output < n.op.tensors.size() && n.op.tensors[output].dtype) {
+      return n.op.tensors[output].dtype->type;
+    }
+    return kF32;
+  }
+  if (key == "GetVarShape") return kI32;
+  if (key == "TypeCvt" && !n.op.params.empty() && n.op.params[0].table != nullptr) {
+    return reinterpret_cast<const mgb::serialization::fbs::DType*>(n.op.params[0].table)->type();
+  }
+  if (n.inputs.empty()) return std::nullopt;
+  if (key == "BatchNorm" && output + 1 != n.outputs.size()) return std::nullopt;
+  return g.var(n.inputs[0]).dtype;
+}
+
+}  // namespace
+
+void InferStatic(const OptGraph& g, OptNode* n) {
+  const std::string key = n->op.cls == nullptr ? "" : n->op.cls->key;
+  if (key == "ImmutableTensor") {
+    n->value_const = true;
+    n->shape_const = true;
+  } else if (IsSource(key)) {
+    n->value_const = false;
+    n->shape_const = key != "Host2DeviceCopy";
+  } else {
+    bool values = !n->inputs.empty() && n->op.cls != nullptr;
+    bool shapes = n->op.cls != nullptr;
+    for (size_t k = 0; k < n->inputs.size(); ++k) {
+      const OptNode& in = g.node(n->inputs[k].node);
+      values = values && in.value_const;
+      if ((key == "Reshape" || key == "Broadcast") && k == 1) {
+        shapes = shapes && in.value_const;
+      } else {
+        shapes = shapes && in.shape_const;
+      }
+    }
+    if (key == "GetVarShape") {
+      values = !n->inputs.empty();
+      for (const VarRef& r : n->inputs) values = values && g.node(r.node).shape_const;
+    }
+    n->value_const = values;
+    n->shape_const = shapes || values;
+  }
+  for (uint32_t k = 0; k < n->outputs.size(); ++k) {
+    OptVar& v = n->outputs[k];
+    if (std::optional<Shape> s = InferShape(g, *n, k)) v.shape = std::move(s);
+    if (!v.shape && v.middle.shape) v.shape = v.middle.shape;
+    if (!v.dtype) v.dtype = InferDType(g, *n, k);
+  }
+}
+
+}  // namespace graphport::mge::opt

@@ -1,0 +1,122 @@
+// The machinery every pass shares (research megengine_optimize.md §2.1): how new operators
+// are made (input order by var id, in-place shortcuts, deduplication, the constant cache,
+// insert-time folding below 1024 elements) and how the rewriter replaces and renames.
+#include <gtest/gtest.h>
+
+#include "mge/optimize/opr_maker.h"
+#include "mge/optimize/rewriter.h"
+#include "test_graph.h"
+
+namespace graphport::mge::opt {
+namespace {
+
+using testing::TestGraph;
+
+HostValue F(Shape shape, std::vector<float> v) { return HostValue::Floats(shape, v); }
+
+TEST(OprMaker, OrdersCommutativeInputsByIdAndDeduplicates) {
+  TestGraph t;
+  VarRef a = t.Input("a", {3});
+  VarRef b = t.Input("b", {3});
+  OprMaker m(&t.g());
+  VarRef sum = m.Elemwise(kAdd, {b, a});
+  EXPECT_EQ(t.g().node(sum.node).inputs, (std::vector<VarRef>{a, b}));
+  EXPECT_EQ(m.Elemwise(kAdd, {a, b}), sum);  // the same operator, not a second one
+  VarRef diff = m.Elemwise(kSub, {b, a});    // not commutative: the call's order
+  EXPECT_EQ(t.g().node(diff.node).inputs, (std::vector<VarRef>{b, a}));
+  EXPECT_GT(t.g().var(diff).id, t.g().var(sum).id);
+  EXPECT_EQ(t.g().node(diff.node).id + 1, t.g().var(diff).id);  // operator, then its var
+}
+
+TEST(OprMaker, InPlaceShortcutsKeepTheShape) {
+  TestGraph t;
+  VarRef x = t.Input("x", {2, 3});
+  OprMaker m(&t.g());
+  EXPECT_EQ(m.Elemwise(kAdd, {x, m.ScalarImm(0, kF32, x)}), x);
+  EXPECT_EQ(m.Elemwise(kMul, {m.ScalarImm(1, kF32, x), x}), x);
+  EXPECT_EQ(m.PowC(x, 1.0f), x);
+  // x (1) * ones (3) broadcasts: an operator is made.
+  VarRef one = t.Input("one", {1});
+  VarRef ones = m.Imm(F({3}, {1, 1, 1}), one);
+  VarRef product = m.Elemwise(kMul, {one, ones});
+  EXPECT_NE(product, one);
+  EXPECT_EQ(*t.g().var(product).shape, (Shape{3}));
+}
+
+TEST(OprMaker, CachesSmallConstantsByValue) {
+  TestGraph t;
+  VarRef x = t.Input("x", {1});
+  OprMaker m(&t.g());
+  EXPECT_EQ(m.ScalarImm(2.5f, kF32, x), m.ScalarImm(2.5f, kF32, x));
+  EXPECT_NE(m.ScalarImm(2.5f, kF32, x), m.ScalarImm(2.5f, kI32, x));
+  // More than 28 elements: a new ImmutableTensor every time.
+  HostValue big = F({29}, std::vector<float>(29, 1.0f));
+  EXPECT_NE(m.Imm(big, x), m.Imm(big, x));
+}
+
+TEST(OprMaker, FoldsConstantsBelow1024Elements) {
+  TestGraph t;
+  VarRef small = t.Imm(F({1023}, std::vector<float>(1023, 2.0f)));
+  VarRef large = t.Imm(F({1024}, std::vector<float>(1024, 2.0f)));
+  OprMaker m(&t.g());
+  VarRef folded = m.Elemwise(kNegate, {small});
+  ASSERT_TRUE(t.g().Is(folded, "ImmutableTensor"));
+  EXPECT_EQ(m.folded(), 1u);
+  VarRef kept = m.Elemwise(kNegate, {large});
+  EXPECT_EQ(t.g().Key(kept.node), "Elemwise");
+  EXPECT_TRUE(t.g().node(kept.node).value_const);
+  // An input makes nothing constant.
+  VarRef x = t.Input("x", {3});
+  EXPECT_FALSE(t.g().node(m.Elemwise(kNegate, {x}).node).value_const);
+  EXPECT_EQ(m.folded(), 1u);
+}
+
+// Shapes are inferred without touching elements, so a model's real input sizes are no cost.
+TEST(StaticShapes, ShapeOperatorsOfLargeInputs) {
+  TestGraph t;
+  VarRef x = t.Input("x", {1, 3, 224, 224});
+  VarRef y = t.Input("y", {1, 5, 224, 224});
+  OptGraph& g = t.g();
+  EXPECT_EQ(*g.var(t.Concat({x, y}, 1)).shape, (Shape{1, 8, 224, 224}));
+  EXPECT_EQ(*g.var(t.Dimshuffle(x, {0, 2, 3, 1}, 4)).shape, (Shape{1, 224, 224, 3}));
+  VarRef flat = t.WithAxis("Reshape", {x, t.Imm(HostValue::Ints({2}, {3, -1}))}, 1);
+  EXPECT_EQ(*g.var(flat).shape, (Shape{3, 50176}));
+  EXPECT_EQ(*g.var(t.Reduce(flat, 0, 1)).shape, (Shape{3, 1}));
+  VarRef target = t.Imm(HostValue::Ints({4}, {2, 3, 224, 224}));
+  EXPECT_EQ(*g.var(t.Broadcast(x, target)).shape, (Shape{2, 3, 224, 224}));
+  EXPECT_EQ(*g.var(t.AxisAdd(x, 0)).shape, (Shape{1, 1, 3, 224, 224}));
+  // Shape arithmetic on an input's static shape gives a static shape (MUTABLE, never folded).
+  VarRef shape = t.WithAxis("GetVarShape", {t.Input("z", {3, 224, 224})});
+  VarRef same = t.WithAxis("Reshape", {x, shape});
+  ASSERT_TRUE(g.var(same).shape);
+  EXPECT_EQ(*g.var(same).shape, (Shape{3, 224, 224}));
+  EXPECT_FALSE(g.node(shape.node).value_const);
+  EXPECT_FALSE(g.node(same.node).shape_const);
+}
+
+TEST(Rewriter, CopiesReadersAndInheritsNames) {
+  TestGraph t;
+  VarRef x = t.Input("x", {3});
+  VarRef marked = t.Unary("Identity", x, "marked");
+  VarRef relu = t.Elemwise(0, {marked}, "relu");
+  t.Output(relu);
+  OptGraph& g = t.g();
+  Rewriter rw(&g);
+  rw.ForEachOperator([&](uint32_t node) {
+    if (g.Key(node) == "Identity") {
+      rw.Replace({node, 0}, x);
+    } else {
+      rw.AutoReplaceOutputs(node);
+    }
+  });
+  rw.Apply();
+  VarRef out = g.endpoints()[0];
+  EXPECT_NE(out, relu);  // a copy reading x
+  EXPECT_EQ(g.node(out.node).inputs[0], x);
+  EXPECT_EQ(g.var(out).middle.name, "relu");  // the copy keeps the old output's name
+  EXPECT_EQ(g.var(x).middle.name, "x");       // x had a name: "marked" is not inherited
+  EXPECT_GT(g.node(out.node).id, g.node(relu.node).id);
+}
+
+}  // namespace
+}  // namespace graphport::mge::opt

@@ -1,0 +1,247 @@
+// Graphs for the optimize tests, built operator by operator as MegEngine's own pass tests
+// build theirs (graph_opt_level 0 while building: nothing folds before the pass runs), and
+// the numerics check: the reference evaluator on a graph before and after, with seeded inputs.
+#ifndef GRAPHPORT_TESTS_CPP_MGE_OPTIMIZE_TEST_GRAPH_H_
+#define GRAPHPORT_TESTS_CPP_MGE_OPTIMIZE_TEST_GRAPH_H_
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "mge/optimize/eval/graph_eval.h"
+#include "mge/optimize/opt_graph.h"
+#include "mge/schema/cpp_opr_params_generated.h"
+#include "mge/schema/dtype_generated.h"
+#include "mge/schema/mgb_opr_params_generated.h"
+#include "mge/schema/opr_params_generated.h"
+
+namespace graphport::mge::opt::testing {
+
+namespace param = mgb::serialization::fbs::param;
+
+class TestGraph {
+ public:
+  explicit TestGraph(DumpFormat format = DumpFormat::kFbsV2) {
+    source_.format = format;
+    source_.model_version = 2;
+    source_.has_middle_tensors = true;
+    g_ = std::make_unique<OptGraph>(source_, &storage_);
+  }
+  OptGraph& g() { return *g_; }
+
+  VarRef Input(const std::string& name, Shape shape) {
+    OptNode n = Node("Host2DeviceCopy", {});
+    flatbuffers::FlatBufferBuilder fbb(64);
+    n.op.params.push_back(g_->OwnParam(63, &fbb, param::CreateHost2DeviceCopy(fbb).Union()));
+    n.op.tensors.push_back(TensorOf(name, shape, kF32, ""));
+    n.op.has_tensors_vector = true;
+    n.op.items = {{DumpItem::kParam, 0}, {DumpItem::kTensor, 0}};
+    n.op.name = name;
+    return Add(std::move(n), name);
+  }
+  VarRef Imm(const HostValue& v, const std::string& name = "") {
+    OptNode n = Node("ImmutableTensor", {});
+    n.op.tensors.push_back(TensorOf("", v.shape, v.dtype, EncodeValue(v)));
+    n.op.tensors[0].name.reset();
+    n.op.has_tensors_vector = true;
+    n.op.items = {{DumpItem::kTensor, 0}};
+    return Add(std::move(n), name);
+  }
+  VarRef Shared(const std::string& name, const HostValue& v) {
+    OptNode n = Node("SharedDeviceTensor", {});
+    n.op.tensors.push_back(TensorOf(name, v.shape, v.dtype, EncodeValue(v)));
+    n.op.has_tensors_vector = true;
+    n.op.items = {{DumpItem::kTensor, 0}};
+    n.op.name = name;
+    return Add(std::move(n), name);
+  }
+  VarRef Elemwise(uint32_t mode, std::vector<VarRef> in, const std::string& name = "") {
+    OptNode n = Node("Elemwise", std::move(in));
+    flatbuffers::FlatBufferBuilder fbb(64);
+    n.op.params.push_back(g_->OwnParam(
+        17, &fbb, param::CreateElemwise(fbb, static_cast<param::ElemwiseMode>(mode)).Union()));
+    n.op.items = {{DumpItem::kParam, 0}};
+    return Add(std::move(n), name);
+  }
+  VarRef Unary(const std::string& key, VarRef x, const std::string& name = "") {
+    OptNode n = Node(key, {x});
+    flatbuffers::FlatBufferBuilder fbb(64);
+    n.op.params.push_back(g_->OwnParam(1, &fbb, param::CreateEmpty(fbb).Union()));
+    n.op.items = {{DumpItem::kParam, 0}};
+    return Add(std::move(n), name);
+  }
+  VarRef WithAxis(const std::string& key, std::vector<VarRef> in, int32_t axis = 7) {
+    OptNode n = Node(key, std::move(in));
+    flatbuffers::FlatBufferBuilder fbb(64);
+    n.op.params.push_back(g_->OwnParam(54, &fbb, param::CreateOptionalAxisV1(fbb, axis).Union()));
+    n.op.items = {{DumpItem::kParam, 0}};
+    return Add(std::move(n), "");
+  }
+  VarRef Concat(std::vector<VarRef> in, int32_t axis) {
+    OptNode n = Node("Concat", std::move(in));
+    flatbuffers::FlatBufferBuilder fbb(64);
+    n.op.params.push_back(g_->OwnParam(2, &fbb, param::CreateAxis(fbb, axis).Union()));
+    n.op.items = {{DumpItem::kParam, 0}};
+    return Add(std::move(n), "");
+  }
+  VarRef Reduce(VarRef x, uint32_t mode, int32_t axis) {
+    OptNode n = Node("Reduce", {x});
+    flatbuffers::FlatBufferBuilder fbb(64);
+    n.op.params.push_back(g_->OwnParam(
+        23, &fbb, param::CreateReduce(fbb, static_cast<param::ReduceMode>(mode), axis).Union()));
+    n.op.items = {{DumpItem::kParam, 0}};
+    return Add(std::move(n), "");
+  }
+  VarRef Broadcast(VarRef x, VarRef target) {
+    OptNode n = Node("Broadcast", {x, target});
+    flatbuffers::FlatBufferBuilder fbb(64);
+    n.op.params.push_back(g_->OwnParam(1, &fbb, param::CreateEmpty(fbb).Union()));
+    n.op.items = {{DumpItem::kParam, 0}};
+    return Add(std::move(n), "");
+  }
+  VarRef PowC(VarRef x, float exp) {
+    OptNode n = Node("PowC", {x});
+    flatbuffers::FlatBufferBuilder fbb(64);
+    n.op.params.push_back(g_->OwnParam(19, &fbb, param::CreatePowC(fbb, exp).Union()));
+    n.op.items = {{DumpItem::kParam, 0}};
+    return Add(std::move(n), "");
+  }
+  VarRef TypeCvt(VarRef x, int dtype) {
+    OptNode n = Node("TypeCvt", {x});
+    flatbuffers::FlatBufferBuilder fbb(64);
+    n.op.params.push_back(
+        g_->OwnParam(67, &fbb,
+                     mgb::serialization::fbs::CreateDType(
+                         fbb, static_cast<mgb::serialization::fbs::DTypeEnum>(dtype))
+                         .Union()));
+    n.op.items = {{DumpItem::kParam, 0}};
+    return Add(std::move(n), "");
+  }
+  VarRef Dimshuffle(VarRef x, const std::vector<int32_t>& pattern, uint32_t ndim) {
+    OptNode n = Node("Dimshuffle", {x});
+    flatbuffers::FlatBufferBuilder fbb(64);
+    n.op.params.push_back(
+        g_->OwnParam(64, &fbb, param::CreateDimshuffleDirect(fbb, &pattern, ndim).Union()));
+    n.op.items = {{DumpItem::kParam, 0}};
+    return Add(std::move(n), "");
+  }
+  VarRef AxisAdd(VarRef x, int32_t axis) {
+    OptNode n = Node("AxisAddRemove", {x});
+    flatbuffers::FlatBufferBuilder fbb(64);
+    std::vector<param::AxisDesc> desc{param::AxisDesc(param::AxisDescMethod_ADD_1, axis)};
+    n.op.params.push_back(
+        g_->OwnParam(65, &fbb, param::CreateAxisAddRemoveDirect(fbb, &desc).Union()));
+    n.op.items = {{DumpItem::kParam, 0}};
+    return Add(std::move(n), "");
+  }
+  // BatchNorm(x, scale, bias, mean, variance): six outputs, y last.
+  VarRef BatchNorm(std::vector<VarRef> in, double eps, bool inference) {
+    OptNode n = Node("BatchNorm", std::move(in));
+    n.outputs.resize(6);
+    flatbuffers::FlatBufferBuilder fbb(64);
+    n.op.params.push_back(g_->OwnParam(
+        11, &fbb,
+        param::CreateBN(fbb, param::BNParamDim_DIM_1C11,
+                        inference ? param::BNFwdMode_INFERENCE : param::BNFwdMode_TRAINING, eps)
+            .Union()));
+    n.op.items = {{DumpItem::kParam, 0}};
+    n.op.name = "bn";
+    uint32_t node = g_->Add(std::move(n));
+    return {node, 5};
+  }
+  void Output(VarRef v) { g_->AddEndpoint(v); }
+
+  // The graph as a Graph (in the dumper's order), which OptimizeForInference reads.
+  const Graph& Emit() {
+    g_->Emit();
+    return storage_.graph;
+  }
+
+ private:
+  OptNode Node(const std::string& key, std::vector<VarRef> in) {
+    OptNode n;
+    n.op = g_->NewOperator(key);
+    if (key == "ShapeHint") {
+      // MegEngine registers no serializer for ShapeHint, so it never comes from a file; a
+      // graph built in memory has it, and RemoveShapeHint removes it before any dump.
+      static const OprClass shape_hint{"ShapeHint", "", "", "ShapeHint"};
+      n.op.cls = &shape_hint;
+    }
+    EXPECT_NE(n.op.cls, nullptr) << key;
+    n.inputs = std::move(in);
+    n.outputs.resize(1);
+    return n;
+  }
+  VarRef Add(OptNode n, const std::string& name) {
+    if (!name.empty()) n.outputs[0].middle.name = name;
+    return {g_->Add(std::move(n)), 0};
+  }
+  Tensor TensorOf(const std::string& name, const Shape& shape, int dtype, std::string bytes) {
+    Tensor t;
+    t.name = name;
+    t.shape = shape;
+    t.comp_node = std::optional<std::string>("cpu0:0");
+    t.dtype = DType{};
+    t.dtype->type = static_cast<int8_t>(dtype);
+    t.format = TensorFormat{1};
+    if (!bytes.empty() || ElementCount(shape) == 0) {
+      t.has_value = true;
+      t.value = g_->OwnBytes(std::move(bytes));
+    }
+    return t;
+  }
+
+  Graph source_;
+  RewrittenGraph storage_;
+  std::unique_ptr<OptGraph> g_;
+};
+
+// The outputs of `graph` on inputs drawn from a seeded generator (each Host2DeviceCopy in
+// operator order), computed by the reference evaluator; float reductions left to right.
+inline std::vector<HostValue> Run(const Graph& graph, uint32_t seed) {
+  RewrittenGraph scratch;
+  OptGraph g(graph, &scratch);
+  GraphEvaluator eval(g, EvalOptions{false});
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(-2.0f, 2.0f);
+  for (uint32_t i = 0; i < g.size(); ++i) {
+    if (g.Key(i) != "Host2DeviceCopy") continue;
+    const Shape& shape = *g.var({i, 0}).shape;
+    std::vector<float> values(ElementCount(shape));
+    for (float& v : values) v = dist(rng);
+    eval.SetInput(i, HostValue::Floats(shape, values));
+  }
+  std::vector<HostValue> out;
+  for (const VarRef& v : g.endpoints()) {
+    std::string why;
+    std::optional<HostValue> value = eval.Value(v, &why);
+    EXPECT_TRUE(value) << why;
+    out.push_back(value ? *value : HostValue{});
+  }
+  return out;
+}
+
+// Outputs equal within `rel` relative (absolute near zero).
+inline void ExpectSameOutputs(const Graph& before, const Graph& after, double rel = 1e-6) {
+  for (uint32_t seed : {1u, 2u, 3u}) {
+    std::vector<HostValue> a = Run(before, seed), b = Run(after, seed);
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t k = 0; k < a.size(); ++k) {
+      ASSERT_EQ(a[k].shape, b[k].shape) << "output " << k;
+      ASSERT_EQ(a[k].size(), b[k].size());
+      for (size_t e = 0; e < a[k].size(); ++e) {
+        const double x = a[k].AsFloat(e), y = b[k].AsFloat(e);
+        EXPECT_LE(std::fabs(x - y), rel * std::max(1.0, std::fabs(x)))
+            << "output " << k << " element " << e << " seed " << seed;
+      }
+    }
+  }
+}
+
+}  // namespace graphport::mge::opt::testing
+
+#endif  // GRAPHPORT_TESTS_CPP_MGE_OPTIMIZE_TEST_GRAPH_H_
