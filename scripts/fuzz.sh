@@ -22,7 +22,7 @@ log_tag=fuzz
 target="${1:?usage: scripts/fuzz.sh TARGET|all SECONDS}"
 seconds="${2:?usage: scripts/fuzz.sh TARGET|all SECONDS}"
 targets=(fuzz_tf_binary fuzz_tf_text fuzz_tf_json fuzz_tf_export fuzz_tf_saved_model_folder
-  fuzz_mge fuzz_tfjs)
+  fuzz_mge fuzz_tfjs fuzz_tf_checkpoint)
 corpus="$repo/../shared/corpus"
 [ -d "$corpus/tf" ] || die "the corpus is missing: $corpus"
 command -v clang++ >/dev/null || die "clang++ is missing (scripts/setup.sh installs it)"

@@ -71,6 +71,13 @@ VariableEntry MakeEntry(const std::string& key, const tensorflow::BundleEntryPro
   }
   int64_t elements = ShapeElements(entry.shape);
   if (elements < 0) throw EntryError(place, key, "has a shape whose element count overflows");
+  if (proto.slices_size() > kMaxSlicesPerVariable) {
+    throw Error(ErrorCode::kUnsupported,
+                place.file + ": the checkpoint entry \"" + key + "\" is partitioned into " +
+                    std::to_string(proto.slices_size()) + " slices; graphport reads at most " +
+                    std::to_string(kMaxSlicesPerVariable),
+                ErrorLocation::InFile(place.file, static_cast<int64_t>(place.offset)));
+  }
   for (const auto& slice : proto.slices()) {
     std::vector<SliceExtent> extents;
     for (const auto& e : slice.extent()) {

@@ -18,6 +18,10 @@ namespace graphport::tf::checkpoint {
 inline constexpr int32_t kBundleVersion = 1;
 // More data files than TensorFlow's "%05d" names can count is a damaged header.
 inline constexpr int32_t kMaxShards = 99999;
+// Slices of one partitioned variable: TensorFlow partitions a variable over devices or a few
+// hundred shards at most. The cover check compares slices pairwise, so a hostile index with
+// tens of thousands would cost seconds; past this a variable is refused as unsupported.
+inline constexpr int kMaxSlicesPerVariable = 4096;
 
 struct BundleIndex {
   int32_t num_shards = 0;

@@ -91,6 +91,19 @@ TEST(BundleIndexTest, EachBadFieldIsNamed) {
   EXPECT_EQ(code, ErrorCode::kUnsupported);
 }
 
+TEST(BundleIndexTest, TooManySlicesAreUnsupported) {
+  tensorflow::BundleEntryProto entry = Float({5000}, 0);
+  for (int i = 0; i <= ckpt::kMaxSlicesPerVariable; ++i) {
+    auto* extent = entry.add_slices()->add_extent();
+    extent->set_start(i);
+    extent->set_length(1);
+  }
+  ErrorCode code;
+  EXPECT_NE(FailureOf(Index(Header(), {{"v", entry}}), &code).find("4097 slices"),
+            std::string::npos);
+  EXPECT_EQ(code, ErrorCode::kUnsupported);
+}
+
 TEST(BundleIndexTest, SlicesAreMatchedToTheirEntries) {
   BundleWriter writer;
   writer.AddSlice("v", tensorflow::DT_FLOAT, {2}, {{0, 1}}, {1}, std::string(4, 'a'));
