@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "tf/freeze/node_location.h"
+#include "tf/freeze/op_outputs.h"
 
 namespace graphport::tf {
 namespace {
@@ -63,12 +64,23 @@ int FunctionTensors::FlatIndex(const tensorflow::NodeDef& node, const std::strin
                 AtNode(node.name()));
   }
   const tensorflow::OpDef* op = registry_.FindComplete(node.op());
+  tensorflow::OpDef builtin;
   if (op == nullptr) {
-    throw Error(ErrorCode::kUnsupported,
-                "function '" + where + "': node '" + node.name() + "' has op '" + node.op() +
-                    "', whose outputs no OpDef describes (the SavedModel's stripped_op_list "
-                    "lacks it): give an op registry (opRegistry) that has it",
-                AtNode(node.name()));
+    // SavedModels often leave their functions' ops out of stripped_op_list: TensorFlow's
+    // registry then says which ops have several outputs; any other has one.
+    std::vector<OutputArgLayout> layout;
+    if (BuiltinOutputArgs(node.op(), &layout)) {
+      for (const auto& arg : layout) {
+        auto* def = builtin.add_output_arg();
+        def->set_name(arg.name);
+        def->set_number_attr(arg.number_attr);
+        def->set_type_list_attr(arg.type_list_attr);
+      }
+    } else {
+      auto* def = builtin.add_output_arg();
+      def->set_name(arg);
+    }
+    op = &builtin;
   }
   int flat = 0;
   for (const auto& output : op->output_arg()) {
