@@ -8,6 +8,7 @@
 #include "tf/checkpoint/checkpoint.h"
 #include "tf/detect.h"
 #include "tf/export.h"
+#include "tf/freeze/freeze_export.h"
 #include "tf/inspect.h"
 #include "tf/meta_graph/builtin_op_defaults.h"
 #include "tf/options.h"
@@ -256,6 +257,14 @@ json TfFamilyModel::Inspect() const {
   if (inputs_->Names().size() > 1) summary["inputs"] = inputs;
   // The files of a SavedModel folder that a SavedModel export passes through.
   summary["savedModelFiles"] = parts;
+  // What an export to TF.js would have to freeze: a graph that reads variables or calls
+  // functions runs in TensorFlow only.
+  json freeze_ops = json::object();
+  if (model_->meta_graph() != nullptr) {
+    for (const auto& [op, count] : OpsNeedingFreeze(*model_)) freeze_ops[op] = count;
+  }
+  summary["needsFreeze"] = !freeze_ops.empty();
+  summary["freezeOps"] = std::move(freeze_ops);
   std::string variables_prefix = (folder_.empty() ? "" : folder_ + "/") + "variables/variables";
   if (inputs_->Has(variables_prefix + ".index")) {
     AddCheckpointSummary(inputs_, variables_prefix, &summary);
@@ -283,14 +292,21 @@ bool TfFamilyModel::WritesFolder(const OptionValues& options) const {
 }
 
 json TfFamilyModel::Export(const OptionValues& values, OutputSet* out) {
+  // A frozen model is written instead of the loaded one: its variables are constants now.
+  FrozenModel frozen = FreezeForExport(*model_, inputs_, folder_, values);
+  TfModel* model = frozen.model != nullptr ? frozen.model.get() : model_.get();
   json info;
   if (extension_ != nullptr) {
-    info = extension_->export_model(model_.get(), values, out);
+    info = extension_->export_model(model, values, out);
   } else {
     TfMessageOptions messages;
-    info = tf::Export(model_.get(), ReadTfExportOptions(values, &messages), out);
+    info = tf::Export(model, ReadTfExportOptions(values, &messages), out);
   }
-  if (values.String("to") == "saved-model") CopyPassthrough(out, &info);
+  if (frozen.model != nullptr) {
+    info["frozen"] = frozen.report;
+  } else if (values.String("to") == "saved-model") {
+    CopyPassthrough(out, &info);
+  }
   return info;
 }
 

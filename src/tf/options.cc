@@ -44,8 +44,11 @@ OptionSchema MakeExportSchema() {
   s.family = "tensorflow";
   s.title = "TensorFlow";
   s.api = "tf.train.export_meta_graph";
-  s.groups = {
-      {"output", "Output"}, {"graph", "Graph"}, {"content", "Content"}, {"debug", "Debug info"}};
+  s.groups = {{"output", "Output"},
+              {"freeze", "Freeze"},
+              {"graph", "Graph"},
+              {"content", "Content"},
+              {"debug", "Debug info"}};
 
   OptionSpec to;
   to.name = "to";
@@ -75,6 +78,33 @@ OptionSchema MakeExportSchema() {
       "Name of the main output file (on the CLI, -o sets it). Empty: model.meta / model.pbtxt, "
       "graph.pb / graph.pbtxt, or saved_model.pb / saved_model.pbtxt.";
   s.options.push_back(filename);
+
+  OptionSpec freeze;
+  freeze.name = "freeze";
+  freeze.cli = "freeze";
+  freeze.type = OptionType::kBool;  // no default: unset, an export to tfjs freezes when it must
+  freeze.group = "freeze";
+  freeze.label = "Freeze";
+  freeze.help =
+      "Freeze one signature of a SavedModel into a graph that runs on its own, as "
+      "tfjs-converter does: its function and every call inlined, variables replaced by "
+      "constants holding their checkpoint values (variables/), pruned to the signature's "
+      "outputs. Unset: on for to: 'tfjs' when the graph has variables or function calls, off "
+      "otherwise.";
+  s.options.push_back(freeze);
+
+  OptionSpec signature;
+  signature.name = "signature";
+  signature.cli = "signature";
+  signature.type = OptionType::kString;
+  signature.default_value = "serving_default";
+  signature.group = "freeze";
+  signature.label = "Signature";
+  signature.metavar = "KEY";
+  signature.help =
+      "The SavedModel signature a freeze keeps (tfjs-converter's --signature_name): its "
+      "inputs become the graph's inputs and its outputs the graph's outputs.";
+  s.options.push_back(signature);
 
   OptionSpec scope;
   scope.name = "exportScope";

@@ -12,6 +12,7 @@
 #include "tfjs/detect.h"
 #include "tfjs/model_initializer.h"
 #include "tfjs/options.h"
+#include "tfjs/preflight.h"
 #include "tfjs/read_graph_model.h"
 #include "tfjs/unfuse_ops.h"
 #include "tfjs/write_graph_model.h"
@@ -163,6 +164,19 @@ class TfjsFamilyImpl : public Family {
   std::string title_ = "TensorFlow.js";
 };
 
+// The ops TF.js cannot run, before anything is written: an UNSUPPORTED error naming them, or
+// with allowUnsupportedOps their list for info.
+json Preflight(GraphNodes* nodes, const OptionValues& values) {
+  std::map<std::string, UnsupportedOp> ops = FindUnsupportedOps(nodes);
+  if (ops.empty()) return json::array();
+  if (!values.Bool("allowUnsupportedOps")) {
+    ErrorLocation where;
+    where.node = ops.begin()->second.nodes.empty() ? "" : ops.begin()->second.nodes[0];
+    throw Error(ErrorCode::kUnsupported, UnsupportedOpsMessage(ops), where);
+  }
+  return UnsupportedOpsJson(ops);
+}
+
 }  // namespace
 
 const OptionSchema& TfWithTfjsExportSchema() {
@@ -248,12 +262,19 @@ json ExportWithTfjs(tf::TfModel* model, const OptionValues& values, const json& 
   }
   const tensorflow::SignatureDef* signature = nullptr;
   if (meta_graph != nullptr) {
+    // serving_default, as tfjs-converter picks it; a frozen model's one signature else.
     auto s = meta_graph->signature_def().find(kSignatureKey);
-    if (s != meta_graph->signature_def().end()) signature = &s->second;
+    if (s != meta_graph->signature_def().end()) {
+      signature = &s->second;
+    } else if (meta_graph->signature_def().size() == 1) {
+      signature = &meta_graph->signature_def().begin()->second;
+    }
   }
   json info;
+  json unsupported;
   if (wire != nullptr) {
     WireGraphNodes nodes(*wire, plan, *graph);
+    unsupported = Preflight(&nodes, values);
     info = WriteGraphModel(&nodes, signature, write, out);
   } else {
     // The tables' init ops go back to modelInitializer, as tfjs-converter cuts them out.
@@ -265,8 +286,11 @@ json ExportWithTfjs(tf::TfModel* model, const OptionValues& values, const json& 
         write.initializer_signature = InitializerSignature(tfjs_manifest);
       }
     }
+    ParsedGraphNodes nodes(*graph);
+    unsupported = Preflight(&nodes, values);
     info = WriteGraphModel(*graph, signature, write, out);
   }
+  if (!unsupported.empty()) info["unsupportedOps"] = unsupported;
   info["format"] = "tfjs";
   info["encoding"] = "json";
   if (unfuse) info["unfusedOps"] = rewrites;

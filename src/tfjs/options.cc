@@ -77,6 +77,20 @@ std::vector<OptionSpec> TfjsExportOptionSpecs() {
       "TensorFlow's registry lacks or keeps for Grappler into standard TensorFlow ops, so "
       "TensorFlow can import the graph; info lists every rewrite.";
   specs.push_back(unfuse);
+
+  OptionSpec allow;
+  allow.name = "allowUnsupportedOps";
+  allow.cli = "allow-unsupported-ops";
+  allow.seed = "skip_op_check";
+  allow.type = OptionType::kBool;
+  allow.default_value = false;
+  allow.group = kOptionGroup;
+  allow.label = "Allow ops TF.js lacks";
+  allow.help =
+      "With to: 'tfjs', write the model even when it holds ops the TF.js runtime cannot run "
+      "(for a runtime with custom ops, tf.registerOp); info.unsupportedOps lists them. Off: "
+      "such an export fails with UNSUPPORTED, naming each op and its nodes.";
+  specs.push_back(allow);
   return specs;
 }
 

@@ -1,5 +1,7 @@
 #include "tf/freeze/freeze.h"
 
+#include <set>
+
 #include "core/error.h"
 #include "tf/freeze/function_body.h"
 #include "tf/freeze/inline_calls.h"
@@ -68,6 +70,22 @@ json Freeze(const tensorflow::MetaGraphDef& meta_graph, const tensorflow::GraphD
     if (any) values = GraphVariableValues(start.graph, graph, store);
   }
   VariablesToConstsResult frozen = VariablesToConsts(&start.graph, &values);
+  // An input the outputs do not need was pruned with its Placeholder: TF.js (like
+  // tfjs-converter's signature) lists only inputs the graph has.
+  std::set<std::string> kept;
+  for (const auto& node : start.graph.node()) kept.insert(node.name());
+  std::vector<std::string> unused_inputs;
+  for (auto it = start.inputs.begin(); it != start.inputs.end();) {
+    std::string node;
+    int index = 0;
+    SplitGraphInput(it->second.name(), &node, &index);
+    if (kept.count(node) != 0) {
+      ++it;
+      continue;
+    }
+    unused_inputs.push_back(it->first);
+    it = start.inputs.erase(it);
+  }
 
   out->Clear();
   *out->mutable_meta_info_def() = meta_graph.meta_info_def();
@@ -88,6 +106,10 @@ json Freeze(const tensorflow::MetaGraphDef& meta_graph, const tensorflow::GraphD
                  {"nodesPruned", dropped},
                  {"nodes", out->graph_def().node_size()},
                  {"nodesBeforePrune", before}};
+  if (!unused_inputs.empty()) report["unusedInputsDropped"] = unused_inputs;
+  json consts = json::array();
+  for (const auto& [node, key] : frozen.consts) consts.push_back({{"node", node}, {"key", key}});
+  report["constants"] = std::move(consts);
   return report;
 }
 

@@ -57,6 +57,7 @@ VariablesToConstsResult VariablesToConsts(tensorflow::GraphDef* graph,
     result.value_bytes += ValueBytes(v.value);
     MakeConst(graph->mutable_node(it->second), std::move(v.value));
     ++result.variables;
+    result.consts.emplace_back(name, v.key);
     queue.emplace_back(it->second, dtype);
   }
   std::set<int> seen;

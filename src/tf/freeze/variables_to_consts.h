@@ -8,6 +8,8 @@
 
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tensorflow/graph.pb.h"
 #include "tf/freeze/variable_values.h"
@@ -19,6 +21,8 @@ struct VariablesToConstsResult {
   int reads = 0;      // ReadVariableOps made Identity
   int gathers = 0;    // ResourceGather(Nd) made GatherV2 / GatherNd
   uint64_t value_bytes = 0;
+  // Each Const made, with the checkpoint key its value came from ("" for a captured constant).
+  std::vector<std::pair<std::string, std::string>> consts;
 };
 
 // `values` is keyed by node name; the values are moved into the graph.

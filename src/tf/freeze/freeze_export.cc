@@ -1,0 +1,91 @@
+#include "tf/freeze/freeze_export.h"
+
+#include <set>
+
+#include "core/error.h"
+#include "tf/freeze/checkpoint_store.h"
+#include "tf/freeze/freeze.h"
+#include "tf/freeze/variable_values.h"
+
+namespace graphport::tf {
+namespace {
+
+using nlohmann::json;
+
+bool NeedsFreezeOp(const std::string& op, const std::set<std::string>& functions) {
+  return IsVariableOp(op) || op == "ReadVariableOp" || op == "PartitionedCall" ||
+         op == "StatefulPartitionedCall" || functions.count(op) != 0;
+}
+
+std::string OpList(const std::map<std::string, uint64_t>& ops) {
+  std::string text;
+  for (const auto& [op, count] : ops) {
+    text += (text.empty() ? "" : ", ") + op + " x" + std::to_string(count);
+  }
+  return text;
+}
+
+}  // namespace
+
+std::map<std::string, uint64_t> OpsNeedingFreeze(const TfModel& model) {
+  std::map<std::string, uint64_t> ops;
+  std::set<std::string> functions;
+  if (const WireGraph* wire = model.wire_graph()) {
+    for (const auto& f : wire->functions()) functions.emplace(f.name);
+    for (const auto& [op, count] : wire->op_counts()) {
+      std::string name(op);
+      if (NeedsFreezeOp(name, functions)) ops[name] += count;
+    }
+    return ops;
+  }
+  const tensorflow::GraphDef& graph = model.graph();
+  for (const auto& f : graph.library().function()) functions.insert(f.signature().name());
+  for (const auto& node : graph.node()) {
+    if (NeedsFreezeOp(node.op(), functions)) ++ops[node.op()];
+  }
+  return ops;
+}
+
+FrozenModel FreezeForExport(const TfModel& model, InputSet* inputs, const std::string& folder,
+                            const OptionValues& values) {
+  FrozenModel frozen;
+  bool to_tfjs = values.String("to") == "tfjs";
+  bool given = values.Has("freeze");
+  if (given && !values.Bool("freeze")) {
+    if (to_tfjs && model.meta_graph() != nullptr) {
+      std::map<std::string, uint64_t> ops = OpsNeedingFreeze(model);
+      if (!ops.empty()) {
+        throw Error(ErrorCode::kInvalidOption,
+                    "freeze: false with to: 'tfjs', but the graph holds " + OpList(ops) +
+                        ", which the TF.js runtime cannot run: leave freeze unset (an export "
+                        "to tfjs freezes such a graph) or set it",
+                    ErrorLocation::OfOption("freeze"));
+      }
+    }
+    return frozen;
+  }
+  if (!given) {
+    if (!to_tfjs || model.meta_graph() == nullptr || OpsNeedingFreeze(model).empty()) {
+      return frozen;
+    }
+  }
+  if (model.meta_graph() == nullptr) {
+    throw Error(ErrorCode::kInvalidOption,
+                "freeze needs a SavedModel or MetaGraphDef: it freezes one of their "
+                "signatures, and a GraphDef has none",
+                ErrorLocation::OfOption("freeze"));
+  }
+  std::string prefix = (folder.empty() ? "" : folder + "/") + "variables/variables";
+  std::unique_ptr<CheckpointStore> store = CheckpointStore::Open(inputs, prefix);
+  FreezeOptions options;
+  options.signature = values.String("signature");
+  frozen.model = TfModel::Build(
+      TfFormat{TfKind::kMetaGraphDef, false}, model.detection_reason(), model.input_bytes(),
+      [&](google::protobuf::Arena*, tensorflow::MetaGraphDef* out) {
+        frozen.report = Freeze(*model.meta_graph(), model.graph(), store.get(), options, out);
+      });
+  frozen.report["checkpoint"] = store != nullptr ? json(store->label()) : json(nullptr);
+  return frozen;
+}
+
+}  // namespace graphport::tf
