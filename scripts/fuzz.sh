@@ -22,7 +22,7 @@ log_tag=fuzz
 target="${1:?usage: scripts/fuzz.sh TARGET|all SECONDS}"
 seconds="${2:?usage: scripts/fuzz.sh TARGET|all SECONDS}"
 targets=(fuzz_tf_binary fuzz_tf_text fuzz_tf_json fuzz_tf_export fuzz_tf_saved_model_folder
-  fuzz_mge fuzz_tfjs fuzz_tf_checkpoint)
+  fuzz_mge fuzz_tfjs fuzz_tf_checkpoint fuzz_tf_freeze)
 corpus="$repo/../shared/corpus"
 [ -d "$corpus/tf" ] || die "the corpus is missing: $corpus"
 command -v clang++ >/dev/null || die "clang++ is missing (scripts/setup.sh installs it)"
@@ -121,6 +121,18 @@ seed_for() {
         "$bin/fuzz_pack_inputs" "$(dirname "$f")" "$out/folder$i"
       done < <(find "$corpus/tf" -name 'saved_model.pb*' | sort)
       ;;
+    fuzz_tf_checkpoint)
+      find "$corpus/tf" "$corpus/../savedmodels" -name variables.index -exec cp -t "$out" --backup=numbered {} +
+      ;;
+    fuzz_tf_freeze)
+      # Every SavedModel with its checkpoint: the corpus's and ../shared/savedmodels'.
+      local i=0 f
+      while IFS= read -r f; do
+        [ -f "$(dirname "$(dirname "$f")")/saved_model.pb" ] || continue
+        i=$((i + 1))
+        "$bin/fuzz_pack_inputs" "$(dirname "$(dirname "$f")")" "$out/folder$i"
+      done < <(find "$corpus/tf" "$corpus/../savedmodels" -name variables.index | sort)
+      ;;
     fuzz_mge)
       find "$corpus/mge" -type f -exec cp -t "$out" --backup=numbered {} +
       # The corpus holds FBS v1 only: its FBS_V2 re-dumps, made by the native CLI when it is
@@ -153,7 +165,7 @@ run_one() {
   case "$t" in
     fuzz_tf_text) dict=text ;;
     fuzz_tf_json) dict=json ;;
-    fuzz_tf_saved_model_folder) dict=saved_model ;;
+    fuzz_tf_saved_model_folder | fuzz_tf_freeze) dict=saved_model ;;
     fuzz_mge) dict=mge ;;
     fuzz_tfjs) dict=tfjs ;;
     *) dict=binary ;;

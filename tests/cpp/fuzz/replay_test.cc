@@ -31,6 +31,7 @@ const std::map<std::string, Body>& Targets() {
       {"fuzz_tf_export", &TfExport},
       {"fuzz_tf_saved_model_folder", &TfSavedModelFolder},
       {"fuzz_tf_checkpoint", &TfCheckpoint},
+      {"fuzz_tf_freeze", &TfFreeze},
       {"fuzz_mge", &Mge},
       {"fuzz_tfjs", &Tfjs},
   };

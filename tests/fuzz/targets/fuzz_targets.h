@@ -23,6 +23,8 @@ std::string TfExport(std::string_view bytes);
 std::string TfSavedModelFolder(std::string_view bytes);
 // A TensorFlow checkpoint index, its values read from data files of zeros (tf_checkpoint.cc).
 std::string TfCheckpoint(std::string_view bytes);
+// A SavedModel folder with its checkpoint, frozen to TF.js and to a GraphDef (tf_freeze.cc).
+std::string TfFreeze(std::string_view bytes);
 // A MegEngine dump, re-dumped as FBS_V2, FBS and FBS compatible with 8.14 (mge.cc).
 std::string Mge(std::string_view bytes);
 // A TensorFlow.js model.json and its shards packed as an input container (tfjs.cc).
