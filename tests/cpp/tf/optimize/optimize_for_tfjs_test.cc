@@ -1,0 +1,134 @@
+#include "tf/optimize/optimize_for_tfjs.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "optimize_test_graphs.h"
+#include "tf/freeze/freeze.h"
+#include "tf/freeze/freeze_test_util.h"
+
+namespace graphport::testing {
+namespace {
+
+// Checkpoint values by key, and the object graph TF2 SavedModels keep in the Const "Const".
+class ScalarStore : public tf::VariableStore {
+ public:
+  std::map<std::string, float> scalars;
+  std::string object_graph;
+  bool Has(const std::string& key) override { return scalars.count(key) != 0; }
+  void Read(const std::string& key, tensorflow::TensorProto* out) override {
+    out->set_dtype(tensorflow::DT_FLOAT);
+    out->mutable_tensor_shape();
+    float v = scalars.at(key);
+    out->set_tensor_content(std::string(reinterpret_cast<const char*>(&v), sizeof v));
+  }
+  bool ReadObjectGraph(tensorflow::TrackableObjectGraph* out) override {
+    return out->ParseFromString(object_graph);
+  }
+  std::string label() const override { return "test store"; }
+};
+
+// research: savedmodel_freeze.md §7, the expected TF.js output for serving_default.
+TEST(OptimizeForTfjs, HalfPlusTwoKeepsOnlyTheMathAndNamesItsWeightsAsTheConverterDoes) {
+  if (!CorpusPresent()) FAIL() << MissingCorpusMessage();
+  tensorflow::SavedModel model = ReadSavedModel(CorpusDir() / kHalfPlusTwoTf2);
+  const tensorflow::MetaGraphDef& meta = model.meta_graphs(0);
+  ScalarStore store;
+  store.scalars = {{"a/.ATTRIBUTES/VARIABLE_VALUE", 0.5f}, {"b/.ATTRIBUTES/VARIABLE_VALUE", 2.0f}};
+  store.object_graph =
+      NodeNamed(meta.graph_def(), "Const")->attr().at("value").tensor().string_val(0);
+  tensorflow::MetaGraphDef frozen;
+  tf::Freeze(meta, meta.graph_def(), &store, {}, &frozen);
+  tensorflow::GraphDef graph = frozen.graph_def();
+  ASSERT_GT(graph.node_size(), 10);
+
+  std::vector<std::string> outputs = {"Identity:0"};
+  nlohmann::json report = tf::OptimizeForTfjs(&graph, {"x:0"}, &outputs);
+  EXPECT_EQ(outputs, std::vector<std::string>{"Identity:0"});
+  EXPECT_EQ(Ops(graph),
+            (std::map<std::string, int>{
+                {"AddV2", 1}, {"Const", 2}, {"Identity", 1}, {"Mul", 1}, {"Placeholder", 1}}));
+  const tensorflow::NodeDef* a = Named(graph, "StatefulPartitionedCall/Mul/ReadVariableOp");
+  const tensorflow::NodeDef* b = Named(graph, "StatefulPartitionedCall/Add/ReadVariableOp");
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(a->op(), "Const");
+  EXPECT_EQ(FloatValues(*a), std::vector<float>{0.5f});
+  EXPECT_EQ(FloatValues(*b), std::vector<float>{2.0f});
+  for (const auto& node : graph.node()) {
+    for (const auto& input : node.input()) EXPECT_NE(input[0], '^') << node.name();
+  }
+  EXPECT_EQ(report["removeIdentities"]["identitiesFoldedIntoConsts"], 4);
+  EXPECT_EQ(report["nodesAfter"], 6);
+}
+
+// A conv net block as Keras exports it, after the freeze: weights behind Identity chains,
+// Conv2D + FusedBatchNormV3 + Relu6, then a depthwise conv + BiasAdd + Relu, then a Dense.
+TEST(OptimizeForTfjs, AConvBlockBecomesTheConvertersFusedOps) {
+  tensorflow::GraphDef graph;
+  AddNode(&graph, "input", "Placeholder");
+  std::vector<float> filter = {0.5f, -0.25f, 1.5f, 2.0f};  // [1,1,2,2]
+  AddConst(&graph, "unknown", {1, 1, 2, 2}, filter);
+  AddFloatOp(&graph, "conv/Conv2D/ReadVariableOp", "Identity", {"unknown"});
+  AddConv(&graph, "conv/Conv2D", "Conv2D", "input", "conv/Conv2D/ReadVariableOp");
+  std::vector<float> gamma = {1.25f, 0.5f}, beta = {0.1f, -0.2f}, mean = {0.3f, 0.7f},
+                     var = {2.0f, 0.5f};
+  AddConst(&graph, "bn/gamma", {2}, gamma);
+  AddConst(&graph, "bn/beta", {2}, beta);
+  AddConst(&graph, "bn/mean", {2}, mean);
+  AddConst(&graph, "bn/var", {2}, var);
+  tensorflow::NodeDef& bn = AddFloatOp(&graph, "bn/FusedBatchNormV3", "FusedBatchNormV3",
+                                       {"conv/Conv2D", "bn/gamma", "bn/beta", "bn/mean", "bn/var"});
+  (*bn.mutable_attr())["epsilon"].set_f(0.001f);
+  AddFloatOp(&graph, "bn/Relu6", "Relu6", {"bn/FusedBatchNormV3"});
+  AddConst(&graph, "dw/filter", {1, 1, 2, 1}, {1.0f, -1.0f});
+  AddConv(&graph, "dw/depthwise", "DepthwiseConv2dNative", "bn/Relu6", "dw/filter");
+  AddConst(&graph, "dw/bias", {2}, {0.5f, 0.25f});
+  AddFloatOp(&graph, "dw/BiasAdd", "BiasAdd", {"dw/depthwise", "dw/bias"});
+  AddFloatOp(&graph, "dw/Relu", "Relu", {"dw/BiasAdd"});
+  AddConst(&graph, "dense/kernel", {2, 2}, {1, 0, 0, 1});
+  AddFloatOp(&graph, "dense/MatMul", "MatMul", {"dw/Relu", "dense/kernel"});
+  AddConst(&graph, "dense/bias", {2}, {0.0f, 1.0f});
+  AddFloatOp(&graph, "dense/Add", "AddV2", {"dense/MatMul", "dense/bias"});
+  AddFloatOp(&graph, "Identity", "Identity", {"dense/Add"});
+
+  std::vector<std::string> outputs = {"Identity:0"};
+  nlohmann::json report = tf::OptimizeForTfjs(&graph, {"input:0"}, &outputs);
+  EXPECT_EQ(Ops(graph), (std::map<std::string, int>{{"Const", 6},
+                                                    {"FusedDepthwiseConv2dNative", 1},
+                                                    {"Identity", 1},
+                                                    {"Placeholder", 1},
+                                                    {"_FusedConv2D", 1},
+                                                    {"_FusedMatMul", 1}}));
+  const tensorflow::NodeDef& conv = *Named(graph, "bn/Relu6");
+  EXPECT_EQ(conv.op(), "_FusedConv2D");
+  EXPECT_EQ(Inputs(conv),
+            (std::vector<std::string>{"input", "conv/Conv2D_weights", "conv/Conv2D_bn_offset"}));
+  EXPECT_EQ(StringList(conv, "fused_ops"), (std::vector<std::string>{"BiasAdd", "Relu6"}));
+  // The folded weights carry the formula's values (the batch-norm test checks each detail).
+  std::vector<float> weights = FloatValues(*Named(graph, "conv/Conv2D_weights"));
+  ASSERT_EQ(weights.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) {
+    double scale = 1.0 / std::sqrt(static_cast<double>(var[i % 2] + 0.001f)) * gamma[i % 2];
+    EXPECT_EQ(weights[i], static_cast<float>(filter[i] * scale)) << i;
+  }
+  const tensorflow::NodeDef& depthwise = *Named(graph, "dw/depthwise");
+  EXPECT_EQ(depthwise.op(), "FusedDepthwiseConv2dNative");
+  EXPECT_EQ(Inputs(depthwise), (std::vector<std::string>{"bn/Relu6", "dw/filter", "dw/bias"}));
+  const tensorflow::NodeDef& dense = *Named(graph, "dense/Add");
+  EXPECT_EQ(dense.op(), "_FusedMatMul");
+  EXPECT_EQ(Inputs(dense),
+            (std::vector<std::string>{"dw/depthwise", "dense/kernel", "dense/bias"}));
+  EXPECT_EQ(Inputs(*Named(graph, "Identity")), std::vector<std::string>{"dense/Add"});
+  EXPECT_EQ(outputs, std::vector<std::string>{"Identity:0"});
+  EXPECT_EQ(report["foldBatchNorms"]["folded"], 1);
+  EXPECT_EQ(report["normalizeBiasAdd"]["rewritten"], 1);
+  EXPECT_EQ(report["remap"]["fusedConv2D"], 1);
+  EXPECT_EQ(report["remap"]["fusedMatMul"], 1);
+  EXPECT_EQ(report["fuseDepthwiseConv2d"]["fused"], 1);
+}
+
+}  // namespace
+}  // namespace graphport::testing
