@@ -226,6 +226,10 @@ BatchNormFolding FoldBatchNorms(tensorflow::GraphDef* graph, const std::vector<s
         auto it = conv.attr().find(attr);
         if (it != conv.attr().end()) (*bias_add.mutable_attr())[attr] = it->second;
       }
+      // The conv's default data_format, as the converter's import would have set it.
+      if (bias_add.attr().count("data_format") == 0) {
+        (*bias_add.mutable_attr())["data_format"].set_s("NHWC");
+      }
       bias_add.add_input(new_conv.name());
       bias_add.add_input(offset.name());
       gone.insert({fold.bn, conv.name()});

@@ -72,6 +72,13 @@ tensorflow::NodeDef Fused(const tensorflow::NodeDef& contraction,
     auto it = contraction.attr().find(key);
     if (it != contraction.attr().end()) attrs[key] = it->second;
   }
+  if (conv) {
+    AddConvolutionDefaults(&fused, true);
+  } else {
+    for (const char* key : {"transpose_a", "transpose_b"}) {
+      if (attrs.count(key) == 0) attrs[key].set_b(false);
+    }
+  }
   auto* fused_ops = attrs["fused_ops"].mutable_list();
   fused_ops->add_s("BiasAdd");
   if (activation != nullptr) fused_ops->add_s(activation->op());

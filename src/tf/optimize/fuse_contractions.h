@@ -6,7 +6,8 @@
 //                                                     Squeeze named as the BiasAdd (conv1d)
 // The fused node takes the name and the place of the pattern's last node, the contraction's
 // device and attrs (Conv2D: T, strides, padding, explicit_paddings, data_format, dilations,
-// use_cudnn_on_gpu; MatMul: T, transpose_a, transpose_b), fused_ops ["BiasAdd"(, act)],
+// use_cudnn_on_gpu; MatMul: T, transpose_a, transpose_b; each with its OpDef default where the
+// contraction lacks it, as after the converter's import), fused_ops ["BiasAdd"(, act)],
 // num_args 1, epsilon 0, and leakyrelu_alpha for LeakyRelu: the attrs TF.js reads.
 // As the remapper, it needs NHWC, Conv2D of float/double and MatMul of float, every node but
 // the last read only by the next one, and no node but the last among the graph's outputs.

@@ -66,6 +66,7 @@ int FuseDepthwiseConv2d(tensorflow::GraphDef* graph, const std::vector<std::stri
     if (bias_add != nullptr) absorbed.push_back(bias_add);
     if (activation != nullptr) absorbed.push_back(activation);
     node.set_op("FusedDepthwiseConv2dNative");
+    AddConvolutionDefaults(&node, false);
     auto& attrs = *node.mutable_attr();
     attrs["num_args"].set_i(bias_add != nullptr ? 1 : 0);
     auto* fused_ops = attrs["fused_ops"].mutable_list();

@@ -137,6 +137,16 @@ std::string StringAttr(const tensorflow::NodeDef& node, const std::string& key) 
   return it == node.attr().end() ? std::string() : it->second.s();
 }
 
+void AddConvolutionDefaults(tensorflow::NodeDef* node, bool cudnn) {
+  auto& attrs = *node->mutable_attr();
+  if (attrs.count("data_format") == 0) attrs["data_format"].set_s("NHWC");
+  if (attrs.count("dilations") == 0) {
+    for (int i = 0; i < 4; ++i) attrs["dilations"].mutable_list()->add_i(1);
+  }
+  if (attrs.count("explicit_paddings") == 0) attrs["explicit_paddings"].mutable_list();
+  if (cudnn && attrs.count("use_cudnn_on_gpu") == 0) attrs["use_cudnn_on_gpu"].set_b(true);
+}
+
 bool IsNhwc(const tensorflow::NodeDef& node) {
   std::string format = StringAttr(node, "data_format");
   return format.empty() || format == "NHWC";

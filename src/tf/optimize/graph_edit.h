@@ -65,6 +65,12 @@ void AddControlInput(tensorflow::NodeDef* node, const std::string& name);
 // The string attr `key` of `node` ("" when absent).
 std::string StringAttr(const tensorflow::NodeDef& node, const std::string& key);
 
+// Adds the attrs a convolution (Conv2D, DepthwiseConv2dNative and their fused forms) has by
+// its OpDef's defaults when `node` lacks them: data_format NHWC, dilations [1,1,1,1],
+// explicit_paddings [] and, with `cudnn`, use_cudnn_on_gpu true. SavedModels strip default
+// attrs; the converter's import through TensorFlow puts them back, and its output has them.
+void AddConvolutionDefaults(tensorflow::NodeDef* node, bool cudnn);
+
 // True when a 4-D op's data_format is NHWC (also when it is absent: the op default).
 bool IsNhwc(const tensorflow::NodeDef& node);
 

@@ -4,8 +4,11 @@
 
 #include <cmath>
 #include <cstring>
+#include <nlohmann/json.hpp>
+#include <set>
 
 #include "optimize_test_graphs.h"
+#include "test_util.h"
 #include "tf/freeze/freeze.h"
 #include "tf/freeze/freeze_test_util.h"
 
@@ -28,6 +31,22 @@ class ScalarStore : public tf::VariableStore {
     return out->ParseFromString(object_graph);
   }
   std::string label() const override { return "test store"; }
+};
+
+// Any key holds 1.0f: the structure of a freeze does not depend on the values.
+class OnesStore : public tf::VariableStore {
+ public:
+  std::string object_graph;
+  bool Has(const std::string&) override { return true; }
+  void Read(const std::string&, tensorflow::TensorProto* out) override {
+    out->set_dtype(tensorflow::DT_FLOAT);
+    out->mutable_tensor_shape();
+    out->add_float_val(1.0f);
+  }
+  bool ReadObjectGraph(tensorflow::TrackableObjectGraph* out) override {
+    return out->ParseFromString(object_graph);
+  }
+  std::string label() const override { return "ones"; }
 };
 
 // research: savedmodel_freeze.md §7, the expected TF.js output for serving_default.
@@ -128,6 +147,67 @@ TEST(OptimizeForTfjs, AConvBlockBecomesTheConvertersFusedOps) {
   EXPECT_EQ(report["remap"]["fusedConv2D"], 1);
   EXPECT_EQ(report["remap"]["fusedMatMul"], 1);
   EXPECT_EQ(report["fuseDepthwiseConv2d"]["fused"], 1);
+}
+
+// The TF.js model tensorflowjs_converter made of korean_spacing_conv1d (../shared/savedmodels):
+// the same ops and node names but for what general constant folding (not done here) and the
+// weight names of that old converter change.
+TEST(OptimizeForTfjs, KoreanSpacingHasTheReferenceConversionsOpsButForConstantFolding) {
+  std::filesystem::path dir = SavedModelsDir() / "korean_spacing_conv1d";
+  tensorflow::SavedModel model = ReadSavedModel(dir / "saved_model");
+  const tensorflow::MetaGraphDef& meta = model.meta_graphs(0);
+  OnesStore store;
+  // The object graph the SavedModel's save function writes, in its Const "Const".
+  const tensorflow::NodeDef* saved_graph = NodeNamed(meta.graph_def(), "Const");
+  ASSERT_NE(saved_graph, nullptr);
+  store.object_graph = saved_graph->attr().at("value").tensor().string_val(0);
+  tensorflow::OpList ops;
+  ASSERT_TRUE(ParseTextReference(ReadCorpus("tf/ops.pbtxt"), &ops));
+  tf::FreezeOptions options;
+  options.op_registry = &ops;
+  tensorflow::MetaGraphDef frozen;
+  tf::Freeze(meta, meta.graph_def(), &store, options, &frozen);
+  tensorflow::GraphDef graph = frozen.graph_def();
+  const tensorflow::SignatureDef& signature = frozen.signature_def().at("serving_default");
+  std::vector<std::string> outputs = {signature.outputs().begin()->second.name()};
+  nlohmann::json report =
+      tf::OptimizeForTfjs(&graph, {signature.inputs().begin()->second.name()}, &outputs);
+  EXPECT_EQ(outputs, std::vector<std::string>{"Identity:0"});
+  EXPECT_EQ(report["remap"]["fusedConv1D"], 9);
+
+  nlohmann::json reference = nlohmann::json::parse(ReadFile(dir / "tfjs_reference/model.json"));
+  std::map<std::string, int> expected;
+  std::map<std::string, const nlohmann::json*> reference_nodes;
+  for (const auto& node : reference["modelTopology"]["node"]) {
+    ++expected[node["op"].get<std::string>()];
+    reference_nodes[node["name"].get<std::string>()] = &node;
+  }
+  // Grappler's constant folding turns each conv's ExpandDims of its weights into a Const (9),
+  // and folds two ConcatV2 and two Transpose of shapes.
+  expected["ExpandDims"] += 9;
+  expected["Const"] += 11;
+  expected["ConcatV2"] += 2;
+  expected["Transpose"] += 2;
+  EXPECT_EQ(Ops(graph), expected);
+
+  std::map<std::string, const tensorflow::NodeDef*> ours;
+  for (const auto& node : graph.node()) ours[node.name()] = &node;
+  int fused = 0;
+  for (const auto& [name, node] : reference_nodes) {
+    std::string op = (*node)["op"];
+    if (op == "Const") continue;
+    ASSERT_EQ(ours.count(name), 1u) << name;
+    EXPECT_EQ(ours[name]->op(), op) << name;
+    if (op != "_FusedConv2D") continue;
+    ++fused;
+    std::set<std::string> attrs, reference_attrs;
+    for (const auto& [key, value] : ours[name]->attr()) attrs.insert(key);
+    for (const auto& [key, value] : (*node)["attr"].items()) reference_attrs.insert(key);
+    EXPECT_EQ(attrs, reference_attrs) << name;
+    EXPECT_EQ(ours[name]->input_size(), 3) << name;
+    EXPECT_EQ(ours[name]->device(), (*node)["device"]) << name;
+  }
+  EXPECT_EQ(fused, 9);
 }
 
 }  // namespace
