@@ -39,9 +39,12 @@ bool ScalesAfterNormalization(const tensorflow::NodeDef& bn) {
   return it != bn.attr().end() && it->second.b();
 }
 
-float FloatAttr(const tensorflow::NodeDef& node, const std::string& key) {
-  auto it = node.attr().find(key);
-  return it == node.attr().end() ? 0.0f : it->second.f();
+// The batch norm's epsilon. FusedBatchNorm(V3)'s OpDef default is 0.0001: a SavedModel with
+// stripped default attrs lacks it, and the converter's import through TensorFlow restores it.
+float Epsilon(const tensorflow::NodeDef& bn, const char* key) {
+  auto it = bn.attr().find(key);
+  if (it != bn.attr().end()) return it->second.f();
+  return bn.op() == "BatchNormWithGlobalNormalization" ? 0.0f : 0.0001f;
 }
 
 // One fold, checked and computed before the graph changes.
@@ -127,7 +130,7 @@ class Folder {
     }
 
     // The converter's NumPy arithmetic, element by element (see the header).
-    double epsilon = FloatAttr(bn, at.epsilon);
+    double epsilon = Epsilon(bn, at.epsilon);
     bool scaled = ScalesAfterNormalization(bn);
     tensorflow::DataType difference_type =
         bias == nullptr || bias_values.dtype == mean.dtype ? mean.dtype : tensorflow::DT_DOUBLE;

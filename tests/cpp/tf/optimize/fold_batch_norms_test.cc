@@ -134,6 +134,19 @@ TEST(FoldBatchNorms, GlobalNormalizationWithoutScaleAfterNormalizationIgnoresGam
   EXPECT_EQ(FloatValues(*Named(graph, "conv_bn_offset")), expected.offset);
 }
 
+TEST(FoldBatchNorms, AStrippedEpsilonIsTheOpDefDefault) {
+  tensorflow::GraphDef graph;
+  AddNode(&graph, "x", "Placeholder");
+  AddConst(&graph, "filter", {1, 1, 2, 3}, kFilter);
+  AddConv(&graph, "conv", "Conv2D", "x", "filter");
+  AddStatistics(&graph, kGamma, kBeta, kMean, kVar);
+  AddBatchNorm(&graph, "FusedBatchNormV3", "conv", 0.5f).mutable_attr()->erase("epsilon");
+  ASSERT_EQ(tf::FoldBatchNorms(&graph, {"bn:0"}).folded, 1);
+  Expected expected = Fold(kFilter, 3, kGamma, kBeta, kMean, kVar, 0.0001f, {});
+  EXPECT_EQ(FloatValues(*Named(graph, "conv_weights")), expected.weights);
+  EXPECT_EQ(FloatValues(*Named(graph, "conv_bn_offset")), expected.offset);
+}
+
 TEST(FoldBatchNorms, WhatCannotFoldIsLeftUnchanged) {
   for (const char* name : {"filter_input", "v2", "shared_conv", "bad_shape"}) {
     std::string variant = name;
