@@ -184,12 +184,18 @@ class Folder {
   std::set<std::string> read_past_output0_;
 };
 
-tensorflow::NodeDef MakeConst(const std::string& name, const tensorflow::AttrValue& dtype,
+// A Const like `like` (its dtype attr, or its value's dtype when it has none) holding `values`.
+tensorflow::NodeDef MakeConst(const std::string& name, const tensorflow::NodeDef& like,
                               const FloatTensor& values) {
   tensorflow::NodeDef node;
   node.set_name(name);
   node.set_op("Const");
-  (*node.mutable_attr())["dtype"] = dtype;
+  auto dtype = like.attr().find("dtype");
+  if (dtype != like.attr().end()) {
+    (*node.mutable_attr())["dtype"] = dtype->second;
+  } else {
+    (*node.mutable_attr())["dtype"].set_type(values.dtype);
+  }
   WriteFloatTensor(values, (*node.mutable_attr())["value"].mutable_tensor());
   return node;
 }
@@ -217,11 +223,11 @@ BatchNormFolding FoldBatchNorms(tensorflow::GraphDef* graph, const std::vector<s
       }
       const tensorflow::NodeDef& conv = *fold.conv;
       tensorflow::NodeDef weights =
-          MakeConst(conv.name() + "_weights", fold.weights_node->attr().at("dtype"), fold.weights);
+          MakeConst(conv.name() + "_weights", *fold.weights_node, fold.weights);
       tensorflow::NodeDef new_conv = conv;
       new_conv.set_input(1, weights.name());
       tensorflow::NodeDef offset =
-          MakeConst(conv.name() + "_bn_offset", fold.mean_node->attr().at("dtype"), fold.offset);
+          MakeConst(conv.name() + "_bn_offset", *fold.mean_node, fold.offset);
       tensorflow::NodeDef bias_add;
       bias_add.set_name(fold.bn);
       bias_add.set_op("BiasAdd");

@@ -125,8 +125,7 @@ ContractionFusion FuseContractions(tensorflow::GraphDef* graph,
     auto it = consumers.find(name);
     if (kept.count(name) != 0 || it == consumers.end() || it->second.size() != 1) return -1;
     const tensorflow::NodeDef& next = graph->node(it->second[0]);
-    return InputNodeName(next.input(0)) == name && !IsControlInput(next.input(0)) ? it->second[0]
-                                                                                  : -1;
+    return ReadsOutput0(next.input(0), name) ? it->second[0] : -1;
   };
 
   std::map<int, tensorflow::NodeDef> replaced;

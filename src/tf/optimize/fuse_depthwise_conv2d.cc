@@ -29,8 +29,8 @@ int FuseDepthwiseConv2d(tensorflow::GraphDef* graph, const std::vector<std::stri
     }
     for (const auto& [name, list] : consumers) {
       const tensorflow::NodeDef& next = graph->node(list[0]);
-      if (list.size() == 1 && InputNodeName(next.input(0)) == name &&
-          !IsControlInput(next.input(0))) {
+      if (list.size() == 1 && ReadsOutput0(next.input(0), name) &&
+          !index.ReadPastOutput0(next.name())) {
         sole_consumer[name] = list[0];
       }
     }

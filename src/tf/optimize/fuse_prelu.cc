@@ -15,10 +15,11 @@ int DataInputCount(const tensorflow::NodeDef& node) {
   return count;
 }
 
-// The node `input` reads when it is a data input; null otherwise.
+// The node whose output 0 `input` reads; null otherwise.
 tensorflow::NodeDef* Producer(tensorflow::GraphDef* graph, const GraphIndex& index,
                               const std::string& input) {
-  return IsControlInput(input) ? nullptr : index.Find(graph, InputNodeName(input));
+  tensorflow::NodeDef* node = index.Find(graph, InputNodeName(input));
+  return node != nullptr && ReadsOutput0(input, node->name()) ? node : nullptr;
 }
 
 bool ReadOnlyOnce(const GraphIndex& index, const std::set<std::string>& fixed,
@@ -39,7 +40,8 @@ int FuseOpsForPrelu(tensorflow::GraphDef* graph, const std::vector<std::string>&
   int fused = 0;
   for (auto& add : *graph->mutable_node()) {
     if ((add.op() != "Add" && add.op() != "AddV2") || add.input_size() != 2 ||
-        fixed.count(add.name()) != 0 || gone.count(add.name()) != 0) {
+        fixed.count(add.name()) != 0 || gone.count(add.name()) != 0 ||
+        index.ReadPastOutput0(add.name())) {
       continue;
     }
     tensorflow::NodeDef* relu = Producer(graph, index, add.input(0));
@@ -97,7 +99,8 @@ int FusePreluIntoContraction(tensorflow::GraphDef* graph, const std::vector<std:
   std::set<std::string> gone;
   int fused = 0;
   for (auto& prelu : *graph->mutable_node()) {
-    if (prelu.op() != "Prelu" || DataInputCount(prelu) != 2 || fixed.count(prelu.name()) != 0) {
+    if (prelu.op() != "Prelu" || DataInputCount(prelu) != 2 || fixed.count(prelu.name()) != 0 ||
+        index.ReadPastOutput0(prelu.name())) {
       continue;
     }
     tensorflow::NodeDef* contraction = Producer(graph, index, prelu.input(0));

@@ -24,11 +24,15 @@ GraphIndex::GraphIndex(const tensorflow::GraphDef& graph) {
     const tensorflow::NodeDef& node = graph.node(i);
     by_name_.emplace(node.name(), i);
     for (const auto& input : node.input()) {
-      if (IsControlInput(input)) {
-        ++control_consumers_[InputNodeName(input)];
+      std::string name;
+      int output = 0;
+      SplitGraphInput(input, &name, &output);
+      if (output < 0) {
+        ++control_consumers_[name];
       } else {
-        ++data_consumers_[InputNodeName(input)];
+        ++data_consumers_[name];
       }
+      if (output > 0) read_past_output0_.insert(name);
     }
   }
 }
@@ -52,6 +56,13 @@ int GraphIndex::DataConsumers(const std::string& name) const {
 int GraphIndex::ControlConsumers(const std::string& name) const {
   auto it = control_consumers_.find(name);
   return it == control_consumers_.end() ? 0 : it->second;
+}
+
+bool ReadsOutput0(const std::string& input, const std::string& name) {
+  std::string node;
+  int output = 0;
+  SplitGraphInput(input, &node, &output);
+  return output == 0 && node == name;
 }
 
 const tensorflow::NodeDef* ConstInput(const tensorflow::GraphDef& graph, const GraphIndex& index,

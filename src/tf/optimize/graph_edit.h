@@ -32,12 +32,18 @@ class GraphIndex {
   int Consumers(const std::string& name) const {
     return DataConsumers(name) + ControlConsumers(name);
   }
+  // True when some input reads an output of `name` other than 0 ("name:1").
+  bool ReadPastOutput0(const std::string& name) const { return read_past_output0_.count(name); }
 
  private:
   std::unordered_map<std::string, int> by_name_;
   std::unordered_map<std::string, int> data_consumers_;
   std::unordered_map<std::string, int> control_consumers_;
+  std::set<std::string> read_past_output0_;
 };
+
+// True when `input` is a data input reading output 0 of node `name` ("name" or "name:0").
+bool ReadsOutput0(const std::string& input, const std::string& name);
 
 // The node's op when it is a Const (no inputs but control ones), for a check of the producer
 // of an input; null when `input` names no node or a node of another op.

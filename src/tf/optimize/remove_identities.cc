@@ -42,7 +42,10 @@ int FoldConstChains(tensorflow::GraphDef* graph, const std::set<std::string>& ke
       int output = 0;
       SplitGraphInput(node.input(0), &source, &output);
       tensorflow::NodeDef* constant = index.Find(graph, source);
-      if (output != 0 || constant == nullptr || constant->op() != "Const") continue;
+      if (output != 0 || constant == nullptr || constant->op() != "Const" ||
+          constant->attr().count("value") == 0) {
+        continue;
+      }
       tensorflow::NodeDef made;
       made.set_name(node.name());
       made.set_op("Const");
@@ -51,7 +54,12 @@ int FoldConstChains(tensorflow::GraphDef* graph, const std::set<std::string>& ke
         if (IsControlInput(input)) made.add_input(input);
       }
       auto& attrs = *made.mutable_attr();
-      attrs["dtype"] = constant->attr().at("dtype");
+      auto dtype = constant->attr().find("dtype");
+      if (dtype != constant->attr().end()) {
+        attrs["dtype"] = dtype->second;
+      } else {
+        attrs["dtype"].set_type(constant->attr().at("value").tensor().dtype());
+      }
       // A Const that served only this node is not needed any more: its value moves.
       if (index.Consumers(source) == 1 && keep.count(source) == 0) {
         attrs["value"].Swap(&(*constant->mutable_attr())["value"]);
@@ -70,10 +78,18 @@ int FoldConstChains(tensorflow::GraphDef* graph, const std::set<std::string>& ke
 class Bypass {
  public:
   Bypass(const tensorflow::GraphDef& graph, const std::set<std::string>& keep) {
-    std::set<std::string> fed_to_merge;
+    // A node read in a way its removal cannot honour stays: a NoOp read as data, an
+    // Identity read past output 0 (both malformed), an Identity feeding a Merge.
+    std::set<std::string> fed_to_merge, read_as_data, read_past_output0;
     for (const auto& node : graph.node()) {
-      if (node.op() == "Merge" || node.op() == "RefMerge") {
-        for (const auto& input : node.input()) fed_to_merge.insert(InputNodeName(input));
+      bool merge = node.op() == "Merge" || node.op() == "RefMerge";
+      for (const auto& input : node.input()) {
+        std::string name;
+        int output = 0;
+        SplitGraphInput(input, &name, &output);
+        if (merge) fed_to_merge.insert(name);
+        if (output >= 0) read_as_data.insert(name);
+        if (output > 0) read_past_output0.insert(name);
       }
     }
     std::unordered_map<std::string, const tensorflow::NodeDef*> by_name;
@@ -81,8 +97,9 @@ class Bypass {
     for (const auto& node : graph.node()) {
       if (keep.count(node.name()) != 0) continue;
       if (node.op() == "NoOp") {
-        removed_.emplace(node.name(), &node);
-      } else if (IsIdentityLike(node) && fed_to_merge.count(node.name()) == 0) {
+        if (read_as_data.count(node.name()) == 0) removed_.emplace(node.name(), &node);
+      } else if (IsIdentityLike(node) && fed_to_merge.count(node.name()) == 0 &&
+                 read_past_output0.count(node.name()) == 0) {
         // Control flow v1 needs the Identity after a Switch: it carries the branch's liveness.
         auto source = by_name.find(InputNodeName(node.input(0)));
         bool after_switch = source != by_name.end() && (source->second->op() == "Switch" ||

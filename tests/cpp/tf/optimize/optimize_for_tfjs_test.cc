@@ -5,8 +5,10 @@
 #include <cmath>
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <set>
 
+#include "core/error.h"
 #include "optimize_test_graphs.h"
 #include "test_util.h"
 #include "tf/freeze/freeze.h"
@@ -208,6 +210,133 @@ TEST(OptimizeForTfjs, KoreanSpacingHasTheReferenceConversionsOpsButForConstantFo
     EXPECT_EQ(ours[name]->device(), (*node)["device"]) << name;
   }
   EXPECT_EQ(fused, 9);
+}
+
+TEST(OptimizeForTfjs, AGraphWithNothingToOptimizeIsUnchanged) {
+  tensorflow::GraphDef graph;
+  AddNode(&graph, "x", "Placeholder");
+  AddConst(&graph, "w", {2}, {1.0f, 2.0f});
+  AddFloatOp(&graph, "y", "Mul", {"x", "w"});
+  AddFloatOp(&graph, "z", "Tanh", {"y"});
+  tensorflow::GraphDef before = graph;
+  std::vector<std::string> outputs = {"z:0"};
+  tf::OptimizeForTfjs(&graph, {"x:0"}, &outputs);
+  EXPECT_EQ(Bytes(graph), Bytes(before));
+  EXPECT_EQ(outputs, std::vector<std::string>{"z:0"});
+}
+
+// Seeded random graphs of the ops the passes look at, with control edges, later and missing
+// inputs, cycles and Consts of any shape or none: the passes end with a graphport Error or a
+// graph whose inputs and outputs exist and whose edges name only nodes it has (or names that
+// were already missing).
+TEST(OptimizeForTfjs, RandomGraphsKeepTheirInputsOutputsAndEdges) {
+  const std::vector<std::string> ops = {"Identity",
+                                        "IdentityN",
+                                        "Snapshot",
+                                        "StopGradient",
+                                        "NoOp",
+                                        "Conv2D",
+                                        "DepthwiseConv2dNative",
+                                        "MatMul",
+                                        "BiasAdd",
+                                        "Add",
+                                        "AddV2",
+                                        "Relu",
+                                        "Relu6",
+                                        "LeakyRelu",
+                                        "Mul",
+                                        "Neg",
+                                        "FusedBatchNormV3",
+                                        "FusedBatchNorm",
+                                        "Squeeze",
+                                        "Prelu",
+                                        "_FusedConv2D",
+                                        "RandomUniform",
+                                        "Switch",
+                                        "Merge",
+                                        "Const",
+                                        "Const",
+                                        "Const"};
+  std::mt19937 random(20261206);
+  auto pick = [&](size_t n) { return static_cast<int>(random() % n); };
+  int errors = 0;
+  for (int round = 0; round < 1000; ++round) {
+    tensorflow::GraphDef graph;
+    AddNode(&graph, "in", "Placeholder");
+    std::vector<std::string> consts;
+    int count = 4 + pick(16);
+    for (int i = 1; i < count; ++i) {
+      std::string name = "n" + std::to_string(i);
+      const std::string& op = ops[pick(static_cast<int>(ops.size()))];
+      if (op == "Const") {
+        int channels = 1 + pick(3);
+        std::vector<int64_t> shape = pick(2) == 0 ? std::vector<int64_t>{channels}
+                                                  : std::vector<int64_t>{1, 1, channels, channels};
+        std::vector<float> values(shape.size() == 1 ? channels : channels * channels, 0.5f);
+        tensorflow::NodeDef& node = AddConst(&graph, name, shape, values);
+        if (pick(8) == 0) node.mutable_attr()->erase("dtype");
+        if (pick(16) == 0) node.mutable_attr()->erase("value");
+        consts.push_back(name);
+        continue;
+      }
+      tensorflow::NodeDef& node = AddFloatOp(&graph, name, op, {});
+      int inputs = op == "FusedBatchNormV3" || op == "FusedBatchNorm" ? 5 : 1 + pick(2);
+      for (int k = 0; k < inputs; ++k) {
+        int from = pick(i + 2);  // sometimes a later node, or itself
+        std::string input = from > count - 1 ? "missing"
+                            : from == 0      ? "in"
+                                             : "n" + std::to_string(from);
+        // Mostly a chain whose other operands are Consts: the shapes the passes fuse.
+        if (k == 0 && pick(3) != 0) input = i == 1 ? "in" : "n" + std::to_string(i - 1);
+        if (k > 0 && !consts.empty() && pick(3) != 0) input = consts[pick(consts.size())];
+        if (pick(6) == 0) input += ":1";
+        node.add_input(input);
+      }
+      if (pick(4) == 0) node.add_input("^n" + std::to_string(1 + pick(i)));
+      if (pick(2) == 0) node.set_device("/device:CPU:0");
+      if (op == "Conv2D" || op == "_FusedConv2D") SetInts(&node, "strides", {1, 1, 1, 1});
+      if (op == "_FusedConv2D") {
+        (*node.mutable_attr())["fused_ops"].mutable_list()->add_s("BiasAdd");
+        (*node.mutable_attr())["num_args"].set_i(1);
+      }
+    }
+    std::set<std::string> names, missing_before;
+    for (const auto& node : graph.node()) names.insert(node.name());
+    for (const auto& node : graph.node()) {
+      for (const auto& input : node.input()) {
+        std::string name = input.substr(input[0] == '^' ? 1 : 0);
+        name = name.substr(0, name.find(':'));
+        if (names.count(name) == 0) missing_before.insert(name);
+      }
+    }
+    std::string last = graph.node(graph.node_size() - 1).name();
+    std::vector<std::string> outputs = {last + ":0", "n1"};
+    try {
+      tf::OptimizeForTfjs(&graph, {"in:0"}, &outputs);
+    } catch (const Error&) {
+      ++errors;
+      continue;
+    }
+    std::set<std::string> after;
+    for (const auto& node : graph.node()) {
+      EXPECT_TRUE(after.insert(node.name()).second) << "round " << round << ": " << node.name();
+    }
+    EXPECT_EQ(after.count("in"), 1u) << "round " << round;
+    for (const auto& output : outputs) {
+      EXPECT_EQ(after.count(output.substr(0, output.find(':'))), 1u)
+          << "round " << round << ": " << output;
+    }
+    for (const auto& node : graph.node()) {
+      for (const auto& input : node.input()) {
+        std::string name = input.substr(input[0] == '^' ? 1 : 0);
+        name = name.substr(0, name.find(':'));
+        EXPECT_TRUE(after.count(name) != 0 || missing_before.count(name) != 0)
+            << "round " << round << ": " << node.name() << " reads " << input;
+      }
+    }
+  }
+  // Identity cycles are refused; most graphs are not cyclic through Identities only.
+  EXPECT_LT(errors, 100);
 }
 
 }  // namespace
