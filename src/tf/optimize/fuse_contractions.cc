@@ -150,11 +150,7 @@ ContractionFusion FuseContractions(tensorflow::GraphDef* graph,
           graph->node(sole_consumer(conv_name)).name() != producer_name) {
         continue;
       }
-      int conv_at = -1;
-      for (int k = 0; k < graph->node_size() && conv_at < 0; ++k) {
-        if (graph->node(k).name() == conv_name) conv_at = k;
-      }
-      replaced[conv_at] = Fused(*conv, bias_add, nullptr, conv_name);
+      replaced[index.IndexOf(conv_name)] = Fused(*conv, bias_add, nullptr, conv_name);
       tensorflow::NodeDef squeeze = *producer;
       squeeze.set_name(bias_add.name());
       for (const auto& input : bias_add.input()) {

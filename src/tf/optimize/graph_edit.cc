@@ -48,6 +48,11 @@ const tensorflow::NodeDef* GraphIndex::Find(const tensorflow::GraphDef& graph,
   return it == by_name_.end() ? nullptr : &graph.node(it->second);
 }
 
+int GraphIndex::IndexOf(const std::string& name) const {
+  auto it = by_name_.find(name);
+  return it == by_name_.end() ? -1 : it->second;
+}
+
 int GraphIndex::DataConsumers(const std::string& name) const {
   auto it = data_consumers_.find(name);
   return it == data_consumers_.end() ? 0 : it->second;

@@ -27,6 +27,8 @@ class GraphIndex {
   // The node named `name`, or null.
   tensorflow::NodeDef* Find(tensorflow::GraphDef* graph, const std::string& name) const;
   const tensorflow::NodeDef* Find(const tensorflow::GraphDef& graph, const std::string& name) const;
+  // The node's position in the graph, or -1.
+  int IndexOf(const std::string& name) const;
   int DataConsumers(const std::string& name) const;
   int ControlConsumers(const std::string& name) const;
   int Consumers(const std::string& name) const {
