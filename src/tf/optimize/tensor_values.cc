@@ -53,10 +53,6 @@ bool ReadFloatTensor(const tensorflow::TensorProto& tensor, FloatTensor* out) {
              : ReadField(tensor.double_val(), count, &out->values);
 }
 
-double RoundTo(tensorflow::DataType dtype, double value) {
-  return dtype == tensorflow::DT_FLOAT ? static_cast<double>(static_cast<float>(value)) : value;
-}
-
 void WriteFloatTensor(const FloatTensor& tensor, tensorflow::TensorProto* out) {
   out->Clear();
   out->set_dtype(tensor.dtype);
