@@ -196,6 +196,34 @@ export interface ExportInfo {
   unknownFieldsLeftOut?: { count: number; fields: string[] };
   /** With exportScope: the signatures and the saver dropped because they name tensors outside. */
   droppedReferences?: { what: string; reason: string }[];
+  /** What a freeze did (freeze: true, or to: 'tfjs' of a graph with variables or calls). */
+  frozen?: {
+    signature: string;
+    /** The signature's function (TF2), null for a TF1 graph frozen in place. */
+    function: string | null;
+    inlinedCalls: number;
+    variables: number;
+    variableBytes: number;
+    readsMadeIdentity: number;
+    gathersRewritten: number;
+    nodesPruned: number;
+    nodes: number;
+    nodesBeforePrune: number;
+    /** With optimize (to: 'tfjs'): what each of tfjs-converter's passes did; else null. */
+    optimized: Record<string, unknown> | null;
+    /** Signature inputs dropped because the outputs do not need them. */
+    unusedInputsDropped?: string[];
+    /**
+     * Each Const the freeze made, with the checkpoint key of its value ("" for a constant),
+     * named as the freeze made it: optimize may then rename it (an Identity chain folds onto
+     * its last node).
+     */
+    constants: { node: string; key: string }[];
+    /** The checkpoint the values came from, null when the graph had none to read. */
+    checkpoint: string | null;
+  };
+  /** With allowUnsupportedOps: the ops written that the TF.js runtime cannot run. */
+  unsupportedOps?: { op: string; count: number; nodes: string[]; hint: string | null }[];
 }
 
 export interface TensorSummary {
@@ -282,6 +310,10 @@ export interface Summary {
   variableShards?: number;
   /** Why the folder's checkpoint could not be read, in place of `variables`. */
   variablesError?: string;
+  /** The graph holds variables or function calls: an export to TF.js freezes it. */
+  needsFreeze: boolean;
+  /** Those ops (variables, their reads, calls) with their counts. */
+  freezeOps: Record<string, number>;
   format: 'graph-def' | 'meta-graph' | 'saved-model';
   encoding: 'binary' | 'text';
   detection: string;

@@ -106,6 +106,21 @@ OptionSchema MakeExportSchema() {
       "inputs become the graph's inputs and its outputs the graph's outputs.";
   s.options.push_back(signature);
 
+  OptionSpec optimize;
+  optimize.name = "optimize";
+  optimize.cli = "optimize";
+  optimize.type = OptionType::kBool;
+  optimize.default_value = true;
+  optimize.group = "freeze";
+  optimize.label = "Optimize for TF.js";
+  optimize.help =
+      "When a freeze writes TF.js, apply tfjs-converter's graph optimizations: Identity and "
+      "NoOp nodes removed, batch norms folded into the convolution before them, Conv2D, "
+      "MatMul and DepthwiseConv2dNative fused with their bias and activation as TF.js runs "
+      "them, Prelu fused. Off (--no-optimize): the frozen graph as it is. Other outputs are "
+      "written frozen without these TF.js-only fusions.";
+  s.options.push_back(optimize);
+
   OptionSpec scope;
   scope.name = "exportScope";
   scope.cli = "export-scope";

@@ -11,6 +11,7 @@
 #include "tf/freeze/variables_to_consts.h"
 #include "tf/meta_graph/builtin_op_defaults.h"
 #include "tf/meta_graph/op_registry.h"
+#include "tf/optimize/optimize_for_tfjs.h"
 
 namespace graphport::tf {
 
@@ -87,6 +88,21 @@ json Freeze(const tensorflow::MetaGraphDef& meta_graph, const tensorflow::GraphD
     it = start.inputs.erase(it);
   }
 
+  json optimized = nullptr;
+  if (options.optimize_for_tfjs) {
+    std::vector<std::string> inputs;
+    for (const auto& [key, info] : start.inputs) inputs.push_back(info.name());
+    std::vector<std::string> outputs;
+    for (const auto& [key, info] : start.outputs) outputs.push_back(info.name());
+    optimized = OptimizeForTfjs(&start.graph, inputs, &outputs);
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      std::string node;
+      int index = 0;
+      SplitGraphInput(outputs[k], &node, &index);
+      start.outputs[k].second.set_name(node + ":" + std::to_string(index));
+    }
+  }
+
   out->Clear();
   *out->mutable_meta_info_def() = meta_graph.meta_info_def();
   out->mutable_meta_info_def()->clear_any_info();
@@ -107,6 +123,7 @@ json Freeze(const tensorflow::MetaGraphDef& meta_graph, const tensorflow::GraphD
                  {"nodes", out->graph_def().node_size()},
                  {"nodesBeforePrune", before}};
   if (!unused_inputs.empty()) report["unusedInputsDropped"] = unused_inputs;
+  report["optimized"] = std::move(optimized);
   json consts = json::array();
   for (const auto& [node, key] : frozen.consts) consts.push_back({{"node", node}, {"key", key}});
   report["constants"] = std::move(consts);

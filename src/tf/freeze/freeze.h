@@ -19,6 +19,9 @@ struct FreezeOptions {
   std::string signature = "serving_default";
   // Searched for OpDefs before the model's own stripped_op_list.
   const tensorflow::OpList* op_registry = nullptr;
+  // Then tfjs-converter's graph optimizations (tf/optimize): identities removed, batch norms
+  // folded, contractions fused as TF.js runs them.
+  bool optimize_for_tfjs = false;
 };
 
 // True when `graph` still needs a freeze to run without TensorFlow's variables: it holds a

@@ -79,6 +79,8 @@ FrozenModel FreezeForExport(const TfModel& model, InputSet* inputs, const std::s
   std::unique_ptr<CheckpointStore> store = CheckpointStore::Open(inputs, prefix);
   FreezeOptions options;
   options.signature = values.String("signature");
+  // TensorFlow's own freeze does not fuse: the converter's optimizations go to TF.js only.
+  options.optimize_for_tfjs = to_tfjs && values.Bool("optimize");
   frozen.model = TfModel::Build(
       TfFormat{TfKind::kMetaGraphDef, false}, model.detection_reason(), model.input_bytes(),
       [&](google::protobuf::Arena*, tensorflow::MetaGraphDef* out) {

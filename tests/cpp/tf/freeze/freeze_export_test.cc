@@ -84,8 +84,18 @@ TEST(FreezeExport, HalfPlusTwoTf2ToTfjsHoldsItsCheckpointValuesAndNoVariableOps)
     by_name[w["name"]] = shard.substr(at, 4);
     at += 4;
   }
-  EXPECT_EQ(by_name["unknown"], data.substr(0, 4));
-  EXPECT_EQ(by_name["unknown_0"], data.substr(4, 4));
+  // Named as tfjs-converter names them once Grappler folds each read onto its value
+  // (research savedmodel_freeze.md §7).
+  EXPECT_EQ(by_name["StatefulPartitionedCall/Mul/ReadVariableOp"], data.substr(0, 4));
+  EXPECT_EQ(by_name["StatefulPartitionedCall/Add/ReadVariableOp"], data.substr(4, 4));
+  EXPECT_EQ(ops.size(), 5u) << "x, the two weights, Mul, AddV2 and Identity";
+  EXPECT_EQ(ops["Identity"], 1);
+  EXPECT_EQ(ops.count("NoOp"), 0u);
+  // optimize: false writes the frozen graph as the freeze made it.
+  out = Export(model.get(), {{"to", "tfjs"}, {"optimize", false}}, &info);
+  EXPECT_TRUE(info["frozen"]["optimized"].is_null());
+  json plain = json::parse(out["model.json"]);
+  EXPECT_GT(plain["modelTopology"]["node"].size(), 6u);
 }
 
 TEST(FreezeExport, FreezeTrueWritesTheClassicFrozenGraphDef) {
