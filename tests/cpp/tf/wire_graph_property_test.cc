@@ -347,12 +347,17 @@ TEST(WireGraphPropertyTest, RandomNodesWrittenOtherwiseExportAsTheParsedPathDoes
   int per_variant[kCount] = {};
   for (int g = 0; g < 400; ++g) {
     const tensorflow::GraphDef graph = RandomGraph(rng);
-    // Each node as libprotobuf writes it (one in three) or rewritten at random odds.
+    // Each node as libprotobuf writes it (one in three) or rewritten: often (one record in
+    // 2-7), or rarely (one in 15-34), which leaves one difference alone in many nodes, where
+    // a check that misses it has nothing else to mark the node by.
     std::string bytes;
     for (const auto& node : graph.node()) {
       std::string written = testing::DeterministicBytes(node);
-      if (!OneIn(rng, 3))
-        written = Reencode(rng, written, node_type, 2 + static_cast<int>(Pick(rng, 6)));
+      if (!OneIn(rng, 3)) {
+        const int odds = OneIn(rng, 2) ? 2 + static_cast<int>(Pick(rng, 6))
+                                       : 15 + static_cast<int>(Pick(rng, 20));
+        written = Reencode(rng, written, node_type, odds);
+      }
       bytes += Record(1, written);
     }
     if (graph.has_versions()) bytes += Record(4, testing::DeterministicBytes(graph.versions()));
@@ -392,7 +397,7 @@ TEST(WireGraphPropertyTest, RandomNodesWrittenOtherwiseExportAsTheParsedPathDoes
   EXPECT_EQ(graphs, 400);
   EXPECT_EQ(exports, 400);
   for (int count : per_variant) EXPECT_GT(count, 50);
-  EXPECT_GT(not_canonical, 500);  // written otherwise, so the export must not copy them
+  EXPECT_GT(not_canonical, 400);  // written otherwise, so the export must not copy them
   // Most exports wrote from the bytes, not from a parse (text of a graph with nodes written
   // otherwise may parse it).
   EXPECT_GT(kept_as_bytes, 200);
