@@ -5,10 +5,12 @@
 #   scripts/fuzz.sh all SECONDS        every target, two at a time (FUZZ_JOBS=N to change)
 #
 # Builds the targets with Debian's clang in the sanitizer build (build/asan, scripts/build.sh),
-# seeds them from the corpus (binary files as they are, their text form from protoc --decode,
-# the TensorFlow.js model.json files, SavedModel and TensorFlow.js folders packed into one input
-# by fuzz_pack_inputs) and from tests/fuzz/regressions/, with dictionaries of each format's
-# field names and magics.
+# seeds each with the real files it reads (../shared/corpus, ../shared/savedmodels and the
+# TF.js devDependency's models in node_modules/@vladmandic/human/models: binary files as they
+# are, their text form from protoc --decode, the TensorFlow.js model.json files, SavedModel and
+# TensorFlow.js folders packed into one input by fuzz_pack_inputs, graph file first) and from
+# tests/fuzz/regressions/, with dictionaries of each format's field names and magics. Each
+# target's -max_len holds its largest seed; the log says how many seeds it got.
 # Exits non-zero on any finding; the input is kept in build/fuzz/findings/TARGET/, and should
 # be added to tests/fuzz/regressions/TARGET/ with the fix (ctest fuzz.* replays them).
 set -euo pipefail
@@ -24,7 +26,11 @@ seconds="${2:?usage: scripts/fuzz.sh TARGET|all SECONDS}"
 targets=(fuzz_tf_binary fuzz_tf_text fuzz_tf_json fuzz_tf_export fuzz_tf_saved_model_folder
   fuzz_mge fuzz_tfjs fuzz_tf_checkpoint fuzz_tf_freeze)
 corpus="$repo/../shared/corpus"
+savedmodels="$repo/../shared/savedmodels"
+tfjs_models="$repo/node_modules/@vladmandic/human/models"
 [ -d "$corpus/tf" ] || die "the corpus is missing: $corpus"
+[ -d "$savedmodels" ] || die "the SavedModels are missing: $savedmodels"
+[ -d "$tfjs_models" ] || die "the TF.js models are missing: $tfjs_models (npm ci installs them)"
 command -v clang++ >/dev/null || die "clang++ is missing (scripts/setup.sh installs it)"
 
 # The targets live in the sanitizer build, beside the tests (a no-op when scripts/test.sh has
@@ -96,6 +102,7 @@ seed_for() {
   case "$t" in
     fuzz_tf_binary | fuzz_tf_export)
       find "$corpus/tf" "$corpus/tfjs" -type f \( -name '*.pb' -o -name '*.meta' \) -exec cp -t "$out" --backup=numbered {} +
+      find "$savedmodels" -type f -name saved_model.pb -exec cp -t "$out" --backup=numbered {} +
       ;;
     fuzz_tf_text)
       local i=0 f type
@@ -109,20 +116,22 @@ seed_for() {
         i=$((i + 1))
         protoc --decode "tensorflow.$type" -I "$proto_dir" -I /usr/include \
           "$proto_dir"/tensorflow/*.proto <"$f" >"$out/seed$i.pbtxt" 2>/dev/null || rm -f "$out/seed$i.pbtxt"
-      done < <(find "$corpus/tf" "$corpus/tfjs" -type f)
+      done < <(find "$corpus/tf" "$corpus/tfjs" "$savedmodels" -type f | sort)
       ;;
     fuzz_tf_json)
-      find "$corpus/tfjs" -name '*.json' -exec cp -t "$out" --backup=numbered {} +
+      local f
+      find "$corpus/tfjs" "$savedmodels" -name '*.json' -exec cp -t "$out" --backup=numbered {} +
+      while IFS= read -r f; do cp -t "$out" --backup=numbered "$f"; done < <(tfjs_model_jsons)
       ;;
     fuzz_tf_saved_model_folder)
       local i=0 f
       while IFS= read -r f; do
         i=$((i + 1))
         "$bin/fuzz_pack_inputs" "$(dirname "$f")" "$out/folder$i"
-      done < <(find "$corpus/tf" -name 'saved_model.pb*' | sort)
+      done < <(find "$corpus/tf" "$savedmodels" -name 'saved_model.pb*' | sort)
       ;;
     fuzz_tf_checkpoint)
-      find "$corpus/tf" "$corpus/../savedmodels" -name variables.index -exec cp -t "$out" --backup=numbered {} +
+      find "$corpus/tf" "$savedmodels" -name variables.index -exec cp -t "$out" --backup=numbered {} +
       ;;
     fuzz_tf_freeze)
       # Every SavedModel with its checkpoint: the corpus's and ../shared/savedmodels'.
@@ -131,7 +140,7 @@ seed_for() {
         [ -f "$(dirname "$(dirname "$f")")/saved_model.pb" ] || continue
         i=$((i + 1))
         "$bin/fuzz_pack_inputs" "$(dirname "$(dirname "$f")")" "$out/folder$i"
-      done < <(find "$corpus/tf" "$corpus/../savedmodels" -name variables.index | sort)
+      done < <(find "$corpus/tf" "$savedmodels" -name variables.index | sort)
       ;;
     fuzz_mge)
       find "$corpus/mge" -type f -exec cp -t "$out" --backup=numbered {} +
@@ -153,11 +162,43 @@ seed_for() {
         rm -rf "$stage" && mkdir -p "$stage"
         cp -t "$stage" "$f" "$(dirname "$f")"/*.bin
         "$bin/fuzz_pack_inputs" "$stage" "$out/model$i"
-      done < <(find "$corpus/tfjs" -name model.json | sort)
+      done < <(find "$corpus/tfjs" "$savedmodels" -name model.json | sort)
+      # The devDependency's models share one folder: each JSON with the shards it names.
+      while IFS= read -r f; do
+        i=$((i + 1))
+        rm -rf "$stage" && mkdir -p "$stage"
+        cp -t "$stage" "$f"
+        shard_paths "$f" | while IFS= read -r shard; do cp -t "$stage" "$tfjs_models/$shard"; done
+        "$bin/fuzz_pack_inputs" "$stage" "$out/model$i"
+      done < <(tfjs_model_jsons)
       rm -rf "$stage"
       ;;
   esac
   if [ -d "$repo/tests/fuzz/regressions/$t" ]; then cp -t "$out" --backup=numbered "$repo/tests/fuzz/regressions/$t"/* 2>/dev/null || true; fi
+  local count largest
+  count="$(find "$out" -type f | wc -l)"
+  largest="$(find "$out" -type f -printf '%s\n' | sort -n | tail -1)"
+  log "$t: $count seeds, the largest ${largest:-0} bytes"
+}
+
+# The devDependency's graph models (model.json files under other names; models.json is
+# their list, not a model).
+tfjs_model_jsons() {
+  grep -l '"weightsManifest"' "$tfjs_models"/*.json | sort
+}
+
+# The shard files a model.json's weightsManifest names, one a line.
+shard_paths() {
+  grep -o '"paths" *: *\[[^]]*\]' "$1" | grep -o '"[^"]*\.bin"' | tr -d '"'
+}
+
+# The size of the largest seed of a target, and at least 64 KB: libFuzzer cuts a longer seed to
+# its -max_len, and the real models' graphs (up to 0.8 MB) and TF.js shards (up to 7 MB) must
+# reach the target whole.
+max_len_for() {
+  local largest
+  largest="$(find "$dir/seeds/$1" -type f -printf '%s\n' | sort -n | tail -1)"
+  echo $((${largest:-0} > 65536 ? largest : 65536))
 }
 
 run_one() {
@@ -174,14 +215,18 @@ run_one() {
   mkdir -p "$dir/work/$t" "$dir/findings/$t"
   log "$t for ${seconds}s"
   local status=0
-  # Inputs up to 64 KB: the corpus's graphs fit; bigger ones only slow each run down.
-  "$bin/$t" -max_total_time="$seconds" -max_len=65536 -timeout=20 -rss_limit_mb=4096 \
+  local max_len
+  max_len="$(max_len_for "$t")"
+  # -timeout: a real model's seed takes up to ~6 s under ASan on an idle core (a 3.9 MB text
+  # graph), and several times that while the other target and the build share the machine; a
+  # hang still stops the run.
+  "$bin/$t" -max_total_time="$seconds" -max_len="$max_len" -timeout=60 -rss_limit_mb=4096 \
     -dict="$dir/dict/$dict.dict" -artifact_prefix="$dir/findings/$t/" -print_final_stats=1 \
     "$dir/work/$t" "$dir/seeds/$t" >"$dir/$t.log" 2>&1 || status=$?
   local runs cov
   runs="$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+)/\1/p' "$dir/$t.log" | tail -1)"
   cov="$(grep -oE 'cov: [0-9]+' "$dir/$t.log" | tail -1)"
-  log "$t: ${runs:-?} executions, ${cov:-cov: ?}, exit status $status"
+  log "$t: ${runs:-?} executions, ${cov:-cov: ?}, -max_len=$max_len, exit status $status"
   if [ "$status" -ne 0 ]; then
     tail -n 40 "$dir/$t.log" >&2
     log "$t: FINDING; the input is in build/fuzz/findings/$t/"

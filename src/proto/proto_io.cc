@@ -16,6 +16,7 @@
 #include "proto/text_output.h"
 #include "proto/text_parse.h"
 #include "proto/whole_string_stream.h"
+#include "proto/wire_groups.h"
 #include "proto/wire_scan.h"
 #include "proto/wire_text.h"
 #include "proto/wire_utf8.h"
@@ -32,7 +33,7 @@ constexpr size_t kMaxDiagnosticReread = size_t{256} << 20;
 // `scanned` tells whether the bytes could be looked at again at all: a stream that cannot
 // rewind cannot say where it went wrong, only that it did.
 std::string LocateBinaryFault(ByteSource* source, const MessageSchema& type, bool* scanned,
-                              int64_t* offset) {
+                              int64_t* offset, std::string* node) {
   *scanned = false;
   std::string_view bytes;
   std::string reread;
@@ -44,6 +45,14 @@ std::string LocateBinaryFault(ByteSource* source, const MessageSchema& type, boo
   }
   *scanned = true;
   WireScan scan = ScanWire(bytes, type, /*complete=*/true);
+  if (scan.group && !scan.conflict && !scan.truncated) {
+    // An end-group tag with no group open: libprotobuf refuses it without saying where.
+    if (std::optional<WireGroup> group = FindGroup(bytes, type)) {
+      *offset = static_cast<int64_t>(group->offset);
+      *node = GroupNode(*group);
+      return DescribeGroup(*group);
+    }
+  }
   if (!scan.conflict && !scan.truncated) {
     // Sound structure: the fault may be a string libprotobuf-lite refuses without naming it.
     std::optional<BadUtf8String> bad = FindBadUtf8String(bytes, type);
@@ -152,11 +161,24 @@ void ParseBinary(ByteSource* source, google::protobuf::MessageLite* message,
     message->Clear();
     throw Error(ErrorCode::kTooLarge, text, InFile(what));
   }
-  if (ok && log.errors().empty()) return;
+  if (ok && log.errors().empty()) {
+    // What libprotobuf took may hold a group, which no TensorFlow schema has and which text
+    // format cannot print (proto/wire_groups.h). Looked for in the bytes when they are at
+    // hand: a stream past what is held (over 256 MiB) is checked where it would be printed.
+    std::optional<WireGroup> group;
+    if (source->Contiguous(&bytes)) group = FindGroup(bytes, schema);
+    if (!group.has_value()) return;
+    message->Clear();
+    ErrorLocation where = InFile(what, static_cast<int64_t>(group->offset));
+    where.node = GroupNode(*group);
+    throw Error(ErrorCode::kParseError,
+                what + ": not a valid binary " + type + ": " + DescribeGroup(*group), where);
+  }
   message->Clear();
   bool scanned;
   int64_t offset = -1;
-  std::string where = LocateBinaryFault(source, schema, &scanned, &offset);
+  std::string node;
+  std::string where = LocateBinaryFault(source, schema, &scanned, &offset, &node);
   if (where.empty()) {
     // Only when the wire structure was checked and found sound is the cause one of these two;
     // libprotobuf's log then tells which. (On input that is cut off, its parser misreads the
@@ -169,8 +191,10 @@ void ParseBinary(ByteSource* source, google::protobuf::MessageLite* message,
                        : "cut off, malformed, nested too deep, or a string that is not UTF-8") +
             ")";
   }
+  ErrorLocation location = InFile(what, offset);
+  location.node = node;
   throw Error(ErrorCode::kParseError, what + ": not a valid binary " + type + ": " + where,
-              InFile(what, offset));
+              location);
 }
 
 void ParseText(ByteSource* source, google::protobuf::MessageLite* message,
@@ -305,6 +329,8 @@ UnknownFieldReport WriteText(const google::protobuf::MessageLite& message,
   const std::string bytes = DeterministicBytes(message);
   TextOutput out(sink, kStreamChunkBytes);
   if (!WireTextPrinter(type).Print(bytes, 0, &out)) {
+    // Text format has no way to write a group (proto/wire_groups.h).
+    ThrowIfGroup(bytes, type, what);
     throw Error(ErrorCode::kInternal, what + ": its own serialization does not parse");
   }
   out.Flush();

@@ -1,7 +1,8 @@
 // Answers two questions about the wire bytes of one message without parsing them:
 //   - would libprotobuf parse them? (conservatively: "no" also for inputs it would accept but
 //     that are unusual, such as groups, so the caller falls back to a real parse, which then
-//     gives the exact error or the exact message);
+//     gives the exact error or the exact message; proto_io's refuses groups, which no
+//     TensorFlow schema has: proto/wire_groups.h);
 //   - are they canonical, i.e. exactly what deterministic serialization of the parsed message
 //     writes back? Then a writer may copy them instead of parsing and re-serialising.
 // This is what lets a loaded graph keep its nodes as the input's own bytes (GUIDE: "node by

@@ -32,7 +32,8 @@ inline bool ReadVarint(const uint8_t** p, const uint8_t* end, uint64_t* value) {
   return ReadVarintSlow(p, end, value);
 }
 
-// Reads the record at `p`; false when it is cut off or is a group (left to libprotobuf).
+// Reads the record at `p`; false when it is cut off or is a group (which the binary parse
+// refuses: proto/wire_groups.h).
 // Forced inline: edits, copies and inspect call it once per record of every node, and in
 // Emscripten's build a call keeps the cursor and the record in linear memory.
 [[gnu::always_inline]] inline bool ReadRecord(const uint8_t* p, const uint8_t* end, Record* r) {

@@ -12,6 +12,7 @@
 #include "proto/proto_streams.h"
 #include "proto/protobuf_log.h"
 #include "proto/text_output.h"
+#include "proto/wire_groups.h"
 #include "proto/wire_record.h"
 #include "proto/wire_text.h"
 #include "tensorflow/saved_model.pb.h"
@@ -166,6 +167,7 @@ proto::UnknownFieldReport WriteTextWithNodes(const google::protobuf::MessageLite
   {
     proto::TextOutput rest_out(&rest_sink);
     if (!proto::WireTextPrinter(type).Print(rest_bytes, 0, &rest_out)) {
+      proto::ThrowIfGroup(rest_bytes, type, "writing " + what);
       throw Error(ErrorCode::kInternal, "writing " + what + ": its own bytes do not parse");
     }
     rest_out.Flush();
@@ -199,7 +201,10 @@ proto::UnknownFieldReport WriteTextWithNodes(const google::protobuf::MessageLite
       const tensorflow::NodeDef* node = action != NodePlan::kCopy
                                             ? wire.Rewritten(i, plan, &scratch)
                                             : wire.Reparsed(i, plan, &scratch);
-      if (!node_text.Print(proto::DeterministicBytes(*node), level, &out)) {
+      const std::string bytes = proto::DeterministicBytes(*node);
+      if (!node_text.Print(bytes, level, &out)) {
+        proto::ThrowIfGroup(bytes, proto::SchemaOf<tensorflow::NodeDef>(),
+                            "writing " + what + ": node '" + std::string(wire.name(i)) + "'");
         throw Error(ErrorCode::kInternal, "writing " + what + ": node '" +
                                               std::string(wire.name(i)) +
                                               "' does not parse once rewritten");

@@ -87,6 +87,13 @@ TEST(WireCheckTest, BytesWrittenOtherwiseAreValidButNotCanonical) {
       {"a map entry without its key", name + op + Field(5, Field(2, std::string("\x28\x01", 2)))},
       {"a bool written as 2",
        name + op + Field(5, Field(1, "k") + Field(2, std::string("\x28\x02", 2)))},
+      // Lengths and values with a padding byte (0x80 then 0x00): parsed alike, written minimal.
+      {"a padded length prefix of a name", std::string("\x0a\x81\x00", 3) + "a" + op},
+      {"a padded length prefix of an input", name + op + std::string("\x1a\x82\x00", 3) + "in"},
+      {"a padded length prefix of an attr entry",
+       name + op + std::string("\x2a\x87\x00", 3) + Field(1, "k") + Field(2, "\x28\x01")},
+      {"a padded varint value",
+       name + op + Field(5, Field(1, "k") + Field(2, std::string("\x18\x87\x00", 3)))},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.what);

@@ -116,11 +116,26 @@ TEST(WireScanTest, FieldNumberZeroIsAConflict) {
   EXPECT_EQ(scan.conflict_offset, 0u);
 }
 
-TEST(WireScanTest, GroupAndReservedWireTypesAreConflicts) {
-  for (int tag : {0x0b, 0x0c, 0x0e, 0x0f}) {  // field 1 with wire types 3, 4, 6, 7
+TEST(WireScanTest, ReservedWireTypesAreConflicts) {
+  for (int tag : {0x0e, 0x0f}) {  // field 1 with wire types 6, 7
     proto::WireScan scan = proto::ScanWire(Bytes({0x12, 0x00, tag, 0x00}), GraphDefType(), true);
     EXPECT_TRUE(scan.conflict) << "tag " << tag;
+    EXPECT_FALSE(scan.group) << "tag " << tag;
     EXPECT_EQ(scan.conflict_offset, 2u) << "tag " << tag;
+  }
+}
+
+// A group ends the walk where it starts, without a conflict: what came before decides the
+// schema, and the reader refuses the group by its offset (tests/cpp/tf/groups_test.cc).
+TEST(WireScanTest, AGroupEndsTheWalkWithoutAConflict) {
+  for (int tag : {0x0b, 0x0c, 0x73}) {  // field 1 start and end, field 14 start
+    proto::WireScan scan =
+        proto::ScanWire(Bytes({0x0a, 0x00, tag, 0x00, 0x0a, 0x00}), GraphDefType(), true);
+    EXPECT_FALSE(scan.conflict) << "tag " << tag;
+    EXPECT_FALSE(scan.truncated) << "tag " << tag;
+    EXPECT_TRUE(scan.group) << "tag " << tag;
+    EXPECT_EQ(scan.conflict_offset, 2u) << "tag " << tag;
+    EXPECT_EQ(scan.known_fields, 1) << "tag " << tag;  // the node before it, not the one after
   }
 }
 

@@ -379,6 +379,39 @@ TEST(WireGraphTest, CanonicalNodesAreCopiedAndTheOthersMarked) {
   EXPECT_TRUE(corpus->wire_graph()->all_canonical());
 }
 
+// A length prefix or a varint value with a padding byte (0x80, then 0x00) parses as the
+// minimal one: such a node is not canonical, and an export writes it as libprotobuf does,
+// never the input's bytes.
+TEST(WireGraphTest, PaddedLengthsAndValuesAreWrittenAsLibprotobufWritesThem) {
+  auto field = [](int number, const std::string& payload) {
+    return std::string(1, static_cast<char>((number << 3) | 2)) +
+           std::string(1, static_cast<char>(payload.size())) + payload;
+  };
+  const std::string op = field(2, "NoOp");
+  const std::string padded_name = std::string("\x0a\x81\x00", 3) + "a" + op;
+  const std::string padded_input = field(1, "b") + op + std::string("\x1a\x81\x00", 3) + "a";
+  const std::string padded_value =
+      field(1, "c") + op + field(5, field(1, "n") + field(2, std::string("\x18\x87\x00", 3)));
+  const std::string padded_entry =
+      field(1, "d") + op + std::string("\x2a\x87\x00", 3) + field(1, "n") + field(2, "\x18\x07");
+  for (const std::string& node : {padded_name, padded_input, padded_value, padded_entry}) {
+    const std::string bytes = field(1, field(1, "first") + op) + field(1, node);
+    auto wire = LoadBytes(bytes);
+    ASSERT_NE(wire->wire_graph(), nullptr);
+    EXPECT_TRUE(wire->wire_graph()->nodes()[0].canonical);
+    EXPECT_FALSE(wire->wire_graph()->nodes()[1].canonical);
+    tensorflow::GraphDef parsed;
+    ASSERT_TRUE(parsed.ParseFromString(bytes));
+    const std::string expected = testing::DeterministicBytes(parsed);
+    ASSERT_NE(expected, bytes);  // libprotobuf writes it shorter
+    TfExportOptions options;
+    options.to = TfKind::kGraphDef;
+    auto [files, info] = ExportFiles(wire.get(), options);
+    ASSERT_EQ(files.size(), 1u);
+    EXPECT_TRUE(files[0].bytes == expected) << "the node's bytes were copied as they were";
+  }
+}
+
 // A node rewritten in libprotobuf's order moves its records: its name, and the op list's view
 // of an op first met in it, follow them.
 TEST(WireGraphTest, RewritingANodeMovesWhatTheIndexViewsOfIt) {

@@ -217,7 +217,18 @@ TEST(WriteGraphModelTest, AffineQuantizationMatchesTheConverter) {
   std::vector<float> positive = {1, 2, 3};
   q = QuantizeAffine(positive.data(), positive.size(), 255);
   EXPECT_EQ(q.min, 1.0);
-  EXPECT_EQ(q.codes, (std::vector<uint16_t>{0, 128, 255}));  // 127.5 rounds to even
+  EXPECT_EQ(q.codes, (std::vector<uint16_t>{0, 128, 255}));  // 127.5: to even, and up
+  // A tie whose lower neighbour is even: halves to even give 2, halves away from zero 3.
+  std::vector<float> tie = {0.0f, 2.5f, 255.0f};
+  q = QuantizeAffine(tie.data(), tie.size(), 255);
+  EXPECT_EQ(q.scale, 1.0);
+  EXPECT_EQ(q.codes, (std::vector<uint16_t>{0, 2, 255}));
+  // And in the zero point: [-2.5, 252.5] has scale 1 and zero point 2.5, which rounds to 2
+  // (0 is code 2); -2.5 clips to the nudged minimum -2, and 252.5 is 254.5 codes up: 254.
+  std::vector<float> nudged = {-2.5f, 252.5f};
+  q = QuantizeAffine(nudged.data(), nudged.size(), 255);
+  EXPECT_EQ(q.min, -2.0);
+  EXPECT_EQ(q.codes, (std::vector<uint16_t>{0, 254}));
 }
 
 TEST(WriteGraphModelTest, FnMatchIsPythons) {

@@ -1,0 +1,136 @@
+#include "proto/wire_groups.h"
+
+#include <cstdint>
+#include <vector>
+
+#include "core/error.h"
+#include "core/limits.h"
+#include "core/message_text.h"
+#include "core/utf8.h"
+#include "proto/wire_path.h"
+#include "proto/wire_record.h"
+
+namespace graphport::proto {
+namespace {
+
+// One step of the path to the message being walked, as unknown_fields.cc keeps it: made into
+// text only when a group is found.
+struct Step {
+  const FieldSchema* field;
+  std::string_view before;  // the bytes of its message before the value's record
+  std::string_view value;
+};
+
+class Walk {
+ public:
+  explicit Walk(const uint8_t* base) : base_(base) {}
+
+  // False when a group was found (then in `found`).
+  bool Message(std::string_view bytes, const MessageSchema& type, int depth) {
+    if (depth > kMaxProtoNesting) return true;  // libprotobuf refuses it before this matters
+    const auto* start = reinterpret_cast<const uint8_t*>(bytes.data());
+    const uint8_t* p = start;
+    const uint8_t* end = p + bytes.size();
+    Record r;
+    while (p < end) {
+      if (!ReadRecord(p, end, &r)) {
+        // ReadRecord leaves groups (and what does not parse) to the caller.
+        const uint8_t* q = p;
+        uint64_t tag;
+        if (ReadVarint(&q, end, &tag) &&
+            ((tag & 7) == kWireStartGroup || (tag & 7) == kWireEndGroup)) {
+          Found(p, tag);
+          return false;
+        }
+        return true;
+      }
+      p = r.end;
+      if (r.wire_type != kWireLength) continue;
+      const FieldSchema* field = type.FindFieldByNumber(r.number);
+      if (field == nullptr || field->type != FieldType::kMessage) continue;
+      path_.push_back({field, bytes.substr(0, static_cast<size_t>(r.start - start)), r.view()});
+      if (!Message(r.view(), *field->message, depth + 1)) return false;
+      path_.pop_back();
+    }
+    return true;
+  }
+
+  WireGroup found;
+
+ private:
+  void Found(const uint8_t* at, uint64_t tag) {
+    found.offset = static_cast<size_t>(at - base_);
+    found.number = static_cast<int>(tag >> 3);
+    found.end = (tag & 7) == kWireEndGroup;
+    std::vector<std::string> steps;
+    for (const Step& step : path_)
+      steps.push_back(WirePathStep(step.before, *step.field, step.value));
+    found.path = JoinPathSteps(steps);
+    // Who holds it: the innermost node or function on the path (a function by its
+    // signature's name), else the innermost message with a name of its own.
+    for (bool node_or_function : {true, false}) {
+      for (size_t i = path_.size(); i-- > 0;) {
+        const MessageSchema& owner = *path_[i].field->message;
+        std::string_view name;
+        const bool wanted =
+            !node_or_function || owner.name == "NodeDef" || owner.name == "FunctionDef";
+        if (wanted && NameOf(path_[i].value, owner, &name)) {
+          found.owner_name = CapForMessage(name);
+          found.owner_type = std::string(owner.name);
+          return;
+        }
+      }
+    }
+  }
+
+  // A message's `name` (a string field of that name), or its `signature`'s.
+  static bool NameOf(std::string_view bytes, const MessageSchema& type, std::string_view* name) {
+    const FieldSchema* field = type.FindFieldByName("name");
+    if (field != nullptr && field->type == FieldType::kString &&
+        FindLengthDelimited(bytes, field->number, name) && !name->empty() && IsValidUtf8(*name)) {
+      return true;
+    }
+    const FieldSchema* signature = type.FindFieldByName("signature");
+    std::string_view signature_bytes;
+    return signature != nullptr && signature->type == FieldType::kMessage &&
+           FindLengthDelimited(bytes, signature->number, &signature_bytes) &&
+           NameOf(signature_bytes, *signature->message, name);
+  }
+
+  const uint8_t* base_;
+  std::vector<Step> path_;
+};
+
+}  // namespace
+
+std::optional<WireGroup> FindGroup(std::string_view bytes, const MessageSchema& type) {
+  Walk walk(reinterpret_cast<const uint8_t*>(bytes.data()));
+  if (walk.Message(bytes, type, 0)) return std::nullopt;
+  return walk.found;
+}
+
+std::string DescribeGroup(const WireGroup& group) {
+  std::string text = "field " + std::to_string(group.number) + " is a group (wire type " +
+                     (group.end ? "end" : "start") + "-group) at byte " +
+                     std::to_string(group.offset);
+  if (!group.path.empty()) text += ", in " + group.path;
+  if (!group.owner_name.empty()) text += " (" + group.owner_type + " '" + group.owner_name + "')";
+  return text + "; TensorFlow's schemas have no groups";
+}
+
+std::string GroupNode(const WireGroup& group) {
+  const bool named = group.owner_type == "NodeDef" || group.owner_type == "FunctionDef";
+  return named ? group.owner_name : "";
+}
+
+void ThrowIfGroup(std::string_view bytes, const MessageSchema& type, const std::string& what) {
+  std::optional<WireGroup> group = FindGroup(bytes, type);
+  if (!group.has_value()) return;
+  ErrorLocation where;
+  where.node = GroupNode(*group);
+  throw Error(ErrorCode::kParseError,
+              what + ": " + DescribeGroup(*group) + " (a byte offset in the message as written)",
+              where);
+}
+
+}  // namespace graphport::proto
