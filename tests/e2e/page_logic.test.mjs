@@ -282,3 +282,28 @@ test('the TensorFlow plan for to: \'tfjs\': model.json and shards, the TF.js opt
   state.shardSize = '0';
   assert.deepEqual(planExport(state, null).errors.map((e) => e.option), ['shardSize']);
 });
+
+test('the plan freezes on the way to TF.js, checks the signature, and keeps unfuseOps for any output', () => {
+  const summary = {
+    signatures: [{ name: 'serving_default' }, { name: 'predict' }, { name: '__saved_model_init_op' }],
+    needsFreeze: true,
+    freezeOps: { VarHandleOp: 2, ReadVariableOp: 2 },
+    variables: [{ key: 'a/.ATTRIBUTES/VARIABLE_VALUE' }, { key: 'b/.ATTRIBUTES/VARIABLE_VALUE' }],
+    collections: [],
+  };
+  const plan = (partial) => planExport({ ...initial(), ...partial }, summary);
+  const tfjs = plan({ to: 'tfjs' });
+  assert.deepEqual(tfjs.errors, []);
+  assert.ok(tfjs.notes.some((n) => n.option === 'freeze' && /2 variables/.test(n.text)), JSON.stringify(tfjs.notes));
+  assert.equal(tfjs.options.freeze, undefined, 'unset: the core freezes a graph that needs it');
+  assert.equal(plan({ to: 'tfjs', signature: 'predict' }).options.signature, 'predict');
+  const wrong = plan({ to: 'tfjs', signature: 'nope' });
+  assert.equal(wrong.errors[0].option, 'signature');
+  assert.match(wrong.errors[0].text, /serving_default, predict\)/);
+  assert.equal(plan({ to: 'graph-def' }).notes.some((n) => n.option === 'freeze'), false);
+  assert.equal(plan({ to: 'graph-def', freeze: true }).options.freeze, true);
+  const saved = plan({ to: 'saved-model', unfuseOps: true });
+  assert.equal(saved.options.unfuseOps, true);
+  assert.equal(saved.warnings.some((w) => w.option === 'unfuseOps'), false);
+  assert.equal(plan({ to: 'tfjs', allowUnsupportedOps: true }).options.allowUnsupportedOps, true);
+});

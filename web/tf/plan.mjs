@@ -86,9 +86,10 @@ function scopeProblem(scope) {
   return null;
 }
 
-// The TensorFlow.js options (quantization, shards, unfusing) go only with to: 'tfjs'; the
-// plan adds them there and says where they would be ignored otherwise.
-const TFJS_OPTIONS = ['quantize', 'quantizeWeights', 'shardSize', 'unfuseOps'];
+// The TensorFlow.js options (quantization, shards, the op check) go only with to: 'tfjs';
+// the plan adds them there and says where they would be ignored otherwise. unfuseOps is not
+// one of them: it is there so that TensorFlow can import the graph, whatever is written.
+const TFJS_OPTIONS = ['quantize', 'quantizeWeights', 'shardSize', 'allowUnsupportedOps'];
 
 function tfjsOptionsSet(state) {
   return TFJS_OPTIONS.filter((key) => {
@@ -120,9 +121,32 @@ function planTfjs(state, { options, files, say, errors, warnings, notes }) {
     if (!Number.isSafeInteger(n) || n < 1) say(errors, 'shardSize', `“${shard}” is not a positive whole number of bytes`);
     else if (n !== 4194304) options.shardSize = n;
   }
-  if (state.unfuseOps) options.unfuseOps = true;
+  if (state.allowUnsupportedOps) {
+    options.allowUnsupportedOps = true;
+    say(warnings, 'allowUnsupportedOps', 'ops the TF.js runtime cannot run are written anyway (listed after the export): the model runs only where they are registered (tf.registerOp)');
+  }
   files.push('group1-shard…of….bin');
   say(notes, 'to', 'writes model.json and its weight shards as tfjs-converter lays them out; all come as one .zip');
+}
+
+// Freezing: the core freezes a SavedModel with variables on its way to TF.js unless told not
+// to; the plan passes the choices on and says what will happen.
+function planFreeze(state, summary, { options, say, errors, notes }) {
+  const signature = (state.signature ?? '').trim();
+  if (signature && signature !== 'serving_default') options.signature = signature;
+  const key = signature || 'serving_default';
+  const known = (summary?.signatures ?? []).map((s) => s.name);
+  // The checkbox is on or unset: unticked leaves the core's default (freeze on the way to
+  // TF.js when the graph needs it).
+  const freezing = state.freeze === true || (state.to === 'tfjs' && Boolean(summary?.needsFreeze));
+  if (state.freeze === true) options.freeze = true;
+  if (!freezing) return;
+  if (known.length && !known.includes(key)) {
+    say(errors, 'signature', `the model has no signature “${key}” (it has ${known.filter((n) => !n.startsWith('__')).join(', ') || 'none'})`);
+    return;
+  }
+  const variables = summary?.variables?.length ?? 0;
+  say(notes, 'freeze', `freezes signature “${key}”: its function and calls inlined${variables ? `, ${plural(variables, 'variable')} from the checkpoint made constants` : ''}, pruned to its outputs`);
 }
 
 // What an export with these settings will do, before it runs:
@@ -190,6 +214,8 @@ export function planExport(state, summary) {
     }
   }
 
+  planFreeze(state, summary, { options, say, errors, notes });
+  if (state.unfuseOps) options.unfuseOps = true;
   if (state.clearDevices) options.clearDevices = true;
   if (state.stripDefaultAttrs) options.stripDefaultAttrs = true;
 

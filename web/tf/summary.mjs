@@ -1,6 +1,7 @@
 // TensorFlow's part of the summary (below the common header that web/summary_view.mjs
 // renders): tags, constants, the files a SavedModel folder passes through, then tabs for ops
-// (a bar chart), signatures, scopes, collections, functions and a SavedModel's meta graphs.
+// (a bar chart), signatures, scopes, collections, functions, a SavedModel's checkpoint
+// variables and its meta graphs.
 // Long lists are paged, so thousands of ops or functions stay cheap to show.
 import { formatBytes, formatCount, h, plural } from '../dom.mjs';
 import { opChart } from '../op_chart.mjs';
@@ -104,6 +105,31 @@ function metaGraphList(summary, onSelectTags) {
         : h('button.small', { type: 'button', onclick: () => onSelectTags(m.tags) }, 'Open this one')))));
 }
 
+// The checkpoint's variables (variables/variables.index), read without their values.
+function variableList(summary) {
+  if (summary.variablesError) return h('p.muted', `The checkpoint could not be read: ${summary.variablesError}`);
+  const variables = summary.variables ?? [];
+  if (!variables.length) return h('p.empty', 'No checkpoint: the folder has no variables/ (or only the graph was opened).');
+  return pagedList({
+    items: variables,
+    label: 'variables',
+    pageSize: 12,
+    tag: 'table.grid',
+    header: h('tr', h('th', 'checkpoint key'), h('th', 'dtype'), h('th', 'shape'), h('th.num', 'bytes')),
+    matches: (v, q) => v.key.toLowerCase().includes(q),
+    renderRow: (v) => h('tr', h('td', h('code.wrap', v.key)), h('td', dtypeName(v.dtype)),
+      h('td', shapeText(v.shape)), h('td.num', formatBytes(v.bytes))),
+  });
+}
+
+// What a TF.js export will freeze: the graph's variables, their reads and its calls.
+function freezeFact(summary) {
+  const ops = Object.entries(summary.freezeOps ?? {});
+  if (!summary.needsFreeze || !ops.length) return null;
+  return fact('Freeze', [`TF.js cannot run ${ops.map(([op, n]) => `${op} ×${formatCount(n)}`).join(', ')}: `,
+    h('strong', 'an export to TF.js freezes the signature'), ' (variables become constants, calls are inlined).'], 'freeze');
+}
+
 function folderFiles(files) {
   return h('ul.folder-files', files.map((f) => h('li', h('code', f.name), h('span.muted', formatBytes(f.bytes)))));
 }
@@ -119,6 +145,7 @@ export function tfSummaryView(summary, { onSetLoadOption, onSetExportOption }) {
     h('div.facts',
       summary.tags?.length ? fact('Tags', summary.tags.map((t) => h('span.tag', t)), 'tags') : null,
       fact('Constants', `${plural(c.count, 'constant')}, ${formatBytes(c.bytes)}`, 'constants'),
+      freezeFact(summary),
       files.length ? fact('Folder', [`${plural(files.length, 'file')} passed through by a SavedModel export:`,
         folderFiles(files)], 'folder-files') : null),
     tabs([
@@ -127,6 +154,9 @@ export function tfSummaryView(summary, { onSetLoadOption, onSetExportOption }) {
       ['Scopes', summary.scopeCount ?? 0, () => scopeList(summary, onPickScope)],
       ['Collections', summary.collections?.length ?? 0, () => collectionList(summary.collections ?? [])],
       ['Functions', summary.functions?.length ?? 0, () => functionList(summary.functions ?? [])],
+      summary.format === 'saved-model'
+        ? ['Variables', summary.variables?.length ?? 0, () => variableList(summary)]
+        : null,
       // Only a SavedModel holds several.
       summary.format === 'saved-model'
         ? ['Meta graphs', summary.metaGraphs?.length ?? 0, () => metaGraphList(summary, (tags) => onSetLoadOption('tags', tags))]
