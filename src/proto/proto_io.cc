@@ -45,8 +45,8 @@ std::string LocateBinaryFault(ByteSource* source, const MessageSchema& type, boo
   }
   *scanned = true;
   WireScan scan = ScanWire(bytes, type, /*complete=*/true);
-  if (scan.group && !scan.conflict && !scan.truncated) {
-    // An end-group tag with no group open: libprotobuf refuses it without saying where.
+  if (scan.group) {
+    // A group, or an end-group tag with no group open: named by its field and node.
     if (std::optional<WireGroup> group = FindGroup(bytes, type)) {
       *offset = static_cast<int64_t>(group->offset);
       *node = GroupNode(*group);

@@ -71,15 +71,12 @@ class Scanner {
       if (tag >> 3 > 536870911 || number == 0) {
         return Conflict(field_start, "invalid field number " + std::to_string(tag >> 3));
       }
-      if (wire_type == kStartGroup || wire_type == kEndGroup) {
-        // No TensorFlow schema has groups, but a group does not make the bytes another
-        // format: the walk stops, and what it found so far decides. The reader then refuses
-        // the group by its offset and field (an unknown format would name neither).
-        result_.group = true;
-        result_.conflict_offset = field_start;
-        return false;
-      }
-      if (wire_type > kFixed32) {
+      if (wire_type > kFixed32 || wire_type == kStartGroup || wire_type == kEndGroup) {
+        // TensorFlow's schemas have no groups, so a group tag is as wrong as 6 or 7: bytes
+        // that hold one are not this message (keras_metadata.pb is no GraphDef). A reader
+        // that meets one past the detection window refuses it by its field and node
+        // (proto/wire_groups.h).
+        result_.group = wire_type == kStartGroup || wire_type == kEndGroup;
         return Conflict(field_start, "field " + std::to_string(number) + " has wire type " +
                                          WireTypeName(wire_type));
       }

@@ -25,9 +25,8 @@ struct WireScan {
   bool conflict = false;       // the bytes cannot be this message
   // The bytes fit this message but end inside a field: a cut-off file, not another format.
   bool truncated = false;
-  // A group tag (wire type 3 or 4) ended the walk there: libprotobuf would take a start-group
-  // as an unknown field, so it says nothing of the schema, but the reader refuses it (no
-  // TensorFlow schema has groups: proto/wire_groups.h); its offset is conflict_offset.
+  // The conflict is a group tag (wire type 3 or 4), at conflict_offset: no TensorFlow schema
+  // has groups (proto/wire_groups.h).
   bool group = false;
   size_t conflict_offset = 0;   // where the conflict or the cut-off field starts
   std::string conflict_reason;  // e.g. "field 1 has wire type varint, expected length-delimited"

@@ -128,10 +128,7 @@ TfDetection DetectTf(std::string_view prefix, bool complete) {
     } else if (!fits) {
       rejections += std::string(rejections.empty() ? "" : "; ") + "not a " + MessageName(kind) +
                     ": " + std::to_string(odd) + " of its fields are unknown" +
-                    (scan.first_mismatch.empty() ? "" : " (" + scan.first_mismatch + ")") +
-                    (scan.group ? ", then a group (wire type 3 or 4) at byte " +
-                                      std::to_string(scan.conflict_offset)
-                                : "");
+                    (scan.first_mismatch.empty() ? "" : " (" + scan.first_mismatch + ")");
     }
   }
   if (!best.found) best.reason = rejections;

@@ -57,7 +57,13 @@ function offsetAfter(bytes, marker) {
 
 function assertGroupRefused(bytes, { marker, number = 14, node: nodeName, kind }) {
   const offset = offsetAfter(bytes, marker);
-  for (const format of ['auto', `${kind}-binary`]) {
+  // Detected by its first bytes, a group makes them no TensorFlow message (as
+  // keras_metadata.pb is none): UNKNOWN_FORMAT naming the group's byte. Read as the kind it
+  // is, the group is refused by its field, offset and node.
+  const detected = assertGraphportError(gp, () => gp.load(bytes, { name: 'grouped.pb' }),
+    { codes: 'UNKNOWN_FORMAT', name: 'grouped.pb' });
+  assert.match(detected.message, /-group at byte \d+/);
+  for (const format of [`${kind}-binary`]) {
     const e = assertGraphportError(gp, () => gp.load(bytes, { name: 'grouped.pb', format }),
       { codes: 'PARSE_ERROR', name: 'grouped.pb', where: 'byte' });
     assert.match(e.message, new RegExp(`field ${number} is a group .* at byte ${offset}\\b`), format);

@@ -127,11 +127,13 @@ TEST(WireScanTest, ReservedWireTypesAreConflicts) {
 
 // A group ends the walk where it starts, without a conflict: what came before decides the
 // schema, and the reader refuses the group by its offset (tests/cpp/tf/groups_test.cc).
-TEST(WireScanTest, AGroupEndsTheWalkWithoutAConflict) {
+TEST(WireScanTest, AGroupIsAConflictMarkedAsAGroup) {
+  // No TensorFlow schema has groups: bytes holding one are not the message (detection then
+  // says so), and the mark lets a reader name the group's field and node.
   for (int tag : {0x0b, 0x0c, 0x73}) {  // field 1 start and end, field 14 start
     proto::WireScan scan =
         proto::ScanWire(Bytes({0x0a, 0x00, tag, 0x00, 0x0a, 0x00}), GraphDefType(), true);
-    EXPECT_FALSE(scan.conflict) << "tag " << tag;
+    EXPECT_TRUE(scan.conflict) << "tag " << tag;
     EXPECT_FALSE(scan.truncated) << "tag " << tag;
     EXPECT_TRUE(scan.group) << "tag " << tag;
     EXPECT_EQ(scan.conflict_offset, 2u) << "tag " << tag;

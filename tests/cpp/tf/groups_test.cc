@@ -69,6 +69,12 @@ void ExpectGroupRefused(const std::string& bytes, const std::string& marker,
       ADD_FAILURE() << "loaded";
     } catch (const Error& e) {
       const std::string what = e.what();
+      if (format == "auto" && e.code() == ErrorCode::kUnknownFormat) {
+        // In the first bytes detection reads, a group makes them no TensorFlow message at
+        // all (as keras_metadata.pb is none): UNKNOWN_FORMAT, naming the group's byte.
+        EXPECT_NE(what.find("-group at byte "), std::string::npos) << what;
+        continue;
+      }
       EXPECT_EQ(e.code(), ErrorCode::kParseError) << what;
       EXPECT_EQ(e.where().file, "grouped.pb");
       EXPECT_EQ(e.where().offset, static_cast<int64_t>(offset)) << what;
