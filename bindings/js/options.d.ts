@@ -39,6 +39,12 @@ export interface TensorflowExportOptions {
   asText?: boolean | null;
   /** filename: Name of the main output file (on the CLI, -o sets it). Empty: model.meta / model.pbtxt, graph.pb / graph.pbtxt, or saved_model.pb / saved_model.pbtxt. With to: 'tfjs', the name of the model JSON in the output folder (a bare name ending in .json; empty: model.json); the shards keep their group1-shard<i>of<n>.bin names, which the JSON lists. */
   filename?: string | null;
+  /** Freeze one signature of a SavedModel into a graph that runs on its own, as tfjs-converter does: its function and every call inlined, variables replaced by constants holding their checkpoint values (variables/), pruned to the signature's outputs. Unset: on for to: 'tfjs' when the graph has variables or function calls, off otherwise. */
+  freeze?: boolean | null;
+  /** The SavedModel signature a freeze keeps (tfjs-converter's --signature_name): its inputs become the graph's inputs and its outputs the graph's outputs. Default: "serving_default". */
+  signature?: string | null;
+  /** When a freeze writes TF.js, apply tfjs-converter's graph optimizations: Identity and NoOp nodes removed, batch norms folded into the convolution before them, Conv2D, MatMul and DepthwiseConv2dNative fused with their bias and activation as TF.js runs them, Prelu fused. Off (--no-optimize): the frozen graph as it is. Other outputs are written frozen without these TF.js-only fusions. Default: true. */
+  optimize?: boolean | null;
   /** export_scope: Export only the nodes under this name scope, with the scope removed from their names. Inputs from outside become $unbound_inputs_... and are listed in the unbound_inputs collection. */
   exportScope?: string | null;
   /** clear_devices: Empty the device (e.g. /device:GPU:0) of every top-level node, so the graph can be placed anywhere when it is imported. Default: false. */
@@ -67,6 +73,8 @@ export interface TensorflowExportOptions {
   shardSize?: number | null;
   /** Rewrite _FusedConv2D, _FusedMatMul, FusedDepthwiseConv2dNative, Prelu and the other ops TensorFlow's registry lacks or keeps for Grappler into standard TensorFlow ops, so TensorFlow can import the graph; info lists every rewrite. Default: false. */
   unfuseOps?: boolean | null;
+  /** skip_op_check: With to: 'tfjs', write the model even when it holds ops the TF.js runtime cannot run (for a runtime with custom ops, tf.registerOp); info.unsupportedOps lists them. Off: such an export fails with UNSUPPORTED, naming each op and its nodes. Default: false. */
+  allowUnsupportedOps?: boolean | null;
 }
 
 /** Load options of MegEngine models. */
