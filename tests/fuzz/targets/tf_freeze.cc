@@ -1,8 +1,8 @@
 // A SavedModel folder with its checkpoint, packed as an input container, frozen: exported to
-// TF.js (which freezes a graph with variables) and to a frozen GraphDef, for the default
-// signature and for the first one the model lists. Each export either works and loads back, or
-// is refused with a graphport error that is not INTERNAL: a damaged function body, object
-// graph or checkpoint must never crash the freeze.
+// TF.js (which freezes a graph with variables; refused when TF.js cannot run an op) and to a
+// frozen GraphDef, for the default signature and for the first one the model lists. Each
+// export either works and loads back, or is refused with a graphport error that is not
+// INTERNAL: a damaged function body, object graph or checkpoint must never crash the freeze.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -27,8 +27,10 @@ std::string TfFreeze(std::string_view bytes) {
     if (!key.empty() && key != signatures[0]) signatures.push_back(key);
   }
   for (const std::string& signature : signatures) {
-    nlohmann::json options = {{"signature", signature}, {"allowUnsupportedOps", true}};
-    options["to"] = "tfjs";
+    // Without allowUnsupportedOps: a model written with ops TF.js lacks may hold TensorFlow ops
+    // that graphport's TF.js reader does not know either (ParseExample), so it would not load
+    // back; the pre-flight's refusal is the answer here.
+    nlohmann::json options = {{"signature", signature}, {"to", "tfjs"}};
     failure = ExportLoadsBack(model.get(), options.dump(), /*whole_set=*/true);
     if (!failure.empty()) return failure;
     options = {{"signature", signature}, {"to", "graph-def"}, {"freeze", true}};
