@@ -9,6 +9,7 @@
 #include "tf/meta_graph/export_meta_graph.h"
 #include "tf/options.h"
 #include "tf/summary_text.h"
+#include "tfjs/default_attrs.h"
 #include "tfjs/detect.h"
 #include "tfjs/model_initializer.h"
 #include "tfjs/options.h"
@@ -272,10 +273,18 @@ json ExportWithTfjs(tf::TfModel* model, const OptionValues& values, const json& 
   }
   json info;
   json unsupported;
+  // A TensorFlow graph gets the registry's default attrs that TF.js needs, as the converter's
+  // import gives them; a TF.js model read back has them already, and keeps its bytes.
+  bool from_tensorflow = !tfjs_manifest.is_object();
+  auto write_nodes = [&](GraphNodes* nodes) {
+    WithDefaultAttrs completed(nodes);
+    GraphNodes* written = from_tensorflow ? &completed : nodes;
+    unsupported = Preflight(written, values);
+    info = WriteGraphModel(written, signature, write, out);
+  };
   if (wire != nullptr) {
     WireGraphNodes nodes(*wire, plan, *graph);
-    unsupported = Preflight(&nodes, values);
-    info = WriteGraphModel(&nodes, signature, write, out);
+    write_nodes(&nodes);
   } else {
     // The tables' init ops go back to modelInitializer, as tfjs-converter cuts them out.
     tensorflow::GraphDef main_graph, initializer;
@@ -287,8 +296,7 @@ json ExportWithTfjs(tf::TfModel* model, const OptionValues& values, const json& 
       }
     }
     ParsedGraphNodes nodes(*graph);
-    unsupported = Preflight(&nodes, values);
-    info = WriteGraphModel(*graph, signature, write, out);
+    write_nodes(&nodes);
   }
   if (!unsupported.empty()) info["unsupportedOps"] = unsupported;
   info["format"] = "tfjs";
