@@ -294,7 +294,7 @@ test('the plan freezes on the way to TF.js, checks the signature, and keeps unfu
   const plan = (partial) => planExport({ ...initial(), ...partial }, summary);
   const tfjs = plan({ to: 'tfjs' });
   assert.deepEqual(tfjs.errors, []);
-  assert.ok(tfjs.notes.some((n) => n.option === 'freeze' && /2 variables/.test(n.text)), JSON.stringify(tfjs.notes));
+  assert.ok(tfjs.notes.some((n) => n.option === 'freeze' && /of the checkpoint's 2\)/.test(n.text)), JSON.stringify(tfjs.notes));
   assert.equal(tfjs.options.freeze, undefined, 'unset: the core freezes a graph that needs it');
   assert.equal(plan({ to: 'tfjs', signature: 'predict' }).options.signature, 'predict');
   const wrong = plan({ to: 'tfjs', signature: 'nope' });

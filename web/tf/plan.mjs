@@ -146,7 +146,8 @@ function planFreeze(state, summary, { options, say, errors, notes }) {
     return;
   }
   const variables = summary?.variables?.length ?? 0;
-  say(notes, 'freeze', `freezes signature “${key}”: its function and calls inlined${variables ? `, ${plural(variables, 'variable')} from the checkpoint made constants` : ''}, pruned to its outputs`);
+  // The signature may read only some of the checkpoint's variables: which ones, the export says.
+  say(notes, 'freeze', `freezes signature “${key}”: its function and calls inlined${variables ? `, the variables it reads (of the checkpoint's ${variables}) made constants` : ''}, pruned to its outputs`);
 }
 
 // What an export with these settings will do, before it runs:
