@@ -18,7 +18,12 @@ bool InputSet::Has(const std::string& name) const {
 
 std::string InputSet::DisplayName(const std::string& name) const {
   const auto& names = Names();
-  if (names.size() == 1 && names[0] == name && InputBaseName(label()) == name) return label();
+  // A single file's label is the file itself (its path, for the CLI): a name other than its
+  // own, such as the shard a model.json names, sits beside it, not inside it.
+  if (names.size() == 1 && InputBaseName(label()) == names[0]) {
+    if (names[0] == name) return label();
+    return label().substr(0, label().size() - names[0].size()) + name;
+  }
   if (label().empty()) return name;
   return label() + "/" + name;
 }

@@ -51,6 +51,10 @@ TEST(SingleInputSetTest, ReopeningRewinds) {
   EXPECT_EQ(ReadAll(set.Open("m.pb")), "abcdef");
   EXPECT_EQ(ReadAll(set.Open("m.pb")), "abcdef");
   EXPECT_EQ(set.DisplayName("m.pb"), "dir/m.pb");
+  // A file the input names (a TF.js shard) is looked for beside it, and said so.
+  EXPECT_EQ(set.DisplayName("group1-shard1of1.bin"), "dir/group1-shard1of1.bin");
+  SingleInputSet bare(&source, "model.json", "");
+  EXPECT_EQ(bare.DisplayName("group1-shard1of1.bin"), "group1-shard1of1.bin");
 }
 
 TEST(SingleInputSetTest, AStreamThatCannotRewindOpensOnce) {
