@@ -7,6 +7,7 @@ import { clear, formatBytes, formatSeconds, h, plural } from './dom.mjs';
 import { errorView, unsupportedView } from './errors_view.mjs';
 import { exportForm } from './export_form.mjs';
 import { familyPage } from './families.mjs';
+import { inputCause } from './input_causes.mjs';
 import { graphChoices, inputName, namedFamily, namedSet } from './input_files.mjs';
 import { loadForm } from './load_form.mjs';
 import { summaryView } from './summary_view.mjs';
@@ -186,7 +187,11 @@ function showChoice(entries, error) {
 
 // entries: the set as load() got it; name: the set's name.
 function showLoadError(name, entries, error) {
-  if (error?.code === 'UNSUPPORTED') {
+  const cause = inputCause(error);
+  if (cause) {
+    clear(ui.openMessage, errorView(error, { action: `Opening ${name}`, file: entries.length === 1 ? name : null,
+      phase: 'load', familyTips: cause }));
+  } else if (error?.code === 'UNSUPPORTED') {
     const family = namedFamily(error.message, app.schemas);
     clear(ui.openMessage, unsupportedView(error, { familyTitle: family?.title, files: app.current.entries.map((e) => e.path) }));
   } else if (graphChoices(entries, error).length > 1) {

@@ -8,10 +8,12 @@ import { readFileSync } from 'node:fs';
 import { before, test } from 'node:test';
 
 import createGraphport from '../../bindings/js/node.mjs';
+import { BAD_INPUTS } from './bad_inputs.mjs';
 import { corpusFile, nodeReference, requireCorpus } from './page_helpers.mjs';
 import { formatBytes, formatCount } from '../../web/dom.mjs';
 import { whereRows } from '../../web/errors_view.mjs';
 import { initialValues, schemaPlan } from '../../web/export_form.mjs';
+import { inputCause } from '../../web/input_causes.mjs';
 import { graphChoices, inputName, namedFamily, namedSet } from '../../web/input_files.mjs';
 import { parseMessageFile } from '../../web/message_file.mjs';
 import { tfErrorTips } from '../../web/tf/error_tips.mjs';
@@ -215,6 +217,20 @@ test('TensorFlow\'s tips tell an OpList, bytes that are no protobuf and a protob
   assert.match(keras.tips.join(), /keras_metadata\.pb/);
   assert.equal(tfErrorTips({ code: 'PARSE_ERROR', message: 'x' }, { phase: 'load', labelOf }), null);
 });
+
+// The cause first (no family's model at all), else the family's tips: the title the page shows.
+for (const input of BAD_INPUTS) {
+  test(`${input.name}: the title and tip of its cause`, () => {
+    const labelOf = (name) => tfExport.options.find((o) => o.name === name)?.label ?? name;
+    const [name, bytes] = Object.entries(input.files)[0];
+    const error = loadError(bytes, { name });
+    const shown = inputCause(error) ?? tfErrorTips(error, { phase: 'load', labelOf });
+    assert.ok(shown, `${error.code}: ${error.message}`);
+    assert.equal(shown.title, input.title, error.message);
+    assert.ok(shown.tips.some((t) => input.tip.test(t)), shown.tips.join('\n'));
+    if (input.details) assert.match(error.message, input.details);
+  });
+}
 
 test('a SavedModel folder: the plan names every file the export writes, the folder\'s too', () => {
   const folder = corpusFile('savedModel').replace(/\/saved_model\.pb$/, '');

@@ -1,6 +1,7 @@
 // What to try when the TensorFlow reader turned a file down, from what the core's message
-// says about it: an OpList (its first field is `op`), bytes that are no protobuf at all (every
-// candidate message fails at the first byte), or a protobuf that holds no graph.
+// says about it: an OpList (its first field is `op`), text that is no model, bytes that are no
+// protobuf at all (every candidate message fails on its structure), or a protobuf that holds
+// no graph.
 
 // The parts of an UNKNOWN_FORMAT message that are TensorFlow's: "not a SavedModel: … at byte 0".
 function candidateOffsets(message) {
@@ -36,8 +37,19 @@ export function tfErrorTips(error, { phase, labelOf }) {
       ],
     };
   }
+  if (/the input is text with no protobuf field/.test(message)) {
+    return {
+      title: 'This text is not a model',
+      tips: [
+        'graphport reads text as protobuf text format (a .pbtxt GraphDef, MetaGraphDef or SavedModel) or as a ' +
+          'TensorFlow.js model.json; the details say where each reader stopped.',
+      ],
+    };
+  }
+  // Bytes that parse as some protobuf leave fields the TensorFlow messages do not know;
+  // random bytes fail all three candidates within their first fields instead.
   const offsets = candidateOffsets(message);
-  if (offsets.length === 3 && offsets.every((o) => o === 0)) {
+  if (offsets.length === 3 && !/of its fields are unknown/.test(message)) {
     return {
       title: 'This is not a protobuf',
       tips: [
