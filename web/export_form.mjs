@@ -172,6 +172,8 @@ export function exportForm({ onExport, onChange }) {
         removeButton.hidden = true;
         changed();
       } }, 'remove');
+    // Several pickers read "Choose file…": the input's own name says for which option.
+    input.setAttribute('aria-label', `Choose file… (${option.label})`);
     return h('span.file-pick', h('label.button.small', { for: id }, 'Choose file…'), input, status, removeButton);
   }
 

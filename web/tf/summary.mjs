@@ -85,10 +85,10 @@ function scopeList(summary, onPickScope) {
   const capped = scopes.length < summary.scopeCount;
   return h('div',
     capped ? h('p.muted', `The ${formatCount(scopes.length)} shallowest of ${formatCount(summary.scopeCount)} scopes.`) : null,
-    namedTable(scopes, 'scopes', [h('th.num', 'nodes'), h('th', '')], (s) => [
+    namedTable(scopes, 'scopes', [h('th.num', 'nodes'), h('th', h('span.visually-hidden', 'action'))], (s) => [
       h('td.num', formatCount(s.nodeCount)),
-      h('td', h('button.small', { type: 'button', dataset: { scope: s.name }, onclick: () => onPickScope(s.name) },
-        'Export this scope')),
+      h('td', h('button.small', { type: 'button', dataset: { scope: s.name }, 'aria-label': `Export this scope: ${s.name}`,
+        onclick: () => onPickScope(s.name) }, 'Export this scope')),
     ]));
 }
 
