@@ -1,11 +1,13 @@
 #include "tf/optimize/optimize_for_tfjs.h"
 
 #include "tf/optimize/fold_batch_norms.h"
+#include "tf/optimize/fold_constants.h"
 #include "tf/optimize/fuse_contractions.h"
 #include "tf/optimize/fuse_depthwise_conv2d.h"
 #include "tf/optimize/fuse_prelu.h"
 #include "tf/optimize/normalize_bias_add.h"
 #include "tf/optimize/remove_identities.h"
+#include "tf/optimize/remove_identity_transposes.h"
 
 namespace graphport::tf {
 
@@ -38,6 +40,15 @@ json OptimizeForTfjs(tensorflow::GraphDef* graph, const std::vector<std::string>
   json report = json::object();
   int before = graph->node_size();
   report["removeIdentities"] = Report(RemoveIdentities(graph, Roots(inputs, *outputs)));
+  // Grappler's first pass goes on with constfold and arithmetic, then prunes again.
+  ConstantFolding constants = FoldConstants(graph, Roots(inputs, *outputs));
+  report["constfold"] = {{"did", "folded nodes of Consts only (shape ops) into Consts, in place"},
+                         {"folded", constants.folded},
+                         {"leftTooLarge", constants.too_large}};
+  report["arithmetic"] = {
+      {"did", "removed transposes whose permutation changes nothing"},
+      {"identityTransposesRemoved", RemoveIdentityTransposes(graph, Roots(inputs, *outputs))}};
+  report["pruning"] = Report(RemoveIdentities(graph, Roots(inputs, *outputs)));
 
   BatchNormFolding folding = FoldBatchNorms(graph, Roots(inputs, *outputs));
   report["foldBatchNorms"] = {{"did", "folded batch norms into the convolution before them"},
