@@ -8,6 +8,10 @@ namespace {
 using tensorflow::DataType;
 
 constexpr int64_t kMaxElements = int64_t{1} << 31;
+// A typed list is expanded to the whole shape: a few values may stand for a huge tensor (a
+// zeros initializer of [2^30] is one number), which folding would make real. Past this the
+// tensor is not read, and so not folded.
+constexpr int64_t kMaxExpandedBytes = int64_t{16} << 20;
 
 // Appends `count` little-endian elements of `size` bytes each, from a typed value list whose
 // values are widened in the proto (int8 in int_val, half in half_val...).
@@ -76,6 +80,7 @@ bool ReadDenseTensor(const tensorflow::TensorProto& tensor, DenseTensor* out) {
     out->bytes = tensor.tensor_content();
     return true;
   }
+  if (count * static_cast<int64_t>(size) > kMaxExpandedBytes) return false;
   switch (tensor.dtype()) {
     case tensorflow::DT_FLOAT:
       return FromList<float>(tensor.float_val(), count, &out->bytes);

@@ -22,9 +22,9 @@ struct DenseTensor {
 // Bytes of one element; 0 for a dtype that is not fixed-width (string, resource, variant).
 size_t ElementSize(tensorflow::DataType dtype);
 
-// False for a dtype that is not fixed-width, an unknown dimension, more than 2^31 elements, or
-// contents that do not fill the shape (a shorter typed list repeats its last value, as
-// TensorFlow's MakeNdarray does; no values at all are zeros).
+// False for a dtype that is not fixed-width, an unknown dimension, more than 2^31 elements, a
+// typed list that would expand past 16 MiB, or contents that do not fill the shape (a shorter
+// typed list repeats its last value, as TensorFlow's MakeNdarray does; none at all is zeros).
 bool ReadDenseTensor(const tensorflow::TensorProto& tensor, DenseTensor* out);
 
 // The tensor as a TensorProto with its values in tensor_content.

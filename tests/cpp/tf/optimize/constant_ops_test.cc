@@ -150,6 +150,12 @@ TEST(DenseTensor, TypedListsFillTheShapeAsTensorFlowReadsThem) {
   EXPECT_FALSE(ReadDenseTensor(proto, &t));
   proto.set_dtype(tensorflow::DT_STRING);
   EXPECT_FALSE(ReadDenseTensor(proto, &t));
+  // One value standing for 2^30 floats is not made real.
+  proto.Clear();
+  proto.set_dtype(tensorflow::DT_FLOAT);
+  proto.mutable_tensor_shape()->add_dim()->set_size(int64_t{1} << 30);
+  proto.add_float_val(0);
+  EXPECT_FALSE(ReadDenseTensor(proto, &t));
 }
 
 }  // namespace
