@@ -11,11 +11,15 @@ namespace {
 using tensorflow::NodeDef;
 
 constexpr size_t kMaxGrownBytes = 100 * 1024;
+// The most a fold reads, counting each read: its inputs are copied to be evaluated, and a node
+// may read one large Const many times. A larger fold is left to the runtime.
+constexpr size_t kMaxReadBytes = size_t{64} << 20;
 
-// The values of `node`'s data inputs when each is output 0 of a Const it can read; the
-// Consts' names go to `consts`.
+// The values of `node`'s data inputs when each is output 0 of a Const it can read, up to
+// kMaxReadBytes in all; the Consts go to `consts`.
 bool ConstInputs(const tensorflow::GraphDef& graph, const GraphIndex& index, const NodeDef& node,
                  std::vector<DenseTensor>* values, std::vector<const NodeDef*>* consts) {
+  size_t read = 0;
   for (const std::string& input : node.input()) {
     if (IsControlInput(input)) continue;
     const NodeDef* source = ConstInput(graph, index, input);
@@ -25,6 +29,8 @@ bool ConstInputs(const tensorflow::GraphDef& graph, const GraphIndex& index, con
     values->emplace_back();
     if (!ReadDenseTensor(value->second.tensor(), &values->back())) return false;
     consts->push_back(source);
+    read += values->back().bytes.size();
+    if (read > kMaxReadBytes) return false;
   }
   return !values->empty();
 }
@@ -67,15 +73,19 @@ ConstantFolding FoldConstants(tensorflow::GraphDef* graph, const std::vector<std
       std::vector<DenseTensor> values;
       std::vector<const NodeDef*> consts;
       if (!ConstInputs(*graph, index, node, &values, &consts)) continue;
-      DenseTensor value;
-      if (!EvaluateConstantOp(node, values, &value)) continue;
-      // What the fold reads: each Const once, however many times the node reads it.
-      size_t read = 0;
+      // What the fold reads: each Const once, however many times the node reads it. No op
+      // here makes more than all its reads together (Pack of one Const read N times makes N
+      // copies), so that bound is checked first, before anything is made.
+      size_t read = 0, reads = 0;
       std::set<const NodeDef*> counted;
       for (size_t i = 0; i < consts.size(); ++i) {
+        reads += values[i].bytes.size();
         if (counted.insert(consts[i]).second) read += values[i].bytes.size();
       }
-      if (value.bytes.size() > read && value.bytes.size() > kMaxGrownBytes) {
+      DenseTensor value;
+      bool grows = reads > read && reads > kMaxGrownBytes;
+      if (!grows && !EvaluateConstantOp(node, values, &value)) continue;
+      if (grows || (value.bytes.size() > read && value.bytes.size() > kMaxGrownBytes)) {
         too_large.insert(node.name());
         ++result.too_large;
         continue;
