@@ -300,10 +300,18 @@ export interface Summary {
   /**
    * A SavedModel folder's checkpoint (variables/variables.index), listed from its index alone,
    * in key order: each tensor's checkpoint key, dtype (TensorFlow's name, e.g. "DT_FLOAT"),
-   * full shape, stored bytes and data file. A TF2 checkpoint's object graph is left out.
+   * full shape, stored bytes, data file, and the signatures that read it (with the node
+   * that the freeze makes its Const). A TF2 checkpoint's object graph is left out.
    * Absent when the folder has no checkpoint.
    */
-  variables?: { key: string; dtype: string; shape: number[]; bytes: number; shard: number }[];
+  variables?: {
+    key: string;
+    dtype: string;
+    shape: number[];
+    bytes: number;
+    shard: number;
+    readBy: { signature: string; node: string }[];
+  }[];
   /** The bytes of all `variables`. */
   variableBytes?: number;
   /** How many data files the checkpoint has. */

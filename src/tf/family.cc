@@ -8,7 +8,9 @@
 #include "tf/checkpoint/checkpoint.h"
 #include "tf/detect.h"
 #include "tf/export.h"
+#include "tf/freeze/checkpoint_store.h"
 #include "tf/freeze/freeze_export.h"
+#include "tf/freeze/variable_readers.h"
 #include "tf/inspect.h"
 #include "tf/meta_graph/builtin_op_defaults.h"
 #include "tf/options.h"
@@ -65,23 +67,41 @@ bool LooksLikeTextOpList(std::string_view prefix) {
   return next == '{' || next == ':' || std::isspace(static_cast<unsigned char>(next));
 }
 
-// The checkpoint of a SavedModel folder, listed from its index alone (no data file is read):
-// `variables` (key, dtype, shape, bytes, shard, in key order), `variableBytes`,
+// The checkpoint of a SavedModel folder, listed from its index alone (no value is read):
+// `variables` (key, dtype, shape, bytes, shard, readBy: the signatures that read it and
+// through which node, in key order), `variableBytes`,
 // `variableShards`. The object graph a TF2 checkpoint keeps beside the variables is no
 // variable and is left out. A checkpoint that cannot be read does not fail inspect(): its
 // error is `variablesError`.
-void AddCheckpointSummary(InputSet* inputs, const std::string& prefix, json* summary) {
+void AddCheckpointSummary(InputSet* inputs, const std::string& prefix, const TfModel& model,
+                          json* summary) {
   try {
     auto checkpoint = checkpoint::Checkpoint::Open(inputs, prefix);
+    // Who reads each variable: the signatures, as their freeze would find them.
+    std::map<std::string, std::vector<VariableReader>> readers;
+    // A checkpoint whose object graph is damaged still lists its variables, unread by any.
+    if (model.meta_graph() != nullptr) {
+      try {
+        std::unique_ptr<CheckpointStore> store = CheckpointStore::Open(inputs, prefix);
+        readers = VariableReaders(*model.meta_graph(), model.graph(), store.get());
+      } catch (const Error&) {
+        readers.clear();
+      }
+    }
     json variables = json::array();
     uint64_t bytes = 0;
     for (const checkpoint::VariableEntry& entry : checkpoint->entries()) {
       if (entry.key == checkpoint::kObjectGraphKey) continue;
+      json read_by = json::array();
+      for (const VariableReader& reader : readers[entry.key]) {
+        read_by.push_back({{"signature", reader.signature}, {"node", reader.node}});
+      }
       variables.push_back({{"key", entry.key},
                            {"dtype", tensorflow::DataType_Name(entry.dtype)},
                            {"shape", entry.shape},
                            {"bytes", entry.size},
-                           {"shard", entry.shard_id}});
+                           {"shard", entry.shard_id},
+                           {"readBy", std::move(read_by)}});
       bytes += entry.size;
     }
     (*summary)["variables"] = std::move(variables);
@@ -267,7 +287,7 @@ json TfFamilyModel::Inspect() const {
   summary["freezeOps"] = std::move(freeze_ops);
   std::string variables_prefix = (folder_.empty() ? "" : folder_ + "/") + "variables/variables";
   if (inputs_->Has(variables_prefix + ".index")) {
-    AddCheckpointSummary(inputs_, variables_prefix, &summary);
+    AddCheckpointSummary(inputs_, variables_prefix, *model_, &summary);
   }
   const json& producer = summary["producer"];
   std::string text = "graph producer " + std::to_string(producer["graphProducer"].get<int>());

@@ -109,6 +109,11 @@ for (const width of [1366, 420]) {
       const shown = await page.textContent('#summary .tab-body');
       assert.ok(summary.variables.length >= 2, JSON.stringify(summary.variables));
       for (const v of summary.variables) assert.ok(shown.includes(v.key), `the Variables tab lacks ${v.key}: ${shown}`);
+      // ... and which signatures read each: a and b by serving_default, c not.
+      const readBy = Object.fromEntries(summary.variables.map((v) => [v.key.split('/')[0], v.readBy.map((r) => r.signature)]));
+      assert.ok(readBy.a.includes('serving_default') && readBy.b.includes('serving_default'), JSON.stringify(readBy));
+      assert.ok(!readBy.c.includes('serving_default') && readBy.c.includes('regress_x2_to_y3'), JSON.stringify(readBy));
+      assert.match(shown, /serving_default \(unknown_0\)/);
       await screenshot(page, `freeze-variables-${width}`, { fullPage: true });
 
       // Before Export: the plan says that the export to TF.js freezes the signature.

@@ -105,6 +105,12 @@ function metaGraphList(summary, onSelectTags) {
         : h('button.small', { type: 'button', onclick: () => onSelectTags(m.tags) }, 'Open this one')))));
 }
 
+// The signatures that read a variable, as “serving_default (unknown_0)”: the node is the one
+// a freeze of that signature makes the variable's Const.
+function readers(v) {
+  return (v.readBy ?? []).map((r) => `${r.signature} (${r.node})`).join(', ');
+}
+
 // The checkpoint's variables (variables/variables.index), read without their values.
 function variableList(summary) {
   if (summary.variablesError) return h('p.muted', `The checkpoint could not be read: ${summary.variablesError}`);
@@ -115,10 +121,11 @@ function variableList(summary) {
     label: 'variables',
     pageSize: 12,
     tag: 'table.grid',
-    header: h('tr', h('th', 'checkpoint key'), h('th', 'dtype'), h('th', 'shape'), h('th.num', 'bytes')),
-    matches: (v, q) => v.key.toLowerCase().includes(q),
+    header: h('tr', h('th', 'checkpoint key'), h('th', 'dtype'), h('th', 'shape'), h('th.num', 'bytes'), h('th', 'read by')),
+    matches: (v, q) => v.key.toLowerCase().includes(q) || readers(v).toLowerCase().includes(q),
     renderRow: (v) => h('tr', h('td', h('code.wrap', v.key)), h('td', dtypeName(v.dtype)),
-      h('td', shapeText(v.shape)), h('td.num', formatBytes(v.bytes))),
+      h('td', shapeText(v.shape)), h('td.num', formatBytes(v.bytes)),
+      h('td.read-by', v.readBy?.length ? readers(v) : h('span.muted', 'no signature'))),
   });
 }
 

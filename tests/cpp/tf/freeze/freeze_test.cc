@@ -11,41 +11,12 @@
 namespace graphport::testing {
 namespace {
 
-// Values by checkpoint key, and the object graph a TF2 SavedModel also keeps in saved_model.pb
-// (the string Const "Const" its save function writes): the freeze alone, apart from how a
-// checkpoint stores its bytes.
-class MapStore : public tf::VariableStore {
- public:
-  std::map<std::string, float> scalars;
-  std::string object_graph;  // serialized TrackableObjectGraph, "" for none
-  std::vector<std::string> reads;
-
-  bool Has(const std::string& key) override { return scalars.count(key) != 0; }
-  void Read(const std::string& key, tensorflow::TensorProto* out) override {
-    reads.push_back(key);
-    out->set_dtype(tensorflow::DT_FLOAT);
-    out->mutable_tensor_shape();
-    float v = scalars.at(key);
-    out->set_tensor_content(std::string(reinterpret_cast<const char*>(&v), sizeof v));
-  }
-  bool ReadObjectGraph(tensorflow::TrackableObjectGraph* out) override {
-    return !object_graph.empty() && out->ParseFromString(object_graph);
-  }
-  std::string label() const override { return "test store"; }
-};
-
 float ScalarOf(const tensorflow::NodeDef& node) {
   const std::string& content = node.attr().at("value").tensor().tensor_content();
   float v = 0;
   EXPECT_EQ(content.size(), sizeof v);
   std::memcpy(&v, content.data(), sizeof v);
   return v;
-}
-
-std::string TopLevelObjectGraph(const tensorflow::GraphDef& graph) {
-  const tensorflow::NodeDef* node = NodeNamed(graph, "Const");
-  if (node == nullptr) return "";
-  return node->attr().at("value").tensor().string_val(0);
 }
 
 TEST(Freeze, Tf2HalfPlusTwoBecomesMulAndAddOfItsCheckpointValues) {
