@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/check_output_set.h"
 #include "core/error.h"
 #include "core/limits.h"
 #include "tf/checkpoint/checkpoint.h"
@@ -304,7 +305,7 @@ json TfFamilyModel::Export(const OptionValues& values, OutputSet* out) {
   }
   if (frozen.model != nullptr) {
     info["frozen"] = frozen.report;
-  } else if (values.String("to") == "saved-model") {
+  } else if (values.String("to") == "saved-model" && !ChecksOnly(*out)) {
     CopyPassthrough(out, &info);
   }
   return info;
