@@ -16,6 +16,7 @@
 #include "tfjs/model_initializer.h"
 #include "tfjs/options.h"
 #include "tfjs/preflight.h"
+#include "tfjs/quantization_change.h"
 #include "tfjs/read_graph_model.h"
 #include "tfjs/unfuse_ops.h"
 #include "tfjs/write_graph_model.h"
@@ -363,7 +364,13 @@ json ExportWithTfjs(tf::TfModel* model, const OptionValues& values, const json& 
     preflight = RunPreflight(&nodes, OpTarget::kTfjs, true, values, *out);
     if (!ChecksOnly(*out)) info = WriteGraphModel(*graph, signature, write, out);
   }
-  if (ChecksOnly(*out)) info["check"] = CheckReport(preflight, OpTarget::kTfjs);
+  if (ChecksOnly(*out)) {
+    info["check"] = CheckReport(preflight, OpTarget::kTfjs);
+  } else if (json change = QuantizationChange(tfjs_manifest, write.quantize,
+                                              info.value("weightBytes", uint64_t{0}));
+             !change.is_null()) {
+    info["quantization"] = std::move(change);
+  }
   if (!preflight.check.unsupported.empty()) {
     info["unsupportedOps"] = UnsupportedOpsJson(preflight.check.unsupported, OpTarget::kTfjs);
   }

@@ -1,6 +1,7 @@
-// What an export checks before it writes: a TF.js model written to a TensorFlow format
-// against TensorFlow's op registry (refused with unfuseOps, a warning without), and a check
-// (CheckOutputSet) that runs the export up to its writer and opens nothing.
+// What an export checks before it writes, and says after: a TF.js model written to a
+// TensorFlow format against TensorFlow's op registry (refused with unfuseOps, a warning
+// without), a check (CheckOutputSet) that runs the export up to its writer and opens nothing,
+// and the size change of weights quantized again (info.quantization).
 #include <gtest/gtest.h>
 
 #include "core/check_output_set.h"
@@ -177,6 +178,64 @@ TEST(ExportCheck, ACheckRunsTheExportUpToItsWriterAndOpensNothing) {
   info = Export(conv->model.get(),
                 {{"to", "graph-def"}, {"unfuseOps", true}, {"allowUnsupportedOps", true}}, &check);
   EXPECT_EQ(info["check"]["exportFails"], false);
+}
+
+// 1000 weights held as uint8 codes (1000 bytes) read and written again.
+std::unique_ptr<Loaded> LoadUint8Quantized(const json& load_options = json::object()) {
+  json nodes = {Placeholder("x"),
+                testing::ConstNode("w", "DT_FLOAT", {1000}),
+                {{"name", "y"},
+                 {"op", "AddV2"},
+                 {"input", {"x", "w"}},
+                 {"attr", {{"T", {{"type", "DT_FLOAT"}}}}}}};
+  json weight = {{"name", "w"},
+                 {"shape", {1000}},
+                 {"dtype", "float32"},
+                 {"quantization", {{"dtype", "uint8"}, {"min", -1.0}, {"scale", 0.01}}}};
+  std::string codes(1000, '\0');
+  for (size_t i = 0; i < codes.size(); ++i) codes[i] = static_cast<char>(i % 251);
+  return LoadBuilt(nodes, weight, codes, load_options);
+}
+
+TEST(QuantizationChange, Float16OfUint8WeightsDoublesThemAndInfoSaysSo) {
+  auto loaded = LoadUint8Quantized();
+  MemoryOutputSet out;
+  json info = Export(loaded->model.get(), {{"to", "tfjs"}, {"quantize", "float16"}}, &out);
+  const json& q = info["quantization"];
+  EXPECT_EQ(q["quantize"], "float16");
+  EXPECT_EQ(q["sourceQuantized"], json({{"uint8", 1}}));
+  EXPECT_EQ(q["sourceWeightBytes"], 1000);
+  EXPECT_EQ(q["writtenWeightBytes"], 2000);
+  EXPECT_EQ(out.files()[0].bytes.size(), 2000u);  // the one shard
+  ASSERT_TRUE(q["note"].is_string()) << q.dump();
+  EXPECT_NE(q["note"].get<std::string>().find("the source held 1 weights as uint8 codes (1000 "
+                                              "bytes); read as float32 and quantized to float16 "
+                                              "again, the weights take 2000 bytes instead of "
+                                              "1000"),
+            std::string::npos)
+      << q["note"];
+
+  // uint8 again keeps the size: the block is there, without a note.
+  info = Export(loaded->model.get(), {{"to", "tfjs"}, {"quantize", "uint8"}}, &out);
+  EXPECT_EQ(info["quantization"]["writtenWeightBytes"], 1000);
+  EXPECT_TRUE(info["quantization"]["note"].is_null());
+  // No quantize: nothing to say.
+  info = Export(loaded->model.get(), {{"to", "tfjs"}}, &out);
+  EXPECT_FALSE(info.contains("quantization"));
+
+  // dequantize: false keeps the codes, whatever quantize says.
+  auto kept = LoadUint8Quantized({{"dequantize", false}});
+  info = Export(kept->model.get(), {{"to", "tfjs"}, {"quantize", "float16"}}, &out);
+  EXPECT_EQ(info["quantization"]["writtenWeightBytes"], 1000);
+  EXPECT_TRUE(info["quantization"]["note"].is_null());
+}
+
+TEST(QuantizationChange, AModelWithoutQuantizedWeightsGetsNoBlock) {
+  ASSERT_TRUE(testing::CorpusPresent()) << testing::MissingCorpusMessage();
+  auto loaded = LoadCorpus("simple");
+  MemoryOutputSet out;
+  json info = Export(loaded->model.get(), {{"to", "tfjs"}, {"quantize", "float16"}}, &out);
+  EXPECT_FALSE(info.contains("quantization")) << info.dump();
 }
 
 }  // namespace
