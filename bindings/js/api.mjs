@@ -221,10 +221,10 @@ export function createApi(wasm) {
       return { files: outputs.files, info: JSON.parse(record.json) };
     }
 
-    // What an export with these options would run (freeze, optimize, unfuse...), checked
-    // against the runtime it writes for, with nothing written: {target, to, runtime, runs,
-    // ops, nodes, unsupportedOps, exportFails, frozen?, unfusedOps?} (index.d.ts,
-    // CheckReport). `target`: 'tfjs' or 'tensorflow' (any TensorFlow format of `to`).
+    // What an export with these options would run (freeze, optimize, unfuse, the writer),
+    // checked against the runtime it writes for, with nothing kept: {target, to, runtime,
+    // runs, ops, nodes, unsupportedOps, exportFails, frozen?, unfusedOps?, quantization?}
+    // (index.d.ts, CheckReport). `target`: 'tfjs' or 'tensorflow' (any TensorFlow format).
     check(options) {
       const opts = checkOptions(options, 'check');
       return JSON.parse(unwrap(this.#live().check(optionsJson(opts))).json);

@@ -276,6 +276,8 @@ export interface CheckReport {
   frozen?: ExportInfo['frozen'];
   /** What unfuseOps rewrites. */
   unfusedOps?: unknown[];
+  /** With quantize, of a TF.js model with quantized weights (as ExportInfo.quantization). */
+  quantization?: WeightQuantizationChange;
 }
 
 /** ExportInfo.quantization. */
@@ -436,9 +438,9 @@ export interface Model {
     openStream: (name: string) => ByteWritableStream | Promise<ByteWritableStream>,
   ): Promise<SinkExportResult>;
   /**
-   * Runs what export() with these options would run (freeze, optimize, unfuse...) up to
-   * writing, and checks every op, function bodies included, against the target's runtime.
-   * Writes nothing. Throws what export() would throw for any other reason.
+   * Runs what export() with these options would run (freeze, optimize, unfuse, the writer)
+   * and checks every op, function bodies included, against the target's runtime. Keeps
+   * nothing. Throws what export() would throw for any other reason.
    */
   check(options?: CheckOptions): CheckReport;
   /** True when an export with these options is a folder (a SavedModel with its variables). */

@@ -51,6 +51,10 @@ std::string CheckText(const std::string& report_json) {
   if (report["unfusedOps"].is_array() && !report["unfusedOps"].empty()) {
     out += "unfused: " + std::to_string(report["unfusedOps"].size()) + " nodes\n";
   }
+  const json& quantization = report["quantization"];
+  if (quantization.is_object() && quantization["note"].is_string()) {
+    out += "quantization: " + quantization["note"].get<std::string>() + "\n";
+  }
   const std::string written = "to: '" + Str(report, "to") + "'";
   if (report["runs"] == true) {
     out += "all " + ops + " ops (" + nodes + " nodes) " + (tfjs ? "run in " : "are in ") + runtime +

@@ -178,7 +178,7 @@ std::string Model::CheckJson(const std::string& options_json) {
   }
   json report = info["check"];
   report["to"] = values.String("to");
-  for (const char* key : {"frozen", "unfusedOps"}) {
+  for (const char* key : {"frozen", "unfusedOps", "quantization"}) {
     if (info.contains(key)) report[key] = info[key];
   }
   return report.dump(-1, ' ', false, json::error_handler_t::replace);

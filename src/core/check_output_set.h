@@ -1,7 +1,8 @@
 // The output set of a check (graphport check, model.check()): the caller wants what an export
-// would check, not its files. A family that honours it runs everything the export runs up to
-// its writer, opens nothing, and returns the info record with what its checks found in
-// info.check; one that does not writes into it, and it keeps nothing.
+// would find, not its files. A family that honours it runs everything the export runs, its
+// writer included, into this set, which keeps nothing (so what the writer refuses is still an
+// error); it leaves out only the writer of an export its checks refuse, and returns the info
+// record with what they found in info.check.
 #ifndef GRAPHPORT_CORE_CHECK_OUTPUT_SET_H_
 #define GRAPHPORT_CORE_CHECK_OUTPUT_SET_H_
 
@@ -21,7 +22,7 @@ class CheckOutputSet : public OutputSet {
   CountingSink sink_;
 };
 
-// True when `out` asks for the checks only.
+// True when `out` is a check's: a pre-flight that refuses reports instead of throwing.
 inline bool ChecksOnly(const OutputSet& out) {
   return dynamic_cast<const CheckOutputSet*>(&out) != nullptr;
 }

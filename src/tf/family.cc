@@ -306,6 +306,7 @@ json TfFamilyModel::Export(const OptionValues& values, OutputSet* out) {
   if (frozen.model != nullptr) {
     info["frozen"] = frozen.report;
   } else if (values.String("to") == "saved-model" && !ChecksOnly(*out)) {
+    // A check leaves the folder's variables and assets unread: they pass through as bytes.
     CopyPassthrough(out, &info);
   }
   return info;

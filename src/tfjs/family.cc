@@ -170,7 +170,8 @@ class TfjsFamilyImpl : public Family {
 
 // The ops of the graph an export writes that `target` cannot run, before anything is
 // written. `refuses`: the export fails with UNSUPPORTED naming them, unless
-// allowUnsupportedOps; a check (core/check_output_set.h) reports them instead of failing.
+// allowUnsupportedOps; a check (core/check_output_set.h) reports them instead of failing,
+// and skips the writer.
 struct Preflight {
   OpCheck check;
   bool export_fails = false;
@@ -284,12 +285,11 @@ json ExportWithTfjs(tf::TfModel* model, const OptionValues& values, const json& 
       preflight =
           TensorflowPreflight(model, options.graph_def, options.op_registry, unfuse, values, *out);
     }
+    // A check runs the writer too (into nothing), so that what only the writer refuses is
+    // its error; only what the export refuses before writing is left out.
     json info;
-    if (ChecksOnly(*out)) {
-      info["check"] = CheckReport(preflight, OpTarget::kTensorflow);
-    } else {
-      info = tf::Export(model, options, out);
-    }
+    if (!preflight.export_fails) info = tf::Export(model, options, out);
+    if (ChecksOnly(*out)) info["check"] = CheckReport(preflight, OpTarget::kTensorflow);
     const auto& lacking = preflight.check.unsupported;
     if (!lacking.empty()) {
       info["unsupportedOps"] = UnsupportedOpsJson(lacking, OpTarget::kTensorflow);
@@ -349,7 +349,7 @@ json ExportWithTfjs(tf::TfModel* model, const OptionValues& values, const json& 
   if (wire != nullptr) {
     WireGraphNodes nodes(*wire, plan, *graph);
     preflight = RunPreflight(&nodes, OpTarget::kTfjs, true, values, *out);
-    if (!ChecksOnly(*out)) info = WriteGraphModel(&nodes, signature, write, out);
+    if (!preflight.export_fails) info = WriteGraphModel(&nodes, signature, write, out);
   } else {
     // The tables' init ops go back to modelInitializer, as tfjs-converter cuts them out.
     tensorflow::GraphDef main_graph, initializer;
@@ -362,13 +362,12 @@ json ExportWithTfjs(tf::TfModel* model, const OptionValues& values, const json& 
     }
     ParsedGraphNodes nodes(*graph);
     preflight = RunPreflight(&nodes, OpTarget::kTfjs, true, values, *out);
-    if (!ChecksOnly(*out)) info = WriteGraphModel(*graph, signature, write, out);
+    if (!preflight.export_fails) info = WriteGraphModel(*graph, signature, write, out);
   }
-  if (ChecksOnly(*out)) {
-    info["check"] = CheckReport(preflight, OpTarget::kTfjs);
-  } else if (json change = QuantizationChange(tfjs_manifest, write.quantize,
-                                              info.value("weightBytes", uint64_t{0}));
-             !change.is_null()) {
+  if (ChecksOnly(*out)) info["check"] = CheckReport(preflight, OpTarget::kTfjs);
+  if (json change =
+          QuantizationChange(tfjs_manifest, write.quantize, info.value("weightBytes", uint64_t{0}));
+      !change.is_null() && !preflight.export_fails) {
     info["quantization"] = std::move(change);
   }
   if (!preflight.check.unsupported.empty()) {

@@ -1,8 +1,10 @@
 // What an export checks before it writes, and says after: a TF.js model written to a
 // TensorFlow format against TensorFlow's op registry (refused with unfuseOps, a warning
-// without), a check (CheckOutputSet) that runs the export up to its writer and opens nothing,
-// and the size change of weights quantized again (info.quantization).
+// without), a check (CheckOutputSet) that runs the whole export into nothing, and the size
+// change of weights quantized again (info.quantization).
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "core/check_output_set.h"
 #include "core/error.h"
@@ -84,13 +86,14 @@ Error ExportError(FamilyModel* model, const json& options) {
   return Error(ErrorCode::kInternal, "no error");
 }
 
-// A check's output set that fails the test when a family opens a file.
-class NoFileOutputSet : public CheckOutputSet {
+// A check's output set that remembers the files the writer wrote into it.
+class RecordingCheckOutputSet : public CheckOutputSet {
  public:
   ByteSink* Open(const std::string& name) override {
-    ADD_FAILURE() << "a check opened " << name;
+    opened.push_back(name);
     return CheckOutputSet::Open(name);
   }
+  std::vector<std::string> opened;
 };
 
 TEST(TensorflowRegistryExport, TfjsFusedOpsAreListedAndWarnedWithoutUnfuseOps) {
@@ -148,16 +151,17 @@ TEST(TensorflowRegistryExport, UnfuseOpsRefusesAnOpTheRegistryLacksUnlessAllowed
   EXPECT_EQ(info["warnings"].size(), 1u);
 }
 
-TEST(ExportCheck, ACheckRunsTheExportUpToItsWriterAndOpensNothing) {
+TEST(ExportCheck, ACheckRunsTheWholeExportIntoNothingButWhatItRefuses) {
   ASSERT_TRUE(testing::CorpusPresent()) << testing::MissingCorpusMessage();
   auto loaded = LoadCorpus("prelu");
-  NoFileOutputSet check;
+  RecordingCheckOutputSet check;
   json info = Export(loaded->model.get(), {{"to", "tfjs"}}, &check);
   EXPECT_EQ(info["check"]["target"], "tfjs");
   EXPECT_EQ(info["check"]["runs"], true);
   EXPECT_EQ(info["check"]["ops"], 5);  // Const, _FusedMatMul, Placeholder, Sigmoid, Identity
   EXPECT_EQ(info["check"]["nodes"], 10);
   EXPECT_EQ(info["check"]["unsupportedOps"], json::array());
+  EXPECT_EQ(check.opened, std::vector<std::string>({"group1-shard1of1.bin", "model.json"}));
 
   for (const char* to : {"graph-def", "meta-graph", "saved-model"}) {
     info = Export(loaded->model.get(), {{"to", to}}, &check);
@@ -170,14 +174,40 @@ TEST(ExportCheck, ACheckRunsTheExportUpToItsWriterAndOpensNothing) {
     EXPECT_EQ(info["unfusedOps"].size(), 2u);
   }
 
-  // What the export refuses, the check reports, with exportFails.
+  // What the export refuses, the check reports, with exportFails, and writes nothing of.
   auto conv = LoadConv1D();
+  check.opened.clear();
   info = Export(conv->model.get(), {{"to", "graph-def"}, {"unfuseOps", true}}, &check);
   EXPECT_EQ(info["check"]["runs"], false);
   EXPECT_EQ(info["check"]["exportFails"], true);
+  EXPECT_EQ(check.opened, std::vector<std::string>());
   info = Export(conv->model.get(),
                 {{"to", "graph-def"}, {"unfuseOps", true}, {"allowUnsupportedOps", true}}, &check);
   EXPECT_EQ(info["check"]["exportFails"], false);
+  EXPECT_EQ(check.opened, std::vector<std::string>({"graph.pb"}));
+}
+
+// What only the writer refuses is the check's error too: uint8 cannot hold a NaN.
+TEST(ExportCheck, TheWritersErrorsAreTheChecks) {
+  json nodes = {Placeholder("x"),
+                testing::ConstNode("w", "DT_FLOAT", {3}),
+                {{"name", "y"},
+                 {"op", "AddV2"},
+                 {"input", {"x", "w"}},
+                 {"attr", {{"T", {{"type", "DT_FLOAT"}}}}}}};
+  json weight = {{"name", "w"}, {"shape", {3}}, {"dtype", "float32"}};
+  auto loaded = LoadBuilt(nodes, weight, testing::Bytes(std::vector<float>{1, NAN, 3}));
+  CheckOutputSet check;
+  try {
+    Export(loaded->model.get(), {{"to", "tfjs"}, {"quantize", "uint8"}}, &check);
+    ADD_FAILURE() << "the check passed a weight uint8 cannot hold";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kInvalidOption);
+    EXPECT_NE(std::string(e.what()).find("holds NaN or infinity"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(Export(loaded->model.get(), {{"to", "tfjs"}, {"quantize", "float16"}},
+                   &check)["check"]["runs"],
+            true);
 }
 
 // 1000 weights held as uint8 codes (1000 bytes) read and written again.

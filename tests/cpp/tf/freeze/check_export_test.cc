@@ -124,6 +124,23 @@ TEST(Check, ErrorsAreTheExportsAndTargetMustFitTo) {
   EXPECT_EQ(e.code(), ErrorCode::kInvalidOption);
 }
 
+TEST(Check, TheTextSaysWhatQuantizationDoes) {
+  json report = {{"target", "tfjs"},
+                 {"to", "tfjs"},
+                 {"runtime", "TF.js 4.22"},
+                 {"runs", true},
+                 {"ops", 3},
+                 {"nodes", 4},
+                 {"unsupportedOps", json::array()},
+                 {"exportFails", false},
+                 {"quantization", {{"note", "the source held 1 weights as uint8 codes"}}}};
+  EXPECT_EQ(CheckText(report.dump()),
+            "quantization: the source held 1 weights as uint8 codes\n"
+            "all 3 ops (4 nodes) run in TF.js 4.22\n");
+  report["quantization"]["note"] = nullptr;
+  EXPECT_EQ(CheckText(report.dump()), "all 3 ops (4 nodes) run in TF.js 4.22\n");
+}
+
 TEST(Check, AMegEngineModelHasNothingToBeCheckedAgainst) {
   ASSERT_TRUE(CorpusPresent()) << MissingCorpusMessage();
   const std::string bytes = ReadCorpus("mge/mgeconvert_e4a1261_test_test_model.mge");
