@@ -221,6 +221,15 @@ export function createApi(wasm) {
       return { files: outputs.files, info: JSON.parse(record.json) };
     }
 
+    // What an export with these options would run (freeze, optimize, unfuse, the writer),
+    // checked against the runtime it writes for, with nothing kept: {target, to, runtime,
+    // runs, ops, nodes, unsupportedOps, exportFails, frozen?, unfusedOps?, quantization?}
+    // (index.d.ts, CheckReport). `target`: 'tfjs' or 'tensorflow' (any TensorFlow format).
+    check(options) {
+      const opts = checkOptions(options, 'check');
+      return JSON.parse(unwrap(this.#live().check(optionsJson(opts))).json);
+    }
+
     // True when an export with these options writes a folder (a SavedModel with its
     // variables): its files' names then hold folders ("variables/variables.index").
     writesFolder(options) {
@@ -329,6 +338,12 @@ export function createApi(wasm) {
     usage() {
       return wasm.usage();
     },
+    // The CLI's readable form of check()'s report.
+    checkText(report) {
+      return unwrap(wasm.checkText(JSON.stringify(report))).text;
+    },
+    // The exit status of `graphport check` when the target cannot run the model (the core's).
+    checkFailsExitCode: wasm.checkFailsExitCode,
     // Models loaded and not yet deleted: tests use it to prove no handle leaks.
     liveModels() {
       return live;

@@ -26,7 +26,7 @@ async function run(argv) {
     process.stdout.write(`${JSON.stringify(schema, null, 2)}\n`);
     return 0;
   }
-  if (args.command !== 'inspect' && args.command !== 'export') {
+  if (!['inspect', 'export', 'check'].includes(args.command)) {
     throw usageError(`unknown command '${args.command}'`);
   }
   if (!args.input) throw usageError(`${args.command} needs an INPUT file or folder`);
@@ -37,12 +37,24 @@ async function run(argv) {
       process.stdout.write(args.json ? `${JSON.stringify(summary, null, 2)}\n` : gp.summaryText(summary));
       return 0;
     }
+    if (args.command === 'check') {
+      if (args.output) throw usageError('check writes nothing: it takes no -o');
+      const report = model.check(args.checkOptions);
+      process.stdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : gp.checkText(report));
+      return report.runs ? 0 : gp.checkFailsExitCode;
+    }
+    if (args.target) throw usageError('--target goes with check');
     if (!args.output) throw usageError('export needs -o OUT');
     // Streamed to disk chunk by chunk, under temporary names renamed into place only once
     // the whole export succeeded (gp.exportToFile): a failed export leaves no file behind.
     const result = gp.exportToFile(model, args.export, args.output);
     for (const file of result.files) process.stderr.write(`wrote ${file.path}\n`);
-    if (args.json) process.stdout.write(`${JSON.stringify(result.info, null, 2)}\n`);
+    if (args.json) {
+      process.stdout.write(`${JSON.stringify(result.info, null, 2)}\n`);
+    } else {
+      // What the export wrote but the target cannot take, on stdout with the export's result.
+      for (const warning of result.info.warnings ?? []) process.stdout.write(`graphport: warning: ${warning}\n`);
+    }
     return 0;
   } finally {
     model.delete();

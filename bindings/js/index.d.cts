@@ -39,6 +39,11 @@ declare namespace createGraphport {
   type ProgressCallback = Shared.ProgressCallback;
   type ExportResult = Shared.ExportResult;
   type ExportInfo = Shared.ExportInfo;
+  type UnsupportedOp = Shared.UnsupportedOp;
+  type CheckTarget = Shared.CheckTarget;
+  type CheckOptions = Shared.CheckOptions;
+  type CheckReport = Shared.CheckReport;
+  type WeightQuantizationChange = Shared.WeightQuantizationChange;
   type OutputFile = Shared.OutputFile;
   type OutputBytes = Shared.OutputBytes;
   type Summary = Shared.Summary;

@@ -222,8 +222,75 @@ export interface ExportInfo {
     /** The checkpoint the values came from, null when the graph had none to read. */
     checkpoint: string | null;
   };
-  /** With allowUnsupportedOps: the ops written that the TF.js runtime cannot run. */
-  unsupportedOps?: { op: string; count: number; nodes: string[]; hint: string | null }[];
+  /**
+   * The ops written that the target cannot run: with to: 'tfjs' and allowUnsupportedOps, those
+   * the TF.js runtime lacks; with a TensorFlow format, those TensorFlow's op registry lacks (a
+   * TF.js model's graph, or any graph with unfuseOps and allowUnsupportedOps).
+   */
+  unsupportedOps?: UnsupportedOp[];
+  /** What was written that its target cannot take (the CLI prints each line on stdout). */
+  warnings?: string[];
+  /**
+   * A TF.js model written again with quantize: its weights' bytes as read and as written, when
+   * quantization changed them (float16 of uint8 weights doubles them).
+   */
+  quantization?: WeightQuantizationChange;
+}
+
+/** An op the target runtime cannot run: how many nodes, the first few, and what fixes it. */
+export interface UnsupportedOp {
+  op: string;
+  count: number;
+  /** The first five, as "node" or "function/node". */
+  nodes: string[];
+  /** "freeze fixes this", "unfuseOps fixes this", ...; null when graphport knows no fix. */
+  hint: string | null;
+}
+
+/** The runtime model.check() checks against: the TF.js runtime 4.22, or TensorFlow's op registry. */
+export type CheckTarget = 'tfjs' | 'tensorflow';
+
+/**
+ * model.check()'s options: the export's (freeze, signature, optimize, unfuseOps,
+ * allowUnsupportedOps...) and the target. target 'tfjs' means to: 'tfjs'; 'tensorflow' any
+ * TensorFlow format (`to`, or the export's default). Neither target nor to: 'tfjs'.
+ */
+export type CheckOptions = FamilyExportOptions & { target?: CheckTarget };
+
+/** What model.check() found: what an export with the same options would write, checked. */
+export interface CheckReport {
+  target: CheckTarget;
+  /** The export's `to`. */
+  to: string;
+  /** "TF.js 4.22" or "TensorFlow's op registry". */
+  runtime: string;
+  /** True when the target runs every op (the CLI's exit status 0). */
+  runs: boolean;
+  /** Distinct ops and nodes checked, function bodies included. */
+  ops: number;
+  nodes: number;
+  unsupportedOps: UnsupportedOp[];
+  /** True when export() with these options throws UNSUPPORTED for them. */
+  exportFails: boolean;
+  /** What the export's freeze does (as ExportInfo.frozen). */
+  frozen?: ExportInfo['frozen'];
+  /** What unfuseOps rewrites. */
+  unfusedOps?: unknown[];
+  /** With quantize, of a TF.js model with quantized weights (as ExportInfo.quantization). */
+  quantization?: WeightQuantizationChange;
+}
+
+/** ExportInfo.quantization. */
+export interface WeightQuantizationChange {
+  /** The quantize option: 'float16', 'uint8' or 'uint16'. */
+  quantize: string;
+  /** The source's quantized weights, by their dtype ('uint8', 'uint16', 'float16'): how many. */
+  sourceQuantized: Record<string, number>;
+  /** Bytes of every weight as the source stored them, and as written. */
+  sourceWeightBytes: number;
+  writtenWeightBytes: number;
+  /** For people: why the model grew. */
+  note: string | null;
 }
 
 export interface TensorSummary {
@@ -378,6 +445,12 @@ export interface Model {
     options: ExportOptions | undefined,
     openStream: (name: string) => ByteWritableStream | Promise<ByteWritableStream>,
   ): Promise<SinkExportResult>;
+  /**
+   * Runs what export() with these options would run (freeze, optimize, unfuse, the writer)
+   * and checks every op, function bodies included, against the target's runtime. Keeps
+   * nothing. Throws what export() would throw for any other reason.
+   */
+  check(options?: CheckOptions): CheckReport;
   /** True when an export with these options is a folder (a SavedModel with its variables). */
   writesFolder(options?: ExportOptions): boolean;
   /** Frees the model's WebAssembly memory; call it (or use `using`) when done. Idempotent. */
@@ -397,6 +470,10 @@ export interface Graphport {
     info: ExportInfo;
   };
   summaryText(summary: Summary): string;
+  /** The CLI's text of a check report. */
+  checkText(report: CheckReport): string;
+  /** The exit status of `graphport check` when the target cannot run the model (3). */
+  readonly checkFailsExitCode: number;
   usage(): string;
   /** Every family with its load and export option schemas, or one family's. */
   optionSchema(): FamilySchema[];

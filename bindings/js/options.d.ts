@@ -53,7 +53,7 @@ export interface TensorflowExportOptions {
   clearExtraneousSavers?: boolean | null;
   /** strip_default_attrs: Drop every attr whose value equals its op's default, in nodes and function bodies: smaller files that older TensorFlow versions can read. Default: false. */
   stripDefaultAttrs?: boolean | null;
-  /** An OpList (TensorFlow's ops.pbtxt, say; text, binary or JSON) consulted first for op definitions and attr defaults, by strip_default_attrs and stripped_op_list. */
+  /** An OpList (TensorFlow's ops.pbtxt, say; text, binary or JSON) consulted first for op definitions and attr defaults, by strip_default_attrs and stripped_op_list, and by the freeze for the outputs of ops in function bodies. */
   opRegistry?: MessageOption | null;
   /** collection_list: The collections to export: all of them by default; an empty list ("" on the CLI) exports none. */
   collectionList?: string[] | null;
@@ -73,7 +73,7 @@ export interface TensorflowExportOptions {
   shardSize?: number | null;
   /** Rewrite _FusedConv2D, _FusedMatMul, FusedDepthwiseConv2dNative, Prelu and the other ops TensorFlow's registry lacks or keeps for Grappler into standard TensorFlow ops, so TensorFlow can import the graph; info lists every rewrite. Default: false. */
   unfuseOps?: boolean | null;
-  /** skip_op_check: With to: 'tfjs', write the model even when it holds ops the TF.js runtime cannot run (for a runtime with custom ops, tf.registerOp); info.unsupportedOps lists them. Off: such an export fails with UNSUPPORTED, naming each op and its nodes. Default: false. */
+  /** skip_op_check: With to: 'tfjs', write the model even when it holds ops the TF.js runtime cannot run (for a runtime with custom ops, tf.registerOp); with unfuseOps and a TensorFlow format, even when it holds ops TensorFlow's registry lacks. info.unsupportedOps lists them. Off: such an export fails with UNSUPPORTED, naming each op and its nodes. Default: false. */
   allowUnsupportedOps?: boolean | null;
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "api/check_text.h"
 #include "api/command_line.h"
 #include "api/families.h"
 #include "api/model.h"
@@ -88,6 +89,10 @@ class LoadedModel {
     });
   }
 
+  val Check(const std::string& options_json) {
+    return Guard([&] { return TextRecord("json", model_->CheckJson(options_json)); });
+  }
+
   val WritesFolder(const std::string& options_json) const {
     return Guard([&] {
       val result = val::object();
@@ -153,11 +158,16 @@ val ParseArgs(val args, val reader) {
     std::vector<std::string> list = emscripten::vecFromJSArray<std::string>(args);
     JsFileReader files(reader);
     CommandLine cl = ParseCommandLine(list, &files);
-    nlohmann::json out = {{"command", cl.command}, {"input", cl.input}, {"output", cl.output},
-                          {"json", cl.json},       {"help", cl.help},   {"load", cl.load},
-                          {"export", cl.export_}};
+    nlohmann::json out = {
+        {"command", cl.command}, {"input", cl.input},   {"output", cl.output},
+        {"json", cl.json},       {"help", cl.help},     {"load", cl.load},
+        {"export", cl.export_},  {"target", cl.target}, {"checkOptions", CheckOptions(cl)}};
     return TextRecord("json", out.dump());
   });
+}
+
+val CheckReportText(const std::string& report_json) {
+  return Guard([&] { return TextRecord("text", CheckText(report_json)); });
 }
 
 std::string Usage() { return UsageText(); }
@@ -173,10 +183,13 @@ EMSCRIPTEN_BINDINGS(graphport) {
       .smart_ptr<std::shared_ptr<LoadedModel>>("LoadedModelHandle")
       .function("inspect", &LoadedModel::Inspect)
       .function("export", &LoadedModel::Export)
+      .function("check", &LoadedModel::Check)
       .function("writesFolder", &LoadedModel::WritesFolder)
       .function("family", &LoadedModel::Family);
   emscripten::function("load", &Load);
   emscripten::function("summaryText", &Summary);
+  emscripten::function("checkText", &CheckReportText);
+  emscripten::constant("checkFailsExitCode", graphport::kCheckFailsExitCode);
   emscripten::function("schemas", &Schemas);
   emscripten::function("parseArgs", &ParseArgs);
   emscripten::function("usage", &Usage);

@@ -165,6 +165,11 @@ CommandLine ParseCommandLine(const std::vector<std::string>& args, OptionFileRea
       cl.json = true;
     } else if (a == "-o" || a == "--output") {
       cl.output = value(a);
+    } else if (a == "--target") {
+      cl.target = value(a);
+      if (cl.target != "tfjs" && cl.target != "tensorflow") {
+        UsageError("--target is tfjs or tensorflow, not '" + cl.target.substr(0, 80) + "'");
+      }
     } else if (a.size() > 2 && a.compare(0, 2, "--") == 0) {
       std::string name = a.substr(2);
       bool negated = false;
@@ -204,6 +209,8 @@ std::string UsageText() {
       "usage:\n"
       "  graphport inspect INPUT [--json] [input options]\n"
       "  graphport export INPUT -o OUT [input options] [export options]\n"
+      "  graphport check INPUT [--target tfjs|tensorflow] [--json] [input options]\n"
+      "                  [export options]\n"
       "  graphport schema [FAMILY]\n"
       "  graphport --help\n"
       "\n"
@@ -217,11 +224,21 @@ std::string UsageText() {
       "  export    write the model to OUT with the export options of its family; a\n"
       "            folder when the output is one (a SavedModel), else the main file,\n"
       "            with any other outputs beside it\n"
+      "  check     run what an export for the target would (freeze, optimize,\n"
+      "            unfuse...) and write nothing: print each op the target cannot run,\n"
+      "            with its count, first nodes and fix, or that all of them run.\n"
+      "            --target tfjs checks against the TF.js 4.22 runtime (to: tfjs),\n"
+      "            tensorflow against TensorFlow's op registry (--to or the export's\n"
+      "            default format); without --target or --to, tfjs. Exit status 0 when\n"
+      "            the target runs every op, 3 when it cannot (--json: the report)\n"
       "  schema    print the option schemas (of one family: tensorflow, ...) as JSON\n"
       "\n"
       "options of every command:\n";
   out += Wrap("  -o, --output OUT", "The output file, or folder (export).");
-  out += Wrap("  --json", "inspect: the summary as JSON; export: the info record as JSON.");
+  out += Wrap("  --json",
+              "inspect: the summary as JSON; export: the info record as JSON; check: the "
+              "report as JSON.");
+  out += Wrap("  --target TARGET", "check: tfjs or tensorflow, the runtime to check against.");
   out += "\ninput options:\n";
   std::map<std::string, bool> shown;
   auto list = [&](const OptionSchema& schema) {
@@ -244,6 +261,12 @@ std::string UsageText() {
   }
   out += "\nErrors go to stderr as \"graphport: error CODE: message\", with a non-zero exit.\n";
   return out;
+}
+
+json CheckOptions(const CommandLine& command_line) {
+  json options = command_line.export_;
+  if (!command_line.target.empty()) options["target"] = command_line.target;
+  return options;
 }
 
 }  // namespace graphport

@@ -11,9 +11,10 @@
 namespace graphport {
 
 struct CommandLine {
-  std::string command;  // "inspect", "export", "schema", "help" (or "" when none was given)
+  std::string command;  // "inspect", "export", "check", "schema", "help" (or "" when none)
   std::string input;    // a file or a folder; for "schema", an optional family id
   std::string output;   // -o
+  std::string target;   // check's --target: "tfjs", "tensorflow", or "" when not given
   bool json = false;    // --json
   bool help = false;    // --help or -h anywhere
   nlohmann::json load = nlohmann::json::object();     // load options, by JSON name
@@ -34,6 +35,13 @@ CommandLine ParseCommandLine(const std::vector<std::string>& args, OptionFileRea
 
 // The --help text.
 std::string UsageText();
+
+// The exit status of `graphport check` when the target cannot run the model (0 when it can;
+// 1 for an error, as every command).
+inline constexpr int kCheckFailsExitCode = 3;
+
+// check's options for Model::CheckJson: the export options, with the target when given.
+nlohmann::json CheckOptions(const CommandLine& command_line);
 
 }  // namespace graphport
 

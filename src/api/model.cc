@@ -2,6 +2,7 @@
 
 #include "api/families.h"
 #include "api/load_options.h"
+#include "core/check_output_set.h"
 #include "core/error.h"
 #include "core/inspect_text.h"
 #include "core/json_parse.h"
@@ -129,6 +130,58 @@ std::string Model::ExportJson(const std::string& options_json, OutputSet* out) {
   OptionValues values = OptionValues::Read(family_->export_options(), given, "export");
   json info = model_->Export(values, out);
   return info.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string Model::CheckJson(const std::string& options_json) {
+  json given =
+      options_json.empty() ? json::object() : ParseJson(options_json, /*allow_exceptions=*/false);
+  if (!given.is_object()) {
+    throw Error(ErrorCode::kInvalidOption, "check options must be a JSON object");
+  }
+  std::string target;
+  if (given.contains("target")) {
+    const json& t = given["target"];
+    if (!t.is_string() || (t != "tfjs" && t != "tensorflow")) {
+      throw Error(ErrorCode::kInvalidOption,
+                  "check option 'target' must be 'tfjs' or 'tensorflow', not " + Cap(t.dump(), 80),
+                  ErrorLocation::OfOption("target"));
+    }
+    target = t.get<std::string>();
+    given.erase("target");
+  }
+  if (family_->export_options().Find("to") == nullptr) {
+    throw Error(ErrorCode::kUnsupported, family_->title() +
+                                             " models are written for neither TF.js nor "
+                                             "TensorFlow: check has nothing to check them against");
+  }
+  const json to = given.value("to", json());
+  if (target.empty() && to.is_null()) target = "tfjs";
+  if (target == "tfjs") {
+    if (!to.is_null() && to != "tfjs") {
+      throw Error(ErrorCode::kInvalidOption,
+                  "check target 'tfjs' writes to: 'tfjs', not to: " + Cap(to.dump(), 80),
+                  ErrorLocation::OfOption("to"));
+    }
+    given["to"] = "tfjs";
+  } else if (target == "tensorflow" && to == "tfjs") {
+    throw Error(ErrorCode::kInvalidOption,
+                "check target 'tensorflow' needs to: a TensorFlow format (meta-graph, graph-def, "
+                "saved-model), not 'tfjs'",
+                ErrorLocation::OfOption("to"));
+  }
+  OptionValues values = OptionValues::Read(family_->export_options(), given, "export");
+  CheckOutputSet out;
+  json info = model_->Export(values, &out);
+  if (!info.contains("check")) {
+    throw Error(ErrorCode::kUnsupported, family_->title() + " models written to: '" +
+                                             values.String("to") + "' cannot be checked");
+  }
+  json report = info["check"];
+  report["to"] = values.String("to");
+  for (const char* key : {"frozen", "unfusedOps", "quantization"}) {
+    if (info.contains(key)) report[key] = info[key];
+  }
+  return report.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 bool Model::ExportWritesFolder(const std::string& options_json) const {

@@ -50,6 +50,14 @@ class Model {
   // the JS API) into `out`, and returns the info record as JSON text. Throws graphport::Error;
   // on a throw, the file being written was opened but not closed.
   std::string ExportJson(const std::string& options_json, OutputSet* out);
+  // What an export with these options would run (freeze, optimize, unfuse, its writer),
+  // checked against the runtime it is written for; nothing is kept. The options
+  // are the export's, plus `target`: "tfjs" (to: 'tfjs') or "tensorflow" (to: any TensorFlow
+  // format, the export's default unless given); neither target nor to: "tfjs". Returns the
+  // report as JSON text: {target, to, runtime, runs, ops, nodes, unsupportedOps: [{op, count,
+  // nodes, hint}], exportFails, frozen?, unfusedOps?, quantization?}. Throws graphport::Error
+  // as the export would (kUnsupported for a family whose outputs no target runs).
+  std::string CheckJson(const std::string& options_json);
   // True when these export options write a folder (the CLI's -o then names the folder).
   bool ExportWritesFolder(const std::string& options_json) const;
 

@@ -9,6 +9,7 @@
 #include <system_error>
 #include <vector>
 
+#include "api/check_text.h"
 #include "api/command_line.h"
 #include "api/families.h"
 #include "api/model.h"
@@ -77,7 +78,7 @@ int Run(int argc, char** argv) {
     std::cout << Schemas(cl.input).dump(2) << "\n";
     return 0;
   }
-  if (cl.command != "inspect" && cl.command != "export") {
+  if (cl.command != "inspect" && cl.command != "export" && cl.command != "check") {
     UsageError("unknown command '" + cl.command + "'");
   }
   if (cl.input.empty()) UsageError(cl.command + " needs an INPUT file or folder");
@@ -103,6 +104,13 @@ int Run(int argc, char** argv) {
     std::cout << (cl.json ? nlohmann::json::parse(summary).dump(2) + "\n" : SummaryText(summary));
     return 0;
   }
+  if (cl.command == "check") {
+    if (!cl.output.empty()) UsageError("check writes nothing: it takes no -o");
+    std::string report = model->CheckJson(CheckOptions(cl).dump());
+    std::cout << (cl.json ? nlohmann::json::parse(report).dump(2) + "\n" : CheckText(report));
+    return nlohmann::json::parse(report)["runs"] == true ? 0 : kCheckFailsExitCode;
+  }
+  if (!cl.target.empty()) UsageError("--target goes with check");
   if (cl.output.empty()) UsageError("export needs -o OUT");
   std::string directory;
   if (model->ExportWritesFolder(cl.export_.dump())) {
@@ -123,7 +131,15 @@ int Run(int argc, char** argv) {
   DirectoryOutputSet outputs(directory);
   std::string info = model->ExportJson(cl.export_.dump(), &outputs);
   for (const auto& path : outputs.Commit()) std::cerr << "wrote " << path << "\n";
-  if (cl.json) std::cout << nlohmann::json::parse(info).dump(2) << "\n";
+  nlohmann::json record = nlohmann::json::parse(info);
+  if (cl.json) {
+    std::cout << record.dump(2) << "\n";
+  } else {
+    // What the export wrote but the target cannot take, on stdout with the export's result.
+    for (const auto& warning : record.value("warnings", nlohmann::json::array())) {
+      std::cout << "graphport: warning: " << warning.get<std::string>() << "\n";
+    }
+  }
   return 0;
 }
 

@@ -151,7 +151,8 @@ OptionSchema MakeExportSchema() {
   s.options.push_back(Message("opRegistry", "op-registry", "", "graph", "Op registry",
                               "An OpList (TensorFlow's ops.pbtxt, say; text, binary or JSON) "
                               "consulted first for op definitions and attr defaults, by "
-                              "strip_default_attrs and stripped_op_list."));
+                              "strip_default_attrs and stripped_op_list, and by the freeze "
+                              "for the outputs of ops in function bodies."));
 
   OptionSpec collections;
   collections.name = "collectionList";

@@ -2,6 +2,9 @@
 
 #include <google/protobuf/arena.h>
 
+#include <set>
+
+#include "core/check_output_set.h"
 #include "core/error.h"
 #include "proto/graph_arena.h"
 #include "tf/export.h"
@@ -14,6 +17,7 @@
 #include "tfjs/model_initializer.h"
 #include "tfjs/options.h"
 #include "tfjs/preflight.h"
+#include "tfjs/quantization_change.h"
 #include "tfjs/read_graph_model.h"
 #include "tfjs/unfuse_ops.h"
 #include "tfjs/write_graph_model.h"
@@ -165,17 +169,64 @@ class TfjsFamilyImpl : public Family {
   std::string title_ = "TensorFlow.js";
 };
 
-// The ops TF.js cannot run, before anything is written: an UNSUPPORTED error naming them, or
-// with allowUnsupportedOps their list for info.
-json Preflight(GraphNodes* nodes, const OptionValues& values) {
-  std::map<std::string, UnsupportedOp> ops = FindUnsupportedOps(nodes);
-  if (ops.empty()) return json::array();
-  if (!values.Bool("allowUnsupportedOps")) {
+// The ops of the graph an export writes that `target` cannot run, before anything is
+// written. `refuses`: the export fails with UNSUPPORTED naming them, unless
+// allowUnsupportedOps; a check (core/check_output_set.h) reports them instead of failing,
+// and skips the writer.
+struct Preflight {
+  OpCheck check;
+  bool export_fails = false;
+};
+
+Preflight RunPreflight(GraphNodes* nodes, OpTarget target, bool refuses, const OptionValues& values,
+                       const OutputSet& out, const std::set<std::string>& also_runs = {}) {
+  Preflight result{CheckOps(nodes, target, also_runs)};
+  const auto& ops = result.check.unsupported;
+  result.export_fails = refuses && !ops.empty() && !values.Bool("allowUnsupportedOps");
+  if (result.export_fails && !ChecksOnly(out)) {
     ErrorLocation where;
     where.node = ops.begin()->second.nodes.empty() ? "" : ops.begin()->second.nodes[0];
-    throw Error(ErrorCode::kUnsupported, UnsupportedOpsMessage(ops), where);
+    throw Error(ErrorCode::kUnsupported, UnsupportedOpsMessage(ops, target), where);
   }
-  return UnsupportedOpsJson(ops);
+  return result;
+}
+
+// info.check of a check: what the export would write and whether its target runs it.
+json CheckReport(const Preflight& preflight, OpTarget target) {
+  const OpCheck& check = preflight.check;
+  return {{"target", target == OpTarget::kTfjs ? "tfjs" : "tensorflow"},
+          {"runtime", OpTargetTitle(target)},
+          {"runs", check.unsupported.empty()},
+          {"ops", check.ops},
+          {"nodes", check.nodes},
+          {"unsupportedOps", UnsupportedOpsJson(check.unsupported, target)},
+          {"exportFails", preflight.export_fails}};
+}
+
+// The graph a TensorFlow export writes, node by node: `graph` (a GraphDef given or the
+// unfused one) or the model's own. The registry graphport holds is an older TensorFlow's, so
+// the ops the model's stripped_op_list defines (the TensorFlow that wrote it had them:
+// DisableCopyOnRead in a TF 2.14 SavedModel) and those of the opRegistry option count too.
+Preflight TensorflowPreflight(tf::TfModel* model, const tensorflow::GraphDef* graph,
+                              const tensorflow::OpList* op_registry, bool refuses,
+                              const OptionValues& values, const OutputSet& out) {
+  std::set<std::string> also_runs;
+  if (const tensorflow::MetaGraphDef* meta = model->meta_graph()) {
+    for (const auto& op : meta->meta_info_def().stripped_op_list().op())
+      also_runs.insert(op.name());
+  }
+  if (op_registry != nullptr) {
+    for (const auto& op : op_registry->op()) also_runs.insert(op.name());
+  }
+  const tf::WireGraph* wire = graph == nullptr ? model->wire_graph() : nullptr;
+  if (wire == nullptr) {
+    ParsedGraphNodes nodes(graph != nullptr ? *graph : model->graph());
+    return RunPreflight(&nodes, OpTarget::kTensorflow, refuses, values, out, also_runs);
+  }
+  tf::NodePlan plan;  // every node as it is, the library as it was kept
+  plan.copy_library = wire->library_kept();
+  WireGraphNodes nodes(*wire, plan, wire->header());
+  return RunPreflight(&nodes, OpTarget::kTensorflow, refuses, values, out, also_runs);
 }
 
 }  // namespace
@@ -225,7 +276,30 @@ json ExportWithTfjs(tf::TfModel* model, const OptionValues& values, const json& 
     options.graph_def = &unfused;
   }
   if (!to_tfjs) {
-    json info = tf::Export(model, options, out);
+    // TensorFlow imports only the ops of its registry. With unfuseOps the user asked for a
+    // graph it imports, so one that is not refuses; without it, the export writes what it
+    // always wrote and says what TensorFlow lacks. Checked for a graph that came from TF.js
+    // and whenever asked (unfuseOps, a check): a graph TensorFlow wrote holds its own ops, and
+    // its export stays as fast as it was.
+    Preflight preflight;
+    if (tfjs_manifest.is_object() || unfuse || ChecksOnly(*out)) {
+      preflight =
+          TensorflowPreflight(model, options.graph_def, options.op_registry, unfuse, values, *out);
+    }
+    // A check runs the writer too (into nothing), so that what only the writer refuses is
+    // its error; only what the export refuses before writing is left out.
+    json info;
+    if (!preflight.export_fails) info = tf::Export(model, options, out);
+    if (ChecksOnly(*out)) info["check"] = CheckReport(preflight, OpTarget::kTensorflow);
+    const auto& lacking = preflight.check.unsupported;
+    if (!lacking.empty()) {
+      info["unsupportedOps"] = UnsupportedOpsJson(lacking, OpTarget::kTensorflow);
+      if (!unfuse) {
+        info["warnings"] = json::array({"TensorFlow's op registry lacks " +
+                                        UnsupportedOpsList(lacking, OpTarget::kTensorflow) +
+                                        ": TensorFlow cannot import this graph as written"});
+      }
+    }
     if (unfuse) info["unfusedOps"] = rewrites;
     return info;
   }
@@ -272,15 +346,15 @@ json ExportWithTfjs(tf::TfModel* model, const OptionValues& values, const json& 
     }
   }
   json info;
-  json unsupported;
+  Preflight preflight;
   // A TensorFlow graph gets the registry's default attrs that TF.js needs, as the converter's
   // import gives them; a TF.js model read back has them already, and keeps its bytes.
   bool from_tensorflow = !tfjs_manifest.is_object();
   auto write_nodes = [&](GraphNodes* nodes) {
     WithDefaultAttrs completed(nodes);
     GraphNodes* written = from_tensorflow ? &completed : nodes;
-    unsupported = Preflight(written, values);
-    info = WriteGraphModel(written, signature, write, out);
+    preflight = RunPreflight(written, OpTarget::kTfjs, true, values, *out);
+    if (!preflight.export_fails) info = WriteGraphModel(written, signature, write, out);
   };
   if (wire != nullptr) {
     WireGraphNodes nodes(*wire, plan, *graph);
@@ -298,7 +372,15 @@ json ExportWithTfjs(tf::TfModel* model, const OptionValues& values, const json& 
     ParsedGraphNodes nodes(*graph);
     write_nodes(&nodes);
   }
-  if (!unsupported.empty()) info["unsupportedOps"] = unsupported;
+  if (ChecksOnly(*out)) info["check"] = CheckReport(preflight, OpTarget::kTfjs);
+  if (json change =
+          QuantizationChange(tfjs_manifest, write.quantize, info.value("weightBytes", uint64_t{0}));
+      !change.is_null() && !preflight.export_fails) {
+    info["quantization"] = std::move(change);
+  }
+  if (!preflight.check.unsupported.empty()) {
+    info["unsupportedOps"] = UnsupportedOpsJson(preflight.check.unsupported, OpTarget::kTfjs);
+  }
   info["format"] = "tfjs";
   info["encoding"] = "json";
   if (unfuse) info["unfusedOps"] = rewrites;

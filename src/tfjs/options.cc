@@ -88,8 +88,9 @@ std::vector<OptionSpec> TfjsExportOptionSpecs() {
   allow.label = "Allow ops TF.js lacks";
   allow.help =
       "With to: 'tfjs', write the model even when it holds ops the TF.js runtime cannot run "
-      "(for a runtime with custom ops, tf.registerOp); info.unsupportedOps lists them. Off: "
-      "such an export fails with UNSUPPORTED, naming each op and its nodes.";
+      "(for a runtime with custom ops, tf.registerOp); with unfuseOps and a TensorFlow "
+      "format, even when it holds ops TensorFlow's registry lacks. info.unsupportedOps lists "
+      "them. Off: such an export fails with UNSUPPORTED, naming each op and its nodes.";
   specs.push_back(allow);
   return specs;
 }

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "tf/registry_ops.h"
 #include "tfjs/tfjs_ops.h"
 
 namespace graphport::tfjs {
@@ -11,8 +12,7 @@ using nlohmann::json;
 
 constexpr size_t kNodesListed = 5;
 
-// What fixes an op that TF.js cannot run, when graphport knows.
-std::string Hint(const std::string& op) {
+std::string TfjsHint(const std::string& op) {
   static const std::set<std::string> kFrozenAway = {
       "VarHandleOp",      "VariableV2",         "Variable", "ReadVariableOp",
       "AssignVariableOp", "VarIsInitializedOp", "Assign",   "StatefulPartitionedCall",
@@ -25,6 +25,14 @@ std::string Hint(const std::string& op) {
   return "";
 }
 
+// The ops unfuse_ops.h rewrites into TensorFlow's own.
+std::string TensorflowHint(const std::string& op) {
+  static const std::set<std::string> kUnfused = {
+      "_FusedConv2D", "_FusedMatMul", "FusedDepthwiseConv2dNative", "Prelu", "DepthwiseConv2d"};
+  if (kUnfused.count(op) != 0) return "unfuseOps fixes this";
+  return "";
+}
+
 void Note(std::map<std::string, UnsupportedOp>* found, const std::string& op,
           const std::string& node) {
   UnsupportedOp& entry = (*found)[op];
@@ -34,33 +42,62 @@ void Note(std::map<std::string, UnsupportedOp>* found, const std::string& op,
 
 }  // namespace
 
+std::string OpTargetTitle(OpTarget target) {
+  return target == OpTarget::kTfjs ? "TF.js 4.22" : "TensorFlow's op registry";
+}
+
 bool TfjsRuntimeRuns(const std::string& op) {
   if (op == "Assert" || op == "CheckNumerics") return false;
   if (op.rfind("Ragged", 0) == 0 || op.rfind("SimpleML", 0) == 0) return false;
   return IsTfjsOp(op);
 }
 
-std::map<std::string, UnsupportedOp> FindUnsupportedOps(GraphNodes* graph) {
-  std::map<std::string, UnsupportedOp> found;
+bool TargetRuns(OpTarget target, const std::string& op) {
+  return target == OpTarget::kTfjs ? TfjsRuntimeRuns(op) : tf::InTensorflowRegistry(op);
+}
+
+OpCheck CheckOps(GraphNodes* graph, OpTarget target, const std::set<std::string>& also_runs) {
+  OpCheck check;
+  // TensorFlow runs a node that calls a library function by its name; TF.js does not (a
+  // freeze inlines such calls).
+  std::set<std::string> functions;
+  if (target == OpTarget::kTensorflow) {
+    for (const auto& f : graph->library().function()) functions.insert(f.signature().name());
+  }
+  std::set<std::string> seen;
   std::string op;
+  auto visit = [&](const std::string& node) {
+    ++check.nodes;
+    if (seen.insert(op).second) ++check.ops;
+    if (!TargetRuns(target, op) && functions.count(op) == 0 && also_runs.count(op) == 0) {
+      Note(&check.unsupported, op, node);
+    }
+  };
   for (size_t i = 0; i < graph->size(); ++i) {
     op.assign(graph->op(i));
-    if (!TfjsRuntimeRuns(op)) Note(&found, op, std::string(graph->name(i)));
+    visit(std::string(graph->name(i)));
   }
   for (const auto& function : graph->library().function()) {
     for (const auto& node : function.node_def()) {
-      if (!TfjsRuntimeRuns(node.op())) {
-        Note(&found, node.op(), function.signature().name() + "/" + node.name());
-      }
+      op = node.op();
+      visit(function.signature().name() + "/" + node.name());
     }
   }
-  return found;
+  return check;
 }
 
-json UnsupportedOpsJson(const std::map<std::string, UnsupportedOp>& ops) {
+std::map<std::string, UnsupportedOp> FindUnsupportedOps(GraphNodes* graph) {
+  return CheckOps(graph, OpTarget::kTfjs).unsupported;
+}
+
+std::string UnsupportedOpHint(OpTarget target, const std::string& op) {
+  return target == OpTarget::kTfjs ? TfjsHint(op) : TensorflowHint(op);
+}
+
+json UnsupportedOpsJson(const std::map<std::string, UnsupportedOp>& ops, OpTarget target) {
   json list = json::array();
   for (const auto& [op, entry] : ops) {
-    std::string hint = Hint(op);
+    std::string hint = UnsupportedOpHint(target, op);
     list.push_back({{"op", op},
                     {"count", entry.count},
                     {"nodes", entry.nodes},
@@ -69,7 +106,7 @@ json UnsupportedOpsJson(const std::map<std::string, UnsupportedOp>& ops) {
   return list;
 }
 
-std::string UnsupportedOpsMessage(const std::map<std::string, UnsupportedOp>& ops) {
+std::string UnsupportedOpsList(const std::map<std::string, UnsupportedOp>& ops, OpTarget target) {
   std::string text;
   for (const auto& [op, entry] : ops) {
     text += text.empty() ? "" : "; ";
@@ -77,10 +114,20 @@ std::string UnsupportedOpsMessage(const std::map<std::string, UnsupportedOp>& op
     for (size_t k = 0; k < entry.nodes.size(); ++k) text += (k ? ", " : "") + entry.nodes[k];
     if (entry.count > entry.nodes.size()) text += ", ...";
     text += ")";
-    std::string hint = Hint(op);
+    std::string hint = UnsupportedOpHint(target, op);
     if (!hint.empty()) text += ": " + hint;
   }
-  return "the TF.js runtime cannot run this model's ops " + text +
+  return text;
+}
+
+std::string UnsupportedOpsMessage(const std::map<std::string, UnsupportedOp>& ops,
+                                  OpTarget target) {
+  if (target == OpTarget::kTensorflow) {
+    return "TensorFlow's op registry lacks this graph's ops " + UnsupportedOpsList(ops, target) +
+           ", so TensorFlow cannot import it. Export with allowUnsupportedOps to write it "
+           "anyway (a TensorFlow with these ops registered as custom ops)";
+  }
+  return "the TF.js runtime cannot run this model's ops " + UnsupportedOpsList(ops, target) +
          ". Export with allowUnsupportedOps to write it anyway (a model for a runtime with "
          "custom ops, tf.registerOp)";
 }

@@ -72,14 +72,14 @@ for family in json.load(sys.stdin):
                 print(("--no-" if off else "--") + o["cli"])
 ' | sort -u)"
 [ -n "$options" ] || fail "could not read the flags from graphport schema"
-for opt in $(printf '%s\n' $options --json -o --output --from --tags --to --as-text --help | sort -u); do
+for opt in $(printf '%s\n' $options --json -o --output --from --tags --to --as-text --help --target | sort -u); do
   if grep -qE -- "(^|[^-a-z])$opt([^-a-z]|$)" <<<"$help"; then
     ok "--help lists $opt"
   else
     fail "--help does not list $opt"
   fi
 done
-for cmd in inspect export; do
+for cmd in inspect export check; do
   grep -qE "graphport $cmd INPUT" <<<"$help" && ok "--help shows the $cmd command" ||
     fail "--help does not show the $cmd command"
 done
@@ -87,6 +87,24 @@ done
 "$GP" >/dev/null 2>&1
 rc=$?
 [ "$rc" -ne 0 ] && ok "no arguments exits non-zero ($rc)" || fail "no arguments exited 0"
+
+# --- check -----------------------------------------------------------------------------------
+# A TF.js model: TF.js runs it (exit 0); TensorFlow's registry lacks its _FusedMatMul (exit 3)
+# until unfuseOps; nothing is written.
+PRELU="$CORPUS/tfjs/tfjs-to-tf/prelu"
+out="$(cd "$tmp" && "$GP" check "$PRELU" --target tfjs)"
+rc=$?
+[ "$rc" -eq 0 ] && grep -qE '^all 5 ops \(10 nodes\) run in TF\.js 4\.22$' <<<"$out" &&
+  ok "check --target tfjs of the prelu model exits 0" || fail "check --target tfjs: exit $rc, $out"
+out="$(cd "$tmp" && "$GP" check "$PRELU" --target tensorflow)"
+rc=$?
+[ "$rc" -eq 3 ] && grep -qE '^  _FusedMatMul x2 \(.*\): unfuseOps fixes this$' <<<"$out" &&
+  ok "check --target tensorflow of the prelu model exits 3 naming _FusedMatMul" ||
+  fail "check --target tensorflow: exit $rc, $out"
+(cd "$tmp" && "$GP" check "$PRELU" --target tensorflow --unfuse-ops >/dev/null)
+rc=$?
+[ "$rc" -eq 0 ] && ok "check --target tensorflow --unfuse-ops exits 0" || fail "check --unfuse-ops: exit $rc"
+[ -z "$(ls -A "$tmp")" ] && ok "check wrote nothing" || fail "check wrote $(ls -A "$tmp")"
 
 # --- inspect ---------------------------------------------------------------------------------
 out="$("$GP" inspect "$META")"

@@ -323,3 +323,40 @@ test('the plan freezes on the way to TF.js, checks the signature, and keeps unfu
   assert.equal(saved.warnings.some((w) => w.option === 'unfuseOps'), false);
   assert.equal(plan({ to: 'tfjs', allowUnsupportedOps: true }).options.allowUnsupportedOps, true);
 });
+
+test('the plan warns before float16 grows weights a TF.js model held as uint8, as info.quantization says after', () => {
+  // Two weights as uint8 codes (1000 and 24 bytes) and one float32, as inspect() lists them.
+  const summary = {
+    collections: [],
+    tfjs: {
+      weights: [
+        { name: 'a', shape: [10, 100], bytes: 1000, quantization: { dtype: 'uint8', min: -1, scale: 0.01 } },
+        { name: 'b', shape: [2, 3, 4], bytes: 24, quantization: { dtype: 'uint8', min: 0, scale: 1 } },
+        { name: 'c', shape: [5], bytes: 20 },
+      ],
+    },
+  };
+  const plan = (partial) => planExport({ ...initial(), to: 'tfjs', ...partial }, summary);
+  const grows = plan({ quantize: 'float16' }).warnings.find((w) => w.option === 'quantize');
+  assert.ok(grows, 'a warning on quantize');
+  assert.match(grows.text, /^2 weights held as uint8 codes \(1\.02 KB\) are read as float32 and written as float16: 2\.05 KB, the model grows by 1\.02 KB$/);
+  assert.match(plan({ quantize: 'uint16' }).warnings.find((w) => w.option === 'quantize').text, /written as uint16/);
+  assert.match(plan({ quantize: 'float16', quantizeWeights: ['a'] }).warnings.find((w) => w.option === 'quantize').text, /: up to 2\.05 KB, the model grows by up to 1\.02 KB$/);
+  assert.equal(plan({ quantize: 'uint8' }).warnings.some((w) => w.option === 'quantize'), false);
+  assert.equal(plan({}).warnings.some((w) => w.option === 'quantize'), false);
+  // A model with float32 weights only has nothing to grow.
+  const plain = planExport({ ...initial(), to: 'tfjs', quantize: 'float16' }, { collections: [], tfjs: { weights: [{ name: 'c', shape: [5], bytes: 20 }] } });
+  assert.deepEqual(plain.warnings, []);
+});
+
+test('allowUnsupportedOps goes with unfuseOps to a TensorFlow format: TensorFlow\'s registry is checked then', () => {
+  const plan = (partial) => planExport({ ...initial(), ...partial }, { collections: [] });
+  const saved = plan({ to: 'saved-model', unfuseOps: true, allowUnsupportedOps: true });
+  assert.equal(saved.options.allowUnsupportedOps, true);
+  assert.deepEqual(saved.warnings.map((w) => w.option), ['allowUnsupportedOps']);
+  assert.match(saved.warnings[0].text, /TensorFlow’s registry lacks/);
+  // Without unfuseOps it does nothing there, and the plan says so.
+  const plain = plan({ to: 'saved-model', allowUnsupportedOps: true });
+  assert.equal(plain.options.allowUnsupportedOps, undefined);
+  assert.match(plain.warnings.find((w) => w.option === 'allowUnsupportedOps').text, /only when writing a TensorFlow\.js model/);
+});

@@ -2,7 +2,7 @@
 // checks that explain an invalid or surprising combination before it runs. The form's values
 // are keyed by the schema's option names; the options themselves (labels, help, defaults)
 // come from the core's schema. No DOM here.
-import { formatCount, plural } from '../dom.mjs';
+import { formatBytes, formatCount, plural } from '../dom.mjs';
 
 const DEFAULT_NAMES = {
   'meta-graph': ['model.meta', 'model.pbtxt'],
@@ -88,11 +88,13 @@ function scopeProblem(scope) {
 
 // The TensorFlow.js options (quantization, shards, the op check) go only with to: 'tfjs';
 // the plan adds them there and says where they would be ignored otherwise. unfuseOps is not
-// one of them: it is there so that TensorFlow can import the graph, whatever is written.
+// one of them: it is there so that TensorFlow can import the graph, whatever is written; nor
+// is allowUnsupportedOps with it (TensorFlow's registry is checked then).
 const TFJS_OPTIONS = ['quantize', 'quantizeWeights', 'shardSize', 'allowUnsupportedOps'];
 
 function tfjsOptionsSet(state) {
   return TFJS_OPTIONS.filter((key) => {
+    if (key === 'allowUnsupportedOps' && state.unfuseOps) return false;
     const value = state[key];
     if (key === 'shardSize') return value !== '' && value !== null && value !== undefined && Number(value) !== 4194304;
     if (key === 'quantizeWeights') return Array.isArray(value) && value.length > 0;
@@ -100,7 +102,26 @@ function tfjsOptionsSet(state) {
   });
 }
 
-function planTfjs(state, { options, files, say, errors, warnings, notes }) {
+// Bytes per value of each quantization dtype.
+const QUANTIZED_BYTES = { uint8: 1, uint16: 2, float16: 2 };
+
+// The summary's facts (a TF.js model's weights, their bytes and quantization): weights the
+// source holds as uint8 or uint16 codes are read as float32 and quantized afresh, so a wider
+// `quantize` grows them (uint8 → float16 doubles them). The core says the same after the
+// export (info.quantization); null when nothing grows. With quantizeWeights only the weights
+// its patterns match are quantized (the core's fnmatch decides), so the figure is a bound.
+function requantizeGrowth(summary, quantize, patterns) {
+  const weights = (summary?.tfjs?.weights ?? []).filter((w) => w.quantization?.dtype in QUANTIZED_BYTES);
+  const wider = weights.filter((w) => QUANTIZED_BYTES[w.quantization.dtype] < QUANTIZED_BYTES[quantize]);
+  if (!wider.length) return null;
+  const before = wider.reduce((sum, w) => sum + w.bytes, 0);
+  const after = wider.reduce((sum, w) => sum + w.shape.reduce((n, d) => n * d, 1) * QUANTIZED_BYTES[quantize], 0);
+  const dtypes = [...new Set(wider.map((w) => w.quantization.dtype))].join(' and ');
+  const bound = patterns?.length ? 'up to ' : '';
+  return `${plural(wider.length, 'weight')} held as ${dtypes} codes (${formatBytes(before)}) are read as float32 and written as ${quantize}: ${bound}${formatBytes(after)}, the model grows by ${bound}${formatBytes(after - before)}`;
+}
+
+function planTfjs(state, summary, { options, files, say, errors, warnings, notes }) {
   if ((state.filename ?? '').trim()) {
     delete options.filename;
     files[0] = 'model.json';
@@ -110,7 +131,11 @@ function planTfjs(state, { options, files, say, errors, warnings, notes }) {
     delete options.asText;
     say(notes, 'asText', 'model.json is JSON either way: Text format changes nothing');
   }
-  if (state.quantize) options.quantize = state.quantize;
+  if (state.quantize) {
+    options.quantize = state.quantize;
+    const grows = requantizeGrowth(summary, state.quantize, state.quantizeWeights);
+    if (grows) say(warnings, 'quantize', grows);
+  }
   if (Array.isArray(state.quantizeWeights) && state.quantizeWeights.length) {
     options.quantizeWeights = state.quantizeWeights;
     if (!state.quantize) say(errors, 'quantizeWeights', 'needs a quantization type under Quantize weights');
@@ -258,7 +283,13 @@ export function planExport(state, summary) {
   }
 
   const files = [main];
-  if (state.to === 'tfjs') planTfjs(state, { options, files, say, errors, warnings, notes });
+  if (state.to === 'tfjs') planTfjs(state, summary, { options, files, say, errors, warnings, notes });
+  // Writing a TensorFlow format with unfuseOps, the export refuses ops TensorFlow's registry
+  // lacks unless allowUnsupportedOps.
+  if (state.to !== 'tfjs' && state.unfuseOps && state.allowUnsupportedOps) {
+    options.allowUnsupportedOps = true;
+    say(warnings, 'allowUnsupportedOps', 'ops TensorFlow’s registry lacks are written anyway (listed after the export): TensorFlow imports the graph only where they are registered');
+  }
   if (state.saveDebugInfo) {
     options.saveDebugInfo = true;
     const debug = debugFilename(main);

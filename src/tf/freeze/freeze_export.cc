@@ -3,9 +3,11 @@
 #include <set>
 
 #include "core/error.h"
+#include "tensorflow/op_def.pb.h"
 #include "tf/freeze/checkpoint_store.h"
 #include "tf/freeze/freeze.h"
 #include "tf/freeze/variable_values.h"
+#include "tf/message_option.h"
 
 namespace graphport::tf {
 namespace {
@@ -81,6 +83,13 @@ FrozenModel FreezeForExport(const TfModel& model, InputSet* inputs, const std::s
   options.signature = values.String("signature");
   // TensorFlow's own freeze does not fuse: the converter's optimizations go to TF.js only.
   options.optimize_for_tfjs = to_tfjs && values.Bool("optimize");
+  // The user's op registry comes first when a function body names an op's outputs (a custom
+  // op the model's stripped_op_list and the built-in table lack).
+  tensorflow::OpList op_registry;
+  if (values.Has("opRegistry")) {
+    ParseProtoOption("opRegistry", values.Raw("opRegistry"), &op_registry);
+    options.op_registry = &op_registry;
+  }
   frozen.model = TfModel::Build(
       TfFormat{TfKind::kMetaGraphDef, false}, model.detection_reason(), model.input_bytes(),
       [&](google::protobuf::Arena*, tensorflow::MetaGraphDef* out) {

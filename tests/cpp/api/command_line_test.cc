@@ -105,6 +105,26 @@ TEST(CommandLineTest, UsageErrorsSayWhatAndPointToHelp) {
   }
 }
 
+TEST(CommandLineTest, CheckTakesATargetAndTheExportOptions) {
+  FakeFiles files;
+  CommandLine cl = ParseCommandLine(
+      {"check", "model", "--target", "tensorflow", "--to", "saved-model", "--unfuse-ops"}, &files);
+  EXPECT_EQ(cl.command, "check");
+  EXPECT_EQ(cl.target, "tensorflow");
+  EXPECT_EQ(CheckOptions(cl),
+            json({{"target", "tensorflow"}, {"to", "saved-model"}, {"unfuseOps", true}}));
+  cl = ParseCommandLine({"check", "model", "--signature", "s"}, &files);
+  EXPECT_EQ(cl.target, "");
+  EXPECT_EQ(CheckOptions(cl), json({{"signature", "s"}}));
+  ExpectUsageError({"check", "model", "--target", "onnx"},
+                   "--target is tfjs or tensorflow, not 'onnx'");
+  ExpectUsageError({"check", "model", "--target"}, "--target needs a value");
+  std::string usage = UsageText();
+  EXPECT_NE(usage.find("graphport check INPUT [--target tfjs|tensorflow]"), std::string::npos);
+  EXPECT_NE(usage.find("3 when it cannot"), std::string::npos);
+  EXPECT_EQ(kCheckFailsExitCode, 3);
+}
+
 TEST(CommandLineTest, UsageListsEveryFlagWithItsSeedName) {
   std::string usage = UsageText();
   for (const Family* family : Families()) {

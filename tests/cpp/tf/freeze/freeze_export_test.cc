@@ -13,6 +13,7 @@
 #include "api/model.h"
 #include "core/error.h"
 #include "freeze_test_util.h"
+#include "test_graphs.h"
 
 namespace graphport::testing {
 namespace {
@@ -158,6 +159,61 @@ TEST(FreezeExport, AGraphDefHasNoSignatureToFreeze) {
   EXPECT_EQ(ExportError(model.get(), {{"to", "graph-def"}, {"freeze", true}}, &message),
             ErrorCode::kInvalidOption);
   EXPECT_NE(message.find("GraphDef has none"), std::string::npos) << message;
+}
+
+// A TF1 graph whose signature output is a PartitionedCall of f, whose body returns the second
+// output of CustomSplit, an op neither the model's stripped_op_list nor TensorFlow's registry
+// defines: the user's opRegistry says where "n:second:0" is.
+std::string GraphCallingACustomOp() {
+  tensorflow::MetaGraphDef meta;
+  tensorflow::GraphDef* graph = meta.mutable_graph_def();
+  SetType(&AddNode(graph, "x", "Placeholder"), "dtype", tensorflow::DT_FLOAT);
+  tensorflow::NodeDef& call = AddNode(graph, "call", "PartitionedCall", {"x"});
+  SetFunction(&call, "f", "f");
+  SetTypeList(&call, "Tin", {tensorflow::DT_FLOAT});
+  SetTypeList(&call, "Tout", {tensorflow::DT_FLOAT});
+  tensorflow::FunctionDef* f = graph->mutable_library()->add_function();
+  f->mutable_signature()->set_name("f");
+  auto* in = f->mutable_signature()->add_input_arg();
+  in->set_name("a");
+  in->set_type(tensorflow::DT_FLOAT);
+  auto* out = f->mutable_signature()->add_output_arg();
+  out->set_name("out");
+  out->set_type(tensorflow::DT_FLOAT);
+  *f->add_node_def() = Node("n", "CustomSplit", {"a"});
+  (*f->mutable_ret())["out"] = "n:second:0";
+  tensorflow::SignatureDef& signature = (*meta.mutable_signature_def())["serving_default"];
+  signature.set_method_name("tensorflow/serving/predict");
+  (*signature.mutable_inputs())["x"].set_name("x:0");
+  (*signature.mutable_outputs())["y"].set_name("call:0");
+  return meta.SerializeAsString();
+}
+
+// The tensor the frozen MetaGraphDef's signature outputs as y.
+std::string SignatureOutput(const std::string& meta_graph_bytes) {
+  tensorflow::MetaGraphDef meta;
+  EXPECT_TRUE(meta.ParseFromString(meta_graph_bytes));
+  return meta.signature_def().at("serving_default").outputs().at("y").name();
+}
+
+TEST(FreezeExport, TheOpRegistryOptionSaysWhereACustomOpsOutputsAre) {
+  const std::string bytes = GraphCallingACustomOp();
+  MemorySource source(bytes);
+  LoadOptions load;
+  load.name = "model.meta";
+  std::unique_ptr<Model> model = Model::Load(&source, load);
+  json options = {{"to", "meta-graph"}, {"freeze", true}};
+  json info;
+  std::map<std::string, std::string> out = Export(model.get(), options, &info);
+  ASSERT_EQ(out.size(), 1u);
+  // The signature's function is the graph (its argument a the input), and without the
+  // registry the op counts as one output: the second is read as the first.
+  EXPECT_EQ(info["frozen"]["function"], "f");
+  EXPECT_EQ(SignatureOutput(out.begin()->second), "n:0") << info.dump();
+  options["opRegistry"] = json::parse(R"({"op": [{"name": "CustomSplit", "outputArg": [
+      {"name": "first", "type": "DT_FLOAT"}, {"name": "second", "type": "DT_FLOAT"}]}]})");
+  out = Export(model.get(), options, &info);
+  EXPECT_EQ(SignatureOutput(out.begin()->second), "n:1") << info.dump();
 }
 
 // Every SavedModel with a checkpoint that we have: its default signature freezes, or the

@@ -1,0 +1,81 @@
+#include "api/check_text.h"
+
+#include <nlohmann/json.hpp>
+
+#include "core/json_parse.h"
+
+// Built with std::string, not an ostringstream: see summary_text.cc.
+namespace graphport {
+namespace {
+
+using nlohmann::json;
+
+std::string Count(const json& value) {
+  return std::to_string(value.is_number_unsigned() ? value.get<uint64_t>() : 0);
+}
+
+std::string Str(const json& object, const char* key) {
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+// "VarHandleOp x4 (a, b, c, d, ...): freeze fixes this"
+std::string OpLine(const json& op) {
+  std::string line = Str(op, "op") + " x" + Count(op["count"]) + " (";
+  const json& nodes = op["nodes"];
+  for (size_t k = 0; k < nodes.size(); ++k) {
+    line += (k ? ", " : "") + (nodes[k].is_string() ? nodes[k].get<std::string>() : "");
+  }
+  if (op["count"].is_number_unsigned() && op["count"].get<uint64_t>() > nodes.size()) {
+    line += ", ...";
+  }
+  line += ")";
+  if (op["hint"].is_string()) line += ": " + op["hint"].get<std::string>();
+  return line;
+}
+
+}  // namespace
+
+std::string CheckText(const std::string& report_json) {
+  json report = ParseJson(report_json);
+  const bool tfjs = Str(report, "target") == "tfjs";
+  const std::string runtime = Str(report, "runtime");
+  const std::string ops = Count(report["ops"]);
+  const std::string nodes = Count(report["nodes"]);
+  std::string out;
+  const json& frozen = report["frozen"];
+  if (frozen.is_object()) {
+    out += "frozen: signature " + Str(frozen, "signature") + ", " + Count(frozen["variables"]) +
+           " variables made constants, " + Count(frozen["inlinedCalls"]) + " calls inlined\n";
+  }
+  if (report["unfusedOps"].is_array() && !report["unfusedOps"].empty()) {
+    out += "unfused: " + std::to_string(report["unfusedOps"].size()) + " nodes\n";
+  }
+  const json& quantization = report["quantization"];
+  if (quantization.is_object() && quantization["note"].is_string()) {
+    out += "quantization: " + quantization["note"].get<std::string>() + "\n";
+  }
+  const std::string written = "to: '" + Str(report, "to") + "'";
+  if (report["runs"] == true) {
+    out += "all " + ops + " ops (" + nodes + " nodes) " + (tfjs ? "run in " : "are in ") + runtime +
+           "\n";
+    return out;
+  }
+  const json& lacking = report["unsupportedOps"];
+  out += runtime + (tfjs ? " cannot run " : " lacks ") + std::to_string(lacking.size()) +
+         " of the " + ops + " ops (" + nodes + " nodes):\n";
+  for (const json& op : lacking) out += "  " + OpLine(op) + "\n";
+  if (report["exportFails"] == true) {
+    out +=
+        "an export " + written + " fails with UNSUPPORTED (allowUnsupportedOps writes it anyway)\n";
+  } else if (tfjs) {
+    out += "an export " + written +
+           " writes it (allowUnsupportedOps): it runs only where these ops are registered "
+           "(tf.registerOp)\n";
+  } else {
+    out += "an export " + written + " writes it with a warning: TensorFlow cannot import it\n";
+  }
+  return out;
+}
+
+}  // namespace graphport

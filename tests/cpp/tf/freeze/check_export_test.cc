@@ -1,0 +1,158 @@
+// `graphport check` through the facade (Model::CheckJson): what an export to TF.js or to a
+// TensorFlow format would run, freeze and optimize included, checked against its runtime with
+// nothing written; the report and its text (api/check_text.h).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "api/check_text.h"
+#include "api/model.h"
+#include "core/error.h"
+#include "freeze_test_util.h"
+
+namespace graphport::testing {
+namespace {
+
+using nlohmann::json;
+
+std::unique_ptr<Model> LoadFolder(const fs::path& dir, std::map<std::string, std::string>* keep) {
+  auto inputs = std::make_unique<MemoryInputSet>(dir.string());
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (!entry.is_regular_file()) continue;
+    (*keep)[fs::relative(entry.path(), dir).generic_string()] = ReadFile(entry.path());
+  }
+  for (const auto& [name, bytes] : *keep) inputs->Add(name, bytes);
+  return Model::Load(std::move(inputs), json::object());
+}
+
+json Check(Model* model, const json& options) {
+  return json::parse(model->CheckJson(options.dump()));
+}
+
+Error CheckError(Model* model, const json& options) {
+  try {
+    model->CheckJson(options.dump());
+  } catch (const Error& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no error for " << options.dump();
+  return Error(ErrorCode::kInternal, "no error");
+}
+
+TEST(Check, AFrozenSavedModelRunsInTfjs) {
+  ASSERT_TRUE(CorpusPresent()) << MissingCorpusMessage();
+  std::map<std::string, std::string> files;
+  std::unique_ptr<Model> model = LoadFolder(CorpusDir() / kHalfPlusTwoTf2, &files);
+  for (const json& options : {json::object(), json({{"target", "tfjs"}}), json({{"to", "tfjs"}})}) {
+    json report = Check(model.get(), options);
+    EXPECT_EQ(report["target"], "tfjs") << options.dump();
+    EXPECT_EQ(report["to"], "tfjs");
+    EXPECT_EQ(report["runtime"], "TF.js 4.22");
+    EXPECT_EQ(report["runs"], true) << report.dump();
+    EXPECT_EQ(report["exportFails"], false);
+    EXPECT_EQ(report["unsupportedOps"], json::array());
+    EXPECT_EQ(report["frozen"]["signature"], "serving_default");
+    EXPECT_EQ(report["frozen"]["variables"], 2);
+    // The frozen, optimized graph: what the export writes (its nodes, as model.json holds them).
+    EXPECT_EQ(report["nodes"], report["frozen"]["nodes"]);
+    std::string text = CheckText(report.dump());
+    EXPECT_NE(text.find("frozen: signature serving_default, 2 variables made constants"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("all " + report["ops"].dump() + " ops (" + report["nodes"].dump() +
+                        " nodes) run in TF.js 4.22\n"),
+              std::string::npos)
+        << text;
+  }
+  // The loaded graph, unfrozen, is TensorFlow's own.
+  json report = Check(model.get(), {{"target", "tensorflow"}});
+  EXPECT_EQ(report["to"], "meta-graph");
+  EXPECT_EQ(report["runs"], true) << report.dump();
+  EXPECT_FALSE(report.contains("frozen"));
+  EXPECT_NE(CheckText(report.dump()).find(" nodes) are in TensorFlow's op registry\n"),
+            std::string::npos);
+}
+
+TEST(Check, ASignatureTfjsCannotRunIsReportedNotThrown) {
+  ASSERT_TRUE(CorpusPresent()) << MissingCorpusMessage();
+  std::map<std::string, std::string> files;
+  std::unique_ptr<Model> model = LoadFolder(CorpusDir() / kHalfPlusTwoTf2, &files);
+  json report = Check(model.get(), {{"target", "tfjs"}, {"signature", "regress_x_to_y"}});
+  EXPECT_EQ(report["runs"], false);
+  EXPECT_EQ(report["exportFails"], true);
+  json parse = nullptr;
+  for (const json& op : report["unsupportedOps"]) {
+    if (op["op"] == "ParseExampleV2") parse = op;
+  }
+  ASSERT_FALSE(parse.is_null()) << report["unsupportedOps"].dump();
+  EXPECT_EQ(parse["count"], 1);
+  std::string text = CheckText(report.dump());
+  EXPECT_NE(text.find("TF.js 4.22 cannot run "), std::string::npos) << text;
+  EXPECT_NE(text.find("\n  ParseExampleV2 x1 ("), std::string::npos) << text;
+  EXPECT_NE(text.find("an export to: 'tfjs' fails with UNSUPPORTED (allowUnsupportedOps "
+                      "writes it anyway)\n"),
+            std::string::npos)
+      << text;
+
+  report = Check(model.get(), {{"signature", "regress_x_to_y"}, {"allowUnsupportedOps", true}});
+  EXPECT_EQ(report["runs"], false);
+  EXPECT_EQ(report["exportFails"], false);
+  EXPECT_NE(CheckText(report.dump()).find("writes it (allowUnsupportedOps)"), std::string::npos);
+}
+
+TEST(Check, ErrorsAreTheExportsAndTargetMustFitTo) {
+  ASSERT_TRUE(CorpusPresent()) << MissingCorpusMessage();
+  std::map<std::string, std::string> files;
+  std::unique_ptr<Model> model = LoadFolder(CorpusDir() / kHalfPlusTwoTf2, &files);
+  // freeze: false to TF.js is refused by the export; the check says the same.
+  Error e = CheckError(model.get(), {{"freeze", false}});
+  EXPECT_EQ(e.code(), ErrorCode::kInvalidOption);
+  EXPECT_NE(std::string(e.what()).find("VarHandleOp x4"), std::string::npos) << e.what();
+  e = CheckError(model.get(), {{"signature", "nope"}});
+  EXPECT_NE(e.code(), ErrorCode::kInternal) << e.what();
+  e = CheckError(model.get(), {{"target", "onnx"}});
+  EXPECT_EQ(e.code(), ErrorCode::kInvalidOption);
+  EXPECT_EQ(e.where().option, "target");
+  e = CheckError(model.get(), {{"target", "tfjs"}, {"to", "graph-def"}});
+  EXPECT_EQ(e.code(), ErrorCode::kInvalidOption);
+  EXPECT_NE(std::string(e.what()).find("check target 'tfjs' writes to: 'tfjs'"), std::string::npos);
+  e = CheckError(model.get(), {{"target", "tensorflow"}, {"to", "tfjs"}});
+  EXPECT_EQ(e.code(), ErrorCode::kInvalidOption);
+  e = CheckError(model.get(), {{"bogus", 1}});
+  EXPECT_EQ(e.code(), ErrorCode::kInvalidOption);
+}
+
+TEST(Check, TheTextSaysWhatQuantizationDoes) {
+  json report = {{"target", "tfjs"},
+                 {"to", "tfjs"},
+                 {"runtime", "TF.js 4.22"},
+                 {"runs", true},
+                 {"ops", 3},
+                 {"nodes", 4},
+                 {"unsupportedOps", json::array()},
+                 {"exportFails", false},
+                 {"quantization", {{"note", "the source held 1 weights as uint8 codes"}}}};
+  EXPECT_EQ(CheckText(report.dump()),
+            "quantization: the source held 1 weights as uint8 codes\n"
+            "all 3 ops (4 nodes) run in TF.js 4.22\n");
+  report["quantization"]["note"] = nullptr;
+  EXPECT_EQ(CheckText(report.dump()), "all 3 ops (4 nodes) run in TF.js 4.22\n");
+}
+
+TEST(Check, AMegEngineModelHasNothingToBeCheckedAgainst) {
+  ASSERT_TRUE(CorpusPresent()) << MissingCorpusMessage();
+  const std::string bytes = ReadCorpus("mge/mgeconvert_e4a1261_test_test_model.mge");
+  MemorySource source(bytes);
+  std::unique_ptr<Model> model = Model::Load(&source, LoadOptions{});
+  Error e = CheckError(model.get(), json::object());
+  EXPECT_EQ(e.code(), ErrorCode::kUnsupported);
+  EXPECT_NE(std::string(e.what()).find("MegEngine models are written for neither TF.js nor "
+                                       "TensorFlow"),
+            std::string::npos)
+      << e.what();
+}
+
+}  // namespace
+}  // namespace graphport::testing
