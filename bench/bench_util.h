@@ -102,6 +102,13 @@ inline double CpuTimeOnce(const std::function<void()>& fn) {
   return cpu_ms() - start;
 }
 
+// The least CPU time of n runs.
+inline double BestCpuTimeOf(int n, const std::function<void()>& fn) {
+  double best = 1e300;
+  for (int i = 0; i < n; ++i) best = std::min(best, CpuTimeOnce(fn));
+  return best;
+}
+
 // Best of n runs; a step slower than `single_ms` runs once, so that a run of the benchmarks
 // stays within minutes even where a step is pathologically slow.
 inline double BestOf(int n, const std::function<void()>& fn, double single_ms = 3000) {

@@ -6,16 +6,18 @@
 #
 #   bench/run.sh                      every model: weights (a 201 MiB GraphDef), nodes (200k
 #                                     nodes), mge (MegEngine, 100k operators), tfjs (TF.js,
-#                                     ~200 MB of shards, converted from weights by graphport)
-#   BENCH_GRAPHS=freeze bench/run.sh  the freeze to TF.js of two generated TF2 SavedModels:
-#                                     freeze200 (~200 MiB of variables in a checkpoint) and
-#                                     keras5k (a Keras-like graph, ~5,000 nodes once frozen)
+#                                     ~200 MB of shards, converted from weights by graphport),
+#                                     freeze (two generated TF2 SavedModels frozen to TF.js:
+#                                     freeze200, ~200 MiB of variables in a checkpoint, and
+#                                     keras5k, a Keras-like graph of ~5,000 nodes once frozen)
+#   BENCH_GRAPHS=freeze bench/run.sh  only the freeze (about 2 minutes)
 #   BENCH_GRAPHS="nodes mge" bench/run.sh   only some of them
 #   BENCH_REPEAT=5 bench/run.sh       best of N for each timing (default 3)
 #
 # The peers: memcpy, plain libprotobuf (native, and compiled to WebAssembly from the project's
 # libprotobuf build: bench/wasm/protobuf_anchor.cc) and protobufjs (a devDependency). About
-# 2-4 minutes on a 2-core machine once built.
+# 4-6 minutes on a 2-core machine once built, the freeze under 2 of them (1 min 48 s alone,
+# on a machine shared by four jobs).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -26,7 +28,7 @@ log_tag=bench
 # shellcheck source=../scripts/common.sh
 . "$repo/scripts/common.sh"
 
-graphs="${BENCH_GRAPHS:-weights nodes mge tfjs}"
+graphs="${BENCH_GRAPHS:-weights nodes mge tfjs freeze}"
 repeat="${BENCH_REPEAT:-3}"
 out="$here/out"
 results="$out/results"
