@@ -9,7 +9,7 @@
 #                                     ~200 MB of shards, converted from weights by graphport),
 #                                     freeze (two generated TF2 SavedModels frozen to TF.js:
 #                                     freeze200, ~200 MiB of variables in a checkpoint, and
-#                                     keras5k, a Keras-like graph of ~5,000 nodes once frozen)
+#                                     keras5k, a Keras-like SavedModel of ~5,000 nodes)
 #   BENCH_GRAPHS=freeze bench/run.sh  only the freeze (about 2 minutes)
 #   BENCH_GRAPHS="nodes mge" bench/run.sh   only some of them
 #   BENCH_REPEAT=5 bench/run.sh       best of N for each timing (default 3)
