@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <functional>
 #include <memory>
@@ -86,6 +87,26 @@ inline double TimeOnce(const std::function<void()>& fn) {
   auto start = Clock::now();
   fn();
   return Ms(Clock::now() - start);
+}
+
+// The process's CPU time (all threads) that `fn` takes: on a machine shared with other jobs
+// the wall time stretches with the wait for a core, this does not.
+inline double CpuTimeOnce(const std::function<void()>& fn) {
+  auto cpu_ms = [] {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+  };
+  double start = cpu_ms();
+  fn();
+  return cpu_ms() - start;
+}
+
+// The least CPU time of n runs.
+inline double BestCpuTimeOf(int n, const std::function<void()>& fn) {
+  double best = 1e300;
+  for (int i = 0; i < n; ++i) best = std::min(best, CpuTimeOnce(fn));
+  return best;
 }
 
 // Best of n runs; a step slower than `single_ms` runs once, so that a run of the benchmarks

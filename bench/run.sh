@@ -6,13 +6,18 @@
 #
 #   bench/run.sh                      every model: weights (a 201 MiB GraphDef), nodes (200k
 #                                     nodes), mge (MegEngine, 100k operators), tfjs (TF.js,
-#                                     ~200 MB of shards, converted from weights by graphport)
+#                                     ~200 MB of shards, converted from weights by graphport),
+#                                     freeze (two generated TF2 SavedModels frozen to TF.js:
+#                                     freeze200, ~200 MiB of variables in a checkpoint, and
+#                                     keras5k, a Keras-like SavedModel of ~5,000 nodes)
+#   BENCH_GRAPHS=freeze bench/run.sh  only the freeze (about 2 minutes)
 #   BENCH_GRAPHS="nodes mge" bench/run.sh   only some of them
 #   BENCH_REPEAT=5 bench/run.sh       best of N for each timing (default 3)
 #
 # The peers: memcpy, plain libprotobuf (native, and compiled to WebAssembly from the project's
 # libprotobuf build: bench/wasm/protobuf_anchor.cc) and protobufjs (a devDependency). About
-# 2-4 minutes on a 2-core machine once built.
+# 4-6 minutes on a 2-core machine once built, the freeze under 2 of them (1 min 48 s alone,
+# on a machine shared by four jobs).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -23,7 +28,7 @@ log_tag=bench
 # shellcheck source=../scripts/common.sh
 . "$repo/scripts/common.sh"
 
-graphs="${BENCH_GRAPHS:-weights nodes mge tfjs}"
+graphs="${BENCH_GRAPHS:-weights nodes mge tfjs freeze}"
 repeat="${BENCH_REPEAT:-3}"
 out="$here/out"
 results="$out/results"
@@ -38,7 +43,7 @@ fi
 
 # --- build (only the bench targets natively, so unrelated targets never hold it up) ---------
 targets=(graphport_bench graphport_make_graph graphport_family_bench graphport_make_mge
-  graphport_make_tfjs)
+  graphport_make_tfjs graphport_make_savedmodel)
 if [ ! -f "$native/build.ninja" ]; then
   log "configuring the native build"
   cmake -S "$repo" -B "$native" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" >/dev/null
@@ -96,20 +101,39 @@ case " $graphs " in *" tfjs "*)
   fi ;;
 esac
 
+case " $graphs " in *" freeze "*)
+  for m in freeze200 keras5k; do
+    if stale "$out/$m/saved_model.pb" "$native/bench/graphport_make_savedmodel"; then
+      log "generating $out/$m/"
+      "$native/bench/graphport_make_savedmodel" "$m" "$out/$m"
+    fi
+  done ;;
+esac
+
 # --- run ------------------------------------------------------------------------------------
 # Each family's natural exports, as NAME=OPTIONS pairs for the family benchmarks.
 family_exports() {
   case "$1" in
     mge) echo 'FBS_V2={"dumpFormat":"FBS_V2"}' 'FBS={"dumpFormat":"FBS"}' ;;
     tfjs) echo 'graph-def={"to":"graph-def"}' 'tfjs={"to":"tfjs"}' ;;
+    # The freeze: to TF.js (freeze, the converter's optimizations, the writer); keras5k also
+    # to a frozen GraphDef (the freeze alone, no optimization).
+    freeze200) echo 'tfjs={"to":"tfjs"}' ;;
+    keras5k) echo 'tfjs={"to":"tfjs"}' 'frozen={"to":"graph-def","freeze":true}' ;;
   esac
 }
 # exportScope for the "export with options" case: nodes lives under model/.
 scope_of() { [ "$1" = nodes ] && echo model || true; }
 
+# The freeze entry is two models.
+models=
+for g in $graphs; do
+  case "$g" in freeze) models="$models freeze200 keras5k" ;; *) models="$models $g" ;; esac
+done
+
 rm -f "$results"/*.json
 for side in native wasm; do
-  for g in $graphs; do
+  for g in $models; do
     json="$results/$side-$g.json"
     case "$g" in
       weights | nodes)
@@ -122,9 +146,9 @@ for side in native wasm; do
           node --expose-gc "$here/wasm_bench.mjs" "$out/$g.pb" --label "$g" --repeat "$repeat" \
             "${scope[@]}" --anchor "$anchor" --json "$json"
         fi ;;
-      mge | tfjs)
+      mge | tfjs | freeze200 | keras5k)
         input="$out/mge.mge"
-        [ "$g" = tfjs ] && input="$out/tfjs"
+        case "$g" in tfjs | freeze200 | keras5k) input="$out/$g" ;; esac
         exports=()
         for e in $(family_exports "$g"); do exports+=(--export "$e"); done
         if [ "$side" = native ]; then
@@ -134,7 +158,7 @@ for side in native wasm; do
           node --expose-gc "$here/wasm_family_bench.mjs" "$input" --label "$g" \
             --repeat "$repeat" "${exports[@]}" --json "$json"
         fi ;;
-      *) die "unknown model '$g' in BENCH_GRAPHS (weights, nodes, mge, tfjs)" ;;
+      *) die "unknown model '$g' in BENCH_GRAPHS (weights, nodes, mge, tfjs, freeze)" ;;
     esac
     echo
   done

@@ -15,7 +15,7 @@ import path from 'node:path';
 
 import createGraphport from '../bindings/js/node.mjs';
 import {
-  MiB, bestOf, gc, heapOf, memcpyFloor, now, rawExport, rawInstance, rawLoad, timeOnce,
+  MiB, bestCpuOf, bestOf, gc, heapOf, memcpyFloor, now, rawExport, rawInstance, rawLoad, timeOnce,
 } from './wasm_util.mjs';
 
 function parseArgs(argv) {
@@ -47,12 +47,19 @@ const repeat = args.repeat;
 // The input as load() takes it: the bytes of one file, or {files} of a folder's files.
 let input;
 let all;
-if (statSync(args.path).isDirectory()) {
-  const files = {};
-  for (const name of readdirSync(args.path).sort()) {
-    const full = path.join(args.path, name);
-    if (!name.startsWith('.') && statSync(full).isFile()) files[name] = readFileSync(full);
+// A folder's files, subfolders included (a SavedModel's variables/), by relative name.
+function readFolder(dir, prefix, files) {
+  for (const name of readdirSync(dir).sort()) {
+    const full = path.join(dir, name);
+    if (name.startsWith('.')) continue;
+    if (statSync(full).isFile()) files[prefix + name] = readFileSync(full);
+    else if (statSync(full).isDirectory()) readFolder(full, `${prefix}${name}/`, files);
   }
+  return files;
+}
+
+if (statSync(args.path).isDirectory()) {
+  const files = readFolder(args.path, '', {});
   input = { files };
   all = Buffer.concat(Object.values(files));
 } else {
@@ -85,16 +92,23 @@ model.delete();
 const loadMs = Math.min(loadColdMs, bestOf(repeat, () => gp.load(input, { name: label }).delete()));
 
 // The core into counting outputs, in a raw instance: each export's heap, then inspect uncached.
+// The heap only grows: its size after the first export is the peak of load + that export.
+// JS-side buffers that export leaves (before GC) are counted beside it.
 const { raw } = await rawInstance();
+const rawHeap = { start: heapOf(raw) };
 const rawModel = rawLoad(raw, input, label);
-const rawHeap = { afterLoad: heapOf(raw) };
+rawHeap.afterLoad = heapOf(raw);
 const exports = args.exports.map((e) => {
+  gc();
+  const arrayBuffersBefore = process.memoryUsage().arrayBuffers;
   const first = timeOnce(() => rawExport(rawModel, e.options));
   const heapAfter = heapOf(raw);
+  const jsBuffers = process.memoryUsage().arrayBuffers - arrayBuffersBefore;
   const out = rawExport(rawModel, e.options);
   const sinkMs = Math.min(first, bestOf(repeat, () => rawExport(rawModel, e.options)));
-  return { name: e.name, options: e.options, sinkMs, bytesMs: bytesMs[e.name], heapAfter,
-    bytes: out.bytes, files: out.files };
+  const sinkCpuMs = bestCpuOf(repeat, () => rawExport(rawModel, e.options));
+  return { name: e.name, options: e.options, sinkMs, sinkCpuMs, bytesMs: bytesMs[e.name], heapAfter,
+    jsBuffers, bytes: out.bytes, files: out.files };
 });
 // Inspect last: its heap growth would hide the exports'.
 let summary;
@@ -103,15 +117,18 @@ rawHeap.afterInspect = heapOf(raw);
 const nodes = summary.nodeCount ?? summary.counts?.find(([k]) => k === 'operators')?.[1] ?? null;
 rawModel.delete();
 let e2eMs = null;
+let e2eCpuMs = null;
 if (exports.length > 0) {
-  e2eMs = bestOf(repeat, () => {
+  const e2e = () => {
     const m = rawLoad(raw, input, label);
     try {
       rawExport(m, exports[0].options);
     } finally {
       m.delete();
     }
-  });
+  };
+  e2eMs = bestOf(repeat, e2e);
+  e2eCpuMs = bestCpuOf(repeat, e2e);
 }
 
 const mbps = (ms) => (size / 1e6) / (ms / 1e3);
@@ -126,21 +143,25 @@ row('  into a new Uint8Array', floor.fresh);
 row('load (bytes)', loadMs);
 console.log(`  ${'inspect'.padEnd(30)} ${inspectMs.toFixed(2).padStart(10)} ms`);
 for (const e of exports) {
-  row(`export ${e.name} -> sink`, e.sinkMs, `  (${e.files} files, ${mib(e.bytes)} MiB)`);
+  row(`export ${e.name} -> sink`, e.sinkMs, `  (${e.files} files, ${mib(e.bytes)} MiB; cpu ${e.sinkCpuMs.toFixed(1)} ms)`);
   row(`export ${e.name} -> bytes`, e.bytesMs);
 }
-if (exports.length > 0) row(`load+export ${exports[0].name} -> sink`, e2eMs);
+if (exports.length > 0) {
+  row(`load+export ${exports[0].name} -> sink`, e2eMs);
+  console.log(`  ${'  (CPU time)'.padEnd(30)} ${e2eCpuMs.toFixed(2).padStart(10)} ms of CPU (best of ${repeat})`);
+}
 console.log(`  WebAssembly heap (model = its files, ${mib(size)} MiB; the heap only grows):`);
 console.log(`    after first load        ${mib(heap.afterLoad).padStart(8)} MiB = ${ratio(heap.afterLoad)}x model`);
 console.log(`    raw: after inspect      ${mib(rawHeap.afterInspect).padStart(8)} MiB = ${ratio(rawHeap.afterInspect)}x model`);
 for (const e of exports) {
   console.log(`    raw: after ${e.name.padEnd(11)} ${mib(e.heapAfter).padStart(8)} MiB = ${ratio(e.heapAfter)}x model` +
-    ` (after load ${ratio(rawHeap.afterLoad)}x)`);
+    ` (after load ${ratio(rawHeap.afterLoad)}x; grew ${ratio(e.heapAfter - rawHeap.start)}x from ` +
+    `${mib(rawHeap.start)} MiB; JS buffers +${ratio(e.jsBuffers)}x)`);
 }
 
 if (args.json) {
   writeFileSync(args.json, JSON.stringify({
     impl: 'wasm', graph: label, family, bytes: size, files: fileCount, nodes, firstInstantiateMs: instantiateMs,
-    memcpyMs, freshMemcpyMs: floor.fresh, loadMs, inspectMs, e2eMs, heap, rawHeap, exports,
+    memcpyMs, freshMemcpyMs: floor.fresh, loadMs, inspectMs, e2eMs, e2eCpuMs, heap, rawHeap, exports,
   }, null, 2) + '\n');
 }

@@ -84,4 +84,42 @@ void ShardReader::ReadRange(int32_t shard, uint64_t offset, uint64_t size, const
   }
 }
 
+bool ShardReader::ReadRangeInto(int32_t shard, uint64_t offset, uint64_t size,
+                                const std::string& key, const std::function<char*()>& allocate,
+                                const std::function<void(std::string_view piece)>& written) {
+  if (shard < 0 || shard >= num_shards_) return false;  // ReadRange says why
+  Shard& s = shards_[shard];
+  if (s.source == nullptr || (!s.contiguous && s.position > offset)) OpenShard(shard, key);
+  uint64_t known = 0;
+  if (s.contiguous || !inputs_->Size(ShardFileName(prefix_, shard, num_shards_), &known) ||
+      offset > known || size > known - offset) {
+    return false;
+  }
+  buffer_.resize(kStreamChunkBytes);
+  while (s.position < offset) {
+    size_t want = static_cast<size_t>(std::min<uint64_t>(buffer_.size(), offset - s.position));
+    size_t got = s.source->Read(buffer_.data(), want);
+    if (got == 0) return false;  // shorter than its size said: ReadRange says so
+    s.position += got;
+  }
+  if (size == 0) return true;
+  char* dst = allocate();
+  for (uint64_t done = 0; done < size;) {
+    size_t want = static_cast<size_t>(std::min<uint64_t>(kStreamChunkBytes, size - done));
+    size_t got = s.source->Read(reinterpret_cast<uint8_t*>(dst + done), want);
+    if (got == 0) {
+      std::string file = DisplayName(shard);
+      throw Error(ErrorCode::kParseError,
+                  file + ": \"" + key + "\" (" + std::to_string(size) + " bytes at byte " +
+                      std::to_string(offset) + ") runs past the end of the file (" +
+                      std::to_string(s.position) + " bytes)",
+                  ErrorLocation::InFile(file, static_cast<int64_t>(offset)));
+    }
+    s.position += got;
+    written(std::string_view(dst + done, got));
+    done += got;
+  }
+  return true;
+}
+
 }  // namespace graphport::tf::checkpoint

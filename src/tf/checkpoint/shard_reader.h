@@ -28,6 +28,15 @@ class ShardReader {
   void ReadRange(int32_t shard, uint64_t offset, uint64_t size, const std::string& key,
                  const std::function<void(std::string_view piece)>& take);
 
+  // The same range read by the source straight into memory that `allocate` returns (called
+  // once the range is known to lie inside the file, not for size 0), `written` called with
+  // each piece as it lands there. For a streamed file of known size, where ReadRange would
+  // copy every byte once more from its chunk buffer; false (nothing read) for a file held in
+  // memory or of unknown size, which ReadRange serves.
+  bool ReadRangeInto(int32_t shard, uint64_t offset, uint64_t size, const std::string& key,
+                     const std::function<char*()>& allocate,
+                     const std::function<void(std::string_view piece)>& written);
+
   // How errors name a shard file.
   std::string DisplayName(int32_t shard) const;
 
