@@ -38,7 +38,7 @@ bool AlmostEqual(float x, float y) {
 
 std::optional<float> ImmScalar(const OptGraph& g, VarRef v) {
   if (!g.Is(v, "ImmutableTensor")) return std::nullopt;
-  std::optional<HostValue> value = StoredValue(g.node(v.node).op, 0);
+  std::optional<HostValue> value = StoredValue(g.node(v.node).op(), 0);
   if (!value || value->size() != 1) return std::nullopt;
   return value->AsFloat(0);
 }
@@ -69,7 +69,7 @@ VarRef OprMaker::MaybeFold(VarRef v) {
   VarRef imm = Imm(*value, v);
   // A folded var keeps an explicit name it had (a copy of a named operator).
   OptVar& folded = g_->mutable_var(imm);
-  if (!folded.middle.name && out.middle.name) folded.middle.name = out.middle.name;
+  if (!folded.middle().name && out.middle().name) folded.mutable_middle().name = out.middle().name;
   return imm;
 }
 
@@ -83,8 +83,8 @@ VarRef OprMaker::Imm(const HostValue& value, VarRef like) {
     if (it != consts_.end()) return it->second;
   }
   OptNode n;
-  n.op = g_->NewOperator("ImmutableTensor");
-  if (locator) n.op.comp_nodes = std::vector<std::optional<std::string>>{locator};
+  n.set_op(g_->NewOperator("ImmutableTensor"));
+  if (locator) n.mutable_op().comp_nodes = std::vector<std::optional<std::string>>{locator};
   Tensor t;
   t.shape = value.shape;
   if (locator) t.comp_node = std::optional<std::string>(*locator);
@@ -93,9 +93,9 @@ VarRef OprMaker::Imm(const HostValue& value, VarRef like) {
   if (g_->source().format == DumpFormat::kFbsV2) t.format = TensorFormat{1};
   t.has_value = true;
   t.value = g_->OwnBytes(std::move(bytes));
-  n.op.tensors.push_back(t);
-  n.op.has_tensors_vector = true;
-  n.op.items = {{DumpItem::kTensor, 0}};
+  n.mutable_op().tensors.push_back(t);
+  n.mutable_op().has_tensors_vector = true;
+  n.mutable_op().items = {{DumpItem::kTensor, 0}};
   n.outputs.resize(1);
   VarRef v{g_->Add(std::move(n)), 0};
   if (cached) consts_[key] = v;
@@ -132,39 +132,40 @@ VarRef OprMaker::Elemwise(uint32_t mode, std::vector<VarRef> in) {
     }
   }
   OptNode n;
-  n.op = g_->NewOperator("Elemwise");
+  n.set_op(g_->NewOperator("Elemwise"));
   n.inputs = std::move(in);
   n.outputs.resize(1);
   flatbuffers::FlatBufferBuilder fbb(64);
-  n.op.params.push_back(
+  n.mutable_op().params.push_back(
       g_->OwnParam(kElemwiseParam, &fbb,
                    param::CreateElemwise(fbb, static_cast<param::ElemwiseMode>(mode)).Union()));
-  n.op.items = {{DumpItem::kParam, 0}};
+  n.mutable_op().items = {{DumpItem::kParam, 0}};
   return Insert(std::move(n), "Elemwise:" + std::to_string(mode));
 }
 
 VarRef OprMaker::PowC(VarRef x, float exp) {
   if (AlmostEqual(exp, 1.0f)) return x;
   OptNode n;
-  n.op = g_->NewOperator("PowC");
+  n.set_op(g_->NewOperator("PowC"));
   n.inputs = {x};
   n.outputs.resize(1);
   flatbuffers::FlatBufferBuilder fbb(64);
-  n.op.params.push_back(g_->OwnParam(kPowCParam, &fbb, param::CreatePowC(fbb, exp).Union()));
-  n.op.items = {{DumpItem::kParam, 0}};
+  n.mutable_op().params.push_back(
+      g_->OwnParam(kPowCParam, &fbb, param::CreatePowC(fbb, exp).Union()));
+  n.mutable_op().items = {{DumpItem::kParam, 0}};
   return Insert(std::move(n), "PowC:" + FloatBytes(exp));
 }
 
 uint32_t OprMaker::Copy(uint32_t node, const std::vector<VarRef>& inputs) {
   const OptNode& old = g_->node(node);
   OptNode n;
-  n.op = old.op;
+  n.set_op(old.op());
   n.inputs = inputs;
   n.has_v1_names = old.has_v1_names;
   for (const OptVar& v : old.outputs) {
     OptVar copy;
-    copy.middle = v.middle;
-    copy.v1_name = v.v1_name;
+    copy.mutable_middle() = v.middle();
+    if (v.v1_name()) copy.set_v1_name(*v.v1_name());
     copy.dtype = v.dtype;
     n.outputs.push_back(std::move(copy));
   }

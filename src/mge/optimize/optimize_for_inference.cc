@@ -1,5 +1,7 @@
 #include "mge/optimize/optimize_for_inference.h"
 
+#include <chrono>
+
 #include "mge/optimize/convert_batch_norm/convert_batch_norm.h"
 #include "mge/optimize/param_fuse/param_fuse.h"
 #include "mge/optimize/param_merge/param_merge.h"
@@ -13,7 +15,10 @@ OptimizeResult OptimizeForInference(const Graph& graph, const OptimizeOptions& o
   OptGraph g(graph, out);
   OptimizeResult result;
   auto run = [&](PassReport (*pass)(OptGraph*)) {
+    const auto start = std::chrono::steady_clock::now();
     result.passes.push_back(pass(&g));
+    result.passes.back().ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     result.changed = result.changed || result.passes.back().changed;
   };
   run(ConvertBatchNormToElemwise);
@@ -23,7 +28,7 @@ OptimizeResult OptimizeForInference(const Graph& graph, const OptimizeOptions& o
   if (options.fuse_grain) run(ParamFuse);  // #3, after the option passes
   run(ParamMerge);
   run(RemoveShapeHint);
-  g.Emit();
+  result.graph = &g.Emit();
   return result;
 }
 

@@ -22,9 +22,13 @@ struct OptimizeOptions {
 struct OptimizeResult {
   std::vector<PassReport> passes;  // every pass run, in order
   bool changed = false;
+  // The optimized graph: the input graph itself when no pass changed it (nothing is copied),
+  // else out->graph.
+  const Graph* graph = nullptr;
 };
 
-// Optimizes `graph` into out->graph (which points into `graph`'s bytes and into `out`).
+// Optimizes `graph`; a changed graph goes to out->graph (which points into `graph`'s bytes
+// and into `out`).
 OptimizeResult OptimizeForInference(const Graph& graph, const OptimizeOptions& options,
                                     RewrittenGraph* out);
 

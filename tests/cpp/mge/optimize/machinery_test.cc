@@ -113,8 +113,8 @@ TEST(Rewriter, CopiesReadersAndInheritsNames) {
   VarRef out = g.endpoints()[0];
   EXPECT_NE(out, relu);  // a copy reading x
   EXPECT_EQ(g.node(out.node).inputs[0], x);
-  EXPECT_EQ(g.var(out).middle.name, "relu");  // the copy keeps the old output's name
-  EXPECT_EQ(g.var(x).middle.name, "x");       // x had a name: "marked" is not inherited
+  EXPECT_EQ(g.var(out).middle().name, "relu");  // the copy keeps the old output's name
+  EXPECT_EQ(g.var(x).middle().name, "x");       // x had a name: "marked" is not inherited
   EXPECT_GT(g.node(out.node).id, g.node(relu.node).id);
 }
 
