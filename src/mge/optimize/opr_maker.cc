@@ -14,6 +14,7 @@ namespace {
 
 namespace param = mgb::serialization::fbs::param;
 
+constexpr uint8_t kEmptyParam = 1;
 constexpr uint8_t kElemwiseParam = 17;
 constexpr uint8_t kPowCParam = 19;
 constexpr size_t kMaxConstFoldingSize = 1024;  // MegEngine's MAX_CONST_FOLDING_SIZE
@@ -34,6 +35,15 @@ std::string FloatBytes(float v) {
 bool AlmostEqual(float x, float y) {
   return std::fabs(x - y) < std::numeric_limits<float>::epsilon() * std::fabs(x + y) ||
          std::fabs(x - y) < std::numeric_limits<float>::min();
+}
+
+std::optional<uint32_t> ElemwiseModeOf(const Operator& op) {
+  if (op.cls == nullptr || op.cls->key != "Elemwise") return std::nullopt;
+  if (op.params.empty() || op.params[0].type != kElemwiseParam || op.params[0].table == nullptr) {
+    return std::nullopt;
+  }
+  return static_cast<uint32_t>(
+      reinterpret_cast<const param::Elemwise*>(op.params[0].table)->mode());
 }
 
 std::optional<float> ImmScalar(const OptGraph& g, VarRef v) {
@@ -156,21 +166,44 @@ VarRef OprMaker::PowC(VarRef x, float exp) {
   return Insert(std::move(n), "PowC:" + FloatBytes(exp));
 }
 
-uint32_t OprMaker::Copy(uint32_t node, const std::vector<VarRef>& inputs) {
+VarRef OprMaker::Broadcast(VarRef x, VarRef shape) {
+  OptNode n;
+  n.set_op(g_->NewOperator("Broadcast"));
+  n.inputs = {x, shape};
+  n.outputs.resize(1);
+  flatbuffers::FlatBufferBuilder fbb(64);
+  n.mutable_op().params.push_back(g_->OwnParam(kEmptyParam, &fbb, param::CreateEmpty(fbb).Union()));
+  n.mutable_op().items = {{DumpItem::kParam, 0}};
+  return Insert(std::move(n), "Broadcast");
+}
+
+uint32_t OprMaker::Copy(uint32_t node, const std::vector<VarRef>& inputs, bool keep_var_names) {
   const OptNode& old = g_->node(node);
+  std::vector<VarRef> in = inputs;
+  std::optional<uint32_t> mode = ElemwiseModeOf(old.op());
+  if (mode && Commutative(*mode) && in.size() == 2 && g_->var(in[1]).id < g_->var(in[0]).id) {
+    std::swap(in[0], in[1]);
+  }
+  const std::pair<std::string, std::vector<VarRef>> key{"copy:" + std::to_string(node), in};
+  auto same = same_.find(key);
+  if (same != same_.end()) return same->second.node;
   OptNode n;
   n.set_op(old.op());
-  n.inputs = inputs;
-  n.has_v1_names = old.has_v1_names;
+  n.inputs = in;
+  n.has_v1_names = old.has_v1_names && keep_var_names;
   for (const OptVar& v : old.outputs) {
     OptVar copy;
-    copy.mutable_middle() = v.middle();
-    if (v.v1_name()) copy.set_v1_name(*v.v1_name());
-    copy.dtype = v.dtype;
+    if (keep_var_names) {
+      copy.mutable_middle() = v.middle();
+      if (v.v1_name()) copy.set_v1_name(*v.v1_name());
+    }
+    if (keep_var_names) copy.dtype = v.dtype;  // else inferred from the new inputs
     n.outputs.push_back(std::move(copy));
   }
   VarRef v{g_->Add(std::move(n)), 0};
-  return MaybeFold(v).node;
+  v = MaybeFold(v);
+  same_[key] = v;
+  return v.node;
 }
 
 }  // namespace graphport::mge::opt

@@ -139,6 +139,17 @@ std::optional<int> InferDType(const OptGraph& g, const OptNode& n, uint32_t outp
   return g.var(n.inputs[0]).dtype;
 }
 
+constexpr int32_t kNoAxis = 7;  // OptionalAxisV1's "none"
+
+int32_t OptionalAxisOf(const Operator& op) {
+  constexpr uint8_t kOptionalAxisV1Param = 54;
+  if (op.params.empty() || op.params[0].type != kOptionalAxisV1Param ||
+      op.params[0].table == nullptr) {
+    return kNoAxis;
+  }
+  return reinterpret_cast<const param::OptionalAxisV1*>(op.params[0].table)->axis();
+}
+
 }  // namespace
 
 void InferStatic(const OptGraph& g, OptNode* n) {
@@ -152,18 +163,23 @@ void InferStatic(const OptGraph& g, OptNode* n) {
   } else {
     bool values = !n->inputs.empty() && n->cls() != nullptr;
     bool shapes = n->cls() != nullptr;
+    // Broadcast's output shape is its target's value; Reshape's too, unless an axis is left
+    // to be worked out from the input's size.
+    const bool target_only =
+        key == "Broadcast" || (key == "Reshape" && OptionalAxisOf(n->op()) == kNoAxis);
     for (size_t k = 0; k < n->inputs.size(); ++k) {
       const OptNode& in = g.node(n->inputs[k].node);
       values = values && in.value_const;
       if ((key == "Reshape" || key == "Broadcast") && k == 1) {
         shapes = shapes && in.value_const;
-      } else {
+      } else if (!(target_only && k == 0)) {
         shapes = shapes && in.shape_const;
       }
     }
     if (key == "GetVarShape") {
       values = !n->inputs.empty();
       for (const VarRef& r : n->inputs) values = values && g.node(r.node).shape_const;
+      shapes = true;  // one element per axis (or one), whatever the input holds
     }
     n->value_const = values;
     n->shape_const = shapes || values;

@@ -3,6 +3,7 @@
 #include <cfloat>
 #include <cmath>
 
+#include "mge/optimize/eval/half.h"
 #include "mge/optimize/eval/kernels.h"
 
 namespace graphport::mge::opt {
@@ -238,7 +239,8 @@ std::optional<Shape> BroadcastShapes(const std::vector<Shape>& shapes) {
   return out;
 }
 
-std::optional<HostValue> EvalElemwise(uint32_t mode, const Inputs& in, std::string* why) {
+std::optional<HostValue> EvalElemwise(uint32_t mode, const Inputs& in, std::string* why,
+                                      bool half_in_float) {
   if (in.size() != Arity(mode)) {
     *why =
         "Elemwise mode " + std::to_string(mode) + " with " + std::to_string(in.size()) + " inputs";
@@ -253,7 +255,7 @@ std::optional<HostValue> EvalElemwise(uint32_t mode, const Inputs& in, std::stri
     }
     shapes.push_back(v->shape);
   }
-  if (dtype == kF16) {
+  if (dtype == kF16 && !half_in_float) {
     *why = "Elemwise on Float16 (MegEngine's half arithmetic is not emulated)";
     return std::nullopt;
   }
@@ -278,7 +280,7 @@ std::optional<HostValue> EvalElemwise(uint32_t mode, const Inputs& in, std::stri
         *why = "Elemwise mode " + std::to_string(mode) + " on Float32";
         return std::nullopt;
       }
-      out.f[k] = *r;
+      out.f[k] = dtype == kF16 ? RoundToHalf(*r) : *r;
     }
   } else {
     out.i.resize(n);

@@ -80,7 +80,7 @@ std::optional<HostValue> EvalOperator(const Operator& op, const std::vector<cons
   if (key == "Elemwise") {
     const auto* p = ParamOf<param::Elemwise>(op, kElemwiseParam);
     uint32_t mode = p == nullptr ? 0 : static_cast<uint32_t>(p->mode());
-    out = EvalElemwise(mode, in, why);
+    out = EvalElemwise(mode, in, why, !options.exact_only);
   } else if (key == "PowC") {
     const auto* p = ParamOf<param::PowC>(op, kPowCParam);
     if (Arity(in, 1, why)) out = EvalPowC(*in[0], p == nullptr ? 0.0f : p->exp(), why);

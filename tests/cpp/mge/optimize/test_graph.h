@@ -7,13 +7,16 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "mge/optimize/eval/graph_eval.h"
+#include "mge/optimize/eval/opr_eval.h"
 #include "mge/optimize/opt_graph.h"
+#include "mge/optimize/pass.h"
 #include "mge/schema/cpp_opr_params_generated.h"
 #include "mge/schema/dtype_generated.h"
 #include "mge/schema/mgb_opr_params_generated.h"
@@ -199,16 +202,77 @@ class TestGraph {
   std::unique_ptr<OptGraph> g_;
 };
 
-// The outputs of `graph` on inputs drawn from a seeded generator (each Host2DeviceCopy in
-// operator order), computed by the reference evaluator; float reductions left to right.
+// The expression a var stands for, to compare structures the way MegEngine's pass tests
+// do: inputs by name, ImmutableTensors by value (up to 4 elements), Elemwise by mode, any
+// other operator by class, its inputs in order: "Broadcast(RELU(x),GetVarShape(y))".
+inline std::string Expr(const OptGraph& g, VarRef v) {
+  const OptNode& n = g.node(v.node);
+  const Operator& op = n.op();
+  const std::string key(g.Key(v.node));
+  if (key == "Host2DeviceCopy" || key == "SharedDeviceTensor") return op.name.value_or("?");
+  if (key == "ImmutableTensor") {
+    std::optional<HostValue> value = StoredValue(op, 0);
+    if (!value || value->size() > 4) return "imm";
+    std::string text = "imm(";
+    for (size_t k = 0; k < value->size(); ++k) {
+      const float x = value->AsFloat(k);
+      text += (k ? "," : "") +
+              (x == static_cast<int>(x) ? std::to_string(static_cast<int>(x)) : std::to_string(x));
+    }
+    return text + ")";
+  }
+  std::string head = key;
+  if (key == "Elemwise") {
+    static const std::map<uint32_t, std::string> kModes = {{0, "RELU"},
+                                                           {6, "EXP"},
+                                                           {11, "NEGATE"},
+                                                           {12, "SIGMOID"},
+                                                           {14, "TANH"},
+                                                           {16, "ADD"},
+                                                           {21, "MUL"},
+                                                           {22, "POW"},
+                                                           {24, "SUB"},
+                                                           {27, "TRUE_DIV"},
+                                                           {35, "FMA3"},
+                                                           {36, "FMA4"},
+                                                           {37, "FUSE_ADD_RELU"},
+                                                           {38, "FUSE_ADD_SIGMOID"},
+                                                           {39, "FUSE_ADD_TANH"},
+                                                           {49, "H_SWISH"},
+                                                           {51, "FUSE_ADD_H_SWISH"}};
+    const auto* p = reinterpret_cast<const flatbuffers::Table*>(op.params[0].table);
+    const uint32_t mode = p->GetField<uint32_t>(4, 0);
+    auto it = kModes.find(mode);
+    head = it != kModes.end() ? it->second : "Elemwise" + std::to_string(mode);
+  } else if (key == "TypeCvt") {
+    const auto* p = reinterpret_cast<const mgb::serialization::fbs::DType*>(op.params[0].table);
+    head = "TypeCvt" + std::to_string(static_cast<int>(p->type()));
+  } else if (key == "PowC") {
+    head = "PowC" + std::to_string(reinterpret_cast<const param::PowC*>(op.params[0].table)->exp());
+  }
+  std::string text = head + "(";
+  for (size_t k = 0; k < n.inputs.size(); ++k) text += (k ? "," : "") + Expr(g, n.inputs[k]);
+  return text + ")";
+}
+
+// The outputs of `graph` on inputs drawn from a seeded generator (each Host2DeviceCopy from
+// the seed and its name), computed by the reference evaluator; float reductions left to right.
 inline std::vector<HostValue> Run(const Graph& graph, uint32_t seed) {
   RewrittenGraph scratch;
   OptGraph g(graph, &scratch);
   GraphEvaluator eval(g, EvalOptions{false});
-  std::mt19937 rng(seed);
   std::uniform_real_distribution<float> dist(-2.0f, 2.0f);
   for (uint32_t i = 0; i < g.size(); ++i) {
     if (g.Key(i) != "Host2DeviceCopy") continue;
+    // Seeded by the input's name too: a pass may change the order the inputs are written in.
+    const Operator& op = g.node(i).op();
+    const std::string name = g.var({i, 0}).middle().name ? *g.var({i, 0}).middle().name
+                             : op.tensors.empty()        ? op.name.value_or("")
+                                                         : op.tensors[0].name.value_or("");
+    std::seed_seq seq(name.begin(), name.end());
+    std::vector<uint32_t> words(1);
+    seq.generate(words.begin(), words.end());
+    std::mt19937 rng(seed ^ words[0]);
     const Shape& shape = *g.var({i, 0}).shape;
     std::vector<float> values(ElementCount(shape));
     for (float& v : values) v = dist(rng);
@@ -239,6 +303,21 @@ inline void ExpectSameOutputs(const Graph& before, const Graph& after, double re
       }
     }
   }
+}
+
+// Runs `pass` on the graph `t` built: the expression of each endpoint after it, with the
+// numerics check of the graph before against the graph after.
+template <typename Pass>
+std::vector<std::string> ApplyPass(TestGraph* t, Pass pass, PassReport* report = nullptr) {
+  const Graph& before = t->Emit();
+  RewrittenGraph out;
+  OptGraph g(before, &out);
+  PassReport r = pass(&g);
+  if (report != nullptr) *report = r;
+  std::vector<std::string> exprs;
+  for (const VarRef& v : g.endpoints()) exprs.push_back(Expr(g, v));
+  ExpectSameOutputs(before, g.Emit());
+  return exprs;
 }
 
 }  // namespace graphport::mge::opt::testing
