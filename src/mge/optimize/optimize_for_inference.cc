@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "mge/optimize/convert_batch_norm/convert_batch_norm.h"
+#include "mge/optimize/delay_broadcast/delay_broadcast.h"
 #include "mge/optimize/param_fuse/param_fuse.h"
 #include "mge/optimize/param_merge/param_merge.h"
 #include "mge/optimize/remove_non_computing/remove_non_computing.h"
@@ -23,6 +24,7 @@ OptimizeResult OptimizeForInference(const Graph& graph, const OptimizeOptions& o
   };
   run(ConvertBatchNormToElemwise);
   run(RemoveNonComputingOpr);
+  run(DelayBroadcast);
   run(ParamFuse);                          // #1, after ParamRedistribute in MegEngine
   run(ParamFuse);                          // #2, after CombineAstypeAndReduce
   if (options.fuse_grain) run(ParamFuse);  // #3, after the option passes

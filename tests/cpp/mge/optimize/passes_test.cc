@@ -170,7 +170,9 @@ TEST(ParamFuse, FoldsConstEndpointsAndMidConstInputs) {
   VarRef fq = g.endpoints()[1];
   ASSERT_EQ(g.Key(fq.node), "Elemwise");
   EXPECT_EQ(ModeOf(g, fq), 16u);
-  VarRef product = g.node(fq.node).inputs[0];
+  // The copy of the ADD orders its inputs by var id, as Elemwise::make does: p, then the
+  // folded product, which is newer.
+  VarRef product = g.node(fq.node).inputs[1];
   ASSERT_TRUE(g.Is(product, "SharedDeviceTensor"));
   EXPECT_EQ(Value(g, product).f, (std::vector<float>{0.5f, -2, 12}));
   g.Emit();
@@ -325,14 +327,16 @@ TEST(OptimizeForInference, RunsThePassesInOrder) {
   const Graph& before = t.Emit();
   RewrittenGraph out;
   OptimizeResult result = OptimizeForInference(before, {}, &out);
-  ASSERT_EQ(result.passes.size(), 7u);
+  ASSERT_EQ(result.passes.size(), 8u);
   EXPECT_EQ(result.passes[0].pass, "ConvertBatchNormToElemwise");
   EXPECT_TRUE(result.passes[0].changed);
   EXPECT_TRUE(result.passes[1].changed);  // the marker
-  EXPECT_TRUE(result.passes[2].changed);  // ParamFuse #1: the scale chain from s
-  EXPECT_FALSE(result.passes[3].changed);
-  EXPECT_TRUE(result.passes[5].changed);  // ParamMerge
-  EXPECT_TRUE(result.passes[6].changed);  // ShapeHint
+  EXPECT_EQ(result.passes[2].pass, "DelayBroadcast");
+  EXPECT_FALSE(result.passes[2].changed);  // no Broadcast
+  EXPECT_TRUE(result.passes[3].changed);   // ParamFuse #1: the scale chain from s
+  EXPECT_FALSE(result.passes[4].changed);
+  EXPECT_TRUE(result.passes[6].changed);  // ParamMerge
+  EXPECT_TRUE(result.passes[7].changed);  // ShapeHint
   for (const char* gone : {"BatchNorm", "MarkNoBroadcastElemwise", "ShapeHint", "Reshape", "Concat",
                            "SharedDeviceTensor"}) {
     EXPECT_EQ(Count(out.graph, gone), 0u) << gone;
