@@ -22,11 +22,11 @@ using Inputs = std::vector<const HostValue*>;
 std::optional<Shape> BroadcastShapes(const std::vector<Shape>& shapes);
 
 // Elemwise (ElemwiseMode numbers of opr_params.fbs): inputs of one dtype, broadcast.
-// Float16 is refused unless `half_in_float`: then each result is computed in float and
-// rounded to half, close to MegEngine's half arithmetic but not bit for bit (numerics checks
-// only).
+// With `approximate` (numerics checks only, never folding) it also computes what it can only
+// come close to: Float16 in float rounded to half, and the transcendental modes (EXP, LOG,
+// SIGMOID, TANH, H_SWISH and their FUSE_ADD forms) by the C library.
 std::optional<HostValue> EvalElemwise(uint32_t mode, const Inputs& in, std::string* why,
-                                      bool half_in_float = false);
+                                      bool approximate = false);
 // PowC (research §3.2): small integer exponents by repeated multiplication, 0.5 / 1/3 /
 // -0.5 / -1/3 by sqrt / cbrt (of 1/x for the negative ones), any other by powf.
 std::optional<HostValue> EvalPowC(const HostValue& x, float exp, std::string* why);
