@@ -4,7 +4,8 @@
 // #3 when fuse_grain is on, as by default), ParamMerge and RemoveShapeHint. The passes
 // between them (the arithmetic chain passes, ParamRedistribute, the option passes, ...) are
 // not all implemented yet, so the result is not yet what MegEngine's dump writes; default
-// exports do not call this.
+// exports do not call this. ExpandFusedArith is implemented but not run: it takes apart
+// what ArithFuse fuses again, and until ArithFuse is here it would leave graphs worse.
 #ifndef GRAPHPORT_MGE_OPTIMIZE_OPTIMIZE_FOR_INFERENCE_H_
 #define GRAPHPORT_MGE_OPTIMIZE_OPTIMIZE_FOR_INFERENCE_H_
 
