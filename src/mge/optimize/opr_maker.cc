@@ -7,6 +7,7 @@
 
 #include "mge/optimize/eval/graph_eval.h"
 #include "mge/optimize/eval/kernels.h"
+#include "mge/schema/mgb_opr_params_generated.h"
 #include "mge/schema/opr_params_generated.h"
 
 namespace graphport::mge::opt {
@@ -175,6 +176,20 @@ VarRef OprMaker::Broadcast(VarRef x, VarRef shape) {
   n.mutable_op().params.push_back(g_->OwnParam(kEmptyParam, &fbb, param::CreateEmpty(fbb).Union()));
   n.mutable_op().items = {{DumpItem::kParam, 0}};
   return Insert(std::move(n), "Broadcast");
+}
+
+VarRef OprMaker::GetVarShape(VarRef x) {
+  constexpr uint8_t kOptionalAxisV1Param = 54;
+  constexpr int32_t kNoAxis = 7;
+  OptNode n;
+  n.set_op(g_->NewOperator("GetVarShape"));
+  n.inputs = {x};
+  n.outputs.resize(1);
+  flatbuffers::FlatBufferBuilder fbb(64);
+  n.mutable_op().params.push_back(
+      g_->OwnParam(kOptionalAxisV1Param, &fbb, param::CreateOptionalAxisV1(fbb, kNoAxis).Union()));
+  n.mutable_op().items = {{DumpItem::kParam, 0}};
+  return Insert(std::move(n), "GetVarShape");
 }
 
 uint32_t OprMaker::Copy(uint32_t node, const std::vector<VarRef>& inputs, bool keep_var_names) {

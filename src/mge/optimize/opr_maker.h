@@ -38,6 +38,8 @@ class OprMaker {
   VarRef PowC(VarRef x, float exp);
   // Broadcast::make(x, target shape), with an empty config.
   VarRef Broadcast(VarRef x, VarRef shape);
+  // GetVarShape::make(x): all of x's shape.
+  VarRef GetVarShape(VarRef x);
   // ImmutableTensor::make: a value on `like`'s comp node; values of at most 28 elements are
   // cached, so the same value is the same operator.
   VarRef Imm(const HostValue& value, VarRef like);

@@ -4,8 +4,9 @@
 // #3 when fuse_grain is on, as by default), ParamMerge and RemoveShapeHint. The passes
 // between them (the arithmetic chain passes, ParamRedistribute, the option passes, ...) are
 // not all implemented yet, so the result is not yet what MegEngine's dump writes; default
-// exports do not call this. ExpandFusedArith is implemented but not run: it takes apart
-// what ArithFuse fuses again, and until ArithFuse is here it would leave graphs worse.
+// exports do not call this. ExpandFusedArith and NormalizeArithChain are implemented but not
+// run: they take apart what ArithFuse and FinalArithTransform put together again, and until
+// those are here they would leave graphs worse.
 #ifndef GRAPHPORT_MGE_OPTIMIZE_OPTIMIZE_FOR_INFERENCE_H_
 #define GRAPHPORT_MGE_OPTIMIZE_OPTIMIZE_FOR_INFERENCE_H_
 

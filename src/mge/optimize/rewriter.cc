@@ -23,6 +23,7 @@ void Rewriter::Replace(VarRef src, VarRef dst) {
     g_->mutable_node(dst.node).has_v1_names = g_->node(src.node).has_v1_names;
   }
   replace_[src] = dst;
+  by_hand_.insert(src);
   ++replaced_;
 }
 

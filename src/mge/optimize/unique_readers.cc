@@ -24,7 +24,11 @@ UniqueReaders::UniqueReaders(const OptGraph& g) {
     const std::string_view key = g.Key(node);
     const std::vector<VarRef>& in = g.node(node).inputs;
     for (size_t k = 0; k < in.size(); ++k) {
-      if (!ShapeOnly(key, k)) ++counts_[first_[in[k].node] + in[k].output];
+      if (ShapeOnly(key, k)) continue;
+      // An operator reading a var twice depends on it once (MegEngine counts its dep map).
+      bool again = false;
+      for (size_t j = 0; j < k; ++j) again = again || (in[j] == in[k] && !ShapeOnly(key, j));
+      if (!again) ++counts_[first_[in[k].node] + in[k].output];
     }
   }
   for (const VarRef& v : g.endpoints()) ++counts_[first_[v.node] + v.output];

@@ -1,6 +1,7 @@
 // MegEngine's UniqReaderCheck (research megengine_optimize.md §2.1.5): how many operators
 // need a var's device value, counted once before a pass runs, plus one for a graph endpoint.
-// Readers of the shape only (GetVarShape, the target of Reshape and Broadcast) do not count.
+// Readers of the shape only (GetVarShape, the target of Reshape and Broadcast) do not count;
+// an operator that reads a var twice counts once.
 // A var is uniquely read with at most one such reader; vars made during the pass, which the
 // count never saw, are too.
 #ifndef GRAPHPORT_MGE_OPTIMIZE_UNIQUE_READERS_H_
