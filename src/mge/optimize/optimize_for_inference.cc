@@ -7,6 +7,7 @@
 #include "mge/optimize/param_fuse/param_fuse.h"
 #include "mge/optimize/param_merge/param_merge.h"
 #include "mge/optimize/remove_non_computing/remove_non_computing.h"
+#include "mge/optimize/remove_redundant_typecvt/remove_redundant_typecvt.h"
 #include "mge/optimize/remove_shape_hint/remove_shape_hint.h"
 
 namespace graphport::mge::opt {
@@ -25,7 +26,8 @@ OptimizeResult OptimizeForInference(const Graph& graph, const OptimizeOptions& o
   run(ConvertBatchNormToElemwise);
   run(RemoveNonComputingOpr);
   run(DelayBroadcast);
-  run(ParamFuse);                          // #1, after ParamRedistribute in MegEngine
+  run(ParamFuse);  // #1, after ParamRedistribute in MegEngine
+  run(RemoveRedundantTypeCvt);
   run(ParamFuse);                          // #2, after CombineAstypeAndReduce
   if (options.fuse_grain) run(ParamFuse);  // #3, after the option passes
   run(ParamMerge);

@@ -1,7 +1,8 @@
 // optimize_for_inference, as far as graphport has its passes: the internal entry point the
 // next steps build on (research megengine_optimize.md §2.2). Runs, in MegEngine's order,
-// ConvertBatchNormToElemwise, RemoveNonComputingOpr, DelayBroadcast, ParamFuse (#1, #2, and
-// #3 when fuse_grain is on, as by default), ParamMerge and RemoveShapeHint. The passes
+// ConvertBatchNormToElemwise, RemoveNonComputingOpr, DelayBroadcast, ParamFuse #1,
+// RemoveRedundantTypeCvt, ParamFuse #2 (and #3 when fuse_grain is on, as by default),
+// ParamMerge and RemoveShapeHint. The passes
 // between them (the arithmetic chain passes, ParamRedistribute, the option passes, ...) are
 // not all implemented yet, so the result is not yet what MegEngine's dump writes; default
 // exports do not call this. ExpandFusedArith and NormalizeArithChain are implemented but not

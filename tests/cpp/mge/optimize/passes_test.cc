@@ -327,16 +327,18 @@ TEST(OptimizeForInference, RunsThePassesInOrder) {
   const Graph& before = t.Emit();
   RewrittenGraph out;
   OptimizeResult result = OptimizeForInference(before, {}, &out);
-  ASSERT_EQ(result.passes.size(), 8u);
+  ASSERT_EQ(result.passes.size(), 9u);
   EXPECT_EQ(result.passes[0].pass, "ConvertBatchNormToElemwise");
   EXPECT_TRUE(result.passes[0].changed);
   EXPECT_TRUE(result.passes[1].changed);  // the marker
   EXPECT_EQ(result.passes[2].pass, "DelayBroadcast");
   EXPECT_FALSE(result.passes[2].changed);  // no Broadcast
   EXPECT_TRUE(result.passes[3].changed);   // ParamFuse #1: the scale chain from s
-  EXPECT_FALSE(result.passes[4].changed);
-  EXPECT_TRUE(result.passes[6].changed);  // ParamMerge
-  EXPECT_TRUE(result.passes[7].changed);  // ShapeHint
+  EXPECT_EQ(result.passes[4].pass, "RemoveRedundantTypeCvt");
+  EXPECT_FALSE(result.passes[4].changed);  // the TypeCvts were folded with the chain
+  EXPECT_FALSE(result.passes[5].changed);
+  EXPECT_TRUE(result.passes[7].changed);  // ParamMerge
+  EXPECT_TRUE(result.passes[8].changed);  // ShapeHint
   for (const char* gone : {"BatchNorm", "MarkNoBroadcastElemwise", "ShapeHint", "Reshape", "Concat",
                            "SharedDeviceTensor"}) {
     EXPECT_EQ(Count(out.graph, gone), 0u) << gone;
