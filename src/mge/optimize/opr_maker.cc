@@ -192,6 +192,23 @@ VarRef OprMaker::GetVarShape(VarRef x) {
   return Insert(std::move(n), "GetVarShape");
 }
 
+VarRef OprMaker::Reduce(VarRef x, uint32_t mode, int32_t axis, uint32_t data_type) {
+  constexpr uint8_t kReduceParam = 23;
+  OptNode n;
+  n.set_op(g_->NewOperator("Reduce"));
+  n.inputs = {x};
+  n.outputs.resize(1);
+  flatbuffers::FlatBufferBuilder fbb(64);
+  n.mutable_op().params.push_back(
+      g_->OwnParam(kReduceParam, &fbb,
+                   param::CreateReduce(fbb, static_cast<param::ReduceMode>(mode), axis,
+                                       static_cast<param::ReduceDataType>(data_type))
+                       .Union()));
+  n.mutable_op().items = {{DumpItem::kParam, 0}};
+  return Insert(std::move(n), "Reduce:" + std::to_string(mode) + ":" + std::to_string(axis) + ":" +
+                                  std::to_string(data_type));
+}
+
 uint32_t OprMaker::Copy(uint32_t node, const std::vector<VarRef>& inputs, bool keep_var_names) {
   const OptNode& old = g_->node(node);
   std::vector<VarRef> in = inputs;

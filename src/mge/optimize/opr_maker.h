@@ -40,6 +40,8 @@ class OprMaker {
   VarRef Broadcast(VarRef x, VarRef shape);
   // GetVarShape::make(x): all of x's shape.
   VarRef GetVarShape(VarRef x);
+  // Reduce::make(x, {mode, axis, data_type}) with no target shape.
+  VarRef Reduce(VarRef x, uint32_t mode, int32_t axis, uint32_t data_type);
   // ImmutableTensor::make: a value on `like`'s comp node; values of at most 28 elements are
   // cached, so the same value is the same operator.
   VarRef Imm(const HostValue& value, VarRef like);

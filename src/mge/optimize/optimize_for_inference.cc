@@ -2,8 +2,11 @@
 
 #include <chrono>
 
+#include "mge/optimize/combine_astype_and_reduce/combine_astype_and_reduce.h"
 #include "mge/optimize/convert_batch_norm/convert_batch_norm.h"
 #include "mge/optimize/delay_broadcast/delay_broadcast.h"
+#include "mge/optimize/folding_global_pooling/folding_global_pooling.h"
+#include "mge/optimize/folding_reduce_mean/folding_reduce_mean.h"
 #include "mge/optimize/param_fuse/param_fuse.h"
 #include "mge/optimize/param_merge/param_merge.h"
 #include "mge/optimize/remove_non_computing/remove_non_computing.h"
@@ -28,8 +31,13 @@ OptimizeResult OptimizeForInference(const Graph& graph, const OptimizeOptions& o
   run(DelayBroadcast);
   run(ParamFuse);  // #1, after ParamRedistribute in MegEngine
   run(RemoveRedundantTypeCvt);
-  run(ParamFuse);                          // #2, after CombineAstypeAndReduce
-  if (options.fuse_grain) run(ParamFuse);  // #3, after the option passes
+  run(CombineAstypeAndReduce);
+  run(ParamFuse);  // #2
+  if (options.fuse_grain) {
+    run(FoldingReduceMean);
+    run(FoldingGlobalPooling);
+    run(ParamFuse);  // #3, after the option passes
+  }
   run(ParamMerge);
   run(RemoveShapeHint);
   result.graph = &g.Emit();

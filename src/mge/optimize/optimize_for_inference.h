@@ -1,8 +1,9 @@
 // optimize_for_inference, as far as graphport has its passes: the internal entry point the
 // next steps build on (research megengine_optimize.md §2.2). Runs, in MegEngine's order,
 // ConvertBatchNormToElemwise, RemoveNonComputingOpr, DelayBroadcast, ParamFuse #1,
-// RemoveRedundantTypeCvt, ParamFuse #2 (and #3 when fuse_grain is on, as by default),
-// ParamMerge and RemoveShapeHint. The passes
+// RemoveRedundantTypeCvt, CombineAstypeAndReduce, ParamFuse #2, with fuse_grain (on by
+// default) FoldingReduceMean, FoldingGlobalPooling and ParamFuse #3, then ParamMerge and
+// RemoveShapeHint. The passes
 // between them (the arithmetic chain passes, ParamRedistribute, the option passes, ...) are
 // not all implemented yet, so the result is not yet what MegEngine's dump writes; default
 // exports do not call this. ExpandFusedArith and NormalizeArithChain are implemented but not

@@ -37,7 +37,9 @@ std::optional<Shape> ShapeFromKernel(const OptGraph& g, const OptNode& n) {
   values.reserve(n.inputs.size());
   for (size_t k = 0; k < n.inputs.size(); ++k) {
     const OptVar& in = g.var(n.inputs[k]);
-    const bool target = (key == "Reshape" || key == "Broadcast" || key == "Reduce") && k == 1;
+    const bool target =
+        (key == "Reshape" || key == "Broadcast" || key == "Reduce" || key == "AdaptivePooling") &&
+        k == 1;
     if (target) {
       // The target shape's value: computable when it is constant or shape arithmetic.
       GraphEvaluator eval(g, EvalOptions{});
@@ -115,7 +117,7 @@ std::optional<Shape> InferShape(const OptGraph& g, const OptNode& n, uint32_t ou
   }
   if (key == "Convolution") return ConvolutionShape(g, n);
   if (key == "Reshape" || key == "Broadcast" || key == "Dimshuffle" || key == "AxisAddRemove" ||
-      key == "Concat" || key == "GetVarShape" || key == "Reduce") {
+      key == "Concat" || key == "GetVarShape" || key == "Reduce" || key == "AdaptivePooling") {
     return ShapeFromKernel(g, n);
   }
   return std::nullopt;

@@ -34,6 +34,19 @@ UniqueReaders::UniqueReaders(const OptGraph& g) {
   for (const VarRef& v : g.endpoints()) ++counts_[first_[v.node] + v.output];
 }
 
+std::vector<uint32_t> OperatorReaderCounts(const OptGraph& g) {
+  std::vector<uint32_t> counts(g.size(), 0);
+  for (uint32_t node : g.TopoOrder()) {
+    const std::vector<VarRef>& in = g.node(node).inputs;
+    for (size_t k = 0; k < in.size(); ++k) {
+      bool again = false;
+      for (size_t j = 0; j < k; ++j) again = again || in[j] == in[k];
+      if (!again) ++counts[in[k].node];
+    }
+  }
+  return counts;
+}
+
 uint32_t UniqueReaders::Count(VarRef v) const {
   if (v.node >= first_.size()) return 0;
   return counts_[first_[v.node] + v.output];

@@ -26,6 +26,10 @@ class UniqueReaders {
   std::vector<uint32_t> counts_;  // per output of the nodes seen
 };
 
+// MegEngine's FindNext::used_count (gopt_helper.h), per node: how many (reader, var) pairs
+// read any of the node's outputs, shape-only readers included, graph endpoints not.
+std::vector<uint32_t> OperatorReaderCounts(const OptGraph& g);
+
 }  // namespace graphport::mge::opt
 
 #endif  // GRAPHPORT_MGE_OPTIMIZE_UNIQUE_READERS_H_

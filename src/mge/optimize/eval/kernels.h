@@ -56,6 +56,13 @@ std::optional<HostValue> EvalGetVarShape(const std::vector<Shape>& shapes, int32
 std::optional<HostValue> EvalReduce(const HostValue& x, uint32_t mode, int32_t axis,
                                     const HostValue* target, bool exact_only, std::string* why);
 
+// AdaptivePooling in NCHW to the (OH, OW) of `target`, as MegEngine runs it: a Pooling with
+// stride IH / OH and window IH - (OH - 1) * stride (the same for W), no padding. MAX is
+// exact; AVERAGE sums in an order MegEngine does not pin down, so with `exact_only` a window
+// of more than two elements is refused.
+std::optional<HostValue> EvalAdaptivePooling(const HostValue& x, const HostValue& target, bool max,
+                                             bool exact_only, std::string* why);
+
 // BatchNorm in INFERENCE mode, y = (x - mean) / sqrt(variance + eps) * scale + bias, in
 // double rounded once: a reference for numerics checks only (MegEngine folds BatchNorm
 // through ConvertBatchNormToElemwise, whose chain is what gets folded bit for bit).

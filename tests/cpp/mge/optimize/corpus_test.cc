@@ -4,6 +4,8 @@
 // same outputs before and after where it has every operator.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "core/byte_stream.h"
 #include "core/error.h"
 #include "mge/dump/dump_plan.h"
@@ -100,6 +102,39 @@ TEST(OptimizeCorpus, BuiltGraphWritesAndLoadsBack) {
   EXPECT_NE(&optimized, &before);
   std::unique_ptr<MgeFile> back = ReadMgeFile(Write(optimized, DumpFormat::kFbsV2), "built");
   ExpectSameOutputs(before, back->graphs[0]);
+}
+
+// A head that MegEngine's fuse_grain folds: BatchNorm, then a global average pooling written
+// as Reshape, Reduce SUM, a division by the count and axis operators. Optimized, it is
+// one AdaptivePooling (the BatchNorm folded in front of it); written in FBS_V2 and FBS it loads
+// back, a second optimization changes nothing, and it computes what the loaded graph computes.
+TEST(OptimizeCorpus, GlobalPoolingHeadFoldsWritesAndLoadsBack) {
+  testing::TestGraph t;
+  VarRef x = t.Input("x", {1, 2, 3, 4});
+  VarRef p = t.Imm(HostValue::Floats({1, 2, 1, 1}, {1.5f, 0.5f}));
+  VarRef q = t.Imm(HostValue::Floats({1, 2, 1, 1}, {0.25f, -1.0f}));
+  VarRef bn = t.BatchNorm({x, p, q, q, p}, 1e-5, true);
+  // The target's last axis is worked out from the input's size, so the shape follows the
+  // input (as a Reshape built from GetVarShape of a network's feature map does) and the
+  // count stays a GetVarShape: a constant count would fold away at the first re-made
+  // operator, as in MegEngine.
+  VarRef flat = t.WithAxis("Reshape", {bn, t.Imm(HostValue::Ints({3}, {1, 2, -1}))}, 2);
+  VarRef sum = t.AxisAddRemove(t.Reduce(flat, 0 /*SUM*/, 2), {{true, 2}});
+  VarRef count = t.TypeCvt(t.WithAxis("GetVarShape", {flat}, 2), kF32);
+  VarRef mean = t.Elemwise(27 /*TRUE_DIV*/, {sum, count});
+  t.Output(t.AxisAddRemove(mean, {{false, 2}, {false, 3}}));
+  const Graph& before = t.Emit();
+  RewrittenGraph out;
+  OptimizeResult result = OptimizeForInference(before, {}, &out);
+  const std::vector<std::string> types = Types(*result.graph);
+  EXPECT_EQ(std::count(types.begin(), types.end(), "AdaptivePooling"), 1);
+  EXPECT_EQ(std::count(types.begin(), types.end(), "Reduce"), 0);
+  EXPECT_EQ(std::count(types.begin(), types.end(), "BatchNorm"), 0);
+  for (DumpFormat f : {DumpFormat::kFbsV2, DumpFormat::kFbsV1}) {
+    CheckRoundTrip(before, f);
+    std::unique_ptr<MgeFile> back = ReadMgeFile(Write(*result.graph, f), "pooled");
+    ExpectSameOutputs(before, back->graphs[0], 1e-5);
+  }
 }
 
 }  // namespace

@@ -143,6 +143,20 @@ class TestGraph {
     n.mutable_op().items = {{DumpItem::kParam, 0}};
     return Add(std::move(n), "");
   }
+  // AxisAddRemove with several descs, applied in order: (remove?, axis).
+  VarRef AxisAddRemove(VarRef x, const std::vector<std::pair<bool, int32_t>>& descs) {
+    OptNode n = Node("AxisAddRemove", {x});
+    flatbuffers::FlatBufferBuilder fbb(64);
+    std::vector<param::AxisDesc> desc;
+    for (const auto& [remove, axis] : descs) {
+      desc.push_back(param::AxisDesc(
+          remove ? param::AxisDescMethod_REMOVE : param::AxisDescMethod_ADD_1, axis));
+    }
+    n.mutable_op().params.push_back(
+        g_->OwnParam(65, &fbb, param::CreateAxisAddRemoveDirect(fbb, &desc).Union()));
+    n.mutable_op().items = {{DumpItem::kParam, 0}};
+    return Add(std::move(n), "");
+  }
   // BatchNorm(x, scale, bias, mean, variance): six outputs, y last.
   VarRef BatchNorm(std::vector<VarRef> in, double eps, bool inference) {
     OptNode n = Node("BatchNorm", std::move(in));
@@ -247,6 +261,15 @@ inline std::string Expr(const OptGraph& g, VarRef v) {
   } else if (key == "TypeCvt") {
     const auto* p = reinterpret_cast<const mgb::serialization::fbs::DType*>(op.params[0].table);
     head = "TypeCvt" + std::to_string(static_cast<int>(p->type()));
+  } else if (key == "Reduce") {
+    const auto* p = reinterpret_cast<const param::Reduce*>(op.params[0].table);
+    head = "Reduce" + std::to_string(static_cast<int>(p->mode()));
+    if (p->data_type() != param::ReduceDataType_DEFAULT) {
+      head += "dt" + std::to_string(static_cast<int>(p->data_type()));
+    }
+  } else if (key == "AdaptivePooling") {
+    const auto* p = reinterpret_cast<const param::AdaptivePooling*>(op.params[0].table);
+    head = p->mode() == param::PoolingV0Mode_MAX_ ? "AdaptivePoolingMAX" : "AdaptivePoolingAVG";
   } else if (key == "PowC") {
     head = "PowC" + std::to_string(reinterpret_cast<const param::PowC*>(op.params[0].table)->exp());
   }
