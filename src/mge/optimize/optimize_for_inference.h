@@ -6,9 +6,11 @@
 // RemoveShapeHint. The passes
 // between them (the arithmetic chain passes, ParamRedistribute, the option passes, ...) are
 // not all implemented yet, so the result is not yet what MegEngine's dump writes; default
-// exports do not call this. ExpandFusedArith and NormalizeArithChain are implemented but not
-// run: they take apart what ArithFuse and FinalArithTransform put together again, and until
-// those are here they would leave graphs worse.
+// exports do not call this. ExpandFusedArith, NormalizeArithChain and FinalArithTransform
+// are implemented but not run: the first two take apart what ArithFuse and
+// FinalArithTransform put together again, and with ParamRedistribute, ArithMulDistribute,
+// ReorderArithChain and ArithFuse missing between them the arithmetic would not come out as
+// MegEngine's does.
 #ifndef GRAPHPORT_MGE_OPTIMIZE_OPTIMIZE_FOR_INFERENCE_H_
 #define GRAPHPORT_MGE_OPTIMIZE_OPTIMIZE_FOR_INFERENCE_H_
 
