@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "mge/optimize/arith_mul_distribute/arith_mul_distribute.h"
 #include "mge/optimize/combine_astype_and_reduce/combine_astype_and_reduce.h"
 #include "mge/optimize/convert_batch_norm/convert_batch_norm.h"
 #include "mge/optimize/delay_broadcast/delay_broadcast.h"
@@ -30,6 +31,7 @@ OptimizeResult OptimizeForInference(const Graph& graph, const OptimizeOptions& o
   run(RemoveNonComputingOpr);
   run(DelayBroadcast);
   run(ParamFuse);  // #1, after ParamRedistribute in MegEngine
+  run(ArithMulDistribute);
   run(RemoveRedundantTypeCvt);
   run(CombineAstypeAndReduce);
   run(ParamFuse);  // #2

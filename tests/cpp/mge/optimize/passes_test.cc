@@ -327,21 +327,22 @@ TEST(OptimizeForInference, RunsThePassesInOrder) {
   const Graph& before = t.Emit();
   RewrittenGraph out;
   OptimizeResult result = OptimizeForInference(before, {}, &out);
-  ASSERT_EQ(result.passes.size(), 12u);
+  ASSERT_EQ(result.passes.size(), 13u);
   EXPECT_EQ(result.passes[0].pass, "ConvertBatchNormToElemwise");
   EXPECT_TRUE(result.passes[0].changed);
   EXPECT_TRUE(result.passes[1].changed);  // the marker
   EXPECT_EQ(result.passes[2].pass, "DelayBroadcast");
   EXPECT_FALSE(result.passes[2].changed);  // no Broadcast
   EXPECT_TRUE(result.passes[3].changed);   // ParamFuse #1: the scale chain from s
-  EXPECT_EQ(result.passes[4].pass, "RemoveRedundantTypeCvt");
-  EXPECT_FALSE(result.passes[4].changed);  // the TypeCvts were folded with the chain
-  EXPECT_EQ(result.passes[5].pass, "CombineAstypeAndReduce");
-  EXPECT_FALSE(result.passes[6].changed);  // ParamFuse #2
-  EXPECT_EQ(result.passes[7].pass, "FoldingReduceMean");
-  EXPECT_EQ(result.passes[8].pass, "FoldingGlobalPooling");
-  EXPECT_TRUE(result.passes[10].changed);  // ParamMerge
-  EXPECT_TRUE(result.passes[11].changed);  // ShapeHint
+  EXPECT_EQ(result.passes[4].pass, "ArithMulDistribute");
+  EXPECT_EQ(result.passes[5].pass, "RemoveRedundantTypeCvt");
+  EXPECT_FALSE(result.passes[5].changed);  // the TypeCvts were folded with the chain
+  EXPECT_EQ(result.passes[6].pass, "CombineAstypeAndReduce");
+  EXPECT_FALSE(result.passes[7].changed);  // ParamFuse #2
+  EXPECT_EQ(result.passes[8].pass, "FoldingReduceMean");
+  EXPECT_EQ(result.passes[9].pass, "FoldingGlobalPooling");
+  EXPECT_TRUE(result.passes[11].changed);  // ParamMerge
+  EXPECT_TRUE(result.passes[12].changed);  // ShapeHint
   for (const char* gone : {"BatchNorm", "MarkNoBroadcastElemwise", "ShapeHint", "Reshape", "Concat",
                            "SharedDeviceTensor"}) {
     EXPECT_EQ(Count(out.graph, gone), 0u) << gone;
