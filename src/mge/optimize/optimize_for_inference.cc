@@ -11,6 +11,7 @@
 #include "mge/optimize/param_fuse/param_fuse.h"
 #include "mge/optimize/param_merge/param_merge.h"
 #include "mge/optimize/remove_non_computing/remove_non_computing.h"
+#include "mge/optimize/remove_redundant_copy/remove_redundant_copy.h"
 #include "mge/optimize/remove_redundant_typecvt/remove_redundant_typecvt.h"
 #include "mge/optimize/remove_shape_hint/remove_shape_hint.h"
 
@@ -33,6 +34,7 @@ OptimizeResult OptimizeForInference(const Graph& graph, const OptimizeOptions& o
   run(ParamFuse);  // #1, after ParamRedistribute in MegEngine
   run(ArithMulDistribute);
   run(RemoveRedundantTypeCvt);
+  run(RemoveRedundantCopy);
   run(CombineAstypeAndReduce);
   run(ParamFuse);  // #2
   if (options.fuse_grain) {

@@ -26,7 +26,8 @@ bool IsSource(std::string_view key) {
 
 // Operators whose output is their first input's value (and shape).
 bool Forwards(std::string_view key) {
-  return key == "Identity" || key == "MarkNoBroadcastElemwise" || key == "ShapeHint";
+  return key == "Identity" || key == "MarkNoBroadcastElemwise" || key == "ShapeHint" ||
+         key == "Copy";
 }
 
 // The output shape of a shape operator from its inputs' shapes (and constant targets): its

@@ -67,11 +67,14 @@ std::optional<HostValue> StoredValue(const Operator& op, uint32_t output) {
 }
 
 bool HasKernel(const Operator& op) {
-  static const auto* keys = new std::set<std::string>{
-      "Elemwise",    "PowC",           "TypeCvt",       "Reshape",
-      "Broadcast",   "Dimshuffle",     "AxisAddRemove", "Concat",
-      "GetVarShape", "Reduce",         "Identity",      "MarkNoBroadcastElemwise",
-      "ShapeHint",   "AdaptivePooling"};
+  static const auto* keys = new std::set<std::string>{"Elemwise",      "PowC",
+                                                      "TypeCvt",       "Reshape",
+                                                      "Broadcast",     "Dimshuffle",
+                                                      "AxisAddRemove", "Concat",
+                                                      "GetVarShape",   "Reduce",
+                                                      "Identity",      "MarkNoBroadcastElemwise",
+                                                      "ShapeHint",     "AdaptivePooling",
+                                                      "Copy"};
   return keys->count(Key(op)) != 0;
 }
 
@@ -162,7 +165,8 @@ std::optional<HostValue> EvalOperator(const Operator& op, const std::vector<cons
     } else {
       out = EvalBatchNormReference(in, p->epsilon(), why);
     }
-  } else if (key == "Identity" || key == "MarkNoBroadcastElemwise" || key == "ShapeHint") {
+  } else if (key == "Identity" || key == "MarkNoBroadcastElemwise" || key == "ShapeHint" ||
+             key == "Copy") {
     if (!in.empty()) out = *in[0];
   } else {
     *why = "no kernel for " + op.DisplayType();

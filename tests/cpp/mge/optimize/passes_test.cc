@@ -327,7 +327,7 @@ TEST(OptimizeForInference, RunsThePassesInOrder) {
   const Graph& before = t.Emit();
   RewrittenGraph out;
   OptimizeResult result = OptimizeForInference(before, {}, &out);
-  ASSERT_EQ(result.passes.size(), 13u);
+  ASSERT_EQ(result.passes.size(), 14u);
   EXPECT_EQ(result.passes[0].pass, "ConvertBatchNormToElemwise");
   EXPECT_TRUE(result.passes[0].changed);
   EXPECT_TRUE(result.passes[1].changed);  // the marker
@@ -337,12 +337,13 @@ TEST(OptimizeForInference, RunsThePassesInOrder) {
   EXPECT_EQ(result.passes[4].pass, "ArithMulDistribute");
   EXPECT_EQ(result.passes[5].pass, "RemoveRedundantTypeCvt");
   EXPECT_FALSE(result.passes[5].changed);  // the TypeCvts were folded with the chain
-  EXPECT_EQ(result.passes[6].pass, "CombineAstypeAndReduce");
-  EXPECT_FALSE(result.passes[7].changed);  // ParamFuse #2
-  EXPECT_EQ(result.passes[8].pass, "FoldingReduceMean");
-  EXPECT_EQ(result.passes[9].pass, "FoldingGlobalPooling");
-  EXPECT_TRUE(result.passes[11].changed);  // ParamMerge
-  EXPECT_TRUE(result.passes[12].changed);  // ShapeHint
+  EXPECT_EQ(result.passes[6].pass, "RemoveRedundantCopy");
+  EXPECT_EQ(result.passes[7].pass, "CombineAstypeAndReduce");
+  EXPECT_FALSE(result.passes[8].changed);  // ParamFuse #2
+  EXPECT_EQ(result.passes[9].pass, "FoldingReduceMean");
+  EXPECT_EQ(result.passes[10].pass, "FoldingGlobalPooling");
+  EXPECT_TRUE(result.passes[12].changed);  // ParamMerge
+  EXPECT_TRUE(result.passes[13].changed);  // ShapeHint
   for (const char* gone : {"BatchNorm", "MarkNoBroadcastElemwise", "ShapeHint", "Reshape", "Concat",
                            "SharedDeviceTensor"}) {
     EXPECT_EQ(Count(out.graph, gone), 0u) << gone;

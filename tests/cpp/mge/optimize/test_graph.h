@@ -143,6 +143,15 @@ class TestGraph {
     n.mutable_op().items = {{DumpItem::kParam, 0}};
     return Add(std::move(n), "");
   }
+  // Copy to comp node `locator`.
+  VarRef Copy(VarRef x, const std::string& locator) {
+    OptNode n = Node("Copy", {x});
+    flatbuffers::FlatBufferBuilder fbb(64);
+    n.mutable_op().params.push_back(g_->OwnParam(1, &fbb, param::CreateEmpty(fbb).Union()));
+    n.mutable_op().items = {{DumpItem::kParam, 0}};
+    n.mutable_op().comp_nodes = std::vector<std::optional<std::string>>{locator};
+    return Add(std::move(n), "");
+  }
   // AxisAddRemove with several descs, applied in order: (remove?, axis).
   VarRef AxisAddRemove(VarRef x, const std::vector<std::pair<bool, int32_t>>& descs) {
     OptNode n = Node("AxisAddRemove", {x});
