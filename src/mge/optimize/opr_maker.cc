@@ -7,6 +7,7 @@
 
 #include "mge/optimize/eval/graph_eval.h"
 #include "mge/optimize/eval/kernels.h"
+#include "mge/schema/mgb_opr_params_generated.h"
 #include "mge/schema/opr_params_generated.h"
 
 namespace graphport::mge::opt {
@@ -14,6 +15,7 @@ namespace {
 
 namespace param = mgb::serialization::fbs::param;
 
+constexpr uint8_t kEmptyParam = 1;
 constexpr uint8_t kElemwiseParam = 17;
 constexpr uint8_t kPowCParam = 19;
 constexpr size_t kMaxConstFoldingSize = 1024;  // MegEngine's MAX_CONST_FOLDING_SIZE
@@ -36,9 +38,18 @@ bool AlmostEqual(float x, float y) {
          std::fabs(x - y) < std::numeric_limits<float>::min();
 }
 
+std::optional<uint32_t> ElemwiseModeOf(const Operator& op) {
+  if (op.cls == nullptr || op.cls->key != "Elemwise") return std::nullopt;
+  if (op.params.empty() || op.params[0].type != kElemwiseParam || op.params[0].table == nullptr) {
+    return std::nullopt;
+  }
+  return static_cast<uint32_t>(
+      reinterpret_cast<const param::Elemwise*>(op.params[0].table)->mode());
+}
+
 std::optional<float> ImmScalar(const OptGraph& g, VarRef v) {
   if (!g.Is(v, "ImmutableTensor")) return std::nullopt;
-  std::optional<HostValue> value = StoredValue(g.node(v.node).op, 0);
+  std::optional<HostValue> value = StoredValue(g.node(v.node).op(), 0);
   if (!value || value->size() != 1) return std::nullopt;
   return value->AsFloat(0);
 }
@@ -69,7 +80,7 @@ VarRef OprMaker::MaybeFold(VarRef v) {
   VarRef imm = Imm(*value, v);
   // A folded var keeps an explicit name it had (a copy of a named operator).
   OptVar& folded = g_->mutable_var(imm);
-  if (!folded.middle.name && out.middle.name) folded.middle.name = out.middle.name;
+  if (!folded.middle().name && out.middle().name) folded.mutable_middle().name = out.middle().name;
   return imm;
 }
 
@@ -83,8 +94,8 @@ VarRef OprMaker::Imm(const HostValue& value, VarRef like) {
     if (it != consts_.end()) return it->second;
   }
   OptNode n;
-  n.op = g_->NewOperator("ImmutableTensor");
-  if (locator) n.op.comp_nodes = std::vector<std::optional<std::string>>{locator};
+  n.set_op(g_->NewOperator("ImmutableTensor"));
+  if (locator) n.mutable_op().comp_nodes = std::vector<std::optional<std::string>>{locator};
   Tensor t;
   t.shape = value.shape;
   if (locator) t.comp_node = std::optional<std::string>(*locator);
@@ -93,9 +104,9 @@ VarRef OprMaker::Imm(const HostValue& value, VarRef like) {
   if (g_->source().format == DumpFormat::kFbsV2) t.format = TensorFormat{1};
   t.has_value = true;
   t.value = g_->OwnBytes(std::move(bytes));
-  n.op.tensors.push_back(t);
-  n.op.has_tensors_vector = true;
-  n.op.items = {{DumpItem::kTensor, 0}};
+  n.mutable_op().tensors.push_back(t);
+  n.mutable_op().has_tensors_vector = true;
+  n.mutable_op().items = {{DumpItem::kTensor, 0}};
   n.outputs.resize(1);
   VarRef v{g_->Add(std::move(n)), 0};
   if (cached) consts_[key] = v;
@@ -132,44 +143,99 @@ VarRef OprMaker::Elemwise(uint32_t mode, std::vector<VarRef> in) {
     }
   }
   OptNode n;
-  n.op = g_->NewOperator("Elemwise");
+  n.set_op(g_->NewOperator("Elemwise"));
   n.inputs = std::move(in);
   n.outputs.resize(1);
   flatbuffers::FlatBufferBuilder fbb(64);
-  n.op.params.push_back(
+  n.mutable_op().params.push_back(
       g_->OwnParam(kElemwiseParam, &fbb,
                    param::CreateElemwise(fbb, static_cast<param::ElemwiseMode>(mode)).Union()));
-  n.op.items = {{DumpItem::kParam, 0}};
+  n.mutable_op().items = {{DumpItem::kParam, 0}};
   return Insert(std::move(n), "Elemwise:" + std::to_string(mode));
 }
 
 VarRef OprMaker::PowC(VarRef x, float exp) {
   if (AlmostEqual(exp, 1.0f)) return x;
   OptNode n;
-  n.op = g_->NewOperator("PowC");
+  n.set_op(g_->NewOperator("PowC"));
   n.inputs = {x};
   n.outputs.resize(1);
   flatbuffers::FlatBufferBuilder fbb(64);
-  n.op.params.push_back(g_->OwnParam(kPowCParam, &fbb, param::CreatePowC(fbb, exp).Union()));
-  n.op.items = {{DumpItem::kParam, 0}};
+  n.mutable_op().params.push_back(
+      g_->OwnParam(kPowCParam, &fbb, param::CreatePowC(fbb, exp).Union()));
+  n.mutable_op().items = {{DumpItem::kParam, 0}};
   return Insert(std::move(n), "PowC:" + FloatBytes(exp));
 }
 
-uint32_t OprMaker::Copy(uint32_t node, const std::vector<VarRef>& inputs) {
-  const OptNode& old = g_->node(node);
+VarRef OprMaker::Broadcast(VarRef x, VarRef shape) {
   OptNode n;
-  n.op = old.op;
-  n.inputs = inputs;
-  n.has_v1_names = old.has_v1_names;
+  n.set_op(g_->NewOperator("Broadcast"));
+  n.inputs = {x, shape};
+  n.outputs.resize(1);
+  flatbuffers::FlatBufferBuilder fbb(64);
+  n.mutable_op().params.push_back(g_->OwnParam(kEmptyParam, &fbb, param::CreateEmpty(fbb).Union()));
+  n.mutable_op().items = {{DumpItem::kParam, 0}};
+  return Insert(std::move(n), "Broadcast");
+}
+
+VarRef OprMaker::GetVarShape(VarRef x) {
+  constexpr uint8_t kOptionalAxisV1Param = 54;
+  constexpr int32_t kNoAxis = 7;
+  OptNode n;
+  n.set_op(g_->NewOperator("GetVarShape"));
+  n.inputs = {x};
+  n.outputs.resize(1);
+  flatbuffers::FlatBufferBuilder fbb(64);
+  n.mutable_op().params.push_back(
+      g_->OwnParam(kOptionalAxisV1Param, &fbb, param::CreateOptionalAxisV1(fbb, kNoAxis).Union()));
+  n.mutable_op().items = {{DumpItem::kParam, 0}};
+  return Insert(std::move(n), "GetVarShape");
+}
+
+VarRef OprMaker::Reduce(VarRef x, uint32_t mode, int32_t axis, uint32_t data_type) {
+  constexpr uint8_t kReduceParam = 23;
+  OptNode n;
+  n.set_op(g_->NewOperator("Reduce"));
+  n.inputs = {x};
+  n.outputs.resize(1);
+  flatbuffers::FlatBufferBuilder fbb(64);
+  n.mutable_op().params.push_back(
+      g_->OwnParam(kReduceParam, &fbb,
+                   param::CreateReduce(fbb, static_cast<param::ReduceMode>(mode), axis,
+                                       static_cast<param::ReduceDataType>(data_type))
+                       .Union()));
+  n.mutable_op().items = {{DumpItem::kParam, 0}};
+  return Insert(std::move(n), "Reduce:" + std::to_string(mode) + ":" + std::to_string(axis) + ":" +
+                                  std::to_string(data_type));
+}
+
+uint32_t OprMaker::Copy(uint32_t node, const std::vector<VarRef>& inputs, bool keep_var_names) {
+  const OptNode& old = g_->node(node);
+  std::vector<VarRef> in = inputs;
+  std::optional<uint32_t> mode = ElemwiseModeOf(old.op());
+  if (mode && Commutative(*mode) && in.size() == 2 && g_->var(in[1]).id < g_->var(in[0]).id) {
+    std::swap(in[0], in[1]);
+  }
+  const std::pair<std::string, std::vector<VarRef>> key{"copy:" + std::to_string(node), in};
+  auto same = same_.find(key);
+  if (same != same_.end()) return same->second.node;
+  OptNode n;
+  n.set_op(old.op());
+  n.inputs = in;
+  n.has_v1_names = old.has_v1_names && keep_var_names;
   for (const OptVar& v : old.outputs) {
     OptVar copy;
-    copy.middle = v.middle;
-    copy.v1_name = v.v1_name;
-    copy.dtype = v.dtype;
+    if (keep_var_names) {
+      copy.mutable_middle() = v.middle();
+      if (v.v1_name()) copy.set_v1_name(*v.v1_name());
+    }
+    if (keep_var_names) copy.dtype = v.dtype;  // else inferred from the new inputs
     n.outputs.push_back(std::move(copy));
   }
   VarRef v{g_->Add(std::move(n)), 0};
-  return MaybeFold(v).node;
+  v = MaybeFold(v);
+  same_[key] = v;
+  return v.node;
 }
 
 }  // namespace graphport::mge::opt

@@ -36,13 +36,23 @@ class OprMaker {
 
   VarRef Elemwise(uint32_t mode, std::vector<VarRef> inputs);
   VarRef PowC(VarRef x, float exp);
+  // Broadcast::make(x, target shape), with an empty config.
+  VarRef Broadcast(VarRef x, VarRef shape);
+  // GetVarShape::make(x): all of x's shape.
+  VarRef GetVarShape(VarRef x);
+  // Reduce::make(x, {mode, axis, data_type}) with no target shape.
+  VarRef Reduce(VarRef x, uint32_t mode, int32_t axis, uint32_t data_type);
   // ImmutableTensor::make: a value on `like`'s comp node; values of at most 28 elements are
   // cached, so the same value is the same operator.
   VarRef Imm(const HostValue& value, VarRef like);
   VarRef ScalarImm(float value, int dtype, VarRef like);
   // A copy of operator `node` reading `inputs` (copy_opr_shallow): same params, tensors and
-  // name, folded like any new operator. Returns the node standing for it.
-  uint32_t Copy(uint32_t node, const std::vector<VarRef>& inputs);
+  // name, remade as its class's maker makes it (commutative Elemwise inputs in var id
+  // order; the same copy asked twice is the same operator) and folded like any new
+  // operator. Returns the node standing for it. The copy's vars keep the old vars' names
+  // unless `keep_var_names` is false (a copy on inputs of another shape, whose replaced var
+  // passes its name on by the rewriter's rule instead).
+  uint32_t Copy(uint32_t node, const std::vector<VarRef>& inputs, bool keep_var_names = true);
   // Appends `n` and folds it when MegEngine would.
   VarRef Insert(OptNode n, const std::string& dedup_key);
 
@@ -56,6 +66,9 @@ class OprMaker {
   std::map<std::tuple<int, Shape, std::string, std::string>, VarRef> consts_;
   uint32_t folded_ = 0;
 };
+
+// The Elemwise mode of an Elemwise operator; nullopt for other classes.
+std::optional<uint32_t> ElemwiseModeOf(const Operator& op);
 
 // MegEngine's almost_equal for floats.
 bool AlmostEqual(float x, float y);

@@ -7,6 +7,41 @@
 
 namespace graphport::mge::opt {
 
+const MiddleTensor& OptVar::middle() const {
+  static const MiddleTensor kNone;
+  return own_ ? own_->middle : loaded_middle_ ? *loaded_middle_ : kNone;
+}
+
+const std::string* OptVar::v1_name() const {
+  if (own_) return own_->v1_name ? &*own_->v1_name : nullptr;
+  return loaded_v1_name_;
+}
+
+OptVar::Names& OptVar::Own() {
+  if (!own_) {
+    own_ = std::make_unique<Names>();
+    if (loaded_middle_) own_->middle = *loaded_middle_;
+    if (loaded_v1_name_) own_->v1_name = *loaded_v1_name_;
+  }
+  return *own_;
+}
+
+const Operator& OptNode::op() const {
+  static const Operator kNone;
+  return loaded_ ? *loaded_ : own_ ? *own_ : kNone;
+}
+
+Operator& OptNode::mutable_op() {
+  if (!own_) own_ = std::make_unique<Operator>(loaded_ ? *loaded_ : Operator());
+  loaded_ = nullptr;
+  return *own_;
+}
+
+void OptNode::set_op(Operator op) {
+  own_ = std::make_unique<Operator>(std::move(op));
+  loaded_ = nullptr;
+}
+
 OptGraph::OptGraph(const Graph& graph, RewrittenGraph* storage)
     : source_(graph), storage_(storage) {
   std::vector<std::optional<int>> dtypes = InferVarDTypes(graph);
@@ -14,16 +49,17 @@ OptGraph::OptGraph(const Graph& graph, RewrittenGraph* storage)
   nodes_.reserve(graph.oprs.size());
   for (size_t i = 0; i < graph.oprs.size(); ++i) {
     const Operator& op = graph.oprs[i];
-    OptNode n;
-    n.op = op;
+    OptNode n(&op);
     if (op.inputs) {
+      n.inputs.reserve(op.inputs->size());
       for (uint32_t id : *op.inputs) n.inputs.push_back(by_id[id]);
     }
     n.has_v1_names = op.output_names.has_value();
+    n.outputs.reserve(op.outputs.size());
     for (size_t k = 0; k < op.outputs.size(); ++k) {
-      OptVar v;
-      v.middle = graph.vars[op.outputs[k]].middle;
-      if (op.output_names && k < op.output_names->size()) v.v1_name = (*op.output_names)[k];
+      const std::string* v1_name =
+          op.output_names && k < op.output_names->size() ? &(*op.output_names)[k] : nullptr;
+      OptVar v(&graph.vars[op.outputs[k]].middle, v1_name);
       v.dtype = dtypes[op.outputs[k]];
       n.outputs.push_back(std::move(v));
       by_id[op.outputs[k]] = VarRef{static_cast<uint32_t>(i), static_cast<uint32_t>(k)};
@@ -32,16 +68,18 @@ OptGraph::OptGraph(const Graph& graph, RewrittenGraph* storage)
     Add(std::move(n));
   }
   for (const OutputVar& out : graph.outputs) endpoints_.push_back(by_id[out.compact_id]);
+  loaded_endpoints_ = endpoints_;
   current_priority_ = 0;
 }
 
-const std::string& OptGraph::Key(uint32_t node) const {
-  static const std::string kNone;
-  const OprClass* cls = nodes_[node].op.cls;
-  return cls == nullptr ? kNone : cls->key;
+std::string_view OptGraph::Key(uint32_t node) const {
+  const OprClass* cls = nodes_[node].cls();
+  return cls == nullptr ? std::string_view() : std::string_view(cls->key);
 }
 
 uint32_t OptGraph::Add(OptNode n) {
+  n.cls_ = n.op().cls;
+  n.priority_ = n.op().priority;
   n.id = next_id_++;
   for (OptVar& v : n.outputs) v.id = next_id_++;
   InferOutputs(&n);
@@ -88,11 +126,12 @@ std::string_view OptGraph::OwnBytes(std::string bytes) {
 std::optional<std::string> OptGraph::LocatorOf(VarRef v) const {
   for (int depth = 0; depth < 64; ++depth) {
     const OptNode& n = nodes_[v.node];
-    if (n.op.comp_nodes && !n.op.comp_nodes->empty() && (*n.op.comp_nodes)[0]) {
-      return (*n.op.comp_nodes)[0];
+    const Operator& op = n.op();
+    if (op.comp_nodes && !op.comp_nodes->empty() && (*op.comp_nodes)[0]) {
+      return (*op.comp_nodes)[0];
     }
-    if (!n.op.tensors.empty() && n.op.tensors[0].comp_node && *n.op.tensors[0].comp_node) {
-      return *n.op.tensors[0].comp_node;
+    if (!op.tensors.empty() && op.tensors[0].comp_node && *op.tensors[0].comp_node) {
+      return *op.tensors[0].comp_node;
     }
     if (n.inputs.empty()) return std::nullopt;
     v = n.inputs[0];
@@ -138,8 +177,23 @@ std::map<VarRef, uint32_t> OptGraph::ReaderCounts() const {
   return counts;
 }
 
-void OptGraph::Emit() {
+bool OptGraph::Unchanged(const std::vector<uint32_t>& order) const {
+  if (order.size() != source_.oprs.size() || endpoints_ != loaded_endpoints_) return false;
+  for (uint32_t i = 0; i < order.size(); ++i) {
+    // Loaded nodes come first and keep their inputs: the same order means the same graph,
+    // unless a pass renamed a var or changed an operator in place.
+    const OptNode& n = nodes_[order[i]];
+    if (order[i] != i || !n.loaded()) return false;
+    for (const OptVar& v : n.outputs) {
+      if (v.renamed()) return false;
+    }
+  }
+  return true;
+}
+
+const Graph& OptGraph::Emit() {
   const std::vector<uint32_t> order = TopoOrder();
+  if (Unchanged(order)) return source_;
   Graph& out = storage_->graph;
   const Graph& g = source_;
   out = Graph();
@@ -156,36 +210,47 @@ void OptGraph::Emit() {
   // Var numbers by node: the first output's, the others follow it.
   std::vector<uint32_t> first_var(nodes_.size(), 0);
   uint32_t shared = 0;
+  size_t vars = 0;
+  for (uint32_t index : order) vars += nodes_[index].outputs.size();
   out.oprs.reserve(order.size());
-  out.vars.reserve(order.size());
+  out.vars.reserve(vars);
   for (uint32_t index : order) {
     OptNode& n = nodes_[index];
-    Operator op = std::move(n.op);  // the graph is done with: Emit() is its last step
+    // A loaded operator is copied; one a pass made is moved (Emit() is the graph's last use).
+    if (n.loaded()) {
+      out.oprs.push_back(n.op());
+    } else {
+      out.oprs.push_back(std::move(n.mutable_op()));
+    }
+    Operator& op = out.oprs.back();
     if (!n.inputs.empty() || op.inputs) {
-      op.inputs = std::vector<uint32_t>();
+      if (!op.inputs) op.inputs.emplace();
+      op.inputs->clear();
       for (const VarRef& r : n.inputs) op.inputs->push_back(first_var[r.node] + r.output);
     }
     op.outputs.clear();
     op.output_names.reset();
     if (n.has_v1_names) {
-      op.output_names = std::vector<std::string>();
-      for (const OptVar& v : n.outputs) op.output_names->push_back(v.v1_name.value_or(""));
+      op.output_names.emplace();
+      for (const OptVar& v : n.outputs) {
+        op.output_names->push_back(v.v1_name() ? *v.v1_name() : std::string());
+      }
     }
     first_var[index] = static_cast<uint32_t>(out.vars.size());
     for (uint32_t k = 0; k < n.outputs.size(); ++k) {
       op.outputs.push_back(static_cast<uint32_t>(out.vars.size()));
-      Var var;
-      var.opr = static_cast<uint32_t>(out.oprs.size());
+      out.vars.emplace_back();
+      Var& var = out.vars.back();
+      var.opr = static_cast<uint32_t>(out.oprs.size() - 1);
       var.index = k;
-      var.middle = std::move(n.outputs[k].middle);
-      out.vars.push_back(std::move(var));
+      OptVar& v = n.outputs[k];
+      var.middle = v.renamed() ? std::move(v.mutable_middle()) : v.middle();
     }
     const std::string_view key = op.cls == nullptr ? std::string_view() : op.cls->key;
     if (key == "SharedDeviceTensor" || key == "MultipleDeviceTensorHolder" ||
         key == "SharedDeviceTensorWithFormat" || key == "MultipleDeviceTensorWithFormatHolder") {
       shared += static_cast<uint32_t>(op.tensors.size());
     }
-    out.oprs.push_back(std::move(op));
   }
   out.nr_shared_tensor = shared;
   for (size_t i = 0; i < endpoints_.size(); ++i) {
@@ -196,6 +261,7 @@ void OptGraph::Emit() {
   for (const Operator& op : out.oprs) {
     for (const Tensor& t : op.tensors) out.value_bytes += t.has_value ? t.value.size() : 0;
   }
+  return out;
 }
 
 }  // namespace graphport::mge::opt

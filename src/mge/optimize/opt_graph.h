@@ -1,5 +1,6 @@
 // The graph the optimize_for_inference passes rewrite (research megengine_optimize.md §2.1):
-// the loaded operators, each still pointing into the model's bytes, with edges as (node,
+// the loaded operators, read in place in the loaded graph (never copied unless a pass changes
+// one), each still pointing into the model's bytes, with edges as (node,
 // output) references, MegEngine's ids (one counter shared by operators and vars, in load
 // order, continued by every operator a pass makes), explicit var names, dtypes and static
 // shapes. Passes add nodes and never remove any: what nothing reads any more is dropped when
@@ -9,8 +10,10 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "mge/dump/compat_rewrite.h"
@@ -29,16 +32,60 @@ struct VarRef {
   }
 };
 
-struct OptVar {
-  MiddleTensor middle;                 // FBS_V2: middle.name is the var's explicit name
-  std::optional<std::string> v1_name;  // FBS v1 output_name
+// A var: the loaded one's middle tensor and FBS v1 name are read where they are in the
+// loaded graph until a pass names the var, which gives it its own copy.
+class OptVar {
+ public:
+  OptVar() = default;
+  OptVar(const MiddleTensor* loaded_middle, const std::string* loaded_v1_name)
+      : loaded_middle_(loaded_middle), loaded_v1_name_(loaded_v1_name) {}
+  OptVar(OptVar&&) noexcept = default;
+  OptVar& operator=(OptVar&&) noexcept = default;
+
+  // FBS_V2: middle().name is the var's explicit name.
+  const MiddleTensor& middle() const;
+  MiddleTensor& mutable_middle() { return Own().middle; }
+  // The FBS v1 output_name, or nullptr.
+  const std::string* v1_name() const;
+  void set_v1_name(std::optional<std::string> name) { Own().v1_name = std::move(name); }
+  // Whether a pass changed its names (a var of a new operator owns them from the start).
+  bool renamed() const { return own_ != nullptr; }
+
   std::optional<int> dtype;
   std::optional<Shape> shape;  // the static shape, where it can be told
   uint64_t id = 0;             // MegEngine's var id
+
+ private:
+  struct Names {
+    MiddleTensor middle;
+    std::optional<std::string> v1_name;
+  };
+  Names& Own();
+
+  const MiddleTensor* loaded_middle_ = nullptr;
+  const std::string* loaded_v1_name_ = nullptr;
+  std::unique_ptr<Names> own_;
 };
 
-struct OptNode {
-  Operator op;  // inputs and outputs are renumbered by Emit()
+// An operator: a loaded one is read where it is in the loaded graph (100k operators are not
+// copied to be looked at); a pass that changes one, or makes one, owns its Operator.
+class OptNode {
+ public:
+  OptNode() = default;
+  explicit OptNode(const Operator* loaded) : loaded_(loaded) {}
+  OptNode(OptNode&&) noexcept = default;
+  OptNode& operator=(OptNode&&) noexcept = default;
+
+  const Operator& op() const;
+  Operator& mutable_op();
+  void set_op(Operator op);
+  // Whether the Operator is the loaded one, unchanged.
+  bool loaded() const { return loaded_ != nullptr; }
+  // The operator's class and priority, read once when the node is added to the graph: a
+  // pass asks every node for its class, and the loaded operators lie all over memory.
+  const OprClass* cls() const { return cls_; }
+  int32_t priority() const { return priority_; }
+
   std::vector<VarRef> inputs;
   std::vector<OptVar> outputs;
   bool has_v1_names = false;
@@ -47,6 +94,13 @@ struct OptNode {
   // constant shapes only); the shape is CONST (does not follow a Host2DeviceCopy).
   bool value_const = false;
   bool shape_const = false;
+
+ private:
+  friend class OptGraph;
+  const Operator* loaded_ = nullptr;
+  std::unique_ptr<Operator> own_;
+  const OprClass* cls_ = nullptr;
+  int32_t priority_ = 0;
 };
 
 class OptGraph {
@@ -66,7 +120,7 @@ class OptGraph {
   const OptVar& var(VarRef v) const { return nodes_[v.node].outputs[v.output]; }
   OptVar& mutable_var(VarRef v) { return nodes_[v.node].outputs[v.output]; }
   // The operator's class key ("Elemwise", "BatchNorm", ...), "" when MegEngine lacks it.
-  const std::string& Key(uint32_t node) const;
+  std::string_view Key(uint32_t node) const;
   bool Is(VarRef v, const char* key) const { return Key(v.node) == key; }
 
   const std::vector<VarRef>& endpoints() const { return endpoints_; }
@@ -104,17 +158,21 @@ class OptGraph {
   // The comp node locator of a var: its operator's, or its tensor's, or its first input's.
   std::optional<std::string> LocatorOf(VarRef v) const;
 
-  // The graph in the dumper's order, into storage()->graph. The operators are moved there:
-  // this is the graph's last use.
-  void Emit();
+  // The graph in the dumper's order: source() itself when no pass changed anything that
+  // reaches the endpoints (the same operators, inputs, names and order), else
+  // storage()->graph, which new and changed operators are moved into: this is the graph's
+  // last use.
+  const Graph& Emit();
 
  private:
   void InferOutputs(OptNode* n) const;
+  bool Unchanged(const std::vector<uint32_t>& order) const;
 
   const Graph& source_;
   RewrittenGraph* storage_;
   std::vector<OptNode> nodes_;
   std::vector<VarRef> endpoints_;
+  std::vector<VarRef> loaded_endpoints_;
   uint64_t next_id_ = 1;
   mutable std::vector<uint32_t> topo_;
   mutable bool topo_valid_ = false;

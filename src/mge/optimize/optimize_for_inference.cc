@@ -1,9 +1,18 @@
 #include "mge/optimize/optimize_for_inference.h"
 
+#include <chrono>
+
+#include "mge/optimize/arith_mul_distribute/arith_mul_distribute.h"
+#include "mge/optimize/combine_astype_and_reduce/combine_astype_and_reduce.h"
 #include "mge/optimize/convert_batch_norm/convert_batch_norm.h"
+#include "mge/optimize/delay_broadcast/delay_broadcast.h"
+#include "mge/optimize/folding_global_pooling/folding_global_pooling.h"
+#include "mge/optimize/folding_reduce_mean/folding_reduce_mean.h"
 #include "mge/optimize/param_fuse/param_fuse.h"
 #include "mge/optimize/param_merge/param_merge.h"
 #include "mge/optimize/remove_non_computing/remove_non_computing.h"
+#include "mge/optimize/remove_redundant_copy/remove_redundant_copy.h"
+#include "mge/optimize/remove_redundant_typecvt/remove_redundant_typecvt.h"
 #include "mge/optimize/remove_shape_hint/remove_shape_hint.h"
 
 namespace graphport::mge::opt {
@@ -13,17 +22,29 @@ OptimizeResult OptimizeForInference(const Graph& graph, const OptimizeOptions& o
   OptGraph g(graph, out);
   OptimizeResult result;
   auto run = [&](PassReport (*pass)(OptGraph*)) {
+    const auto start = std::chrono::steady_clock::now();
     result.passes.push_back(pass(&g));
+    result.passes.back().ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     result.changed = result.changed || result.passes.back().changed;
   };
   run(ConvertBatchNormToElemwise);
   run(RemoveNonComputingOpr);
-  run(ParamFuse);                          // #1, after ParamRedistribute in MegEngine
-  run(ParamFuse);                          // #2, after CombineAstypeAndReduce
-  if (options.fuse_grain) run(ParamFuse);  // #3, after the option passes
+  run(DelayBroadcast);
+  run(ParamFuse);  // #1, after ParamRedistribute in MegEngine
+  run(ArithMulDistribute);
+  run(RemoveRedundantTypeCvt);
+  run(RemoveRedundantCopy);
+  run(CombineAstypeAndReduce);
+  run(ParamFuse);  // #2
+  if (options.fuse_grain) {
+    run(FoldingReduceMean);
+    run(FoldingGlobalPooling);
+    run(ParamFuse);  // #3, after the option passes
+  }
   run(ParamMerge);
   run(RemoveShapeHint);
-  g.Emit();
+  result.graph = &g.Emit();
   return result;
 }
 

@@ -1,10 +1,15 @@
 // optimize_for_inference, as far as graphport has its passes: the internal entry point the
 // next steps build on (research megengine_optimize.md §2.2). Runs, in MegEngine's order,
-// ConvertBatchNormToElemwise, RemoveNonComputingOpr, ParamFuse (#1, #2, and #3 when
-// fuse_grain is on, as by default), ParamMerge and RemoveShapeHint. The passes between them
-// (DelayBroadcast, the arithmetic chain passes, ParamRedistribute, the option passes, ...)
-// are not implemented yet, so the result is not yet what MegEngine's dump writes; default
-// exports do not call this.
+// ConvertBatchNormToElemwise, RemoveNonComputingOpr, DelayBroadcast, ParamFuse #1,
+// ArithMulDistribute, RemoveRedundantTypeCvt, RemoveRedundantCopy, CombineAstypeAndReduce,
+// ParamFuse #2, with fuse_grain (on by default) FoldingReduceMean, FoldingGlobalPooling and
+// ParamFuse #3, then ParamMerge and RemoveShapeHint. The passes between them (the arithmetic chain
+// passes, ParamRedistribute, the option passes, ...) are not all implemented yet, so the result is
+// not yet what MegEngine's dump writes; default exports do not call this. ExpandFusedArith,
+// NormalizeArithChain and FinalArithTransform are implemented but not run: the first two take apart
+// what ArithFuse and FinalArithTransform put together again, and with ParamRedistribute,
+// ReorderArithChain and ArithFuse missing between them the arithmetic would not come out as
+// MegEngine's does.
 #ifndef GRAPHPORT_MGE_OPTIMIZE_OPTIMIZE_FOR_INFERENCE_H_
 #define GRAPHPORT_MGE_OPTIMIZE_OPTIMIZE_FOR_INFERENCE_H_
 
@@ -22,9 +27,13 @@ struct OptimizeOptions {
 struct OptimizeResult {
   std::vector<PassReport> passes;  // every pass run, in order
   bool changed = false;
+  // The optimized graph: the input graph itself when no pass changed it (nothing is copied),
+  // else out->graph.
+  const Graph* graph = nullptr;
 };
 
-// Optimizes `graph` into out->graph (which points into `graph`'s bytes and into `out`).
+// Optimizes `graph`; a changed graph goes to out->graph (which points into `graph`'s bytes
+// and into `out`).
 OptimizeResult OptimizeForInference(const Graph& graph, const OptimizeOptions& options,
                                     RewrittenGraph* out);
 

@@ -13,6 +13,7 @@ struct PassReport {
   std::string pass;
   bool changed = false;
   std::string summary;
+  double ms = 0;  // how long it ran (the benchmark prints it; info does not)
 };
 
 }  // namespace graphport::mge::opt

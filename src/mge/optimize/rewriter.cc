@@ -17,12 +17,13 @@ void Rewriter::Replace(VarRef src, VarRef dst) {
   if (src == dst) return;
   const OptVar& from = g_->var(src);
   OptVar& to = g_->mutable_var(dst);
-  if (from.middle.name && !to.middle.name) to.middle.name = from.middle.name;
-  if (from.v1_name && !from.v1_name->empty() && (!to.v1_name || to.v1_name->empty())) {
-    to.v1_name = from.v1_name;
+  if (from.middle().name && !to.middle().name) to.mutable_middle().name = from.middle().name;
+  if (from.v1_name() && !from.v1_name()->empty() && (!to.v1_name() || to.v1_name()->empty())) {
+    to.set_v1_name(*from.v1_name());
     g_->mutable_node(dst.node).has_v1_names = g_->node(src.node).has_v1_names;
   }
   replace_[src] = dst;
+  by_hand_.insert(src);
   ++replaced_;
 }
 
@@ -38,7 +39,7 @@ void Rewriter::AutoReplaceOutputs(uint32_t node) {
   for (uint32_t k = 0; k < outputs; ++k) {
     const VarRef dst{copy, g_->node(copy).outputs.size() == outputs ? k : 0};
     // The copy's outputs are renamed to the old ones' current names.
-    g_->mutable_var(dst).middle.name = g_->var({node, k}).middle.name;
+    g_->mutable_var(dst).mutable_middle().name = g_->var({node, k}).middle().name;
     replace_[{node, k}] = dst;
   }
 }
@@ -47,7 +48,7 @@ void Rewriter::ForEachOperator(const std::function<void(uint32_t node)>& visit) 
   // A copy: a visit may change the graph, and with it the graph's cached order.
   const std::vector<uint32_t> order = g_->TopoOrder();
   for (uint32_t node : order) {
-    g_->set_current_priority(g_->node(node).op.priority);
+    g_->set_current_priority(g_->node(node).priority());
     visit(node);
   }
   g_->set_current_priority(0);

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 
 #include "mge/optimize/opr_maker.h"
 
@@ -24,6 +25,8 @@ class Rewriter {
   VarRef Get(VarRef v) const;
   std::vector<VarRef> Inputs(uint32_t node) const;
   void Replace(VarRef src, VarRef dst);
+  // Whether `v` was replaced by Replace() (not by re-making its operator).
+  bool ReplacedByHand(VarRef v) const { return by_hand_.count(v) != 0; }
   // Re-creates `node` on its replaced inputs when any was replaced; replaces its outputs.
   void AutoReplaceOutputs(uint32_t node);
   // Visits the operators reachable from the endpoints in MegEngine's order; `visit` either
@@ -38,6 +41,7 @@ class Rewriter {
   OptGraph* g_;
   OprMaker maker_;
   std::map<VarRef, VarRef> replace_;
+  std::set<VarRef> by_hand_;
   uint32_t replaced_ = 0;
 };
 

@@ -4,6 +4,8 @@
 // their target's value.
 #include "mge/optimize/shape_infer.h"
 
+#include <string_view>
+
 #include "mge/optimize/eval/graph_eval.h"
 #include "mge/optimize/eval/kernels.h"
 #include "mge/schema/cpp_opr_params_generated.h"
@@ -16,26 +18,29 @@ namespace {
 
 namespace param = mgb::serialization::fbs::param;
 
-bool IsSource(const std::string& key) {
+bool IsSource(std::string_view key) {
   return key == "ImmutableTensor" || key == "SharedDeviceTensor" ||
          key == "MultipleDeviceTensorHolder" || key == "Host2DeviceCopy" ||
          key == "SharedDeviceTensorWithFormat" || key == "MultipleDeviceTensorWithFormatHolder";
 }
 
 // Operators whose output is their first input's value (and shape).
-bool Forwards(const std::string& key) {
-  return key == "Identity" || key == "MarkNoBroadcastElemwise" || key == "ShapeHint";
+bool Forwards(std::string_view key) {
+  return key == "Identity" || key == "MarkNoBroadcastElemwise" || key == "ShapeHint" ||
+         key == "Copy";
 }
 
 // The output shape of a shape operator from its inputs' shapes (and constant targets): its
 // kernel run on placeholders that carry shapes only.
 std::optional<Shape> ShapeFromKernel(const OptGraph& g, const OptNode& n) {
-  const std::string& key = n.op.cls->key;
+  const std::string_view key = n.cls()->key;
   std::vector<HostValue> values;
   values.reserve(n.inputs.size());
   for (size_t k = 0; k < n.inputs.size(); ++k) {
     const OptVar& in = g.var(n.inputs[k]);
-    const bool target = (key == "Reshape" || key == "Broadcast" || key == "Reduce") && k == 1;
+    const bool target =
+        (key == "Reshape" || key == "Broadcast" || key == "Reduce" || key == "AdaptivePooling") &&
+        k == 1;
     if (target) {
       // The target shape's value: computable when it is constant or shape arithmetic.
       GraphEvaluator eval(g, EvalOptions{});
@@ -54,7 +59,7 @@ std::optional<Shape> ShapeFromKernel(const OptGraph& g, const OptNode& n) {
   std::vector<const HostValue*> in;
   for (const HostValue& v : values) in.push_back(&v);
   std::string why;
-  std::optional<HostValue> out = EvalOperator(n.op, in, EvalOptions{false}, &why);
+  std::optional<HostValue> out = EvalOperator(n.op(), in, EvalOptions{false}, &why);
   if (!out) return std::nullopt;
   return out->shape;
 }
@@ -63,10 +68,10 @@ std::optional<Shape> ShapeFromKernel(const OptGraph& g, const OptNode& n) {
 // output is (N, OC, (H + 2 pad - (dilate (FH - 1) + 1)) / stride + 1, same for W).
 std::optional<Shape> ConvolutionShape(const OptGraph& g, const OptNode& n) {
   constexpr uint8_t kConvolutionParam = 3;
-  if (n.inputs.size() != 2 || n.op.params.empty() || n.op.params[0].type != kConvolutionParam) {
+  if (n.inputs.size() != 2 || n.op().params.empty() || n.op().params[0].type != kConvolutionParam) {
     return std::nullopt;
   }
-  const auto* p = reinterpret_cast<const param::Convolution*>(n.op.params[0].table);
+  const auto* p = reinterpret_cast<const param::Convolution*>(n.op().params[0].table);
   const std::optional<Shape>& x = g.var(n.inputs[0]).shape;
   const std::optional<Shape>& w = g.var(n.inputs[1]).shape;
   const bool group = p->sparse() == param::ConvolutionV0Sparse_GROUP;
@@ -89,11 +94,11 @@ std::optional<Shape> ConvolutionShape(const OptGraph& g, const OptNode& n) {
 }
 
 std::optional<Shape> InferShape(const OptGraph& g, const OptNode& n, uint32_t output) {
-  if (n.op.cls == nullptr) return std::nullopt;
-  const std::string& key = n.op.cls->key;
+  if (n.cls() == nullptr) return std::nullopt;
+  const std::string_view key = n.cls()->key;
   if (IsSource(key)) {
-    if (output < n.op.tensors.size() && n.op.tensors[output].shape) {
-      return *n.op.tensors[output].shape;
+    if (output < n.op().tensors.size() && n.op().tensors[output].shape) {
+      return *n.op().tensors[output].shape;
     }
     return std::nullopt;
   }
@@ -113,34 +118,45 @@ std::optional<Shape> InferShape(const OptGraph& g, const OptNode& n, uint32_t ou
   }
   if (key == "Convolution") return ConvolutionShape(g, n);
   if (key == "Reshape" || key == "Broadcast" || key == "Dimshuffle" || key == "AxisAddRemove" ||
-      key == "Concat" || key == "GetVarShape" || key == "Reduce") {
+      key == "Concat" || key == "GetVarShape" || key == "Reduce" || key == "AdaptivePooling") {
     return ShapeFromKernel(g, n);
   }
   return std::nullopt;
 }
 
 std::optional<int> InferDType(const OptGraph& g, const OptNode& n, uint32_t output) {
-  if (n.op.cls == nullptr) return std::nullopt;
-  const std::string& key = n.op.cls->key;
+  if (n.cls() == nullptr) return std::nullopt;
+  const std::string_view key = n.cls()->key;
   if (IsSource(key)) {
-    if (output < n.op.tensors.size() && n.op.tensors[output].dtype) {
-      return n.op.tensors[output].dtype->type;
+    if (output < n.op().tensors.size() && n.op().tensors[output].dtype) {
+      return n.op().tensors[output].dtype->type;
     }
     return kF32;
   }
   if (key == "GetVarShape") return kI32;
-  if (key == "TypeCvt" && !n.op.params.empty() && n.op.params[0].table != nullptr) {
-    return reinterpret_cast<const mgb::serialization::fbs::DType*>(n.op.params[0].table)->type();
+  if (key == "TypeCvt" && !n.op().params.empty() && n.op().params[0].table != nullptr) {
+    return reinterpret_cast<const mgb::serialization::fbs::DType*>(n.op().params[0].table)->type();
   }
   if (n.inputs.empty()) return std::nullopt;
   if (key == "BatchNorm" && output + 1 != n.outputs.size()) return std::nullopt;
   return g.var(n.inputs[0]).dtype;
 }
 
+constexpr int32_t kNoAxis = 7;  // OptionalAxisV1's "none"
+
+int32_t OptionalAxisOf(const Operator& op) {
+  constexpr uint8_t kOptionalAxisV1Param = 54;
+  if (op.params.empty() || op.params[0].type != kOptionalAxisV1Param ||
+      op.params[0].table == nullptr) {
+    return kNoAxis;
+  }
+  return reinterpret_cast<const param::OptionalAxisV1*>(op.params[0].table)->axis();
+}
+
 }  // namespace
 
 void InferStatic(const OptGraph& g, OptNode* n) {
-  const std::string key = n->op.cls == nullptr ? "" : n->op.cls->key;
+  const std::string_view key = n->cls() == nullptr ? std::string_view() : n->cls()->key;
   if (key == "ImmutableTensor") {
     n->value_const = true;
     n->shape_const = true;
@@ -148,20 +164,25 @@ void InferStatic(const OptGraph& g, OptNode* n) {
     n->value_const = false;
     n->shape_const = key != "Host2DeviceCopy";
   } else {
-    bool values = !n->inputs.empty() && n->op.cls != nullptr;
-    bool shapes = n->op.cls != nullptr;
+    bool values = !n->inputs.empty() && n->cls() != nullptr;
+    bool shapes = n->cls() != nullptr;
+    // Broadcast's output shape is its target's value; Reshape's too, unless an axis is left
+    // to be worked out from the input's size.
+    const bool target_only =
+        key == "Broadcast" || (key == "Reshape" && OptionalAxisOf(n->op()) == kNoAxis);
     for (size_t k = 0; k < n->inputs.size(); ++k) {
       const OptNode& in = g.node(n->inputs[k].node);
       values = values && in.value_const;
       if ((key == "Reshape" || key == "Broadcast") && k == 1) {
         shapes = shapes && in.value_const;
-      } else {
+      } else if (!(target_only && k == 0)) {
         shapes = shapes && in.shape_const;
       }
     }
     if (key == "GetVarShape") {
       values = !n->inputs.empty();
       for (const VarRef& r : n->inputs) values = values && g.node(r.node).shape_const;
+      shapes = true;  // one element per axis (or one), whatever the input holds
     }
     n->value_const = values;
     n->shape_const = shapes || values;
@@ -169,7 +190,7 @@ void InferStatic(const OptGraph& g, OptNode* n) {
   for (uint32_t k = 0; k < n->outputs.size(); ++k) {
     OptVar& v = n->outputs[k];
     if (std::optional<Shape> s = InferShape(g, *n, k)) v.shape = std::move(s);
-    if (!v.shape && v.middle.shape) v.shape = v.middle.shape;
+    if (!v.shape && v.middle().shape) v.shape = v.middle().shape;
     if (!v.dtype) v.dtype = InferDType(g, *n, k);
   }
 }

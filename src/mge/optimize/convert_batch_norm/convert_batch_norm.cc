@@ -12,7 +12,7 @@ namespace param = mgb::serialization::fbs::param;
 constexpr uint8_t kBNParam = 11;
 
 [[noreturn]] void Refuse(const OptGraph& g, uint32_t node, const std::string& what) {
-  const Operator& op = g.node(node).op;
+  const Operator& op = g.node(node).op();
   ErrorLocation where;
   where.opr = op.name ? *op.name : OprLabel(node, op.DisplayType());
   throw Error(ErrorCode::kUnsupported,
@@ -31,8 +31,8 @@ PassReport ConvertBatchNormToElemwise(OptGraph* g) {
       return;
     }
     const param::BN* bn = nullptr;
-    if (!n.op.params.empty() && n.op.params[0].type == kBNParam) {
-      bn = reinterpret_cast<const param::BN*>(n.op.params[0].table);
+    if (!n.op().params.empty() && n.op().params[0].type == kBNParam) {
+      bn = reinterpret_cast<const param::BN*>(n.op().params[0].table);
     }
     if (bn == nullptr || bn->fwd_mode() != param::BNFwdMode_INFERENCE) {
       Refuse(*g, node,

@@ -5,7 +5,7 @@
 namespace graphport::mge::opt {
 namespace {
 
-bool ReadsShapesOnly(const std::string& key) { return key == "GetVarShape"; }
+bool ReadsShapesOnly(std::string_view key) { return key == "GetVarShape"; }
 
 }  // namespace
 
@@ -43,14 +43,14 @@ std::optional<HostValue> GraphEvaluator::Value(VarRef root, std::string* why) {
 
 std::optional<HostValue> GraphEvaluator::EvalNode(VarRef v, std::string* why) {
   const OptNode& n = g_.node(v.node);
-  const std::string& key = g_.Key(v.node);
-  std::string label = n.op.DisplayType() + (n.op.name ? " '" + *n.op.name + "'" : "");
+  const std::string_view key = g_.Key(v.node);
+  std::string label = n.op().DisplayType() + (n.op().name ? " '" + *n.op().name + "'" : "");
   if (key == "Host2DeviceCopy") {
     *why = label + ": no value given for the input";
     return std::nullopt;
   }
   if (n.inputs.empty()) {
-    std::optional<HostValue> stored = StoredValue(n.op, v.output);
+    std::optional<HostValue> stored = StoredValue(n.op(), v.output);
     if (!stored) *why = label + ": no stored value the evaluator can read";
     return stored;
   }
@@ -84,7 +84,7 @@ std::optional<HostValue> GraphEvaluator::EvalNode(VarRef v, std::string* why) {
     }
   }
   std::string reason;
-  std::optional<HostValue> out = EvalOperator(n.op, in, options_, &reason);
+  std::optional<HostValue> out = EvalOperator(n.op(), in, options_, &reason);
   if (!out) *why = label + ": " + reason;
   return out;
 }

@@ -22,7 +22,11 @@ using Inputs = std::vector<const HostValue*>;
 std::optional<Shape> BroadcastShapes(const std::vector<Shape>& shapes);
 
 // Elemwise (ElemwiseMode numbers of opr_params.fbs): inputs of one dtype, broadcast.
-std::optional<HostValue> EvalElemwise(uint32_t mode, const Inputs& in, std::string* why);
+// With `approximate` (numerics checks only, never folding) it also computes what it can only
+// come close to: Float16 in float rounded to half, and the transcendental modes (EXP, LOG,
+// SIGMOID, TANH, H_SWISH and their FUSE_ADD forms) by the C library.
+std::optional<HostValue> EvalElemwise(uint32_t mode, const Inputs& in, std::string* why,
+                                      bool approximate = false);
 // PowC (research §3.2): small integer exponents by repeated multiplication, 0.5 / 1/3 /
 // -0.5 / -1/3 by sqrt / cbrt (of 1/x for the negative ones), any other by powf.
 std::optional<HostValue> EvalPowC(const HostValue& x, float exp, std::string* why);
@@ -51,6 +55,13 @@ std::optional<HostValue> EvalGetVarShape(const std::vector<Shape>& shapes, int32
 // output is refused; without it they are summed left to right.
 std::optional<HostValue> EvalReduce(const HostValue& x, uint32_t mode, int32_t axis,
                                     const HostValue* target, bool exact_only, std::string* why);
+
+// AdaptivePooling in NCHW to the (OH, OW) of `target`, as MegEngine runs it: a Pooling with
+// stride IH / OH and window IH - (OH - 1) * stride (the same for W), no padding. MAX is
+// exact; AVERAGE sums in an order MegEngine does not pin down, so with `exact_only` a window
+// of more than two elements is refused.
+std::optional<HostValue> EvalAdaptivePooling(const HostValue& x, const HostValue& target, bool max,
+                                             bool exact_only, std::string* why);
 
 // BatchNorm in INFERENCE mode, y = (x - mean) / sqrt(variance + eps) * scale + bias, in
 // double rounded once: a reference for numerics checks only (MegEngine folds BatchNorm

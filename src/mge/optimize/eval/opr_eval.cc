@@ -20,6 +20,7 @@ constexpr uint8_t kBNParam = 11;
 constexpr uint8_t kElemwiseParam = 17;
 constexpr uint8_t kPowCParam = 19;
 constexpr uint8_t kReduceParam = 23;
+constexpr uint8_t kAdaptivePoolingParam = 70;
 constexpr uint8_t kOptionalAxisV1Param = 54;
 constexpr uint8_t kDimshuffleParam = 64;
 constexpr uint8_t kAxisAddRemoveParam = 65;
@@ -66,10 +67,14 @@ std::optional<HostValue> StoredValue(const Operator& op, uint32_t output) {
 }
 
 bool HasKernel(const Operator& op) {
-  static const auto* keys = new std::set<std::string>{
-      "Elemwise",      "PowC",   "TypeCvt",     "Reshape", "Broadcast", "Dimshuffle",
-      "AxisAddRemove", "Concat", "GetVarShape", "Reduce",  "Identity",  "MarkNoBroadcastElemwise",
-      "ShapeHint"};
+  static const auto* keys = new std::set<std::string>{"Elemwise",      "PowC",
+                                                      "TypeCvt",       "Reshape",
+                                                      "Broadcast",     "Dimshuffle",
+                                                      "AxisAddRemove", "Concat",
+                                                      "GetVarShape",   "Reduce",
+                                                      "Identity",      "MarkNoBroadcastElemwise",
+                                                      "ShapeHint",     "AdaptivePooling",
+                                                      "Copy"};
   return keys->count(Key(op)) != 0;
 }
 
@@ -80,7 +85,7 @@ std::optional<HostValue> EvalOperator(const Operator& op, const std::vector<cons
   if (key == "Elemwise") {
     const auto* p = ParamOf<param::Elemwise>(op, kElemwiseParam);
     uint32_t mode = p == nullptr ? 0 : static_cast<uint32_t>(p->mode());
-    out = EvalElemwise(mode, in, why);
+    out = EvalElemwise(mode, in, why, !options.exact_only);
   } else if (key == "PowC") {
     const auto* p = ParamOf<param::PowC>(op, kPowCParam);
     if (Arity(in, 1, why)) out = EvalPowC(*in[0], p == nullptr ? 0.0f : p->exp(), why);
@@ -121,14 +126,35 @@ std::optional<HostValue> EvalOperator(const Operator& op, const std::vector<cons
     out = EvalGetVarShape(shapes, OptionalAxis(op), why);
   } else if (key == "Reduce") {
     const auto* p = ParamOf<param::Reduce>(op, kReduceParam);
-    if (p != nullptr && p->data_type() != param::ReduceDataType_DEFAULT) {
+    const auto data_type = p == nullptr ? param::ReduceDataType_DEFAULT : p->data_type();
+    // FLOAT_O32xC32 reads Float16 and accumulates and writes in float32: the float32
+    // reduction of the (exactly widened) half values.
+    const bool widen =
+        data_type == param::ReduceDataType_FLOAT_O32xC32 && !in.empty() && in[0]->dtype == kF16;
+    if (data_type != param::ReduceDataType_DEFAULT && !widen) {
       *why = "Reduce with a data_type other than DEFAULT";
     } else if (in.size() == 1 || in.size() == 2) {
-      out = EvalReduce(*in[0], p == nullptr ? 0 : static_cast<uint32_t>(p->mode()),
+      HostValue widened;
+      const HostValue* x = in[0];
+      if (widen) {
+        widened = *in[0];
+        widened.dtype = kF32;
+        x = &widened;
+      }
+      out = EvalReduce(*x, p == nullptr ? 0 : static_cast<uint32_t>(p->mode()),
                        p == nullptr ? 2147483647 : p->axis(), in.size() == 2 ? in[1] : nullptr,
                        options.exact_only, why);
     } else {
       *why = "Reduce with an unexpected number of inputs";
+    }
+  } else if (key == "AdaptivePooling") {
+    const auto* p = ParamOf<param::AdaptivePooling>(op, kAdaptivePoolingParam);
+    if (p == nullptr || p->format() != param::ConvolutionFormat_NCHW ||
+        (p->mode() != param::PoolingV0Mode_MAX_ && p->mode() != param::PoolingV0Mode_AVERAGE)) {
+      *why = "AdaptivePooling other than MAX or AVERAGE in NCHW";
+    } else if (Arity(in, 2, why)) {
+      out = EvalAdaptivePooling(*in[0], *in[1], p->mode() == param::PoolingV0Mode_MAX_,
+                                options.exact_only, why);
     }
   } else if (key == "BatchNorm") {
     const auto* p = ParamOf<param::BN>(op, kBNParam);
@@ -139,7 +165,8 @@ std::optional<HostValue> EvalOperator(const Operator& op, const std::vector<cons
     } else {
       out = EvalBatchNormReference(in, p->epsilon(), why);
     }
-  } else if (key == "Identity" || key == "MarkNoBroadcastElemwise" || key == "ShapeHint") {
+  } else if (key == "Identity" || key == "MarkNoBroadcastElemwise" || key == "ShapeHint" ||
+             key == "Copy") {
     if (!in.empty()) out = *in[0];
   } else {
     *why = "no kernel for " + op.DisplayType();

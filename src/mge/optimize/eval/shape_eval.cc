@@ -1,5 +1,6 @@
 // TypeCvt and the operators that only move elements: Reshape, Dimshuffle, AxisAddRemove,
 // Concat, GetVarShape (Broadcast is with Elemwise, which shares its indexing).
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -350,6 +351,50 @@ std::optional<HostValue> EvalReduce(const HostValue& x, uint32_t mode, int32_t a
         }
         if (mode == MEAN) acc /= static_cast<int64_t>(n);
         out.i.push_back(static_cast<int32_t>(acc));
+      }
+    }
+  }
+  return out;
+}
+
+std::optional<HostValue> EvalAdaptivePooling(const HostValue& x, const HostValue& target, bool max,
+                                             bool exact_only, std::string* why) {
+  if (x.shape.size() != 4 || target.size() != 2 || !x.is_float() || x.dtype == kF16) {
+    *why = "AdaptivePooling of other than a 4-d float32 input to a 2-element shape";
+    return std::nullopt;
+  }
+  const int64_t oh = target.AsInt(0), ow = target.AsInt(1);
+  const int64_t ih = x.shape[2], iw = x.shape[3];
+  if (oh <= 0 || ow <= 0 || oh > ih || ow > iw) {
+    *why = "AdaptivePooling to a shape larger than its input";
+    return std::nullopt;
+  }
+  const int64_t sh = ih / oh, sw = iw / ow;
+  const int64_t wh = ih - (oh - 1) * sh, ww = iw - (ow - 1) * sw;
+  HostValue out;
+  out.dtype = x.dtype;
+  out.shape = {x.shape[0], x.shape[1], static_cast<uint32_t>(oh), static_cast<uint32_t>(ow)};
+  if (x.shape_only()) return out;
+  if (!max && exact_only && wh * ww > 2) {
+    *why = "AdaptivePooling AVERAGE over more than two elements (summation order)";
+    return std::nullopt;
+  }
+  out.f.resize(out.size());
+  size_t k = 0;
+  for (uint32_t n = 0; n < x.shape[0]; ++n) {
+    for (uint32_t c = 0; c < x.shape[1]; ++c) {
+      const float* plane = x.f.data() + (static_cast<size_t>(n) * x.shape[1] + c) * ih * iw;
+      for (int64_t y = 0; y < oh; ++y) {
+        for (int64_t z = 0; z < ow; ++z) {
+          float acc = max ? plane[y * sh * iw + z * sw] : 0.0f;
+          for (int64_t a = 0; a < wh; ++a) {
+            for (int64_t b = 0; b < ww; ++b) {
+              const float v = plane[(y * sh + a) * iw + z * sw + b];
+              acc = max ? std::max(acc, v) : acc + v;
+            }
+          }
+          out.f[k++] = max ? acc : acc / static_cast<float>(wh * ww);
+        }
       }
     }
   }

@@ -10,12 +10,12 @@
 namespace graphport::mge::opt {
 namespace {
 
-bool IsParamSource(const std::string& key) {
+bool IsParamSource(std::string_view key) {
   return key == "SharedDeviceTensor" || key == "MultipleDeviceTensorHolder";
 }
 
 // Operators whose every execution differs: never constant.
-bool Impure(const std::string& key) {
+bool Impure(std::string_view key) {
   return key.find("RNG") != std::string::npos || key.find("Rng") != std::string::npos ||
          key == "Dropout" || key == "ShuffleRNG";
 }
@@ -29,11 +29,12 @@ class Fuser {
     is_const_.assign(g_->size(), false);
     for (uint32_t node : order) {
       const OptNode& n = g_->node(node);
-      const std::string& key = g_->Key(node);
+      const std::string_view key = g_->Key(node);
       bool c = key == "ImmutableTensor" || IsParamSource(key);
-      if (!c && !n.inputs.empty() && !Impure(key) && n.op.cls != nullptr) {
+      if (!c && !n.inputs.empty() && n.cls() != nullptr) {
         c = std::all_of(n.inputs.begin(), n.inputs.end(),
-                        [&](const VarRef& r) { return is_const_[r.node]; });
+                        [&](const VarRef& r) { return is_const_[r.node]; }) &&
+            !Impure(key);
       }
       is_const_[node] = c;
     }
@@ -74,10 +75,11 @@ class Fuser {
     }
     std::set<std::string> shared = SharedSources(v);
     const OptVar& old = g_->var(v);
-    std::string var_name = old.middle.name            ? *old.middle.name
-                           : old.v1_name              ? *old.v1_name
-                           : g_->node(v.node).op.name ? *g_->node(v.node).op.name
-                                                      : "";
+    const Operator& op = g_->node(v.node).op();
+    std::string var_name = old.middle().name ? *old.middle().name
+                           : old.v1_name()   ? *old.v1_name()
+                           : op.name         ? *op.name
+                                             : "";
     std::string name = "fuse(";
     bool first = true;
     for (const std::string& s : shared) {  // std::set: sorted as strcmp sorts
@@ -91,7 +93,7 @@ class Fuser {
     if (g_->node(v.node).value_const) {
       const size_t before = g_->size();
       folded = rw_.maker().Imm(*value, v);
-      if (g_->size() > before) g_->mutable_node(folded.node).op.name = name;
+      if (g_->size() > before) g_->mutable_node(folded.node).mutable_op().name = name;
     } else {
       folded = SharedTensor(*value, v, name);
     }
@@ -108,7 +110,7 @@ class Fuser {
       uint32_t node = stack.back();
       stack.pop_back();
       if (!seen.insert(node).second) continue;
-      if (IsParamSource(g_->Key(node))) shared.insert(g_->node(node).op.name.value_or(""));
+      if (IsParamSource(g_->Key(node))) shared.insert(g_->node(node).op().name.value_or(""));
       for (const VarRef& in : g_->node(node).inputs) stack.push_back(in.node);
     }
     return shared;
@@ -116,10 +118,10 @@ class Fuser {
 
   VarRef SharedTensor(const HostValue& value, VarRef like, const std::string& name) {
     OptNode n;
-    n.op = g_->NewOperator("SharedDeviceTensor");
-    n.op.name = name;
+    n.set_op(g_->NewOperator("SharedDeviceTensor"));
+    n.mutable_op().name = name;
     std::optional<std::string> locator = g_->LocatorOf(like);
-    if (locator) n.op.comp_nodes = std::vector<std::optional<std::string>>{locator};
+    if (locator) n.mutable_op().comp_nodes = std::vector<std::optional<std::string>>{locator};
     Tensor t;
     t.name = name;
     t.shape = value.shape;
@@ -129,9 +131,9 @@ class Fuser {
     if (g_->source().format == DumpFormat::kFbsV2) t.format = TensorFormat{1};
     t.has_value = true;
     t.value = g_->OwnBytes(EncodeValue(value));
-    n.op.tensors.push_back(t);
-    n.op.has_tensors_vector = true;
-    n.op.items = {{DumpItem::kTensor, 0}};
+    n.mutable_op().tensors.push_back(t);
+    n.mutable_op().has_tensors_vector = true;
+    n.mutable_op().items = {{DumpItem::kTensor, 0}};
     n.outputs.resize(1);
     return {g_->Add(std::move(n)), 0};
   }

@@ -8,7 +8,7 @@ PassReport RemoveNonComputingOpr(OptGraph* g) {
   Rewriter rw(g);
   uint32_t removed = 0;
   rw.ForEachOperator([&](uint32_t node) {
-    const std::string& key = g->Key(node);
+    const std::string_view key = g->Key(node);
     const bool bypass = key == "Identity" || key == "MarkNoBroadcastElemwise" || key == "SetGrad";
     if (!bypass || g->node(node).inputs.empty()) {
       rw.AutoReplaceOutputs(node);

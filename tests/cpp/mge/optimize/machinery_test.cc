@@ -92,6 +92,30 @@ TEST(StaticShapes, ShapeOperatorsOfLargeInputs) {
   EXPECT_EQ(*g.var(same).shape, (Shape{3, 224, 224}));
   EXPECT_FALSE(g.node(shape.node).value_const);
   EXPECT_FALSE(g.node(same.node).shape_const);
+  // GetVarShape's own shape, and that of a Broadcast or Reshape to a constant target, are
+  // constant whatever the input: DelayBroadcast tells scalars by that.
+  EXPECT_TRUE(g.node(shape.node).shape_const);
+  EXPECT_TRUE(g.node(t.Broadcast(x, target).node).shape_const);
+  EXPECT_TRUE(g.node(t.WithAxis("Reshape", {x, target}).node).shape_const);
+  EXPECT_FALSE(g.node(flat.node).shape_const);  // axis 1 is worked out from x's size
+}
+
+// copy_opr_shallow goes through the class's maker: a commutative Elemwise made again orders
+// its new inputs by var id, and the same copy asked twice is one operator.
+TEST(OprMaker, CopiesAsTheMakerMakes) {
+  TestGraph t;
+  VarRef a = t.Input("a", {3});
+  VarRef b = t.Input("b", {3});
+  VarRef sum = t.Elemwise(kAdd, {a, b}, "sum");
+  OprMaker m(&t.g());
+  VarRef newer = m.Elemwise(kNegate, {a});
+  const uint32_t copy = m.Copy(sum.node, {newer, b});
+  EXPECT_EQ(t.g().node(copy).inputs, (std::vector<VarRef>{b, newer}));
+  EXPECT_EQ(t.g().var({copy, 0}).middle().name, "sum");
+  EXPECT_EQ(m.Copy(sum.node, {newer, b}), copy);
+  const uint32_t unnamed = m.Copy(sum.node, {a, newer}, /*keep_var_names=*/false);
+  EXPECT_NE(unnamed, copy);
+  EXPECT_FALSE(t.g().var({unnamed, 0}).middle().name);
 }
 
 TEST(Rewriter, CopiesReadersAndInheritsNames) {
@@ -113,8 +137,8 @@ TEST(Rewriter, CopiesReadersAndInheritsNames) {
   VarRef out = g.endpoints()[0];
   EXPECT_NE(out, relu);  // a copy reading x
   EXPECT_EQ(g.node(out.node).inputs[0], x);
-  EXPECT_EQ(g.var(out).middle.name, "relu");  // the copy keeps the old output's name
-  EXPECT_EQ(g.var(x).middle.name, "x");       // x had a name: "marked" is not inherited
+  EXPECT_EQ(g.var(out).middle().name, "relu");  // the copy keeps the old output's name
+  EXPECT_EQ(g.var(x).middle().name, "x");       // x had a name: "marked" is not inherited
   EXPECT_GT(g.node(out.node).id, g.node(relu.node).id);
 }
 

@@ -7,13 +7,16 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "mge/optimize/eval/graph_eval.h"
+#include "mge/optimize/eval/opr_eval.h"
 #include "mge/optimize/opt_graph.h"
+#include "mge/optimize/pass.h"
 #include "mge/schema/cpp_opr_params_generated.h"
 #include "mge/schema/dtype_generated.h"
 #include "mge/schema/mgb_opr_params_generated.h"
@@ -36,106 +39,131 @@ class TestGraph {
   VarRef Input(const std::string& name, Shape shape) {
     OptNode n = Node("Host2DeviceCopy", {});
     flatbuffers::FlatBufferBuilder fbb(64);
-    n.op.params.push_back(g_->OwnParam(63, &fbb, param::CreateHost2DeviceCopy(fbb).Union()));
-    n.op.tensors.push_back(TensorOf(name, shape, kF32, ""));
-    n.op.has_tensors_vector = true;
-    n.op.items = {{DumpItem::kParam, 0}, {DumpItem::kTensor, 0}};
-    n.op.name = name;
+    n.mutable_op().params.push_back(
+        g_->OwnParam(63, &fbb, param::CreateHost2DeviceCopy(fbb).Union()));
+    n.mutable_op().tensors.push_back(TensorOf(name, shape, kF32, ""));
+    n.mutable_op().has_tensors_vector = true;
+    n.mutable_op().items = {{DumpItem::kParam, 0}, {DumpItem::kTensor, 0}};
+    n.mutable_op().name = name;
     return Add(std::move(n), name);
   }
   VarRef Imm(const HostValue& v, const std::string& name = "") {
     OptNode n = Node("ImmutableTensor", {});
-    n.op.tensors.push_back(TensorOf("", v.shape, v.dtype, EncodeValue(v)));
-    n.op.tensors[0].name.reset();
-    n.op.has_tensors_vector = true;
-    n.op.items = {{DumpItem::kTensor, 0}};
+    n.mutable_op().tensors.push_back(TensorOf("", v.shape, v.dtype, EncodeValue(v)));
+    n.mutable_op().tensors[0].name.reset();
+    n.mutable_op().has_tensors_vector = true;
+    n.mutable_op().items = {{DumpItem::kTensor, 0}};
     return Add(std::move(n), name);
   }
   VarRef Shared(const std::string& name, const HostValue& v) {
     OptNode n = Node("SharedDeviceTensor", {});
-    n.op.tensors.push_back(TensorOf(name, v.shape, v.dtype, EncodeValue(v)));
-    n.op.has_tensors_vector = true;
-    n.op.items = {{DumpItem::kTensor, 0}};
-    n.op.name = name;
+    n.mutable_op().tensors.push_back(TensorOf(name, v.shape, v.dtype, EncodeValue(v)));
+    n.mutable_op().has_tensors_vector = true;
+    n.mutable_op().items = {{DumpItem::kTensor, 0}};
+    n.mutable_op().name = name;
     return Add(std::move(n), name);
   }
   VarRef Elemwise(uint32_t mode, std::vector<VarRef> in, const std::string& name = "") {
     OptNode n = Node("Elemwise", std::move(in));
     flatbuffers::FlatBufferBuilder fbb(64);
-    n.op.params.push_back(g_->OwnParam(
+    n.mutable_op().params.push_back(g_->OwnParam(
         17, &fbb, param::CreateElemwise(fbb, static_cast<param::ElemwiseMode>(mode)).Union()));
-    n.op.items = {{DumpItem::kParam, 0}};
+    n.mutable_op().items = {{DumpItem::kParam, 0}};
     return Add(std::move(n), name);
   }
   VarRef Unary(const std::string& key, VarRef x, const std::string& name = "") {
     OptNode n = Node(key, {x});
     flatbuffers::FlatBufferBuilder fbb(64);
-    n.op.params.push_back(g_->OwnParam(1, &fbb, param::CreateEmpty(fbb).Union()));
-    n.op.items = {{DumpItem::kParam, 0}};
+    n.mutable_op().params.push_back(g_->OwnParam(1, &fbb, param::CreateEmpty(fbb).Union()));
+    n.mutable_op().items = {{DumpItem::kParam, 0}};
     return Add(std::move(n), name);
   }
   VarRef WithAxis(const std::string& key, std::vector<VarRef> in, int32_t axis = 7) {
     OptNode n = Node(key, std::move(in));
     flatbuffers::FlatBufferBuilder fbb(64);
-    n.op.params.push_back(g_->OwnParam(54, &fbb, param::CreateOptionalAxisV1(fbb, axis).Union()));
-    n.op.items = {{DumpItem::kParam, 0}};
+    n.mutable_op().params.push_back(
+        g_->OwnParam(54, &fbb, param::CreateOptionalAxisV1(fbb, axis).Union()));
+    n.mutable_op().items = {{DumpItem::kParam, 0}};
     return Add(std::move(n), "");
   }
   VarRef Concat(std::vector<VarRef> in, int32_t axis) {
     OptNode n = Node("Concat", std::move(in));
     flatbuffers::FlatBufferBuilder fbb(64);
-    n.op.params.push_back(g_->OwnParam(2, &fbb, param::CreateAxis(fbb, axis).Union()));
-    n.op.items = {{DumpItem::kParam, 0}};
+    n.mutable_op().params.push_back(g_->OwnParam(2, &fbb, param::CreateAxis(fbb, axis).Union()));
+    n.mutable_op().items = {{DumpItem::kParam, 0}};
     return Add(std::move(n), "");
   }
   VarRef Reduce(VarRef x, uint32_t mode, int32_t axis) {
     OptNode n = Node("Reduce", {x});
     flatbuffers::FlatBufferBuilder fbb(64);
-    n.op.params.push_back(g_->OwnParam(
+    n.mutable_op().params.push_back(g_->OwnParam(
         23, &fbb, param::CreateReduce(fbb, static_cast<param::ReduceMode>(mode), axis).Union()));
-    n.op.items = {{DumpItem::kParam, 0}};
+    n.mutable_op().items = {{DumpItem::kParam, 0}};
     return Add(std::move(n), "");
   }
   VarRef Broadcast(VarRef x, VarRef target) {
     OptNode n = Node("Broadcast", {x, target});
     flatbuffers::FlatBufferBuilder fbb(64);
-    n.op.params.push_back(g_->OwnParam(1, &fbb, param::CreateEmpty(fbb).Union()));
-    n.op.items = {{DumpItem::kParam, 0}};
+    n.mutable_op().params.push_back(g_->OwnParam(1, &fbb, param::CreateEmpty(fbb).Union()));
+    n.mutable_op().items = {{DumpItem::kParam, 0}};
     return Add(std::move(n), "");
   }
   VarRef PowC(VarRef x, float exp) {
     OptNode n = Node("PowC", {x});
     flatbuffers::FlatBufferBuilder fbb(64);
-    n.op.params.push_back(g_->OwnParam(19, &fbb, param::CreatePowC(fbb, exp).Union()));
-    n.op.items = {{DumpItem::kParam, 0}};
+    n.mutable_op().params.push_back(g_->OwnParam(19, &fbb, param::CreatePowC(fbb, exp).Union()));
+    n.mutable_op().items = {{DumpItem::kParam, 0}};
     return Add(std::move(n), "");
   }
   VarRef TypeCvt(VarRef x, int dtype) {
     OptNode n = Node("TypeCvt", {x});
     flatbuffers::FlatBufferBuilder fbb(64);
-    n.op.params.push_back(
+    n.mutable_op().params.push_back(
         g_->OwnParam(67, &fbb,
                      mgb::serialization::fbs::CreateDType(
                          fbb, static_cast<mgb::serialization::fbs::DTypeEnum>(dtype))
                          .Union()));
-    n.op.items = {{DumpItem::kParam, 0}};
+    n.mutable_op().items = {{DumpItem::kParam, 0}};
     return Add(std::move(n), "");
   }
   VarRef Dimshuffle(VarRef x, const std::vector<int32_t>& pattern, uint32_t ndim) {
     OptNode n = Node("Dimshuffle", {x});
     flatbuffers::FlatBufferBuilder fbb(64);
-    n.op.params.push_back(
+    n.mutable_op().params.push_back(
         g_->OwnParam(64, &fbb, param::CreateDimshuffleDirect(fbb, &pattern, ndim).Union()));
-    n.op.items = {{DumpItem::kParam, 0}};
+    n.mutable_op().items = {{DumpItem::kParam, 0}};
     return Add(std::move(n), "");
   }
   VarRef AxisAdd(VarRef x, int32_t axis) {
     OptNode n = Node("AxisAddRemove", {x});
     flatbuffers::FlatBufferBuilder fbb(64);
     std::vector<param::AxisDesc> desc{param::AxisDesc(param::AxisDescMethod_ADD_1, axis)};
-    n.op.params.push_back(
+    n.mutable_op().params.push_back(
         g_->OwnParam(65, &fbb, param::CreateAxisAddRemoveDirect(fbb, &desc).Union()));
-    n.op.items = {{DumpItem::kParam, 0}};
+    n.mutable_op().items = {{DumpItem::kParam, 0}};
+    return Add(std::move(n), "");
+  }
+  // Copy to comp node `locator`.
+  VarRef Copy(VarRef x, const std::string& locator) {
+    OptNode n = Node("Copy", {x});
+    flatbuffers::FlatBufferBuilder fbb(64);
+    n.mutable_op().params.push_back(g_->OwnParam(1, &fbb, param::CreateEmpty(fbb).Union()));
+    n.mutable_op().items = {{DumpItem::kParam, 0}};
+    n.mutable_op().comp_nodes = std::vector<std::optional<std::string>>{locator};
+    return Add(std::move(n), "");
+  }
+  // AxisAddRemove with several descs, applied in order: (remove?, axis).
+  VarRef AxisAddRemove(VarRef x, const std::vector<std::pair<bool, int32_t>>& descs) {
+    OptNode n = Node("AxisAddRemove", {x});
+    flatbuffers::FlatBufferBuilder fbb(64);
+    std::vector<param::AxisDesc> desc;
+    for (const auto& [remove, axis] : descs) {
+      desc.push_back(param::AxisDesc(
+          remove ? param::AxisDescMethod_REMOVE : param::AxisDescMethod_ADD_1, axis));
+    }
+    n.mutable_op().params.push_back(
+        g_->OwnParam(65, &fbb, param::CreateAxisAddRemoveDirect(fbb, &desc).Union()));
+    n.mutable_op().items = {{DumpItem::kParam, 0}};
     return Add(std::move(n), "");
   }
   // BatchNorm(x, scale, bias, mean, variance): six outputs, y last.
@@ -143,41 +171,38 @@ class TestGraph {
     OptNode n = Node("BatchNorm", std::move(in));
     n.outputs.resize(6);
     flatbuffers::FlatBufferBuilder fbb(64);
-    n.op.params.push_back(g_->OwnParam(
+    n.mutable_op().params.push_back(g_->OwnParam(
         11, &fbb,
         param::CreateBN(fbb, param::BNParamDim_DIM_1C11,
                         inference ? param::BNFwdMode_INFERENCE : param::BNFwdMode_TRAINING, eps)
             .Union()));
-    n.op.items = {{DumpItem::kParam, 0}};
-    n.op.name = "bn";
+    n.mutable_op().items = {{DumpItem::kParam, 0}};
+    n.mutable_op().name = "bn";
     uint32_t node = g_->Add(std::move(n));
     return {node, 5};
   }
   void Output(VarRef v) { g_->AddEndpoint(v); }
 
   // The graph as a Graph (in the dumper's order), which OptimizeForInference reads.
-  const Graph& Emit() {
-    g_->Emit();
-    return storage_.graph;
-  }
+  const Graph& Emit() { return g_->Emit(); }
 
  private:
   OptNode Node(const std::string& key, std::vector<VarRef> in) {
     OptNode n;
-    n.op = g_->NewOperator(key);
+    n.set_op(g_->NewOperator(key));
     if (key == "ShapeHint") {
       // MegEngine registers no serializer for ShapeHint, so it never comes from a file; a
       // graph built in memory has it, and RemoveShapeHint removes it before any dump.
       static const OprClass shape_hint{"ShapeHint", "", "", "ShapeHint"};
-      n.op.cls = &shape_hint;
+      n.mutable_op().cls = &shape_hint;
     }
-    EXPECT_NE(n.op.cls, nullptr) << key;
+    EXPECT_NE(n.op().cls, nullptr) << key;
     n.inputs = std::move(in);
     n.outputs.resize(1);
     return n;
   }
   VarRef Add(OptNode n, const std::string& name) {
-    if (!name.empty()) n.outputs[0].middle.name = name;
+    if (!name.empty()) n.outputs[0].mutable_middle().name = name;
     return {g_->Add(std::move(n)), 0};
   }
   Tensor TensorOf(const std::string& name, const Shape& shape, int dtype, std::string bytes) {
@@ -200,16 +225,86 @@ class TestGraph {
   std::unique_ptr<OptGraph> g_;
 };
 
-// The outputs of `graph` on inputs drawn from a seeded generator (each Host2DeviceCopy in
-// operator order), computed by the reference evaluator; float reductions left to right.
+// The expression a var stands for, to compare structures the way MegEngine's pass tests
+// do: inputs by name, ImmutableTensors by value (up to 4 elements), Elemwise by mode, any
+// other operator by class, its inputs in order: "Broadcast(RELU(x),GetVarShape(y))".
+inline std::string Expr(const OptGraph& g, VarRef v) {
+  const OptNode& n = g.node(v.node);
+  const Operator& op = n.op();
+  const std::string key(g.Key(v.node));
+  if (key == "Host2DeviceCopy" || key == "SharedDeviceTensor") return op.name.value_or("?");
+  if (key == "ImmutableTensor") {
+    std::optional<HostValue> value = StoredValue(op, 0);
+    if (!value || value->size() > 4) return "imm";
+    std::string text = "imm(";
+    for (size_t k = 0; k < value->size(); ++k) {
+      const float x = value->AsFloat(k);
+      text += (k ? "," : "") +
+              (x == static_cast<int>(x) ? std::to_string(static_cast<int>(x)) : std::to_string(x));
+    }
+    return text + ")";
+  }
+  std::string head = key;
+  if (key == "Elemwise") {
+    static const std::map<uint32_t, std::string> kModes = {{0, "RELU"},
+                                                           {6, "EXP"},
+                                                           {11, "NEGATE"},
+                                                           {12, "SIGMOID"},
+                                                           {14, "TANH"},
+                                                           {16, "ADD"},
+                                                           {21, "MUL"},
+                                                           {22, "POW"},
+                                                           {24, "SUB"},
+                                                           {27, "TRUE_DIV"},
+                                                           {35, "FMA3"},
+                                                           {36, "FMA4"},
+                                                           {37, "FUSE_ADD_RELU"},
+                                                           {38, "FUSE_ADD_SIGMOID"},
+                                                           {39, "FUSE_ADD_TANH"},
+                                                           {49, "H_SWISH"},
+                                                           {51, "FUSE_ADD_H_SWISH"}};
+    const auto* p = reinterpret_cast<const flatbuffers::Table*>(op.params[0].table);
+    const uint32_t mode = p->GetField<uint32_t>(4, 0);
+    auto it = kModes.find(mode);
+    head = it != kModes.end() ? it->second : "Elemwise" + std::to_string(mode);
+  } else if (key == "TypeCvt") {
+    const auto* p = reinterpret_cast<const mgb::serialization::fbs::DType*>(op.params[0].table);
+    head = "TypeCvt" + std::to_string(static_cast<int>(p->type()));
+  } else if (key == "Reduce") {
+    const auto* p = reinterpret_cast<const param::Reduce*>(op.params[0].table);
+    head = "Reduce" + std::to_string(static_cast<int>(p->mode()));
+    if (p->data_type() != param::ReduceDataType_DEFAULT) {
+      head += "dt" + std::to_string(static_cast<int>(p->data_type()));
+    }
+  } else if (key == "AdaptivePooling") {
+    const auto* p = reinterpret_cast<const param::AdaptivePooling*>(op.params[0].table);
+    head = p->mode() == param::PoolingV0Mode_MAX_ ? "AdaptivePoolingMAX" : "AdaptivePoolingAVG";
+  } else if (key == "PowC") {
+    head = "PowC" + std::to_string(reinterpret_cast<const param::PowC*>(op.params[0].table)->exp());
+  }
+  std::string text = head + "(";
+  for (size_t k = 0; k < n.inputs.size(); ++k) text += (k ? "," : "") + Expr(g, n.inputs[k]);
+  return text + ")";
+}
+
+// The outputs of `graph` on inputs drawn from a seeded generator (each Host2DeviceCopy from
+// the seed and its name), computed by the reference evaluator; float reductions left to right.
 inline std::vector<HostValue> Run(const Graph& graph, uint32_t seed) {
   RewrittenGraph scratch;
   OptGraph g(graph, &scratch);
   GraphEvaluator eval(g, EvalOptions{false});
-  std::mt19937 rng(seed);
   std::uniform_real_distribution<float> dist(-2.0f, 2.0f);
   for (uint32_t i = 0; i < g.size(); ++i) {
     if (g.Key(i) != "Host2DeviceCopy") continue;
+    // Seeded by the input's name too: a pass may change the order the inputs are written in.
+    const Operator& op = g.node(i).op();
+    const std::string name = g.var({i, 0}).middle().name ? *g.var({i, 0}).middle().name
+                             : op.tensors.empty()        ? op.name.value_or("")
+                                                         : op.tensors[0].name.value_or("");
+    std::seed_seq seq(name.begin(), name.end());
+    std::vector<uint32_t> words(1);
+    seq.generate(words.begin(), words.end());
+    std::mt19937 rng(seed ^ words[0]);
     const Shape& shape = *g.var({i, 0}).shape;
     std::vector<float> values(ElementCount(shape));
     for (float& v : values) v = dist(rng);
@@ -240,6 +335,21 @@ inline void ExpectSameOutputs(const Graph& before, const Graph& after, double re
       }
     }
   }
+}
+
+// Runs `pass` on the graph `t` built: the expression of each endpoint after it, with the
+// numerics check of the graph before against the graph after.
+template <typename Pass>
+std::vector<std::string> ApplyPass(TestGraph* t, Pass pass, PassReport* report = nullptr) {
+  const Graph& before = t->Emit();
+  RewrittenGraph out;
+  OptGraph g(before, &out);
+  PassReport r = pass(&g);
+  if (report != nullptr) *report = r;
+  std::vector<std::string> exprs;
+  for (const VarRef& v : g.endpoints()) exprs.push_back(Expr(g, v));
+  ExpectSameOutputs(before, g.Emit());
+  return exprs;
 }
 
 }  // namespace graphport::mge::opt::testing

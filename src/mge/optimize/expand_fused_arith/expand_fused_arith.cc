@@ -1,0 +1,61 @@
+#include "mge/optimize/expand_fused_arith/expand_fused_arith.h"
+
+#include "mge/optimize/rewriter.h"
+
+namespace graphport::mge::opt {
+namespace {
+
+// ElemwiseMode numbers (opr_params.fbs) of the fused modes and what they apply after ADD.
+constexpr uint32_t kFuseMulAdd3 = 35, kFuseMulAdd4 = 36;
+constexpr uint32_t kSigmoid = 12, kTanh = 14, kHSwish = 49;
+
+std::optional<uint32_t> ModeAfterAdd(uint32_t fused) {
+  switch (fused) {
+    case 37:  // FUSE_ADD_RELU
+      return kRelu;
+    case 38:  // FUSE_ADD_SIGMOID
+      return kSigmoid;
+    case 39:  // FUSE_ADD_TANH
+      return kTanh;
+    case 51:  // FUSE_ADD_H_SWISH
+      return kHSwish;
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace
+
+PassReport ExpandFusedArith(OptGraph* g) {
+  Rewriter rw(g);
+  OprMaker& m = rw.maker();
+  uint32_t expanded = 0;
+  rw.ForEachOperator([&](uint32_t node) {
+    // As MegEngine does: the operator is re-made on its replaced inputs first, then expanded
+    // from those inputs.
+    rw.AutoReplaceOutputs(node);
+    const std::optional<uint32_t> mode = ElemwiseModeOf(g->node(node).op());
+    if (!mode) return;
+    const std::vector<VarRef> in = rw.Inputs(node);
+    VarRef out;
+    if (*mode == kFuseMulAdd3 && in.size() == 3) {
+      out = m.Elemwise(kAdd, {m.Elemwise(kMul, {in[0], in[1]}), in[2]});
+    } else if (*mode == kFuseMulAdd4 && in.size() == 4) {
+      const VarRef ab = m.Elemwise(kMul, {in[0], in[1]});
+      const VarRef cd = m.Elemwise(kMul, {in[2], in[3]});
+      out = m.Elemwise(kAdd, {ab, cd});
+    } else if (std::optional<uint32_t> after = ModeAfterAdd(*mode); after && in.size() == 2) {
+      out = m.Elemwise(*after, {m.Elemwise(kAdd, {in[0], in[1]})});
+    } else {
+      return;
+    }
+    rw.Replace({node, 0}, out);
+    ++expanded;
+  });
+  rw.Apply();
+  PassReport report{"ExpandFusedArith", expanded != 0, ""};
+  if (expanded) report.summary = std::to_string(expanded) + " fused Elemwise expanded";
+  return report;
+}
+
+}  // namespace graphport::mge::opt
