@@ -33,33 +33,11 @@ bool AnyTfPassGiven(const OptionValues& values) {
   return false;
 }
 
-// The model.json's initializerSignature, naming the initializer's nodes as the TensorFlow
-// graph does (the reader renamed those whose name the model's graph had taken). Its keys are
-// tensor names too (TF.js runs the initializer up to them), so they follow.
+// The model.json's initializerSignature as it was read: its keys and names are tensors of the
+// initializer graph, whose nodes an export gives back their own names (a clash with a node of
+// the model's graph renamed them only while both were one TensorFlow graph).
 json InitializerSignature(const json& tfjs_manifest) {
-  json signature = tfjs_manifest.value("initializerSignature", json());
-  const json& merged = tfjs_manifest.value("modelInitializer", json());
-  if (!signature.is_object() || !merged.is_object()) return signature;
-  const json renamed = merged.value("renamed", json::object());
-  auto rename = [&](const std::string& tensor) {
-    std::string node = tensor.substr(0, tensor.find(':'));
-    auto it = renamed.find(node);
-    if (it == renamed.end() || !it->is_string()) return tensor;
-    return it->get<std::string>() + tensor.substr(node.size());
-  };
-  for (const char* side : {"inputs", "outputs"}) {
-    if (!signature.contains(side) || !signature[side].is_object()) continue;
-    json entries = json::object();
-    for (auto& [key, info] : signature[side].items()) {
-      json entry = info;
-      if (entry.is_object() && entry.contains("name") && entry["name"].is_string()) {
-        entry["name"] = rename(entry["name"].get<std::string>());
-      }
-      entries[rename(key)] = std::move(entry);
-    }
-    signature[side] = std::move(entries);
-  }
-  return signature;
+  return tfjs_manifest.value("initializerSignature", json());
 }
 
 class TfjsModel : public tf::TfFamilyModel {
