@@ -143,9 +143,15 @@ class TfjsFamilyImpl : public Family {
 };
 
 // The ops TF.js cannot run, before anything is written: an UNSUPPORTED error naming them, or
-// with allowUnsupportedOps their list for info.
-json Preflight(GraphNodes* nodes, const OptionValues& values) {
+// with allowUnsupportedOps their list for info. The initializer graph (modelInitializer), which
+// TF.js runs first, is checked too: its nodes are named "modelInitializer/<node>".
+json Preflight(GraphNodes* nodes, const tensorflow::GraphDef* initializer,
+               const OptionValues& values) {
   std::map<std::string, UnsupportedOp> ops = FindUnsupportedOps(nodes);
+  if (initializer != nullptr) {
+    ParsedGraphNodes initializer_nodes(*initializer);
+    AddUnsupportedOps(&initializer_nodes, "modelInitializer/", &ops);
+  }
   if (ops.empty()) return json::array();
   if (!values.Bool("allowUnsupportedOps")) {
     ErrorLocation where;
@@ -252,7 +258,7 @@ json ExportWithTfjs(tf::TfModel* model, const OptionValues& values, const json& 
   json unsupported;
   if (wire != nullptr) {
     WireGraphNodes nodes(*wire, plan, *graph);
-    unsupported = Preflight(&nodes, values);
+    unsupported = Preflight(&nodes, nullptr, values);
     info = WriteGraphModel(&nodes, signature, write, out);
   } else {
     // The tables' init ops go back to modelInitializer, as tfjs-converter cuts them out.
@@ -265,7 +271,7 @@ json ExportWithTfjs(tf::TfModel* model, const OptionValues& values, const json& 
       }
     }
     ParsedGraphNodes nodes(*graph);
-    unsupported = Preflight(&nodes, values);
+    unsupported = Preflight(&nodes, write.initializer, values);
     info = WriteGraphModel(*graph, signature, write, out);
   }
   if (!unsupported.empty()) info["unsupportedOps"] = unsupported;

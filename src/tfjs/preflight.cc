@@ -42,19 +42,24 @@ bool TfjsRuntimeRuns(const std::string& op) {
 
 std::map<std::string, UnsupportedOp> FindUnsupportedOps(GraphNodes* graph) {
   std::map<std::string, UnsupportedOp> found;
+  AddUnsupportedOps(graph, "", &found);
+  return found;
+}
+
+void AddUnsupportedOps(GraphNodes* graph, const std::string& node_prefix,
+                       std::map<std::string, UnsupportedOp>* found) {
   std::string op;
   for (size_t i = 0; i < graph->size(); ++i) {
     op.assign(graph->op(i));
-    if (!TfjsRuntimeRuns(op)) Note(&found, op, std::string(graph->name(i)));
+    if (!TfjsRuntimeRuns(op)) Note(found, op, node_prefix + std::string(graph->name(i)));
   }
   for (const auto& function : graph->library().function()) {
     for (const auto& node : function.node_def()) {
       if (!TfjsRuntimeRuns(node.op())) {
-        Note(&found, node.op(), function.signature().name() + "/" + node.name());
+        Note(found, node.op(), node_prefix + function.signature().name() + "/" + node.name());
       }
     }
   }
-  return found;
 }
 
 json UnsupportedOpsJson(const std::map<std::string, UnsupportedOp>& ops) {

@@ -26,6 +26,10 @@ struct UnsupportedOp {
 
 // The ops of `graph` and of its library's function bodies that TF.js cannot run, by op.
 std::map<std::string, UnsupportedOp> FindUnsupportedOps(GraphNodes* graph);
+// The same, added to *found, each node's name after `node_prefix` ("modelInitializer/": the
+// initializer graph, which TF.js runs before the model).
+void AddUnsupportedOps(GraphNodes* graph, const std::string& node_prefix,
+                       std::map<std::string, UnsupportedOp>* found);
 
 // [{op, count, nodes, hint}], for info.unsupportedOps and the page.
 nlohmann::json UnsupportedOpsJson(const std::map<std::string, UnsupportedOp>& ops);
