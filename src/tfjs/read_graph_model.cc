@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "tf/dtype.h"
+#include "tf/freeze/op_outputs.h"
 #include "tf/meta_graph/builtin_op_defaults.h"
 #include "tfjs/manifest.h"
 #include "tfjs/model_initializer.h"
@@ -148,6 +149,10 @@ class GraphModelReader {
 
   bool KnownOp(const std::string& op) {
     if (IsTfjsOp(op)) return true;
+    // TensorFlow's ops with several outputs (op_outputs.h), which a TF.js model written with
+    // allowUnsupportedOps may hold: BoostedTreesBucketize, say.
+    std::vector<tf::OutputArgLayout> outputs;
+    if (tf::BuiltinOutputArgs(op, &outputs)) return true;
     if (known_.empty()) {
       for (const auto& def : tf::BuiltinDefaultsOpList().op()) known_.insert(def.name());
       if (options_.op_registry != nullptr) {
