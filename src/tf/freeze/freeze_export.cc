@@ -1,8 +1,10 @@
 #include "tf/freeze/freeze_export.h"
 
 #include <set>
+#include <vector>
 
 #include "core/error.h"
+#include "core/limits.h"
 #include "tf/freeze/checkpoint_store.h"
 #include "tf/freeze/freeze.h"
 #include "tf/freeze/variable_values.h"
@@ -23,6 +25,16 @@ std::string OpList(const std::map<std::string, uint64_t>& ops) {
     text += (text.empty() ? "" : ", ") + op + " x" + std::to_string(count);
   }
   return text;
+}
+
+void ReadWhole(ByteSource* source, std::string* bytes) {
+  bytes->clear();
+  std::vector<uint8_t> buffer(kStreamChunkBytes);
+  for (;;) {
+    size_t n = source->Read(buffer.data(), buffer.size());
+    if (n == 0) break;
+    bytes->append(reinterpret_cast<const char*>(buffer.data()), n);
+  }
 }
 
 }  // namespace
@@ -81,6 +93,14 @@ FrozenModel FreezeForExport(const TfModel& model, InputSet* inputs, const std::s
   options.signature = values.String("signature");
   // TensorFlow's own freeze does not fuse: the converter's optimizations go to TF.js only.
   options.optimize_for_tfjs = to_tfjs && values.Bool("optimize");
+  options.read_asset = [inputs, &folder](const std::string& filename, std::string* bytes,
+                                         std::string* label) {
+    std::string name = (folder.empty() ? "" : folder + "/") + "assets/" + filename;
+    if (!inputs->Has(name)) return false;
+    *label = inputs->DisplayName(name);
+    ReadWhole(inputs->Open(name), bytes);
+    return true;
+  };
   frozen.model = TfModel::Build(
       TfFormat{TfKind::kMetaGraphDef, false}, model.detection_reason(), model.input_bytes(),
       [&](google::protobuf::Arena*, tensorflow::MetaGraphDef* out) {
