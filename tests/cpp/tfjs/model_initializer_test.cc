@@ -303,6 +303,48 @@ TEST(ModelInitializerTest, BadInitializersNameModelInitializer) {
   }
 }
 
+// TF.js runs the initializer before the model: an op it cannot run there is refused as one in
+// the model's graph would be, the node named under "modelInitializer/".
+TEST(ModelInitializerTest, ThePreflightChecksTheInitializerGraphToo) {
+  OwnedInputSet tf1;
+  AddTableModel(&tf1);
+  json model = json::parse(tf1.bytes("model.json"));
+  // An op TensorFlow has and TF.js lacks, here reading the table the initializer filled.
+  model["modelInitializer"]["node"].push_back(
+      {{"name", "export"},
+       {"op", "LookupTableExportV2"},
+       {"input", {"hash_table", "^key_value_init"}},
+       {"attr", {{"Tkeys", Attr("DT_STRING")}, {"Tvalues", Attr("DT_INT32")}}}});
+  OwnedInputSet inputs;
+  inputs.Add("model.json", model.dump());
+  inputs.Add("group1-shard1of1.bin", tf1.bytes("group1-shard1of1.bin"));
+  Probe probe(inputs.set());
+  const Family& family = TfjsFamily();
+  auto loaded = family.Read(&probe, family.Detect(&probe, ""),
+                            OptionValues::Read(family.load_options(), {}, "load"));
+  MemoryOutputSet refused;
+  try {
+    loaded->Export(OptionValues::Read(family.export_options(), {{"to", "tfjs"}}, "export"),
+                   &refused);
+    ADD_FAILURE() << "exported an initializer TF.js cannot run";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kUnsupported);
+    EXPECT_NE(std::string(e.what()).find("LookupTableExportV2 x1 (modelInitializer/export)"),
+              std::string::npos)
+        << e.what();
+    EXPECT_EQ(e.where().node, "modelInitializer/export");
+  }
+  EXPECT_TRUE(refused.files().empty());
+  MemoryOutputSet written;
+  json info =
+      loaded->Export(OptionValues::Read(family.export_options(),
+                                        {{"to", "tfjs"}, {"allowUnsupportedOps", true}}, "export"),
+                     &written);
+  ASSERT_EQ(info["unsupportedOps"].size(), 1u) << info.dump();
+  EXPECT_EQ(info["unsupportedOps"][0]["op"], "LookupTableExportV2");
+  EXPECT_EQ(info["unsupportedOps"][0]["nodes"], json({"modelInitializer/export"}));
+}
+
 TEST(ModelInitializerTest, SplitsATensorFlowGraphByItsLegacyInitOp) {
   // A TF1 SavedModel's graph without the table_initializer collection: the init op's inputs
   // are the init ops.
