@@ -92,6 +92,9 @@ MergedInitializer MergeInitializer(const GraphDef& initializer,
       node.mutable_attr()->clear();
       (*node.mutable_attr())["T"].set_type(tensorflow::DT_RESOURCE);
       (*node.mutable_attr())[kResourceIdAttr].set_i(link.resource_id);
+      if (!link.signature_key.empty()) {
+        (*node.mutable_attr())[kSignatureKeyAttr].set_s(link.signature_key);
+      }
       merged.linked.push_back(node.name());
       break;
     }

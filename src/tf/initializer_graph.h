@@ -28,11 +28,16 @@ struct ResourceLink {
   std::string placeholder;  // the model's node
   std::string tensor;       // the initializer's output, "node:index"
   int64_t resource_id = 0;
+  // The input's key in the TF.js signature; empty: "<placeholder>:0", the key tfjs-converter
+  // gives a resource input (no SavedModel signature key names one).
+  std::string signature_key;
 };
 
 // The attr that marks the Identity a linked Placeholder became, holding the resourceId, so
 // that a TF.js export makes it the Placeholder again.
 inline constexpr char kResourceIdAttr[] = "_tfjs_resource_id";
+// And its signature key, when the link has one.
+inline constexpr char kSignatureKeyAttr[] = "_tfjs_signature_key";
 
 // The attr that keeps an initializer node's own name when a node of the model's graph had it
 // and the merge renamed it: the TF.js initializer graph is a graph of its own, so an export

@@ -110,7 +110,9 @@ bool SplitInitializer(const GraphDef& graph, const tensorflow::MetaGraphDef* met
     if (needed_by_init.count(InputNode(node.input(0))) == 0) continue;
     std::string tensor = node.input(0);
     if (tensor.find(':') == std::string::npos) tensor += ":0";
-    linked[node.name()] = {node.name(), tensor, id->second.i()};
+    auto key = node.attr().find(kSignatureKeyAttr);
+    linked[node.name()] = {node.name(), tensor, id->second.i(),
+                           key == node.attr().end() ? std::string() : key->second.s()};
   }
   // Of those, what the rest of the graph reads too (its tables) stays in the model's graph.
   std::set<std::string> needed_by_model;

@@ -16,6 +16,7 @@ namespace graphport::tfjs {
 using tf::kInitializerNameAttr;
 using tf::kMainOpCollection;
 using tf::kResourceIdAttr;
+using tf::kSignatureKeyAttr;
 using tf::kTableInitializerCollection;
 using tf::MergedInitializer;
 using tf::MergeInitializer;

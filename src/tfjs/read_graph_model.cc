@@ -141,7 +141,8 @@ class GraphModelReader {
         if (!input["resourceId"].is_number_integer()) continue;
         std::string placeholder = input["name"].get<std::string>();
         links.push_back({placeholder.substr(0, placeholder.find(':')),
-                         output["name"].get<std::string>(), input["resourceId"].get<int64_t>()});
+                         output["name"].get<std::string>(), input["resourceId"].get<int64_t>(),
+                         key});
       }
     }
     return links;

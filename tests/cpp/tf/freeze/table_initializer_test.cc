@@ -168,10 +168,11 @@ TEST(TableInitializer, TfjsGetsTheConvertersModelInitializerAndResourceIds) {
   ASSERT_EQ(outputs.size(), 2u) << outputs.dump();
   EXPECT_EQ(outputs["Identity:0"]["resourceId"], 7);
   EXPECT_EQ(outputs["Identity_1:0"]["resourceId"], 9);
+  // Keyed by tensor name, as the converter keys an input no SavedModel signature key names.
   const json& inputs = model_json["signature"]["inputs"];
-  EXPECT_EQ(inputs["unknown_6"]["resourceId"], 7);
-  EXPECT_EQ(inputs["unknown_6"]["name"], "unknown_6:0");
-  EXPECT_EQ(inputs["unknown_9"]["resourceId"], 9);
+  EXPECT_EQ(inputs["unknown_6:0"]["resourceId"], 7);
+  EXPECT_EQ(inputs["unknown_6:0"]["name"], "unknown_6:0");
+  EXPECT_EQ(inputs["unknown_9:0"]["resourceId"], 9);
   bool placeholder = false;
   for (const auto& node : model_json["modelTopology"]["node"]) {
     EXPECT_NE(node["op"], "HashTableV2") << "the tables live in the initializer only";
@@ -198,6 +199,7 @@ TEST(TableInitializer, TfjsGetsTheConvertersModelInitializerAndResourceIds) {
       Export(reread.get(), {{"to", "tfjs"}, {"allowUnsupportedOps", true}}, &reread_info);
   json rewritten_json = json::parse(rewritten.at("model.json"));
   EXPECT_EQ(rewritten_json["initializerSignature"], model_json["initializerSignature"]);
+  EXPECT_EQ(rewritten_json["signature"], model_json["signature"]);
   EXPECT_EQ(rewritten_json["modelInitializer"]["node"].size(),
             model_json["modelInitializer"]["node"].size());
   EXPECT_EQ(rewritten.at("group1-shard1of1.bin"), out.at("group1-shard1of1.bin"));
