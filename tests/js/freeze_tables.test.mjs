@@ -127,6 +127,11 @@ describe('freeze to TF.js with hash tables: tfx_tft_tf2_hashtables', () => {
     assert.deepEqual(info.unsupportedOps.map((o) => o.op), ['BoostedTreesBucketize']);
     const json = modelJson(files);
     assert.deepEqual(Object.keys(json.initializerSignature.outputs), ['Identity:0', 'Identity_1:0']);
+    // Each table's resource input, keyed by tensor name as the converter keys it, paired with
+    // its initializer output by resourceId.
+    const resources = Object.entries(json.signature.inputs).filter(([, v]) => v.resourceId != null);
+    assert.deepEqual(resources.map(([k, v]) => [k, v.resourceId]), [['unknown_6:0', 7], ['unknown_9:0', 9]]);
+    assert.deepEqual(Object.values(json.initializerSignature.outputs).map((v) => v.resourceId), [7, 9]);
     await runTables(files);
   });
 
