@@ -38,33 +38,11 @@ bool AnyTfPassGiven(const OptionValues& values) {
   return false;
 }
 
-// The model.json's initializerSignature, naming the initializer's nodes as the TensorFlow
-// graph does (the reader renamed those whose name the model's graph had taken). Its keys are
-// tensor names too (TF.js runs the initializer up to them), so they follow.
+// The model.json's initializerSignature as it was read: its keys and names are tensors of the
+// initializer graph, whose nodes an export gives back their own names (a clash with a node of
+// the model's graph renamed them only while both were one TensorFlow graph).
 json InitializerSignature(const json& tfjs_manifest) {
-  json signature = tfjs_manifest.value("initializerSignature", json());
-  const json& merged = tfjs_manifest.value("modelInitializer", json());
-  if (!signature.is_object() || !merged.is_object()) return signature;
-  const json renamed = merged.value("renamed", json::object());
-  auto rename = [&](const std::string& tensor) {
-    std::string node = tensor.substr(0, tensor.find(':'));
-    auto it = renamed.find(node);
-    if (it == renamed.end() || !it->is_string()) return tensor;
-    return it->get<std::string>() + tensor.substr(node.size());
-  };
-  for (const char* side : {"inputs", "outputs"}) {
-    if (!signature.contains(side) || !signature[side].is_object()) continue;
-    json entries = json::object();
-    for (auto& [key, info] : signature[side].items()) {
-      json entry = info;
-      if (entry.is_object() && entry.contains("name") && entry["name"].is_string()) {
-        entry["name"] = rename(entry["name"].get<std::string>());
-      }
-      entries[rename(key)] = std::move(entry);
-    }
-    signature[side] = std::move(entries);
-  }
-  return signature;
+  return tfjs_manifest.value("initializerSignature", json());
 }
 
 class TfjsModel : public tf::TfFamilyModel {
@@ -172,15 +150,21 @@ class TfjsFamilyImpl : public Family {
 // The ops of the graph an export writes that `target` cannot run, before anything is
 // written. `refuses`: the export fails with UNSUPPORTED naming them, unless
 // allowUnsupportedOps; a check (core/check_output_set.h) reports them instead of failing,
-// and skips the writer.
+// and skips the writer. The initializer graph (modelInitializer), which TF.js runs first, is
+// checked too: its nodes are named "modelInitializer/<node>".
 struct Preflight {
   OpCheck check;
   bool export_fails = false;
 };
 
 Preflight RunPreflight(GraphNodes* nodes, OpTarget target, bool refuses, const OptionValues& values,
-                       const OutputSet& out, const std::set<std::string>& also_runs = {}) {
+                       const OutputSet& out, const std::set<std::string>& also_runs = {},
+                       const tensorflow::GraphDef* initializer = nullptr) {
   Preflight result{CheckOps(nodes, target, also_runs)};
+  if (initializer != nullptr) {
+    ParsedGraphNodes initializer_nodes(*initializer);
+    AddOpCheck(&initializer_nodes, target, also_runs, "modelInitializer/", &result.check);
+  }
   const auto& ops = result.check.unsupported;
   result.export_fails = refuses && !ops.empty() && !values.Bool("allowUnsupportedOps");
   if (result.export_fails && !ChecksOnly(out)) {
@@ -350,15 +334,15 @@ json ExportWithTfjs(tf::TfModel* model, const OptionValues& values, const json& 
   // A TensorFlow graph gets the registry's default attrs that TF.js needs, as the converter's
   // import gives them; a TF.js model read back has them already, and keeps its bytes.
   bool from_tensorflow = !tfjs_manifest.is_object();
-  auto write_nodes = [&](GraphNodes* nodes) {
+  auto write_nodes = [&](GraphNodes* nodes, const tensorflow::GraphDef* initializer) {
     WithDefaultAttrs completed(nodes);
     GraphNodes* written = from_tensorflow ? &completed : nodes;
-    preflight = RunPreflight(written, OpTarget::kTfjs, true, values, *out);
+    preflight = RunPreflight(written, OpTarget::kTfjs, true, values, *out, {}, initializer);
     if (!preflight.export_fails) info = WriteGraphModel(written, signature, write, out);
   };
   if (wire != nullptr) {
     WireGraphNodes nodes(*wire, plan, *graph);
-    write_nodes(&nodes);
+    write_nodes(&nodes, nullptr);
   } else {
     // The tables' init ops go back to modelInitializer, as tfjs-converter cuts them out.
     tensorflow::GraphDef main_graph, initializer;
@@ -370,7 +354,7 @@ json ExportWithTfjs(tf::TfModel* model, const OptionValues& values, const json& 
       }
     }
     ParsedGraphNodes nodes(*graph);
-    write_nodes(&nodes);
+    write_nodes(&nodes, write.initializer);
   }
   if (ChecksOnly(*out)) info["check"] = CheckReport(preflight, OpTarget::kTfjs);
   if (json change =

@@ -1,8 +1,7 @@
 #include "tfjs/model_initializer.h"
 
+#include <map>
 #include <set>
-
-#include "proto/deterministic_bytes.h"
 
 namespace graphport::tfjs {
 namespace {
@@ -14,12 +13,6 @@ using tensorflow::NodeDef;
 std::string InputNode(const std::string& input) {
   size_t start = !input.empty() && input[0] == '^' ? 1 : 0;
   return input.substr(start, input.find(':', start) - start);
-}
-
-std::string Unused(const std::string& base, const std::set<std::string>& taken) {
-  std::string name = base;
-  for (int i = 1; taken.count(name) != 0; ++i) name = base + "_" + std::to_string(i);
-  return name;
 }
 
 std::vector<std::string> NodeList(const tensorflow::MetaGraphDef& meta, const char* key) {
@@ -43,93 +36,35 @@ std::string LoaderInitOp(const tensorflow::MetaGraphDef& meta) {
   return "";
 }
 
-}  // namespace
-
-MergedInitializer MergeInitializer(const GraphDef& initializer,
-                                   const std::vector<ResourceLink>& links,
-                                   tensorflow::MetaGraphDef* meta_graph) {
-  MergedInitializer merged;
-  GraphDef* graph = meta_graph->mutable_graph_def();
-  std::map<std::string, const NodeDef*> existing;
-  std::set<std::string> taken;
-  for (const NodeDef& node : graph->node()) {
-    existing[node.name()] = &node;
-    taken.insert(node.name());
-  }
-  for (const NodeDef& node : initializer.node()) taken.insert(node.name());
-
-  std::set<std::string> shared;
-  for (const NodeDef& node : initializer.node()) {
-    ++merged.nodes;
-    auto same = existing.find(node.name());
-    if (same == existing.end()) continue;
-    if (proto::DeterministicBytes(*same->second) == proto::DeterministicBytes(node)) {
-      shared.insert(node.name());
-      ++merged.shared;
-    } else {
-      std::string name = Unused("initializer/" + node.name(), taken);
-      taken.insert(name);
-      merged.renamed[node.name()] = name;
+// The initializer's nodes that a merge renamed (kInitializerNameAttr) get their own names back,
+// unless the model's graph reads them too (a table both hold must keep one name).
+void RestoreInitializerNames(const std::set<std::string>& needed_by_model, GraphDef* initializer,
+                             std::vector<ResourceLink>* links) {
+  std::map<std::string, std::string> original;
+  for (NodeDef& node : *initializer->mutable_node()) {
+    auto attr = node.attr().find(kInitializerNameAttr);
+    if (attr == node.attr().end()) continue;
+    if (needed_by_model.count(node.name()) == 0) {
+      original[node.name()] = attr->second.s();
+      node.set_name(attr->second.s());
     }
+    node.mutable_attr()->erase(kInitializerNameAttr);
   }
-  auto renamed = [&](const std::string& name) {
-    auto it = merged.renamed.find(name);
-    return it == merged.renamed.end() ? name : it->second;
+  if (original.empty()) return;
+  auto restored = [&](std::string* input) {
+    std::string from = InputNode(*input);
+    auto it = original.find(from);
+    if (it != original.end()) input->replace(input->find(from), from.size(), it->second);
   };
-
-  std::set<std::string> read;  // initializer nodes another initializer node reads
-  std::vector<std::string> order;
-  for (const NodeDef& node : initializer.node()) {
-    for (const std::string& input : node.input()) read.insert(renamed(InputNode(input)));
-    order.push_back(renamed(node.name()));
-    if (shared.count(node.name()) != 0) continue;
-    NodeDef* copy = graph->add_node();
-    *copy = node;
-    copy->set_name(order.back());
-    for (std::string& input : *copy->mutable_input()) {
-      std::string from = InputNode(input);
-      auto it = merged.renamed.find(from);
-      if (it == merged.renamed.end()) continue;
-      size_t at = input.find(from);
-      input.replace(at, from.size(), it->second);
-    }
+  for (NodeDef& node : *initializer->mutable_node()) {
+    for (std::string& input : *node.mutable_input()) restored(&input);
   }
-  for (const std::string& name : order) {
-    if (read.count(name) == 0) merged.init_ops.push_back(name);
+  if (links != nullptr) {
+    for (ResourceLink& link : *links) restored(&link.tensor);
   }
-  std::set<std::string> initializer_names(order.begin(), order.end());
-  for (const ResourceLink& link : links) {
-    std::string from = renamed(InputNode(link.tensor));
-    if (initializer_names.count(from) == 0) continue;
-    for (NodeDef& node : *graph->mutable_node()) {
-      if (node.name() != link.placeholder || node.op().rfind("Placeholder", 0) != 0) continue;
-      node.set_op("Identity");
-      node.clear_input();
-      std::string index = link.tensor.substr(InputNode(link.tensor).size());
-      node.add_input(index == ":0" ? from : from + index);
-      node.mutable_attr()->clear();
-      (*node.mutable_attr())["T"].set_type(tensorflow::DT_RESOURCE);
-      (*node.mutable_attr())[kResourceIdAttr].set_i(link.resource_id);
-      merged.linked.push_back(node.name());
-      break;
-    }
-  }
-  if (merged.init_ops.empty()) return merged;
-
-  NodeDef* main_op = graph->add_node();
-  merged.main_op = Unused("init_all_tables", taken);
-  main_op->set_name(merged.main_op);
-  main_op->set_op("NoOp");
-  for (const std::string& op : merged.init_ops) main_op->add_input("^" + op);
-  auto& collections = *meta_graph->mutable_collection_def();
-  auto* tables = collections[kTableInitializerCollection].mutable_node_list();
-  tables->Clear();
-  for (const std::string& op : merged.init_ops) tables->add_value(op);
-  auto* main = collections[kMainOpCollection].mutable_node_list();
-  main->Clear();
-  main->add_value(merged.main_op);
-  return merged;
 }
+
+}  // namespace
 
 bool NamesInitOps(const tensorflow::MetaGraphDef* meta_graph) {
   return meta_graph != nullptr && (!NodeList(*meta_graph, kTableInitializerCollection).empty() ||
@@ -175,7 +110,9 @@ bool SplitInitializer(const GraphDef& graph, const tensorflow::MetaGraphDef* met
     if (needed_by_init.count(InputNode(node.input(0))) == 0) continue;
     std::string tensor = node.input(0);
     if (tensor.find(':') == std::string::npos) tensor += ":0";
-    linked[node.name()] = {node.name(), tensor, id->second.i()};
+    auto key = node.attr().find(kSignatureKeyAttr);
+    linked[node.name()] = {node.name(), tensor, id->second.i(),
+                           key == node.attr().end() ? std::string() : key->second.s()};
   }
   // Of those, what the rest of the graph reads too (its tables) stays in the model's graph.
   std::set<std::string> needed_by_model;
@@ -218,6 +155,7 @@ bool SplitInitializer(const GraphDef& graph, const tensorflow::MetaGraphDef* met
   *main->mutable_library() = graph.library();
   *main->mutable_versions() = graph.versions();
   *initializer->mutable_versions() = graph.versions();
+  RestoreInitializerNames(needed_by_model, initializer, links);
   return true;
 }
 

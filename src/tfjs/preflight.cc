@@ -56,33 +56,38 @@ bool TargetRuns(OpTarget target, const std::string& op) {
   return target == OpTarget::kTfjs ? TfjsRuntimeRuns(op) : tf::InTensorflowRegistry(op);
 }
 
-OpCheck CheckOps(GraphNodes* graph, OpTarget target, const std::set<std::string>& also_runs) {
-  OpCheck check;
+void AddOpCheck(GraphNodes* graph, OpTarget target, const std::set<std::string>& also_runs,
+                const std::string& node_prefix, OpCheck* check) {
   // TensorFlow runs a node that calls a library function by its name; TF.js does not (a
   // freeze inlines such calls).
   std::set<std::string> functions;
   if (target == OpTarget::kTensorflow) {
     for (const auto& f : graph->library().function()) functions.insert(f.signature().name());
   }
-  std::set<std::string> seen;
   std::string op;
   auto visit = [&](const std::string& node) {
-    ++check.nodes;
-    if (seen.insert(op).second) ++check.ops;
+    ++check->nodes;
+    check->seen_ops.insert(op);
     if (!TargetRuns(target, op) && functions.count(op) == 0 && also_runs.count(op) == 0) {
-      Note(&check.unsupported, op, node);
+      Note(&check->unsupported, op, node);
     }
   };
   for (size_t i = 0; i < graph->size(); ++i) {
     op.assign(graph->op(i));
-    visit(std::string(graph->name(i)));
+    visit(node_prefix + std::string(graph->name(i)));
   }
   for (const auto& function : graph->library().function()) {
     for (const auto& node : function.node_def()) {
       op = node.op();
-      visit(function.signature().name() + "/" + node.name());
+      visit(node_prefix + function.signature().name() + "/" + node.name());
     }
   }
+  check->ops = check->seen_ops.size();
+}
+
+OpCheck CheckOps(GraphNodes* graph, OpTarget target, const std::set<std::string>& also_runs) {
+  OpCheck check;
+  AddOpCheck(graph, target, also_runs, "", &check);
   return check;
 }
 

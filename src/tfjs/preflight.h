@@ -38,8 +38,9 @@ struct UnsupportedOp {
 
 struct OpCheck {
   std::map<std::string, UnsupportedOp> unsupported;  // by op
-  uint64_t ops = 0;    // distinct ops checked, function bodies included
-  uint64_t nodes = 0;  // nodes checked, function bodies included
+  uint64_t ops = 0;                // distinct ops checked, function bodies included
+  uint64_t nodes = 0;              // nodes checked, function bodies included
+  std::set<std::string> seen_ops;  // what `ops` counts, over every graph added
 };
 
 // The ops of `graph` and of its library's function bodies, checked against `target`, which
@@ -49,6 +50,10 @@ OpCheck CheckOps(GraphNodes* graph, OpTarget target, const std::set<std::string>
 
 // The ops of `graph` and of its library's function bodies that TF.js cannot run, by op.
 std::map<std::string, UnsupportedOp> FindUnsupportedOps(GraphNodes* graph);
+// CheckOps of one more graph added to *check, each node's name after `node_prefix`
+// ("modelInitializer/": the initializer graph, which TF.js runs before the model).
+void AddOpCheck(GraphNodes* graph, OpTarget target, const std::set<std::string>& also_runs,
+                const std::string& node_prefix, OpCheck* check);
 
 // What fixes `op` for `target`, when graphport knows ("freeze fixes this"); else "".
 std::string UnsupportedOpHint(OpTarget target, const std::string& op);

@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "tf/dtype.h"
+#include "tf/freeze/op_outputs.h"
 #include "tf/meta_graph/builtin_op_defaults.h"
 #include "tfjs/manifest.h"
 #include "tfjs/model_initializer.h"
@@ -140,7 +141,8 @@ class GraphModelReader {
         if (!input["resourceId"].is_number_integer()) continue;
         std::string placeholder = input["name"].get<std::string>();
         links.push_back({placeholder.substr(0, placeholder.find(':')),
-                         output["name"].get<std::string>(), input["resourceId"].get<int64_t>()});
+                         output["name"].get<std::string>(), input["resourceId"].get<int64_t>(),
+                         key});
       }
     }
     return links;
@@ -148,6 +150,10 @@ class GraphModelReader {
 
   bool KnownOp(const std::string& op) {
     if (IsTfjsOp(op)) return true;
+    // TensorFlow's ops with several outputs (op_outputs.h), which a TF.js model written with
+    // allowUnsupportedOps may hold: BoostedTreesBucketize, say.
+    std::vector<tf::OutputArgLayout> outputs;
+    if (tf::BuiltinOutputArgs(op, &outputs)) return true;
     if (known_.empty()) {
       for (const auto& def : tf::BuiltinDefaultsOpList().op()) known_.insert(def.name());
       if (options_.op_registry != nullptr) {

@@ -74,11 +74,11 @@ class GraphModelWriter {
     }
     for (const ResourceLink& link : options_.resource_links) {
       // A SignatureDef's inputs are a map, written as an object (or absent: null here).
-      model["signature"]["inputs"][link.placeholder] =
-          ojson::Object({{"name", link.placeholder + ":0"},
-                         {"dtype", "DT_RESOURCE"},
-                         {"tensorShape", ojson::Object()},
-                         {"resourceId", link.resource_id}});
+      std::string key = link.signature_key.empty() ? link.placeholder + ":0" : link.signature_key;
+      model["signature"]["inputs"][key] = ojson::Object({{"name", link.placeholder + ":0"},
+                                                         {"dtype", "DT_RESOURCE"},
+                                                         {"tensorShape", ojson::Object()},
+                                                         {"resourceId", link.resource_id}});
     }
     const bool has_initializer =
         options_.initializer != nullptr && options_.initializer->node_size() > 0;

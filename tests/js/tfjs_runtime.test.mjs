@@ -192,7 +192,7 @@ describe('TF.js runtime: a model with a hash table in modelInitializer', () => {
       });
       const json = modelJson(back);
       assert.deepEqual(json.modelInitializer.node.map((n) => n.name),
-        ['hash_table', 'keys', 'values', 'key_value_init', ...(tf2 ? ['initializer/Identity'] : [])]);
+        ['hash_table', 'keys', 'values', 'key_value_init', ...(tf2 ? ['Identity'] : [])]);
       assert.ok(!json.modelTopology.node.some((n) => n.op === 'NoOp' || n.name === 'keys'));
 
       const keys = [...TABLE_KEYS, 'z'].reverse();

@@ -11,8 +11,10 @@
 #include "tf/freeze/inline_calls.h"
 #include "tf/freeze/prune.h"
 #include "tf/freeze/signature_graph.h"
+#include "tf/freeze/table_initializer.h"
 #include "tf/freeze/variable_values.h"
 #include "tf/freeze/variables_to_consts.h"
+#include "tf/initializer_graph.h"
 #include "tf/meta_graph/builtin_op_defaults.h"
 #include "tf/meta_graph/op_registry.h"
 #include "tf/optimize/optimize_for_tfjs.h"
@@ -20,6 +22,23 @@
 namespace graphport::tf {
 
 using nlohmann::json;
+
+namespace {
+
+// The captured resources that are tables (TrackableResources of the object graph).
+std::vector<ResourceCapture> ResourceCaptures(const SignatureGraph& start,
+                                              const tensorflow::MetaGraphDef& meta_graph) {
+  std::vector<ResourceCapture> tables;
+  const auto& objects = meta_graph.object_graph_def().nodes();
+  for (const auto& capture : start.captures) {
+    if (capture.object_id < 0 || capture.object_id >= objects.size()) continue;
+    if (objects[capture.object_id].kind_case() != tensorflow::SavedObject::kResource) continue;
+    tables.push_back({capture.node, capture.object_id});
+  }
+  return tables;
+}
+
+}  // namespace
 
 bool NeedsFreeze(const tensorflow::GraphDef& graph) {
   for (const auto& node : graph.node()) {
@@ -67,15 +86,23 @@ json Freeze(const tensorflow::MetaGraphDef& meta_graph, const tensorflow::GraphD
                     true);
 
   SignatureGraph start = BuildSignatureGraph(meta_graph, graph, options.signature, registry);
+  // Tables stay resource inputs, fed by their initializer graph; the rest are variables.
+  std::vector<ResourceCapture> tables = ResourceCaptures(start, meta_graph);
+  size_t variables = start.captures.size() - tables.size();
   std::map<std::string, VariableValue> values;
-  if (!start.captures.empty()) {
+  if (variables != 0) {
     if (store == nullptr) {
       throw Error(ErrorCode::kNotFound,
-                  "signature '" + options.signature + "' reads " +
-                      std::to_string(start.captures.size()) +
+                  "signature '" + options.signature + "' reads " + std::to_string(variables) +
                       " variables, and no checkpoint (variables/variables.index) was given");
     }
     values = CapturedValues(start, meta_graph, graph, store);
+  }
+  TableInitializer initializer;
+  if (!tables.empty()) {
+    AssetReader no_assets = [](const std::string&, std::string*, std::string*) { return false; };
+    initializer = BuildTableInitializer(meta_graph, graph, tables, registry,
+                                        options.read_asset ? options.read_asset : no_assets);
   }
 
   std::vector<std::string> fetches;
@@ -141,6 +168,14 @@ json Freeze(const tensorflow::MetaGraphDef& meta_graph, const tensorflow::GraphD
   signature.set_method_name(start.method_name);
   for (const auto& [key, info] : start.inputs) (*signature.mutable_inputs())[key] = info;
   for (const auto& [key, info] : start.outputs) (*signature.mutable_outputs())[key] = info;
+  json tables_report = nullptr;
+  if (!tables.empty()) {
+    MergedInitializer merged = MergeInitializer(initializer.graph, initializer.links, out);
+    tables_report = std::move(initializer.report);
+    tables_report["initOps"] = merged.init_ops;
+    tables_report["mainOp"] = merged.main_op;
+    tables_report["renamed"] = merged.renamed;
+  }
 
   json report = {{"signature", options.signature},
                  {"function", start.function.empty() ? json(nullptr) : json(start.function)},
@@ -154,6 +189,7 @@ json Freeze(const tensorflow::MetaGraphDef& meta_graph, const tensorflow::GraphD
                  {"nodesBeforePrune", before}};
   if (!unused_inputs.empty()) report["unusedInputsDropped"] = unused_inputs;
   report["optimized"] = std::move(optimized);
+  report["tables"] = std::move(tables_report);
   json consts = json::array();
   for (const auto& [node, key] : frozen.consts) consts.push_back({{"node", node}, {"key", key}});
   report["constants"] = std::move(consts);

@@ -11,6 +11,7 @@
 
 #include "tensorflow/meta_graph.pb.h"
 #include "tensorflow/op_def.pb.h"
+#include "tf/freeze/table_initializer.h"
 #include "tf/freeze/variable_store.h"
 
 namespace graphport::tf {
@@ -22,6 +23,8 @@ struct FreezeOptions {
   // Then tfjs-converter's graph optimizations (tf/optimize): identities removed, batch norms
   // folded, contractions fused as TF.js runs them.
   bool optimize_for_tfjs = false;
+  // Reads the SavedModel's asset files, for tables filled from a text file; may be empty.
+  AssetReader read_asset;
 };
 
 // True when `graph` still needs a freeze to run without TensorFlow's variables: it holds a
@@ -30,10 +33,14 @@ bool NeedsFreeze(const tensorflow::GraphDef& graph);
 
 // Writes into `out` a MetaGraphDef whose graph is the frozen signature, whose only signature
 // is the frozen one (under its own key) and whose meta_info_def is the model's; savers,
-// collections, assets and the object graph are gone with the variables. `store` may be null
+// collections, assets and the object graph are gone with the variables. When the signature
+// reads tables (TF2 TrackableResources), their initializer graph (table_initializer.h) is
+// merged in as tf/initializer_graph.h holds it: its init ops in "table_initializer", the
+// tables' resource inputs made Identities of its outputs. `store` may be null
 // for a graph without variables. Returns the report (info.frozen). Throws Error: kNotFound
-// (signature, variable value), kUnsupported (a capture that is no variable, an op without an
-// OpDef), kParseError (a damaged function or checkpoint).
+// (signature, variable value), kUnsupported (a capture that is no variable, a table whose
+// initializer cannot be built, an op without an OpDef), kParseError (a damaged function,
+// checkpoint or table text file).
 nlohmann::json Freeze(const tensorflow::MetaGraphDef& meta_graph, const tensorflow::GraphDef& graph,
                       VariableStore* store, const FreezeOptions& options,
                       tensorflow::MetaGraphDef* out);

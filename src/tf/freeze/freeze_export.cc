@@ -1,8 +1,10 @@
 #include "tf/freeze/freeze_export.h"
 
 #include <set>
+#include <vector>
 
 #include "core/error.h"
+#include "core/limits.h"
 #include "tensorflow/op_def.pb.h"
 #include "tf/freeze/checkpoint_store.h"
 #include "tf/freeze/freeze.h"
@@ -25,6 +27,16 @@ std::string OpList(const std::map<std::string, uint64_t>& ops) {
     text += (text.empty() ? "" : ", ") + op + " x" + std::to_string(count);
   }
   return text;
+}
+
+void ReadWhole(ByteSource* source, std::string* bytes) {
+  bytes->clear();
+  std::vector<uint8_t> buffer(kStreamChunkBytes);
+  for (;;) {
+    size_t n = source->Read(buffer.data(), buffer.size());
+    if (n == 0) break;
+    bytes->append(reinterpret_cast<const char*>(buffer.data()), n);
+  }
 }
 
 }  // namespace
@@ -90,6 +102,14 @@ FrozenModel FreezeForExport(const TfModel& model, InputSet* inputs, const std::s
     ParseProtoOption("opRegistry", values.Raw("opRegistry"), &op_registry);
     options.op_registry = &op_registry;
   }
+  options.read_asset = [inputs, &folder](const std::string& filename, std::string* bytes,
+                                         std::string* label) {
+    std::string name = (folder.empty() ? "" : folder + "/") + "assets/" + filename;
+    if (!inputs->Has(name)) return false;
+    *label = inputs->DisplayName(name);
+    ReadWhole(inputs->Open(name), bytes);
+    return true;
+  };
   frozen.model = TfModel::Build(
       TfFormat{TfKind::kMetaGraphDef, false}, model.detection_reason(), model.input_bytes(),
       [&](google::protobuf::Arena*, tensorflow::MetaGraphDef* out) {

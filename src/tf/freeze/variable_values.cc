@@ -78,8 +78,6 @@ VariableValue ReadValue(VariableStore* store, const std::string& key, const std:
 
 std::string VariableKind(const tensorflow::SavedObject& object) {
   switch (object.kind_case()) {
-    case tensorflow::SavedObject::kResource:
-      return "a resource (a lookup table or another TrackableResource)";
     case tensorflow::SavedObject::kAsset:
       return "an asset";
     case tensorflow::SavedObject::kCapturedTensor:
@@ -133,11 +131,12 @@ std::map<std::string, VariableValue> CapturedValues(const SignatureGraph& signat
         values.emplace(node, std::move(v));
         continue;
       }
+      // A table: served by the initializer graph (table_initializer.h), not a value.
+      if (object.kind_case() == tensorflow::SavedObject::kResource) continue;
       if (object.kind_case() != tensorflow::SavedObject::kVariable) {
         throw Error(ErrorCode::kUnsupported,
                     "the signature's function captures '" + node + "', which is " +
-                        VariableKind(object) +
-                        ": freezing it (TF.js modelInitializer) is not supported yet",
+                        VariableKind(object) + ", which a freeze cannot make a constant",
                     AtNode(node));
       }
       if (!have_objects || id >= checkpoint_objects.nodes_size()) {

@@ -27,9 +27,10 @@ struct VariableValue {
   tensorflow::TensorProto value;
 };
 
-// The values of the TF2 function's captured resources, keyed by their Placeholder's name.
-// Throws Error(kUnsupported) for a capture that is no variable (a hash table) and
-// Error(kNotFound) for one the checkpoint lacks.
+// The values of the TF2 function's captured resources, keyed by their Placeholder's name. A
+// TrackableResource (a hash table) has none: it stays a resource input, which the table
+// initializer (table_initializer.h) feeds. Throws Error(kUnsupported) for a capture that is
+// no variable, constant or resource and Error(kNotFound) for one the checkpoint lacks.
 std::map<std::string, VariableValue> CapturedValues(const SignatureGraph& signature,
                                                     const tensorflow::MetaGraphDef& meta_graph,
                                                     const tensorflow::GraphDef& top_graph,

@@ -197,7 +197,7 @@ TEST(ModelInitializerTest, AnInitializerNodeWhoseNameTheModelTookIsRenamed) {
   EXPECT_EQ(meta.collection_def().at(kTableInitializerCollection).node_list().value_size(), 2);
   EXPECT_EQ(Find(meta.graph_def(), "init_all_tables")->input(1), "^initializer/output");
 
-  // Written back under its new name, in initializerSignature too.
+  // Written back under its own name: in TF.js the initializer is a graph of its own.
   Probe probe(inputs.set());
   const Family& family = TfjsFamily();
   auto model = family.Read(&probe, family.Detect(&probe, ""),
@@ -206,12 +206,12 @@ TEST(ModelInitializerTest, AnInitializerNodeWhoseNameTheModelTookIsRenamed) {
   model->Export(OptionValues::Read(family.export_options(), {{"to", "tfjs"}}, "export"), &tfjs);
   json written = json::parse(tfjs.files().back().bytes);
   EXPECT_EQ(Names(written["modelInitializer"]["node"]),
-            std::vector<std::string>(
-                {"hash_table", "keys", "values", "key_value_init", "initializer/output"}));
+            std::vector<std::string>({"hash_table", "keys", "values", "key_value_init", "output"}));
   EXPECT_EQ(written["initializerSignature"],
-            json({{"outputs",
-                   {{"initializer/output:0",
-                     {{"dtype", "DT_RESOURCE"}, {"name", "initializer/output:0"}}}}}}));
+            json({{"outputs", {{"output:0", {{"dtype", "DT_RESOURCE"}, {"name", "output:0"}}}}}}));
+  for (const json& node : written["modelInitializer"]["node"]) {
+    EXPECT_FALSE(node.contains("attr") && node["attr"].contains(kInitializerNameAttr));
+  }
 }
 
 // The TF2 form (converter v3.21+): the model takes the table's handle as a resource input that
@@ -301,6 +301,48 @@ TEST(ModelInitializerTest, BadInitializersNameModelInitializer) {
       EXPECT_EQ(e.where().file, "model.json");
     }
   }
+}
+
+// TF.js runs the initializer before the model: an op it cannot run there is refused as one in
+// the model's graph would be, the node named under "modelInitializer/".
+TEST(ModelInitializerTest, ThePreflightChecksTheInitializerGraphToo) {
+  OwnedInputSet tf1;
+  AddTableModel(&tf1);
+  json model = json::parse(tf1.bytes("model.json"));
+  // An op TensorFlow has and TF.js lacks, here reading the table the initializer filled.
+  model["modelInitializer"]["node"].push_back(
+      {{"name", "export"},
+       {"op", "LookupTableExportV2"},
+       {"input", {"hash_table", "^key_value_init"}},
+       {"attr", {{"Tkeys", Attr("DT_STRING")}, {"Tvalues", Attr("DT_INT32")}}}});
+  OwnedInputSet inputs;
+  inputs.Add("model.json", model.dump());
+  inputs.Add("group1-shard1of1.bin", tf1.bytes("group1-shard1of1.bin"));
+  Probe probe(inputs.set());
+  const Family& family = TfjsFamily();
+  auto loaded = family.Read(&probe, family.Detect(&probe, ""),
+                            OptionValues::Read(family.load_options(), {}, "load"));
+  MemoryOutputSet refused;
+  try {
+    loaded->Export(OptionValues::Read(family.export_options(), {{"to", "tfjs"}}, "export"),
+                   &refused);
+    ADD_FAILURE() << "exported an initializer TF.js cannot run";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kUnsupported);
+    EXPECT_NE(std::string(e.what()).find("LookupTableExportV2 x1 (modelInitializer/export)"),
+              std::string::npos)
+        << e.what();
+    EXPECT_EQ(e.where().node, "modelInitializer/export");
+  }
+  EXPECT_TRUE(refused.files().empty());
+  MemoryOutputSet written;
+  json info =
+      loaded->Export(OptionValues::Read(family.export_options(),
+                                        {{"to", "tfjs"}, {"allowUnsupportedOps", true}}, "export"),
+                     &written);
+  ASSERT_EQ(info["unsupportedOps"].size(), 1u) << info.dump();
+  EXPECT_EQ(info["unsupportedOps"][0]["op"], "LookupTableExportV2");
+  EXPECT_EQ(info["unsupportedOps"][0]["nodes"], json({"modelInitializer/export"}));
 }
 
 TEST(ModelInitializerTest, SplitsATensorFlowGraphByItsLegacyInitOp) {
