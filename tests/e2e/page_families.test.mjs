@@ -3,16 +3,16 @@
 // back whole as a zip. MegEngine and TensorFlow.js have tests of their own
 // (page_mge_tfjs.test.mjs).
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { unzipSync } from 'fflate';
 
 import createGraphport from '../../bindings/js/node.mjs';
 import {
-  assertSameBytes, checkHeader, clickExport, corpusFile, download, openFiles, requireCorpus,
+  assertSameBytes, checkHeader, clickExport, corpusFile, download, filesUnder, openFiles, requireCorpus,
   screenshot, startPageSession,
 } from './page_helpers.mjs';
 
@@ -31,17 +31,6 @@ after(async () => {
   await session?.close();
   if (temp) rmSync(temp, { recursive: true, force: true });
 });
-
-// Every file under `dir`, by its path relative to `base`, '/'-separated.
-function filesUnder(dir, base = dir) {
-  const out = {};
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) Object.assign(out, filesUnder(path, base));
-    else out[relative(base, path).split('\\').join('/')] = readFileSync(path);
-  }
-  return out;
-}
 
 test('the TensorFlow export form is built from the schema: every option, its label, help and seed name', async () => {
   const page = await session.newPage();

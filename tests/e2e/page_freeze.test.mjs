@@ -5,16 +5,17 @@
 // devDependencies), computing y = 0.5·x + 2 with 0.5 and 2 read from the checkpoint.
 // Screenshots of each state go to test-results/screenshots/.
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { unzipSync } from 'fflate';
 
 import createGraphport from '../../bindings/js/node.mjs';
 import {
-  assertSameBytes, clickExport, corpusFile, download, openFiles, requireCorpus, screenshot, startPageSession,
+  assertSameBytes, clickExport, corpusFile, download, filesUnder, openFiles, requireCorpus, screenshot,
+  startPageSession,
 } from './page_helpers.mjs';
 
 let session;
@@ -32,20 +33,6 @@ after(async () => {
   await session?.close();
   if (temp) rmSync(temp, { recursive: true, force: true });
 });
-
-// The folder's files under the names the page gives them (the folder's name, then the path).
-function filesUnder(dir) {
-  const files = {};
-  const walk = (d) => {
-    for (const entry of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, entry.name);
-      if (entry.isDirectory()) walk(p);
-      else files[[dir.split(sep).pop(), ...relative(dir, p).split(sep)].join('/')] = new Uint8Array(readFileSync(p));
-    }
-  };
-  walk(dir);
-  return files;
-}
 
 // Loads the TF.js runtime into the page from the devDependencies the server reaches.
 async function addTfjsRuntime(page) {

@@ -2,8 +2,8 @@
 // browser, a fresh page per test, the page's own settle counters, downloads, screenshots,
 // and the Node API as the reference for what the page must produce.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import createGraphport from '../../bindings/js/node.mjs';
@@ -137,4 +137,15 @@ export async function nodeReference(path, options) {
 export function assertSameBytes(actual, expected, what) {
   assert.equal(actual.length, expected.length, `${what}: ${actual.length} bytes, expected ${expected.length}`);
   assert.ok(Buffer.from(actual).equals(Buffer.from(expected)), `${what}: the bytes differ from the Node API's`);
+}
+
+// Every file under `dir`, by its path relative to `base`, '/'-separated.
+export function filesUnder(dir, base = dir) {
+  const out = {};
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) Object.assign(out, filesUnder(path, base));
+    else out[relative(base, path).split('\\').join('/')] = readFileSync(path);
+  }
+  return out;
 }

@@ -8,25 +8,13 @@
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 
-import { checkNoLeaksAtEnd, graphport, leakCheckedTest, withModel } from './helpers.mjs';
+import { checkNoLeaksAtEnd, graphport, leakCheckedTest, prng, withModel } from './helpers.mjs';
 import { decodedWeights, disposeAll, filesOf, loadGraphModel, modelJson, run, tf } from './tfjs/runtime.mjs';
 
 const gp = await graphport();
 checkNoLeaksAtEnd(gp);
 
 const EPSILON = 0.001;
-
-// A small seeded generator (mulberry32), so a failure is the same on every run.
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // float32 values in [lo, hi).
 function values(next, count, lo, hi) {
@@ -52,7 +40,7 @@ function opNode(name, op, inputs, attrs = '') {
 // The case's graph and every Const's values. Conv2D filters are [3, 3, in, out]; depthwise
 // filters [3, 3, in, multiplier], whose channel is in·multiplier + m.
 function buildCase({ conv, bias, activation, seed }) {
-  const next = random(seed);
+  const next = prng(seed);
   const input = [1, 6, 6, 3];
   const filterDims = conv === 'Conv2D' ? [3, 3, 3, 4] : [3, 3, 3, 2];
   const channels = conv === 'Conv2D' ? 4 : 6;
@@ -161,7 +149,7 @@ describe('batch-norm folding in the TF.js runtime', () => {
       assert.deepEqual(bitsOf(weights['block/conv_bn_offset'].values), bitsOf(expected.offset));
 
       // Both models compute the same thing on the same input.
-      const x = values(random(c.seed + 100), 36 * built.input[3], -2, 2);
+      const x = values(prng(c.seed + 100), 36 * built.input[3], -2, 2);
       const a = await runOn(optimized, x);
       const b = await runOn(plain, x);
       assert.equal(a.length, b.length);

@@ -10,11 +10,11 @@
 // (../shared/savedmodels/README.md).
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe } from 'node:test';
 
 import {
-  assertGraphportError, checkNoLeaksAtEnd, corpusPath, graphport, leakCheckedTest, REPO, withModel,
+  assertGraphportError, checkNoLeaksAtEnd, corpusPath, folderFiles, graphport, leakCheckedTest, REPO, withModel,
 } from './helpers.mjs';
 import { checkpointPrefix, readCheckpointIndex, readCheckpointValue } from './checkpoint_reader.mjs';
 import { disposeAll, filesOf, loadGraphModel, modelJson, run, tf } from './tfjs/runtime.mjs';
@@ -25,20 +25,6 @@ checkNoLeaksAtEnd(gp);
 
 const SERVABLES = 'tf/serving/servables/tensorflow/testdata';
 const SAVEDMODELS = join(REPO, '..', 'shared', 'savedmodels');
-
-// A SavedModel folder as load() takes it: every file under its relative name.
-function folderFiles(dir) {
-  const files = {};
-  const walk = (d) => {
-    for (const entry of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, entry.name);
-      if (entry.isDirectory()) walk(p);
-      else files[relative(dir, p).split(sep).join('/')] = new Uint8Array(readFileSync(p));
-    }
-  };
-  walk(dir);
-  return { files, primary: 'saved_model.pb' };
-}
 
 // Exports the folder's signature to TF.js and runs the result on `feeds` ({key: tensor args});
 // returns {key: values} of the outputs, and the export's info.

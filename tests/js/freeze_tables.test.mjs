@@ -13,11 +13,13 @@
 // BoostedTreesBucketize, which TF.js has no kernel for. So the export is made with
 // allowUnsupportedOps and the runtime computes the outputs that do not need it.
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe } from 'node:test';
 
-import { assertGraphportError, checkNoLeaksAtEnd, graphport, leakCheckedTest, REPO, withModel } from './helpers.mjs';
+import {
+  assertGraphportError, checkNoLeaksAtEnd, folderFiles, graphport, leakCheckedTest, REPO, withModel,
+} from './helpers.mjs';
 import { disposeAll, filesOf, loadGraphModel, modelJson, run, tf } from './tfjs/runtime.mjs';
 
 const gp = await graphport();
@@ -25,18 +27,6 @@ checkNoLeaksAtEnd(gp);
 
 const DIR = join(REPO, '..', 'shared', 'savedmodels', 'tfx_tft_tf2_hashtables', 'saved_model');
 
-function folderFiles(dir) {
-  const files = {};
-  const walk = (d) => {
-    for (const entry of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, entry.name);
-      if (entry.isDirectory()) walk(p);
-      else files[relative(dir, p).split(sep).join('/')] = new Uint8Array(readFileSync(p));
-    }
-  };
-  walk(dir);
-  return { files, primary: 'saved_model.pb' };
-}
 
 // The vocabulary as TensorFlow reads a table's text file: a key per line, its value the
 // line's number.

@@ -310,3 +310,17 @@ export function assertSameBytes(actual, expected, what) {
   while (i < actual.length && i < expected.length && actual[i] === expected[i]) i += 1;
   assert.fail(`${what}: ${actual.length} bytes vs ${expected.length} expected, first difference at byte ${i}`);
 }
+
+// A SavedModel folder as load() takes it: every file under its relative name.
+export function folderFiles(dir) {
+  const files = {};
+  const walk = (d) => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else files[relative(dir, p).split(sep).join('/')] = new Uint8Array(readFileSync(p));
+    }
+  };
+  walk(dir);
+  return { files, primary: 'saved_model.pb' };
+}

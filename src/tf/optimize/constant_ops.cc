@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "tf/dtype.h"
+
 namespace graphport::tf {
 namespace {
 
@@ -103,7 +105,7 @@ bool Transpose(const std::vector<DenseTensor>& in, DenseTensor* out) {
     if (p < 0 || p >= static_cast<int64_t>(rank) || seen[p]) return false;
     seen[p] = true;
   }
-  size_t size = ElementSize(x.dtype);
+  size_t size = DtypeBytes(x.dtype);
   out->dtype = x.dtype;
   out->shape.resize(rank);
   for (size_t i = 0; i < rank; ++i) out->shape[i] = x.shape[perm[i]];
@@ -141,7 +143,7 @@ bool Concatenate(const std::vector<DenseTensor>& parts, int64_t axis_given, Dens
     }
     out->shape[axis] += p.shape[axis];
   }
-  size_t size = ElementSize(out->dtype);
+  size_t size = DtypeBytes(out->dtype);
   int64_t outer = Product(out->shape, 0, axis);
   out->bytes.clear();
   out->bytes.reserve(static_cast<size_t>(out->elements()) * size);

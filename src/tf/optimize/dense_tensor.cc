@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "tf/dtype.h"
+
 namespace graphport::tf {
 namespace {
 
@@ -36,35 +38,8 @@ int64_t DenseTensor::elements() const {
   return n;
 }
 
-size_t ElementSize(DataType dtype) {
-  switch (dtype) {
-    case tensorflow::DT_BOOL:
-    case tensorflow::DT_INT8:
-    case tensorflow::DT_UINT8:
-      return 1;
-    case tensorflow::DT_INT16:
-    case tensorflow::DT_UINT16:
-    case tensorflow::DT_HALF:
-    case tensorflow::DT_BFLOAT16:
-      return 2;
-    case tensorflow::DT_FLOAT:
-    case tensorflow::DT_INT32:
-    case tensorflow::DT_UINT32:
-      return 4;
-    case tensorflow::DT_DOUBLE:
-    case tensorflow::DT_INT64:
-    case tensorflow::DT_UINT64:
-    case tensorflow::DT_COMPLEX64:
-      return 8;
-    case tensorflow::DT_COMPLEX128:
-      return 16;
-    default:
-      return 0;
-  }
-}
-
 bool ReadDenseTensor(const tensorflow::TensorProto& tensor, DenseTensor* out) {
-  size_t size = ElementSize(tensor.dtype());
+  size_t size = DtypeBytes(tensor.dtype());
   if (size == 0 || tensor.tensor_shape().unknown_rank()) return false;
   out->dtype = tensor.dtype();
   out->shape.clear();

@@ -15,12 +15,9 @@ namespace graphport::tf {
 struct DenseTensor {
   tensorflow::DataType dtype = tensorflow::DT_INVALID;
   std::vector<int64_t> shape;
-  std::string bytes;  // elements() * ElementSize(dtype), little-endian
+  std::string bytes;  // elements() * DtypeBytes(dtype), little-endian
   int64_t elements() const;
 };
-
-// Bytes of one element; 0 for a dtype that is not fixed-width (string, resource, variant).
-size_t ElementSize(tensorflow::DataType dtype);
 
 // False for a dtype that is not fixed-width, an unknown dimension, more than 2^31 elements, a
 // typed list that would expand past 16 MiB, or contents that do not fill the shape (a shorter
