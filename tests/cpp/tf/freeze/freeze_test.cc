@@ -23,11 +23,7 @@ TEST(Freeze, Tf2HalfPlusTwoBecomesMulAndAddOfItsCheckpointValues) {
   if (!CorpusPresent()) FAIL() << MissingCorpusMessage();
   tensorflow::SavedModel model = ReadSavedModel(CorpusDir() / kHalfPlusTwoTf2);
   const tensorflow::MetaGraphDef& meta = model.meta_graphs(0);
-  MapStore store;
-  store.scalars = {{"a/.ATTRIBUTES/VARIABLE_VALUE", 0.5f},
-                   {"b/.ATTRIBUTES/VARIABLE_VALUE", 2.0f},
-                   {"c/.ATTRIBUTES/VARIABLE_VALUE", 3.0f}};
-  store.object_graph = TopLevelObjectGraph(meta.graph_def());
+  MapStore store = HalfPlusTwoTf2Store(meta);
   ASSERT_FALSE(store.object_graph.empty());
 
   tensorflow::MetaGraphDef frozen;
@@ -75,11 +71,7 @@ TEST(Freeze, Tf2SignaturesPickTheirOwnVariables) {
   if (!CorpusPresent()) FAIL() << MissingCorpusMessage();
   tensorflow::SavedModel model = ReadSavedModel(CorpusDir() / kHalfPlusTwoTf2);
   const tensorflow::MetaGraphDef& meta = model.meta_graphs(0);
-  MapStore store;
-  store.scalars = {{"a/.ATTRIBUTES/VARIABLE_VALUE", 0.5f},
-                   {"b/.ATTRIBUTES/VARIABLE_VALUE", 2.0f},
-                   {"c/.ATTRIBUTES/VARIABLE_VALUE", 3.0f}};
-  store.object_graph = TopLevelObjectGraph(meta.graph_def());
+  MapStore store = HalfPlusTwoTf2Store(meta);
   tf::FreezeOptions options;
   options.signature = "regress_x2_to_y3";
   tensorflow::MetaGraphDef frozen;

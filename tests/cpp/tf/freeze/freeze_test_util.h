@@ -68,6 +68,17 @@ inline std::string TopLevelObjectGraph(const tensorflow::GraphDef& graph) {
   return node->attr().at("value").tensor().string_val(0);
 }
 
+// half_plus_two TF2's checkpoint as TF Serving's testdata holds it (a = 0.5, b = 2, c = 3),
+// with the object graph its saved_model.pb keeps.
+inline MapStore HalfPlusTwoTf2Store(const tensorflow::MetaGraphDef& meta) {
+  MapStore store;
+  store.scalars = {{"a/.ATTRIBUTES/VARIABLE_VALUE", 0.5f},
+                   {"b/.ATTRIBUTES/VARIABLE_VALUE", 2.0f},
+                   {"c/.ATTRIBUTES/VARIABLE_VALUE", 3.0f}};
+  store.object_graph = TopLevelObjectGraph(meta.graph_def());
+  return store;
+}
+
 inline std::map<std::string, int> OpHistogram(const tensorflow::GraphDef& graph) {
   std::map<std::string, int> ops;
   for (const auto& node : graph.node()) ++ops[node.op()];

@@ -23,11 +23,7 @@ TEST(VariableReaders, Tf2SignaturesThroughTheirCaptures) {
   if (!CorpusPresent()) FAIL() << MissingCorpusMessage();
   tensorflow::SavedModel model = ReadSavedModel(CorpusDir() / kHalfPlusTwoTf2);
   const tensorflow::MetaGraphDef& meta = model.meta_graphs(0);
-  MapStore store;
-  store.scalars = {{"a/.ATTRIBUTES/VARIABLE_VALUE", 0.5f},
-                   {"b/.ATTRIBUTES/VARIABLE_VALUE", 2.0f},
-                   {"c/.ATTRIBUTES/VARIABLE_VALUE", 3.0f}};
-  store.object_graph = TopLevelObjectGraph(meta.graph_def());
+  MapStore store = HalfPlusTwoTf2Store(meta);
   auto readers = tf::VariableReaders(meta, meta.graph_def(), &store);
   EXPECT_TRUE(store.reads.empty());
   ASSERT_EQ(readers.size(), 3u);
