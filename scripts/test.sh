@@ -15,14 +15,37 @@ log_tag=test
 . "$here/env.sh"
 . "$here/common.sh"
 
+# Each phase's wall time, printed at the end (also when a phase fails), so a slow machine
+# shows where its time went.
+phases=()
+phase_start=$SECONDS
+phase_name="set-up"
+next_phase() {
+  phases+=("$(printf '%6ds  %s' $((SECONDS - phase_start)) "$phase_name")")
+  phase_start=$SECONDS
+  phase_name="$1"
+}
+print_phases() {
+  local rc=$?
+  next_phase ""
+  log "time per phase (total ${SECONDS}s):"
+  printf '%s\n' "${phases[@]}" >&2
+  return "$rc"
+}
+trap print_phases EXIT
+
 "$here/setup.sh"
+next_phase "builds: native + WebAssembly"
 "$here/build.sh" all
 
+next_phase "native tests"
 log "native tests (ctest)"
 ctest --test-dir "$repo/build/native" --output-on-failure -j "$(nproc 2>/dev/null || echo 2)"
 
+next_phase "ASan + UBSan build"
 log "native tests under ASan + UBSan (ctest on build/asan)"
 GRAPHPORT_SANITIZE=ON "$here/build.sh" native
+next_phase "ASan + UBSan tests"
 # Debian's libprotobuf is not instrumented; everything graphport compiles is. A report fails.
 # The corpus sweep runs natively and in WebAssembly, not here (tests/cpp/CMakeLists.txt).
 ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
@@ -30,10 +53,12 @@ ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1
 
 fuzz_seconds="${GRAPHPORT_FUZZ_SECONDS:-60}"
 if [ "$fuzz_seconds" -gt 0 ]; then
+  next_phase "fuzz, ${fuzz_seconds}s per target"
   log "fuzz targets, ${fuzz_seconds}s each (ASan + UBSan)"
   "$here/fuzz.sh" all "$fuzz_seconds"
 fi
 
+next_phase "JavaScript tests"
 log "JavaScript tests (node:test): the WebAssembly build, the page in Chromium, the packed npm package"
 cd "$repo"
 node --test tests/js/ tests/e2e/ tests/package/
