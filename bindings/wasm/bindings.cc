@@ -126,11 +126,7 @@ val Summary(const std::string& inspect_json) {
 std::string Schemas() {
   nlohmann::json out = nlohmann::json::array();
   for (const Family* family : Families()) {
-    out.push_back({{"family", family->id()},
-                   {"title", family->title()},
-                   {"formats", family->formats()},
-                   {"load", family->load_options().ToJson()},
-                   {"export", family->export_options().ToJson()}});
+    out.push_back(FamilySchema(*family));
   }
   return out.dump();
 }

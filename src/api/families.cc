@@ -46,6 +46,14 @@ const Family* FindFamily(const std::string& id) {
   return nullptr;
 }
 
+nlohmann::json FamilySchema(const Family& family) {
+  return {{"family", family.id()},
+          {"title", family.title()},
+          {"formats", family.formats()},
+          {"load", family.load_options().ToJson()},
+          {"export", family.export_options().ToJson()}};
+}
+
 void RegisterFamilyForTesting(const Family* family) { MutableFamilies()->push_back(family); }
 
 }  // namespace graphport

@@ -16,6 +16,7 @@
 #include "api/summary_text.h"
 #include "cli/file_io.h"
 #include "core/error.h"
+#include "core/strings.h"
 
 namespace graphport::cli {
 namespace {
@@ -43,11 +44,6 @@ std::string BaseName(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-bool EndsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 std::string DirName(const std::string& path) {
   size_t slash = path.find_last_of('/');
   return slash == std::string::npos ? "" : path.substr(0, slash == 0 ? 1 : slash);
@@ -57,11 +53,7 @@ nlohmann::json Schemas(const std::string& family_id) {
   nlohmann::json out = nlohmann::json::array();
   for (const Family* family : Families()) {
     if (!family_id.empty() && family->id() != family_id) continue;
-    out.push_back({{"family", family->id()},
-                   {"title", family->title()},
-                   {"formats", family->formats()},
-                   {"load", family->load_options().ToJson()},
-                   {"export", family->export_options().ToJson()}});
+    out.push_back(FamilySchema(*family));
   }
   if (out.empty()) UsageError("no family is named '" + family_id + "'");
   return family_id.empty() ? out : out[0];

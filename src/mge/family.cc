@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "core/inspect_text.h"
 #include "core/limits.h"
+#include "core/strings.h"
 #include "mge/detect.h"
 #include "mge/export.h"
 #include "mge/inspect.h"
@@ -21,10 +22,6 @@ using mge::FileKind;
 constexpr char kPickleFormat[] = "mge-pickle";
 constexpr char kLegacyFormat[] = "mge-legacy";
 constexpr char kLfsFormat[] = "git-lfs-pointer";
-
-bool EndsWith(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
 
 // The input the reader starts from: the only one, or the only *.mge of several.
 bool PickPrimary(Probe* probe, std::string* primary, std::string* why) {

@@ -5,6 +5,8 @@
 #include <map>
 #include <string>
 
+#include "mge/schema/operator_param_v1_generated.h"
+
 namespace graphport::mge {
 namespace {
 
@@ -42,7 +44,8 @@ bool V1NumberedOutputs(const Operator& op, uint32_t* count) {
   }
   if (key == "TopK") {  // KTH_ONLY (0): values; the other modes add indices
     uint32_t mode = 0;
-    constexpr uint8_t kTopKParam = 44;  // only a verified TopK table is read
+    // Only a verified TopK table is read.
+    constexpr uint8_t kTopKParam = mgb::serialization::fbs::OperatorParam_param_TopK;
     if (!op.params.empty() && op.params[0].type == kTopKParam && op.params[0].table != nullptr) {
       auto* table = reinterpret_cast<const flatbuffers::Table*>(op.params[0].table);
       mode = table->GetField<uint32_t>(4, 0);

@@ -6,6 +6,7 @@
 #include "core/check_output_set.h"
 #include "core/error.h"
 #include "core/limits.h"
+#include "core/strings.h"
 #include "tf/checkpoint/checkpoint.h"
 #include "tf/detect.h"
 #include "tf/export.h"
@@ -28,11 +29,6 @@ using nlohmann::json;
 bool IsSavedModelPart(const std::string& relative) {
   return relative.rfind("variables/", 0) == 0 || relative.rfind("assets/", 0) == 0 ||
          relative.rfind("assets.extra/", 0) == 0;
-}
-
-bool EndsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 bool IsGraphLikeName(const std::string& name) {

@@ -8,6 +8,7 @@
 #include "core/limits.h"
 #include "core/message_text.h"
 #include "core/resize_for_overwrite.h"
+#include "core/strings.h"
 #include "proto/graph_arena.h"
 #include "proto/proto_io.h"
 #include "tensorflow/schemas.h"
@@ -38,11 +39,6 @@ class CountingSource : public ByteSource {
   ByteSource* inner_;
   uint64_t count_ = 0;
 };
-
-bool EndsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 std::string JoinTags(const google::protobuf::RepeatedPtrField<std::string>& tags) {
   return "[" + JoinForMessage(std::vector<std::string>(tags.begin(), tags.end()), ", ") + "]";

@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "core/strings.h"
+
 namespace graphport::tfjs {
 namespace {
 
@@ -84,10 +86,6 @@ class ShapeScanner : public nlohmann::json_sax<json> {
   bool paths_ = false, weights_ = false;
   size_t failed_at_ = 0;
 };
-
-bool EndsWith(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
 
 }  // namespace
 

@@ -291,7 +291,7 @@ json ExportWithTfjs(tf::TfModel* model, const OptionValues& values, const json& 
   WriteOptions write;
   ReadTfjsWriteOptions(values, &write);
   if (!values.String("filename").empty()) write.model_json = values.String("filename");
-  write.converted_by = "graphport 0.1.0";
+  write.converted_by = "graphport " GRAPHPORT_VERSION;
   if (tfjs_manifest.is_object()) {
     write.generated_by = tfjs_manifest.value("generatedBy", json());
     write.user_metadata = tfjs_manifest.value("userDefinedMetadata", json());

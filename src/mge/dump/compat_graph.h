@@ -15,75 +15,90 @@
 #include <vector>
 
 #include "mge/dump/compat_rewrite.h"
+#include "mge/schema/operator_param_v1_generated.h"
 
 namespace graphport::mge::compat {
 
-// DTypeEnum values the converters use.
-constexpr int kFloat32 = 0;
-constexpr int kInt32 = 4;
-constexpr int kBool = 18;
+namespace fbs = mgb::serialization::fbs;
+namespace param = mgb::serialization::fbs::param;
 
-// Elemwise modes (ElemwiseMode of opr_params.fbs) the converters read or build.
+// The values below are the generated schema's (flatc), named as the converters use them.
+// DTypeEnum values the converters use.
+constexpr int kFloat32 = fbs::DTypeEnum_Float32;
+constexpr int kInt32 = fbs::DTypeEnum_Int32;
+constexpr int kBool = fbs::DTypeEnum_Bool;
+
+// Elemwise modes (ElemwiseMode) the converters read or build.
 enum Mode : uint32_t {
-  RELU = 0,
-  ABS = 1,
-  COS = 5,
-  EXP = 6,
-  EXPM1 = 7,
-  LOG = 9,
-  LOG1P = 10,
-  NEGATE = 11,
-  SIN = 13,
-  ADD = 16,
-  FLOOR_DIV = 17,
-  MAX_ = 18,
-  MIN_ = 19,
-  MUL = 21,
-  POW = 22,
-  SUB = 24,
-  SWITCH_GT0 = 25,
-  TRUE_DIV = 27,
-  LOG_SUM_EXP = 28,
-  LT = 29,
-  LEQ = 30,
-  EQ = 31,
-  FUSE_MUL_ADD3 = 35,
-  FUSE_ADD_RELU = 37,
-  FUSE_ADD_SIGMOID = 38,
-  FUSE_ADD_TANH = 39,
-  RMULH = 43,
-  NOT = 52,
-  SINH = 64,
-  COSH = 65,
-  ASINH = 66,
-  ACOSH = 67,
-  ATANH = 68,
-  TAN = 69,
-  PRELU = 73,
-  CLIP = 74,
-  SOFTPLUS = 76,
-  RELU6 = 78,
-  HSIGMOID = 80,
-  LOGSIGMOID = 82,
-  SQRT = 83,
-  SQUARE = 84,
-  SIGN = 85,
+  RELU = param::ElemwiseMode_RELU,
+  ABS = param::ElemwiseMode_ABS,
+  COS = param::ElemwiseMode_COS,
+  EXP = param::ElemwiseMode_EXP,
+  EXPM1 = param::ElemwiseMode_EXPM1,
+  LOG = param::ElemwiseMode_LOG,
+  LOG1P = param::ElemwiseMode_LOG1P,
+  NEGATE = param::ElemwiseMode_NEGATE,
+  SIN = param::ElemwiseMode_SIN,
+  ADD = param::ElemwiseMode_ADD,
+  FLOOR_DIV = param::ElemwiseMode_FLOOR_DIV,
+  MAX_ = param::ElemwiseMode_MAX_,
+  MIN_ = param::ElemwiseMode_MIN_,
+  MUL = param::ElemwiseMode_MUL,
+  POW = param::ElemwiseMode_POW,
+  SUB = param::ElemwiseMode_SUB,
+  SWITCH_GT0 = param::ElemwiseMode_SWITCH_GT0,
+  TRUE_DIV = param::ElemwiseMode_TRUE_DIV,
+  LOG_SUM_EXP = param::ElemwiseMode_LOG_SUM_EXP,
+  LT = param::ElemwiseMode_LT,
+  LEQ = param::ElemwiseMode_LEQ,
+  EQ = param::ElemwiseMode_EQ,
+  FUSE_MUL_ADD3 = param::ElemwiseMode_FUSE_MUL_ADD3,
+  FUSE_ADD_RELU = param::ElemwiseMode_FUSE_ADD_RELU,
+  FUSE_ADD_SIGMOID = param::ElemwiseMode_FUSE_ADD_SIGMOID,
+  FUSE_ADD_TANH = param::ElemwiseMode_FUSE_ADD_TANH,
+  RMULH = param::ElemwiseMode_RMULH,
+  NOT = param::ElemwiseMode_NOT,
+  SINH = param::ElemwiseMode_SINH,
+  COSH = param::ElemwiseMode_COSH,
+  ASINH = param::ElemwiseMode_ASINH,
+  ACOSH = param::ElemwiseMode_ACOSH,
+  ATANH = param::ElemwiseMode_ATANH,
+  TAN = param::ElemwiseMode_TAN,
+  PRELU = param::ElemwiseMode_PRELU,
+  CLIP = param::ElemwiseMode_CLIP,
+  SOFTPLUS = param::ElemwiseMode_SOFTPLUS,
+  RELU6 = param::ElemwiseMode_RELU6,
+  HSIGMOID = param::ElemwiseMode_HSIGMOID,
+  LOGSIGMOID = param::ElemwiseMode_LOGSIGMOID,
+  SQRT = param::ElemwiseMode_SQRT,
+  SQUARE = param::ElemwiseMode_SQUARE,
+  SIGN = param::ElemwiseMode_SIGN,
 };
 
 // Reduce modes (ReduceMode).
-enum ReduceMode : uint32_t { SUM = 0, SUM_SQR = 1, PRODUCT = 2, R_MAX = 4, MEAN = 5 };
+enum ReduceMode : uint32_t {
+  SUM = param::ReduceMode_SUM,
+  SUM_SQR = param::ReduceMode_SUM_SQR,
+  PRODUCT = param::ReduceMode_PRODUCT,
+  R_MAX = param::ReduceMode_MAX_,
+  MEAN = param::ReduceMode_MEAN,
+};
 
-// Union numbers of the param tables the converters write.
-constexpr uint8_t kEmptyParam = 1;
-constexpr uint8_t kAxisParam = 2;
-constexpr uint8_t kElemwiseParam = 17;
-constexpr uint8_t kMultiTypeParam = 18;
-constexpr uint8_t kPowCParam = 19;
-constexpr uint8_t kReduceParam = 23;
-constexpr uint8_t kUniformRngParam = 32;
-constexpr uint8_t kOptionalAxisV1Param = 54;
-constexpr uint8_t kIndexDescParam = 66;
-constexpr uint8_t kDTypeParam = 67;
+// Union numbers (FBS v1's OperatorParam) of the param tables the converters write.
+constexpr uint8_t kEmptyParam = fbs::OperatorParam_param_Empty;
+constexpr uint8_t kAxisParam = fbs::OperatorParam_param_Axis;
+constexpr uint8_t kElemwiseParam = fbs::OperatorParam_param_Elemwise;
+constexpr uint8_t kMultiTypeParam = fbs::OperatorParam_param_ElemwiseMultiType;
+constexpr uint8_t kPowCParam = fbs::OperatorParam_param_PowC;
+constexpr uint8_t kReduceParam = fbs::OperatorParam_param_Reduce;
+constexpr uint8_t kUniformRngParam = fbs::OperatorParam_param_UniformRNG;
+constexpr uint8_t kOptionalAxisV1Param = fbs::OperatorParam_param_OptionalAxisV1;
+constexpr uint8_t kIndexDescParam = fbs::OperatorParam_param_IndexDescMaskDump;
+constexpr uint8_t kDTypeParam = fbs::OperatorParam_DType;
+constexpr uint8_t kLayerNormParam = fbs::OperatorParam_param_LayerNorm;
+constexpr uint8_t kGroupNormParam = fbs::OperatorParam_param_GroupNorm;
+constexpr uint8_t kSoftmaxParam = fbs::OperatorParam_param_Softmax;
+constexpr uint8_t kDropoutParam = fbs::OperatorParam_param_Dropout;
 
 struct Ref {
   uint32_t node = 0;

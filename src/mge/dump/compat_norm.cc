@@ -8,9 +8,6 @@ namespace {
 
 namespace param = mgb::serialization::fbs::param;
 
-constexpr uint8_t kLayerNormParam = 85;
-constexpr uint8_t kGroupNormParam = 92;
-
 template <typename T>
 const T* ParamTable(const Builder& b, const Node& n, uint8_t type, const char* name) {
   if (n.op.params.empty() || n.op.params[0].type != type || n.op.params[0].table == nullptr) {
