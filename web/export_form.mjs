@@ -65,7 +65,8 @@ function fileList(files) {
   return items.map((item, i) => [i === 0 ? null : h('span.muted', i === items.length - 1 ? ' and ' : ', '), item]);
 }
 
-export function exportForm({ onExport, onChange }) {
+// onPlan(plan) after every update of the plan (null without a model): the pre-flight follows it.
+export function exportForm({ onExport, onChange, onPlan }) {
   let schema = null;
   let page = {};
   let state = {};
@@ -130,6 +131,7 @@ export function exportForm({ onExport, onChange }) {
       row.classList.remove('has-error', 'has-warning');
       clear(row.querySelector('.option-plan'));
     }
+    onPlan?.(plan);
     if (!plan) {
       clear(planBox, h('p.muted', 'Open a model to export it.'));
       exportButton.disabled = true;
