@@ -131,7 +131,11 @@ for (const width of [1366, 420]) {
     await clickExport(page);
     assert.match(await page.textContent('#result-panel .error'), /freeze: false with to: 'tfjs', but the graph holds .*VarHandleOp x4/);
 
+    // Export at once after a change: the check waits its turn behind the export (one request
+    // at a time in the worker), neither fails, and the pre-flight then shows the new options'.
     await pick(page, 'freeze', 'true');
+    await clickExport(page);
+    assert.match(await page.textContent('#result-panel'), /✓ Exported/);
     const on = await preflight(page);
     assert.equal(on.state, 'ready', on.text);
     assert.match(on.text, /freezes signature “serving_default”: 2 variables made constants/);
