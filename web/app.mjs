@@ -10,6 +10,7 @@ import { familyPage } from './families.mjs';
 import { inputCause } from './input_causes.mjs';
 import { graphChoices, inputName, namedFamily, namedSet } from './input_files.mjs';
 import { loadForm } from './load_form.mjs';
+import { PreflightRequests } from './preflight_requests.mjs';
 import { summaryView } from './summary_view.mjs';
 import { WorkerClient } from './worker_client.mjs';
 
@@ -43,10 +44,60 @@ const app = {
   urls: [], // object URLs of the current downloads
   settled: 0, // opens finished (loaded, failed, refused or cancelled): tests wait on it
   exported: 0, // exports finished, the same way
+  checked: 0, // pre-flight outcomes shown, the same way
 };
+
+// ---------------------------------------------------------------------------------------
+// The pre-flight: model.check() of the plan's options, shown above Export whenever the model
+// or the options change (web/preflight_requests.mjs says how it takes turns with loads and
+// exports). The family's page says which check its plan calls for and how it reads.
+
+// Focusable: on a narrow screen it scrolls within the sticky footer, by keyboard too.
+const preflightBox = h('section.preflight', { id: 'preflight', 'aria-live': 'polite', 'aria-label': 'Pre-flight', tabindex: '0', hidden: true });
+$('export-footer').prepend(preflightBox);
+let preflightKey = null; // the check shown or coming, as JSON: the same again is no change (a new model clears it)
+
+const preflight = new PreflightRequests({
+  run: (options) => worker.request({ type: 'check', options }),
+  onState: (state) => {
+    const page = familyPage(app.summary?.family).preflight;
+    if (state === 'idle' || preflightBox.hidden || !page) return;
+    // The outcome shown no longer holds: it goes, and screen readers hear the next one whole.
+    preflightBox.dataset.state = state;
+    preflightBox.setAttribute('aria-busy', 'true');
+    clear(preflightBox, page.view({ state }));
+  },
+  onResult: (outcome) => {
+    const page = familyPage(app.summary?.family).preflight;
+    if (!page) return;
+    const findings = page.findings(outcome, app.summary);
+    preflightBox.dataset.state = findings.state;
+    preflightBox.removeAttribute('aria-busy');
+    clear(preflightBox, page.view(findings));
+    app.checked += 1;
+  },
+});
+
+function onPlan(plan) {
+  const page = familyPage(app.summary?.family).preflight;
+  const request = plan && page ? page.request(plan, app.summary) : null;
+  const key = request ? JSON.stringify(request) : null;
+  if (key === preflightKey) return;
+  preflightKey = key;
+  if (!request) {
+    preflight.cancel();
+    preflightBox.hidden = true;
+    preflightBox.removeAttribute('aria-busy');
+    clear(preflightBox);
+    return;
+  }
+  preflightBox.hidden = false;
+  preflight.want(request);
+}
 
 const form = exportForm({
   onExport: runExport,
+  onPlan,
   // Files already exported no longer match the options once they change.
   onChange: () => {
     if (ui.resultPanel.hidden || ui.resultPanel.classList.contains('stale')) return;
@@ -123,6 +174,7 @@ function onProgress({ phase, done, total, file }) {
 ui.cancel.addEventListener('click', () => {
   if (!app.busy) return;
   const was = app.busy;
+  preflight.cancel();
   worker.cancel();
   setBusy(null);
   showUnloaded();
@@ -223,7 +275,7 @@ async function openSet(entries, note = '') {
   const options = { ...(app.load?.values() ?? {}), name };
   try {
     const files = inSet.map(({ path, file }) => ({ path, file }));
-    const { summary, seconds } = await worker.request({ type: 'load', files, options }, { onProgress });
+    const { summary, seconds } = await preflight.foreground(() => worker.request({ type: 'load', files, options }, { onProgress }));
     app.summary = summary;
     const page = familyPage(summary.family);
     clear(ui.openMessage);
@@ -381,9 +433,11 @@ function showResult(result) {
 async function runExport(plan) {
   if (app.busy || !app.summary) return;
   clearResults();
-  setBusy('export', 'Exporting');
+  // A check that runs is finished first (the worker runs one request at a time); the export's
+  // progress then takes the label over.
+  setBusy('export', preflight.running ? 'Finishing the pre-flight check, then exporting' : 'Exporting');
   try {
-    showResult(await worker.request({ type: 'export', options: plan.options }, { onProgress }));
+    showResult(await preflight.foreground(() => worker.request({ type: 'export', options: plan.options }, { onProgress })));
   } catch (error) {
     if (error?.code === 'CANCELLED') return;
     ui.resultPanel.hidden = false;
@@ -402,6 +456,7 @@ window.graphportPage = {
   get summary() { return app.summary; },
   get settled() { return app.settled; },
   get exported() { return app.exported; },
+  get checked() { return app.checked; },
   get schemas() { return app.schemas; },
 };
 setBusy(null);

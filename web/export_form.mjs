@@ -8,12 +8,18 @@ import { parseMessageFile } from './message_file.mjs';
 
 const FILE_TYPES = new Set(['message', 'bytes']);
 
+// A bool without a default (freeze) has three states: unset (the core decides, as its help
+// says), on and off; it is picked like a choice.
+const isTriState = (option) => option.type === 'bool' && option.default === null;
+const TRI_STATE_LABELS = { none: 'default', true: 'on', false: 'off' };
+
 // The form's starting values, from the schema's defaults. Message and bytes options hold
 // {name, value, error} once a file is picked; a string-list holds null (its default) or a list.
 export function initialValues(schema) {
   const state = {};
   for (const o of schema.options) {
-    if (o.type === 'bool') state[o.name] = o.default ?? false;
+    if (isTriState(o)) state[o.name] = null;
+    else if (o.type === 'bool') state[o.name] = o.default ?? false;
     else if (o.type === 'choice') state[o.name] = o.default === null ? null : o.default ?? o.choices[0];
     else if (o.type === 'string' || o.type === 'int') state[o.name] = o.default ?? '';
     else state[o.name] = o.default ?? null;
@@ -22,6 +28,7 @@ export function initialValues(schema) {
 }
 
 function isDefault(option, value) {
+  if (isTriState(option)) return value === null;
   if (option.type === 'bool') return value === (option.default ?? false);
   if (option.type === 'string') return value === (option.default ?? '');
   return value === option.default || (value === null && option.default === undefined);
@@ -58,7 +65,8 @@ function fileList(files) {
   return items.map((item, i) => [i === 0 ? null : h('span.muted', i === items.length - 1 ? ' and ' : ', '), item]);
 }
 
-export function exportForm({ onExport, onChange }) {
+// onPlan(plan) after every update of the plan (null without a model): the pre-flight follows it.
+export function exportForm({ onExport, onChange, onPlan }) {
   let schema = null;
   let page = {};
   let state = {};
@@ -84,8 +92,9 @@ export function exportForm({ onExport, onChange }) {
   }
 
   function choiceLabel(option, value) {
-    if (value === null) return hooks().choiceLabels?.[option.name]?.none ?? 'none';
-    return hooks().choiceLabels?.[option.name]?.[value] ?? value;
+    const fallback = isTriState(option) ? TRI_STATE_LABELS : {};
+    if (value === null) return hooks().choiceLabels?.[option.name]?.none ?? fallback.none ?? 'none';
+    return hooks().choiceLabels?.[option.name]?.[value] ?? fallback[value] ?? value;
   }
 
   // The options an export will use, by the seed's names: as_text, export_scope="save", …
@@ -97,7 +106,7 @@ export function exportForm({ onExport, onChange }) {
       const key = option.seed || option.label.toLowerCase();
       const eq = option.seed ? '=' : ': ';
       let text = key;
-      if (option.type === 'choice') text = `${key}${eq}${choiceLabel(option, value)}`;
+      if (option.type === 'choice' || isTriState(option)) text = `${key}${eq}${choiceLabel(option, value)}`;
       else if (FILE_TYPES.has(option.type) && typeof state[name] === 'string') text = `${key}${eq}${JSON.stringify(state[name])}`;
       else if (FILE_TYPES.has(option.type)) text = `${key}${eq}${state[name]?.name ?? 'file'}`;
       else if (Array.isArray(value)) {
@@ -122,6 +131,7 @@ export function exportForm({ onExport, onChange }) {
       row.classList.remove('has-error', 'has-warning');
       clear(row.querySelector('.option-plan'));
     }
+    onPlan?.(plan);
     if (!plan) {
       clear(planBox, h('p.muted', 'Open a model to export it.'));
       exportButton.disabled = true;
@@ -187,12 +197,25 @@ export function exportForm({ onExport, onChange }) {
       } });
   }
 
+  function segmented(option, values) {
+    const name = option.name;
+    return h('div.segmented', { role: 'radiogroup', 'aria-label': option.label },
+      values.map((value) => h('label',
+        h('input', { type: 'radio', name: `opt-${name}`, value: value === null ? '' : String(value), checked: state[name] === value,
+          onchange: () => {
+            state[name] = value;
+            changed();
+          } }),
+        h('span', choiceLabel(option, value)))));
+  }
+
   function control(option) {
     const name = option.name;
     if (hooks().controls?.[name]) {
       customs[name] = h('div.custom-control');
       return customs[name];
     }
+    if (isTriState(option)) return segmented(option, [null, true, false]);
     switch (option.type) {
       case 'choice':
       case 'int':
@@ -201,14 +224,7 @@ export function exportForm({ onExport, onChange }) {
           return textInput(option, { type: 'number', value: state[name], onValue: (v) => { state[name] = v; } });
         }
         // A choice without a default (quantize) may also be left unset.
-        return h('div.segmented', { role: 'radiogroup', 'aria-label': option.label },
-          (option.default === null ? [null, ...option.choices] : option.choices).map((value) => h('label',
-            h('input', { type: 'radio', name: `opt-${name}`, value: value ?? '', checked: state[name] === value,
-              onchange: () => {
-                state[name] = value;
-                changed();
-              } }),
-            h('span', choiceLabel(option, value)))));
+        return segmented(option, option.default === null ? [null, ...option.choices] : option.choices);
       case 'bool':
         return h('input', { type: 'checkbox', id: `opt-${name}`, checked: state[name],
           onchange: (e) => {
@@ -236,7 +252,7 @@ export function exportForm({ onExport, onChange }) {
 
   function row(option) {
     const c = control(option);
-    const inline = option.type === 'bool' && !customs[option.name];
+    const inline = option.type === 'bool' && !isTriState(option) && !customs[option.name];
     const typed = ['string', 'string-list'].includes(option.type) || (option.type === 'int' && !option.choices?.length);
     const labelFor = inline || typed ? `opt-${option.name}` : null;
     const el = h(`div.option.kind-${option.type}`, { dataset: { option: option.name } },

@@ -4,6 +4,7 @@
 //
 // Messages in:  {id, type: 'load', files: [{path, file: File}], options}
 //               {id, type: 'export', options}   {id, type: 'unload'}
+//               {id, type: 'check', options}: model.check(), the pre-flight (a CheckReport)
 // Messages out: {type: 'ready', schemas} | {type: 'fatal', message}
 //               {id, type: 'progress', phase: 'read' | 'write' | 'zip', done, total, file}
 //               {id, type: 'done', result}  (an export's files are {name, size, blob})
@@ -167,6 +168,10 @@ self.onmessage = async ({ data }) => {
       await ready;
       const { result } = exportModel(id, data.options);
       postMessage({ id, type: 'done', result });
+    } else if (type === 'check') {
+      await ready;
+      if (!model) throw Object.assign(new Error('no model is loaded: open one first'), { code: 'INVALID_OPTION' });
+      postMessage({ id, type: 'done', result: model.check(data.options) });
     } else if (type === 'unload') {
       dropModel();
       postMessage({ id, type: 'done', result: null });

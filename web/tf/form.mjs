@@ -42,7 +42,8 @@ function collectionsControl({ state, summary, changed, rerender }) {
 }
 
 export const tfForm = {
-  choiceLabels: { to: FORMAT_TITLES },
+  // Freeze unset is the core's default: on for TF.js when the graph needs it, off otherwise.
+  choiceLabels: { to: FORMAT_TITLES, freeze: { none: 'Auto', true: 'On', false: 'Off' } },
   placeholders: {
     exportScope: () => 'e.g. tower_0 or model/dense',
     filename: (state) => defaultFilename(state.to, state.asText),

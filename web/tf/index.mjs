@@ -3,6 +3,7 @@ import { tfErrorTips } from './error_tips.mjs';
 import { exportInfoView } from './export_info.mjs';
 import { tfForm } from './form.mjs';
 import { formatTitle } from './names.mjs';
+import { preflightFindings, preflightRequest, preflightView } from './preflight.mjs';
 import { tfSummaryView } from './summary.mjs';
 
 export const tensorflowPage = {
@@ -11,4 +12,5 @@ export const tensorflowPage = {
   form: tfForm,
   exportInfoView,
   errorTips: tfErrorTips,
+  preflight: { request: preflightRequest, findings: preflightFindings, view: preflightView },
 };

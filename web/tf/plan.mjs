@@ -156,15 +156,20 @@ function planTfjs(state, summary, { options, files, say, errors, warnings, notes
 
 // Freezing: the core freezes a SavedModel with variables on its way to TF.js unless told not
 // to; the plan passes the choices on and says what will happen.
-function planFreeze(state, summary, { options, say, errors, notes }) {
+function planFreeze(state, summary, { options, say, errors, warnings, notes }) {
   const signature = (state.signature ?? '').trim();
   if (signature && signature !== 'serving_default') options.signature = signature;
   const key = signature || 'serving_default';
   const known = (summary?.signatures ?? []).map((s) => s.name);
-  // The checkbox is on or unset: unticked leaves the core's default (freeze on the way to
-  // TF.js when the graph needs it).
-  const freezing = state.freeze === true || (state.to === 'tfjs' && Boolean(summary?.needsFreeze));
-  if (state.freeze === true) options.freeze = true;
+  // Freeze is on, off or unset (null): unset leaves the core's default, which freezes on the
+  // way to TF.js when the graph needs it.
+  const needed = state.to === 'tfjs' && Boolean(summary?.needsFreeze);
+  const freezing = state.freeze === true || (state.freeze !== false && needed);
+  if (typeof state.freeze === 'boolean') options.freeze = state.freeze;
+  if (state.freeze === false && needed) {
+    // Not an error: the user may export anyway and read the core's refusal.
+    say(warnings, 'freeze', 'off, but TF.js cannot run this graph’s variables and function calls: the export to TF.js is refused (the pre-flight lists them)');
+  }
   if (!freezing) return;
   if (known.length && !known.includes(key)) {
     say(errors, 'signature', `the model has no signature “${key}” (it has ${known.filter((n) => !n.startsWith('__')).join(', ') || 'none'})`);
@@ -240,7 +245,7 @@ export function planExport(state, summary) {
     }
   }
 
-  planFreeze(state, summary, { options, say, errors, notes });
+  planFreeze(state, summary, { options, say, errors, warnings, notes });
   if (state.unfuseOps) options.unfuseOps = true;
   if (state.clearDevices) options.clearDevices = true;
   if (state.stripDefaultAttrs) options.stripDefaultAttrs = true;
