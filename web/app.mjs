@@ -70,7 +70,7 @@ const preflight = new PreflightRequests({
   onResult: (outcome) => {
     const page = familyPage(app.summary?.family).preflight;
     if (!page) return;
-    const findings = page.findings(outcome, app.summary);
+    const findings = page.findings(outcome);
     preflightBox.dataset.state = findings.state;
     preflightBox.removeAttribute('aria-busy');
     clear(preflightBox, page.view(findings));

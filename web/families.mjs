@@ -7,8 +7,8 @@
 //   form: {choiceLabels, placeholders, suggestions, controls, forModel, plan} (export_form.mjs)
 //   exportInfoView(info, {labelOf}) -> what an export wrote
 //   errorTips(error, {labelOf}) -> {title, tips} for an error of its reader, or null
-//   preflight: {request(plan, summary) -> model.check() options or null, findings(outcome,
-//     summary), view(findings)}: what the export's target cannot run, shown before Export
+//   preflight: {request(plan, summary) -> model.check() options or null, findings(outcome),
+//     view(findings)}: what the export's target cannot run, shown before Export
 import { megenginePage } from './mge/index.mjs';
 import { tensorflowPage } from './tf/index.mjs';
 import { tfjsPage } from './tfjs/index.mjs';

@@ -270,8 +270,16 @@ export interface CheckReport {
   ops: number;
   nodes: number;
   unsupportedOps: UnsupportedOp[];
-  /** True when export() with these options throws UNSUPPORTED for them. */
+  /**
+   * True when export() with these options throws: UNSUPPORTED for the ops listed, or
+   * `exportError` whatever the ops.
+   */
   exportFails: boolean;
+  /**
+   * The error export() throws with these options although the check could run: freeze: false
+   * on a graph that needs freezing (the unfrozen graph's ops are then the ones listed).
+   */
+  exportError?: { code: GraphportErrorCode; option: string; message: string };
   /** What the export's freeze does (as ExportInfo.frozen). */
   frozen?: ExportInfo['frozen'];
   /** What unfuseOps rewrites. */

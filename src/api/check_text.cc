@@ -65,7 +65,11 @@ std::string CheckText(const std::string& report_json) {
   out += runtime + (tfjs ? " cannot run " : " lacks ") + std::to_string(lacking.size()) +
          " of the " + ops + " ops (" + nodes + " nodes):\n";
   for (const json& op : lacking) out += "  " + OpLine(op) + "\n";
-  if (report["exportFails"] == true) {
+  const json& error = report["exportError"];
+  if (error.is_object()) {
+    out += "an export " + written + " fails with " + Str(error, "code") + ": " +
+           Str(error, "message") + "\n";
+  } else if (report["exportFails"] == true) {
     out +=
         "an export " + written + " fails with UNSUPPORTED (allowUnsupportedOps writes it anyway)\n";
   } else if (tfjs) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 
 #include "core/check_output_set.h"
 #include "core/error.h"
@@ -310,7 +311,7 @@ bool TfFamilyModel::WritesFolder(const OptionValues& options) const {
 
 json TfFamilyModel::Export(const OptionValues& values, OutputSet* out) {
   // A frozen model is written instead of the loaded one: its variables are constants now.
-  FrozenModel frozen = FreezeForExport(*model_, inputs_, folder_, values);
+  FrozenModel frozen = FreezeForExport(*model_, inputs_, folder_, values, ChecksOnly(*out));
   TfModel* model = frozen.model != nullptr ? frozen.model.get() : model_.get();
   json info;
   if (extension_ != nullptr) {
@@ -319,6 +320,12 @@ json TfFamilyModel::Export(const OptionValues& values, OutputSet* out) {
     TfMessageOptions messages;
     info = tf::Export(model, ReadTfExportOptions(values, &messages), out);
   }
+  if (!frozen.refusal.is_null() && info.contains("check")) {
+    // The export throws where the check reports: whatever the ops, it fails.
+    info["check"]["exportFails"] = true;
+    info["check"]["exportError"] = frozen.refusal;
+    MarkWhatFreezeFixes(values, out, &info["check"]);
+  }
   if (frozen.model != nullptr) {
     info["frozen"] = frozen.report;
   } else if (values.String("to") == "saved-model" && !ChecksOnly(*out)) {
@@ -326,6 +333,27 @@ json TfFamilyModel::Export(const OptionValues& values, OutputSet* out) {
     CopyPassthrough(out, &info);
   }
   return info;
+}
+
+// A check of freeze: false lists every op of the unfrozen graph that the runtime lacks (the
+// savers, every signature's function): those that the freeze would remove or prune get its
+// hint, so the user sees which ops freezing fixes and which it would not. A freeze that fails
+// (no checkpoint, say) fixes nothing, and the hints stay as they were.
+void TfFamilyModel::MarkWhatFreezeFixes(const OptionValues& values, OutputSet* out, json* check) {
+  json given = json::object();
+  for (const std::string& name : values.GivenNames()) {
+    if (name != "freeze") given[name] = values.Raw(name);
+  }
+  std::set<std::string> still_lacking;
+  try {
+    json frozen = Export(OptionValues::Read(*values.schema(), given, "export"), out);
+    for (const json& op : frozen["check"]["unsupportedOps"]) still_lacking.insert(op["op"]);
+  } catch (const Error&) {
+    return;
+  }
+  for (json& op : (*check)["unsupportedOps"]) {
+    if (still_lacking.count(op["op"].get<std::string>()) == 0) op["hint"] = "freeze fixes this";
+  }
 }
 
 void TfFamilyModel::CopyPassthrough(OutputSet* out, json* info) const {

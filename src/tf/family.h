@@ -50,6 +50,7 @@ class TfFamilyModel : public FamilyModel {
 
  private:
   void CopyPassthrough(OutputSet* out, nlohmann::json* info) const;
+  void MarkWhatFreezeFixes(const OptionValues& values, OutputSet* out, nlohmann::json* check);
 
   std::unique_ptr<TfModel> model_;
   InputSet* inputs_;

@@ -31,24 +31,12 @@ function opsOf(unsupported, target) {
 // The outcome of a check ({options, report} or {options, error}, web/preflight_requests.mjs)
 // in words: {state: 'ready' | 'cannot' | 'failed', title, ops: [{op, count, nodes, more,
 // fix}], notes: [text], warnings: [text], error}.
-export function preflightFindings(outcome, summary) {
+export function preflightFindings(outcome) {
   const { options, report, error } = outcome;
   const target = options.to === 'tfjs' ? 'tfjs' : 'tensorflow';
   const notes = [];
   const warnings = [];
-  if (error) {
-    // freeze: false on the way to TF.js: the core refuses to check or export a graph that
-    // needs freezing, and the summary says which of its ops TF.js cannot run.
-    const freezeOps = Object.entries(summary?.freezeOps ?? {});
-    if (error.option === 'freeze' && target === 'tfjs' && freezeOps.length) {
-      return {
-        state: 'cannot', title: 'TF.js cannot run:', notes, warnings, error,
-        ops: freezeOps.map(([op, count]) => ({ op, count, nodes: [], more: 0, fix: 'freeze fixes this' })),
-        refused: 'Export refuses it while Freeze is off.',
-      };
-    }
-    return { state: 'failed', title: 'The export would fail:', ops: [], notes, warnings, error };
-  }
+  if (error) return { state: 'failed', title: 'The export would fail:', ops: [], notes, warnings, error };
   if (report.frozen) {
     notes.push(`freezes signature “${report.frozen.signature}”: ${plural(report.frozen.variables, 'variable')} made constants, ${plural(report.frozen.inlinedCalls, 'call')} inlined`);
   }
@@ -59,7 +47,10 @@ export function preflightFindings(outcome, summary) {
     return { state: 'ready', title: `Ready: all ${plural(report.ops, 'op')} (${plural(report.nodes, 'node')}) ${where}`, ops: [], notes, warnings };
   }
   let refused;
-  if (report.exportFails) refused = 'Export refuses it (UNSUPPORTED) unless allowUnsupportedOps is ticked.';
+  // freeze: false on a graph that needs freezing: the export refuses it whatever the ops.
+  if (report.exportError?.option === 'freeze') refused = 'Export refuses it while Freeze is off.';
+  else if (report.exportError) refused = `Export fails with ${report.exportError.code}: ${report.exportError.message}`;
+  else if (report.exportFails) refused = 'Export refuses it (UNSUPPORTED) unless allowUnsupportedOps is ticked.';
   else if (target === 'tfjs') refused = 'Export writes it (allowUnsupportedOps): it runs only where these ops are registered.';
   else refused = 'Export writes it with a warning: TensorFlow cannot import it as it is.';
   return {
@@ -75,6 +66,18 @@ function nodeName(name) {
   return h('code.preflight-node', { title: name }, name);
 }
 
+// With more ops than this, each op's nodes are folded under a count (a freeze: false check
+// lists a dozen ops of the unfrozen graph): one line per op, the nodes a click away.
+const OPEN_NODES_UP_TO = 3;
+
+// The first nodes of an op: open, or folded under their count.
+function nodesView(o, open) {
+  const label = o.more ? `first ${plural(o.nodes.length, 'node')}` : plural(o.nodes.length, 'node');
+  const list = h('ul', o.nodes.map((n) => h('li', nodeName(n))), o.more ? h('li.muted', `and ${o.more} more`) : null);
+  if (open) return h('div.preflight-nodes', h('span.muted', `${label}:`), list);
+  return h('details.preflight-nodes', h('summary', label), list);
+}
+
 // states: 'waiting' | 'running' (a check to come), or the findings of the newest.
 export function preflightView(findings) {
   if (!findings.state || findings.state === 'waiting' || findings.state === 'running') {
@@ -85,9 +88,7 @@ export function preflightView(findings) {
     h('div.preflight-head', h('strong', 'Pre-flight'), ' ', h(`span.preflight-title.${state}`, title)),
     ops.length ? h('ul.preflight-ops', ops.map((o) => h('li', { dataset: { op: o.op } },
       h('span.preflight-op', h('code', `${o.op} x${o.count}`), ' ', h('span.preflight-fix', `(${o.fix})`)),
-      o.nodes.length ? h('div.preflight-nodes',
-        h('span.muted', o.more ? `first ${plural(o.nodes.length, 'node')}:` : `${o.nodes.length === 1 ? 'node' : 'nodes'}:`),
-        h('ul', o.nodes.map((n) => h('li', nodeName(n))), o.more ? h('li.muted', `and ${o.more} more`) : null)) : null))) : null,
+      o.nodes.length ? nodesView(o, ops.length <= OPEN_NODES_UP_TO) : null))) : null,
     refused ? h('p.preflight-refused', refused) : null,
     state === 'failed' ? h('p.preflight-error', h('code.code', error.code ?? 'ERROR'), ' ', error.message) : null,
     warnings.map((w) => h('p.preflight-warning', w)),

@@ -61,7 +61,7 @@ std::map<std::string, uint64_t> OpsNeedingFreeze(const TfModel& model) {
 }
 
 FrozenModel FreezeForExport(const TfModel& model, InputSet* inputs, const std::string& folder,
-                            const OptionValues& values) {
+                            const OptionValues& values, bool checks_only) {
   FrozenModel frozen;
   bool to_tfjs = values.String("to") == "tfjs";
   bool given = values.Has("freeze");
@@ -69,11 +69,13 @@ FrozenModel FreezeForExport(const TfModel& model, InputSet* inputs, const std::s
     if (to_tfjs && model.meta_graph() != nullptr) {
       std::map<std::string, uint64_t> ops = OpsNeedingFreeze(model);
       if (!ops.empty()) {
-        throw Error(ErrorCode::kInvalidOption,
-                    "freeze: false with to: 'tfjs', but the graph holds " + OpList(ops) +
-                        ", which the TF.js runtime cannot run: leave freeze unset (an export "
-                        "to tfjs freezes such a graph) or set it",
-                    ErrorLocation::OfOption("freeze"));
+        std::string message = "freeze: false with to: 'tfjs', but the graph holds " + OpList(ops) +
+                              ", which the TF.js runtime cannot run: leave freeze unset (an "
+                              "export to tfjs freezes such a graph) or set it";
+        if (!checks_only) {
+          throw Error(ErrorCode::kInvalidOption, message, ErrorLocation::OfOption("freeze"));
+        }
+        frozen.refusal = {{"code", "INVALID_OPTION"}, {"option", "freeze"}, {"message", message}};
       }
     }
     return frozen;

@@ -21,14 +21,19 @@ std::map<std::string, uint64_t> OpsNeedingFreeze(const TfModel& model);
 struct FrozenModel {
   std::unique_ptr<TfModel> model;  // null: the export writes the loaded model
   nlohmann::json report;           // info.frozen
+  // A check's (checks_only) freeze: false that an export refuses: the error it throws, as
+  // {code, option, message}; null otherwise. The loaded graph is then checked as it is, so
+  // the report names every op the runtime lacks, with its nodes.
+  nlohmann::json refusal;
 };
 
 // Freezes when `values` ask for it: freeze: true, or freeze unset with to: 'tfjs' on a model
 // that needs it. The checkpoint is `<folder>/variables/variables` in `inputs`. Throws
-// Error(kInvalidOption) for freeze: false with to: 'tfjs' on a model that needs it, and for a
-// freeze of a GraphDef (it has no signature); what Freeze throws otherwise.
+// Error(kInvalidOption) for freeze: false with to: 'tfjs' on a model that needs it (a check,
+// `checks_only`, gets it in `refusal` instead), and for a freeze of a GraphDef (it has no
+// signature); what Freeze throws otherwise.
 FrozenModel FreezeForExport(const TfModel& model, InputSet* inputs, const std::string& folder,
-                            const OptionValues& values);
+                            const OptionValues& values, bool checks_only = false);
 
 }  // namespace graphport::tf
 

@@ -10,6 +10,7 @@
 #include "api/check_text.h"
 #include "api/model.h"
 #include "core/error.h"
+#include "core/output_set.h"
 #include "freeze_test_util.h"
 
 namespace graphport::testing {
@@ -102,15 +103,60 @@ TEST(Check, ASignatureTfjsCannotRunIsReportedNotThrown) {
   EXPECT_NE(CheckText(report.dump()).find("writes it (allowUnsupportedOps)"), std::string::npos);
 }
 
+// freeze: false to TF.js: the export refuses it (INVALID_OPTION); the check reports that refusal
+// and the unfrozen graph's ops TF.js lacks, with their nodes and "freeze fixes this", even
+// with allowUnsupportedOps (the export still throws).
+TEST(Check, FreezeOffNamesTheUnfrozenOpsAndTheExportsRefusal) {
+  ASSERT_TRUE(CorpusPresent()) << MissingCorpusMessage();
+  std::map<std::string, std::string> files;
+  std::unique_ptr<Model> model = LoadFolder(CorpusDir() / kHalfPlusTwoTf2, &files);
+  for (bool allow : {false, true}) {
+    json report = Check(model.get(), {{"freeze", false}, {"allowUnsupportedOps", allow}});
+    EXPECT_EQ(report["runs"], false);
+    EXPECT_EQ(report["exportFails"], true);
+    EXPECT_EQ(report["exportError"]["code"], "INVALID_OPTION");
+    EXPECT_EQ(report["exportError"]["option"], "freeze");
+    EXPECT_FALSE(report.contains("frozen"));
+    std::map<std::string, json> ops;
+    for (const json& op : report["unsupportedOps"]) ops[op["op"]] = op;
+    // The whole unfrozen graph: every signature's function, the savers, the table's variable.
+    ASSERT_EQ(ops.count("VarHandleOp"), 1u) << report.dump();
+    EXPECT_EQ(ops["VarHandleOp"]["count"], 5);
+    EXPECT_EQ(ops["VarHandleOp"]["nodes"].size(), 5u);
+    EXPECT_EQ(ops["StatefulPartitionedCall"]["count"], 14);
+    // serving_default frozen keeps none of them: freeze fixes each.
+    for (const auto& [name, op] : ops) EXPECT_EQ(op["hint"], "freeze fixes this") << name;
+    std::string text = CheckText(report.dump());
+    EXPECT_NE(text.find("\n  VarHandleOp x5 ("), std::string::npos) << text;
+    EXPECT_NE(text.find("an export to: 'tfjs' fails with INVALID_OPTION: freeze: false with to: "
+                        "'tfjs', but the graph holds "),
+              std::string::npos)
+        << text;
+  }
+  // Frozen, regress_x_to_y keeps its ParseExampleV2: freezing does not fix that one.
+  json regress = Check(model.get(), {{"freeze", false}, {"signature", "regress_x_to_y"}});
+  for (const json& op : regress["unsupportedOps"]) {
+    EXPECT_EQ(op.contains("hint") && op["hint"] == "freeze fixes this",
+              op["op"] != "ParseExampleV2")
+        << op.dump();
+  }
+  // The export itself throws what the check reported, and writes nothing.
+  MemoryOutputSet out;
+  try {
+    model->ExportJson(json({{"to", "tfjs"}, {"freeze", false}}).dump(), &out);
+    ADD_FAILURE() << "the export of freeze: false to TF.js did not throw";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kInvalidOption);
+    EXPECT_NE(std::string(e.what()).find("VarHandleOp x4"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(out.files().empty());
+}
+
 TEST(Check, ErrorsAreTheExportsAndTargetMustFitTo) {
   ASSERT_TRUE(CorpusPresent()) << MissingCorpusMessage();
   std::map<std::string, std::string> files;
   std::unique_ptr<Model> model = LoadFolder(CorpusDir() / kHalfPlusTwoTf2, &files);
-  // freeze: false to TF.js is refused by the export; the check says the same.
-  Error e = CheckError(model.get(), {{"freeze", false}});
-  EXPECT_EQ(e.code(), ErrorCode::kInvalidOption);
-  EXPECT_NE(std::string(e.what()).find("VarHandleOp x4"), std::string::npos) << e.what();
-  e = CheckError(model.get(), {{"signature", "nope"}});
+  Error e = CheckError(model.get(), {{"signature", "nope"}});
   EXPECT_NE(e.code(), ErrorCode::kInternal) << e.what();
   e = CheckError(model.get(), {{"target", "onnx"}});
   EXPECT_EQ(e.code(), ErrorCode::kInvalidOption);
