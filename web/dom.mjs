@@ -65,3 +65,8 @@ export function plural(n, one, many = `${one}s`) {
 export function formatSeconds(s) {
   return s < 1 ? `${Math.max(1, Math.round(s * 1000))} ms` : `${s.toFixed(1)} s`;
 }
+
+// One labelled fact of a summary ("Format: saved-model"); `field` names it for tests.
+export function fact(label, value, field) {
+  return h('div.fact', h('span.fact-label', label), h('span.fact-value', { dataset: { field } }, value));
+}

@@ -1,11 +1,7 @@
 // The summary of a loaded model (model.inspect()): the header every family has (family,
 // format, encoding, how it was detected, the producer, the counts, the inputs read), rendered
 // once here, then the family's own part (web/<family>/summary.mjs) below it.
-import { formatBytes, formatCount, formatSeconds, h } from './dom.mjs';
-
-function fact(label, value, field) {
-  return h('div.fact', h('span.fact-label', label), h('span.fact-value', { dataset: { field } }, value));
-}
+import { fact, formatBytes, formatCount, formatSeconds, h } from './dom.mjs';
 
 // "op types" -> "op-types": the counts' labels as data-field names.
 function fieldName(label) {

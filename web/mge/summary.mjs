@@ -2,14 +2,10 @@
 // for the operators in graph order (paged, filterable), the op types as a chart, the dump
 // info that Network.dump returns, the metadata with its user_info, the graphs of a file
 // holding several dumps, and the test cases of an mgbtest0 container.
-import { formatBytes, formatCount, h, plural } from '../dom.mjs';
+import { fact, formatBytes, formatCount, h, plural } from '../dom.mjs';
 import { opChart } from '../op_chart.mjs';
 import { pagedList } from '../paged_list.mjs';
 import { tabs } from '../tabs.mjs';
-
-function fact(label, value, field) {
-  return h('div.fact', h('span.fact-label', label), h('span.fact-value', { dataset: { field } }, value));
-}
 
 // A var as the dump names it; an unnamed one by its id, as graphport writes it (var<id>).
 function varName(v) {

@@ -3,7 +3,7 @@
 // (a bar chart), signatures, scopes, collections, functions, a SavedModel's checkpoint
 // variables and its meta graphs.
 // Long lists are paged, so thousands of ops or functions stay cheap to show.
-import { formatBytes, formatCount, h, plural } from '../dom.mjs';
+import { fact, formatBytes, formatCount, h, plural } from '../dom.mjs';
 import { opChart } from '../op_chart.mjs';
 import { pagedList } from '../paged_list.mjs';
 import { tabs } from '../tabs.mjs';
@@ -17,10 +17,6 @@ function shapeText(shape) {
   if (shape === null || shape === undefined) return 'unknown rank';
   if (shape.length === 0) return 'scalar';
   return `[${shape.map((d) => (d < 0 ? '?' : formatCount(d))).join(', ')}]`;
-}
-
-function fact(label, value, field) {
-  return h('div.fact', h('span.fact-label', label), h('span.fact-value', { dataset: { field } }, value));
 }
 
 function tensorRows(role, tensors) {

@@ -2,13 +2,9 @@
 // manifest, so TensorFlow's part comes first, then the manifest's: where the model came from
 // (format, generatedBy, convertedBy), its weights (dtype, shape, quantization, where they
 // sit in the shards), the shard files and the user-defined metadata.
-import { formatBytes, formatCount, h, plural } from '../dom.mjs';
+import { fact, formatBytes, formatCount, h, plural } from '../dom.mjs';
 import { pagedList } from '../paged_list.mjs';
 import { tfSummaryView } from '../tf/summary.mjs';
-
-function fact(label, value, field) {
-  return h('div.fact', h('span.fact-label', label), h('span.fact-value', { dataset: { field } }, value));
-}
 
 function shapeText(shape) {
   if (!shape?.length) return 'scalar';
