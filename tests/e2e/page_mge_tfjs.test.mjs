@@ -167,13 +167,15 @@ test('MegEngine: the export form is the schema (groups, seed names, help) with i
   await page.close();
 });
 
-test('MegEngine: FBS compatible with 8.14 is the original file byte for byte; with a strip-info file, a zip of both', async () => {
+test('MegEngine: FBS compatible with 8.14, kept as loaded, is the original file byte for byte; with a strip-info file, a zip of both', async () => {
   const path = MGE_FILES[0];
   const original = readFileSync(path);
   const page = await session.newPage();
   await openFiles(page, path);
   await page.click('label:has(input[name="opt-dumpFormat"][value="FBS"])');
   await page.fill('#opt-compatOlderVersion', '8.14');
+  // Network.dump would optimize and add metadata; "Keep as loaded" writes the file as it was.
+  await page.setChecked('#opt-asLoaded', true);
   await clickExport(page);
   assert.equal(await page.locator('#result-panel .error').count(), 0, await page.textContent('#result-panel'));
   assert.equal(await page.locator('#download-zip').count(), 0);
@@ -185,7 +187,7 @@ test('MegEngine: FBS compatible with 8.14 is the original file byte for byte; wi
   await page.fill('#opt-userInfo', 'page2');
   await clickExport(page);
   assert.equal(await page.locator('#result-panel .error').count(), 0, await page.textContent('#result-panel'));
-  const expected = withModel(original, basename(path), (m) => m.export({ dumpFormat: 'FBS', compatOlderVersion: '8.14', stripInfoFile: 'strip_info.json', userInfo: 'page2' }));
+  const expected = withModel(original, basename(path), (m) => m.export({ dumpFormat: 'FBS', compatOlderVersion: '8.14', asLoaded: true, stripInfoFile: 'strip_info.json', userInfo: 'page2' }));
   const zip = await download(page, '#download-zip');
   assert.equal(zip.name, 'model.zip');
   const entries = unzipSync(zip.bytes);
