@@ -209,6 +209,31 @@ test('MegEngine: FBS compatible with 8.14, kept as loaded, is the original file 
   await page.close();
 });
 
+test('MegEngine: the default export is optimized as Network.dump does; the result lists the options, the operator counts and what each pass did', async () => {
+  const path = MGE_FILES[1];
+  const original = readFileSync(path);
+  const page = await session.newPage();
+  await openFiles(page, path);
+  await page.setChecked('#opt-enableFuseConvBiasNonlinearity', true);
+  await clickExport(page);
+  assert.equal(await page.locator('#result-panel .error').count(), 0, await page.textContent('#result-panel'));
+  const expected = withModel(original, basename(path), (m) => m.export({ enableFuseConvBiasNonlinearity: true }));
+  const { before, after } = expected.info.optimized.operators;
+  await page.click('#result-panel .export-info summary');
+  const text = await page.textContent('#result-panel .export-info');
+  assert.match(text, /yes \(enable_fuse_conv_bias_nonlinearity, enable_fuse_grain; optimize_options 68\)/);
+  assert.ok(text.includes(`operators ${before} → ${after}`), text);
+  assert.ok(text.includes('no pass changed the graph'), text);
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    assert.deepEqual(await overflowing(page), []);
+    await page.locator('#result-panel').scrollIntoViewIfNeeded();
+    await screenshot(page, `mge-optimized-${width}`);
+  }
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('MegEngine: a dump appended to another makes a file of two graphs; the page opens the second, with its user_info', async () => {
   const path = MGE_FILES[0];
   const original = readFileSync(path);
