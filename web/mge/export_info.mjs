@@ -15,7 +15,7 @@ function optimizedView(optimized) {
   const flags = optimized.flags.length ? optimized.flags.join(', ') : 'no option';
   const passes = optimized.passes.length
     ? h('ul.passes', optimized.passes.map((p) => h('li', [h('code', p.pass), `: ${p.did}`])))
-    : h('span.muted', ' no pass changed the graph');
+    : h('span.muted', '; no pass changed the graph');
   return [
     `yes (${flags}; optimize_options ${optimized.optimizeOptions}), operators `,
     `${formatCount(before)} → ${formatCount(after)}`,
