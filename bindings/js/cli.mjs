@@ -54,6 +54,8 @@ async function run(argv) {
     } else {
       // What the export wrote but the target cannot take, on stdout with the export's result.
       for (const warning of result.info.warnings ?? []) process.stdout.write(`graphport: warning: ${warning}\n`);
+      // What the export did to the graph on its way (a MegEngine dump's optimization).
+      for (const note of result.info.notes ?? []) process.stdout.write(`graphport: note: ${note}\n`);
     }
     return 0;
   } finally {

@@ -109,33 +109,35 @@ export interface MegengineExportOptions {
   stripInfoFile?: string | null;
   /** append_json: Checked when stripInfoFile is set: the existing strip-info JSON; the information for code strip is appended to it (otherwise the file is rewritten). */
   appendJson?: BytesOption | null;
-  /** optimize_for_inference: Enable optimizations; will skip all optimize options if this is false. graphport keeps the loaded graph's operators and its optimize-options word (info.optimized = "as loaded"); a kwarg that would rewrite the graph is refused. Default: true. */
+  /** optimize_for_inference: Enable optimizations; will skip all optimize options if this is false. info.optimized lists what each pass changed. Default: true. */
   optimizeForInference?: boolean | null;
-  /** enable_io16xc32: Float16 tensors between operators, float32 inside them (f16_io_f32_comp); the outputs become float16. Default: false. */
+  /** graphport's own, not a Network.dump argument: write the graph as it was loaded, with the loaded metadata (or none, when the input has none), instead of optimizing it and writing fresh metadata as Network.dump does; the other options still apply. Default: false. */
+  asLoaded?: boolean | null;
+  /** enable_io16xc32: Float16 tensors between operators, float32 inside them (f16_io_f32_comp); the outputs are converted back to their dtype. Not implemented by graphport yet. Default: false. */
   enableIo16xc32?: boolean | null;
-  /** enable_ioc16: Float16 for tensors and for computation alike (f16_io_comp). Default: false. */
+  /** enable_ioc16: Float16 for tensors and for computation alike (f16_io_comp). Not implemented by graphport yet. Default: false. */
   enableIoc16?: boolean | null;
-  /** enable_hwcd4: Convert to the NHWCD4 layout (fast on some OpenCL devices). Default: false. */
+  /** enable_hwcd4: Convert to the NHWCD4 layout (fast on some OpenCL devices); not implemented by graphport. Default: false. */
   enableHwcd4?: boolean | null;
-  /** enable_nchw88: Convert to the NCHW88 layout (x86 AVX). Default: false. */
+  /** enable_nchw88: Convert to the NCHW88 layout (x86 AVX); not implemented by graphport. Default: false. */
   enableNchw88?: boolean | null;
-  /** enable_nchw44: Convert to the NCHW44 layout (Arm). Default: false. */
+  /** enable_nchw44: Convert to the NCHW44 layout (Arm); not implemented by graphport. Default: false. */
   enableNchw44?: boolean | null;
-  /** enable_nchw44_dot: Convert to the NCHW44-dot layout (Armv8.2 with dot product). Default: false. */
+  /** enable_nchw44_dot: Convert to the NCHW44-dot layout (Armv8.2 with dot product); not implemented by graphport. Default: false. */
   enableNchw44Dot?: boolean | null;
-  /** enable_nchw4: Convert to the NCHW4 layout (NVIDIA, cuDNN). Default: false. */
+  /** enable_nchw4: Convert to the NCHW4 layout (NVIDIA, cuDNN); not implemented by graphport. Default: false. */
   enableNchw4?: boolean | null;
-  /** enable_nchw32: Convert to the NCHW32 layout (NVIDIA tensor cores, cuDNN). Default: false. */
+  /** enable_nchw32: Convert to the NCHW32 layout (NVIDIA tensor cores, cuDNN); not implemented by graphport. Default: false. */
   enableNchw32?: boolean | null;
-  /** enable_chwn4: Convert to the CHWN4 layout (NVIDIA tensor cores). Default: false. */
+  /** enable_chwn4: Convert to the CHWN4 layout (NVIDIA tensor cores); not implemented by graphport. Default: false. */
   enableChwn4?: boolean | null;
-  /** enable_nchw64: Convert to the NCHW64 layout (int4 on NVIDIA). Default: false. */
+  /** enable_nchw64: Convert to the NCHW64 layout (int4 on NVIDIA); not implemented by graphport. Default: false. */
   enableNchw64?: boolean | null;
   /** enable_fuse_conv_bias_nonlinearity: Fuse convolution, bias and the nonlinearity after them into one ConvBias operator. Default: false. */
   enableFuseConvBiasNonlinearity?: boolean | null;
   /** enable_fuse_conv_bias_with_z: Also fuse an added z input into ConvBias (NVIDIA); inference results may then differ slightly from training. Default: false. */
   enableFuseConvBiasWithZ?: boolean | null;
-  /** enable_fuse_preprocess: Fuse the input preprocessing (astype, channel padding, dimshuffle) into one operator. Default: false. */
+  /** enable_fuse_preprocess: Fuse an int8 input preprocessing (astype, channel padding, dimshuffle) and a WarpPerspective before it into one operator; graphport accepts it for graphs without them, where it changes nothing. Default: false. */
   enableFusePreprocess?: boolean | null;
   /** enable_fuse_grain: Fold reduce-mean and global pooling patterns (FoldingReduceMean, FoldingGlobalPooling); on by default. Default: true. */
   enableFuseGrain?: boolean | null;

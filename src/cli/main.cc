@@ -131,6 +131,10 @@ int Run(int argc, char** argv) {
     for (const auto& warning : record.value("warnings", nlohmann::json::array())) {
       std::cout << "graphport: warning: " << warning.get<std::string>() << "\n";
     }
+    // What the export did to the graph on its way (a MegEngine dump's optimization).
+    for (const auto& note : record.value("notes", nlohmann::json::array())) {
+      std::cout << "graphport: note: " << note.get<std::string>() << "\n";
+    }
   }
   return 0;
 }

@@ -7,7 +7,10 @@
 #include "mge/dump/dump_info.h"
 #include "mge/dump/dump_plan.h"
 #include "mge/dump/dump_request.h"
+#include "mge/dump/set_priority_to_id.h"
 #include "mge/dump/strip_info.h"
+#include "mge/inspect.h"
+#include "mge/optimize/optimize_for_inference.h"
 #include "mge/write_v1.h"
 #include "mge/write_v2.h"
 
@@ -21,17 +24,62 @@ void WriteFile(OutputSet* out, const std::string& name, const std::string& bytes
   out->Close();
 }
 
+// info.optimized: the options' word and flags, the operator counts before and after, and
+// each pass that changed the graph with what it did.
+nlohmann::json OptimizedInfo(const Graph& loaded, const Graph& optimized,
+                             const opt::OptimizeOptions& options,
+                             const opt::OptimizeResult& result) {
+  nlohmann::json passes = nlohmann::json::array();
+  for (const opt::PassReport& p : result.passes) {
+    if (p.changed) passes.push_back({{"pass", p.pass}, {"did", p.summary}});
+  }
+  return {{"optimizeOptions", options.Serialize()},
+          {"flags", OptimizeOptionNames(options.Serialize())},
+          {"operators", {{"before", loaded.oprs.size()}, {"after", optimized.oprs.size()}}},
+          {"passes", passes}};
+}
+
+// info.optimized in one line, for the CLIs' text output.
+std::string OptimizedNote(const nlohmann::json& optimized) {
+  std::string flags;
+  for (const auto& f : optimized["flags"])
+    flags += (flags.empty() ? "" : ", ") + f.get<std::string>();
+  std::string note = "optimize_for_inference (" + (flags.empty() ? "no option" : flags) +
+                     "): " + optimized["operators"]["before"].dump() + " operators before, " +
+                     optimized["operators"]["after"].dump() + " after";
+  if (optimized["passes"].empty()) return note + "; no pass changed the graph";
+  for (const auto& p : optimized["passes"]) {
+    note += "; " + p["pass"].get<std::string>() + ": " + p["did"].get<std::string>();
+  }
+  return note;
+}
+
 }  // namespace
 
 nlohmann::json ExportMgeGraph(const MgeFile& file, size_t graph_index, const OptionValues& options,
                               OutputSet* out) {
   const Graph& loaded = file.graphs[graph_index];
   DumpRequest request = ReadDumpRequest(options);
-  // Every MegEngine dump runs the compatibility rewrite first (no_change_graph=False).
+  // Network.dump optimizes first (by default), then the dumper runs the compatibility
+  // rewrite (no_change_graph=False).
+  RewrittenGraph optimized_storage;
+  opt::OptimizeResult optimized;
+  const Graph* source = &loaded;
+  if (request.optimize_for_inference) {
+    optimized = opt::OptimizeForInference(loaded, request.optimize, &optimized_storage);
+    source = optimized.graph;
+  }
+  Graph prioritized;
+  if (request.keep_opr_priority && !request.as_loaded) {
+    // Only kept priorities are written, so only then is the graph copied to set them.
+    prioritized = *source;
+    SetPriorityToId(source == &loaded ? nullptr : &optimized_storage.opr_ids, &prioritized);
+    source = &prioritized;
+  }
   RewrittenGraph rewritten;
   const bool was_rewritten =
-      RewriteForCompat(loaded, request.format, request.compat_814, &rewritten);
-  const Graph& graph = was_rewritten ? rewritten.graph : loaded;
+      RewriteForCompat(*source, request.format, request.compat_814, &rewritten);
+  const Graph& graph = was_rewritten ? rewritten.graph : *source;
   DumpPlan plan = MakeDumpPlan(graph, request);
   WrittenDump dump = request.format == DumpFormat::kFbsV1 ? WriteV1(plan) : WriteV2(plan);
 
@@ -79,8 +127,9 @@ nlohmann::json ExportMgeGraph(const MgeFile& file, size_t graph_index, const Opt
   std::string strip_json;
   StripInfo strip;
   if (request.strip_info_file) {
-    // Collected before the compatibility rewrite, like get_info_for_strip.
-    strip = CollectStripInfo(loaded, dump.content_hash);
+    // Collected after optimization and before the compatibility rewrite, like
+    // get_info_for_strip.
+    strip = CollectStripInfo(*source, dump.content_hash);
     strip_json = StripInfoJson(strip, request.append_json);
   }
 
@@ -102,7 +151,9 @@ nlohmann::json ExportMgeGraph(const MgeFile& file, size_t graph_index, const Opt
   if (request.format == DumpFormat::kFbsV1) {
     result["header"] = plan.magic == V1Magic::kMgbs ? "MGBS" : "MGBC";
   }
-  result["optimized"] = request.optimize_for_inference ? "as loaded" : "no";
+  result["optimized"] = request.optimize_for_inference
+                            ? OptimizedInfo(loaded, *source, request.optimize, optimized)
+                            : nlohmann::json(request.as_loaded ? "as loaded" : "no");
   nlohmann::json kept = {{"metadata", plan.metadata_note}};
   if (plan.synthesized_var_names) {
     kept["varNames"] = std::to_string(plan.synthesized_var_names) +
@@ -123,6 +174,9 @@ nlohmann::json ExportMgeGraph(const MgeFile& file, size_t graph_index, const Opt
         std::to_string(strip.vars_without_dtype) + " vars have a dtype neither stored nor inferred";
   }
   result["kept"] = kept;
+  if (request.optimize_for_inference) {
+    result["notes"] = nlohmann::json::array({OptimizedNote(result["optimized"])});
+  }
   return result;
 }
 

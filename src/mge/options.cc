@@ -112,9 +112,12 @@ OptionSchema BuildExportOptions() {
   o.push_back(Spec("optimizeForInference", "optimize_for_inference", OptionType::kBool, true,
                    "optimize", "Optimize for inference",
                    "Enable optimizations; will skip all optimize options if this is false. "
-                   "graphport keeps the loaded graph's operators and its optimize-options word "
-                   "(info.optimized = \"as loaded\"); a kwarg that would rewrite the graph is "
-                   "refused."));
+                   "info.optimized lists what each pass changed."));
+  o.push_back(Spec("asLoaded", "", OptionType::kBool, false, "optimize", "Keep as loaded",
+                   "graphport's own, not a Network.dump argument: write the graph as it was "
+                   "loaded, with the loaded metadata (or none, when the input has none), "
+                   "instead of optimizing it and writing fresh metadata as Network.dump does; "
+                   "the other options still apply."));
   for (const OptimizeKwarg& k : OptimizeKwargs()) {
     o.push_back(
         Spec(k.name, k.seed, OptionType::kBool, k.default_value, "optimize", k.seed, k.help));
@@ -142,27 +145,36 @@ const std::vector<OptimizeKwarg>& OptimizeKwargs() {
   static const auto* kwargs = new std::vector<OptimizeKwarg>{
       {"enableIo16xc32", "enable_io16xc32", false,
        "Float16 tensors between operators, float32 inside them (f16_io_f32_comp); the "
-       "outputs become float16."},
+       "outputs are converted back to their dtype. Not implemented by graphport yet."},
       {"enableIoc16", "enable_ioc16", false,
-       "Float16 for tensors and for computation alike (f16_io_comp)."},
+       "Float16 for tensors and for computation alike (f16_io_comp). Not implemented by "
+       "graphport yet."},
       {"enableHwcd4", "enable_hwcd4", false,
-       "Convert to the NHWCD4 layout (fast on some OpenCL devices)."},
-      {"enableNchw88", "enable_nchw88", false, "Convert to the NCHW88 layout (x86 AVX)."},
-      {"enableNchw44", "enable_nchw44", false, "Convert to the NCHW44 layout (Arm)."},
+       "Convert to the NHWCD4 layout (fast on some OpenCL devices); not implemented by graphport."},
+      {"enableNchw88", "enable_nchw88", false,
+       "Convert to the NCHW88 layout (x86 AVX); not implemented by graphport."},
+      {"enableNchw44", "enable_nchw44", false,
+       "Convert to the NCHW44 layout (Arm); not implemented by graphport."},
       {"enableNchw44Dot", "enable_nchw44_dot", false,
-       "Convert to the NCHW44-dot layout (Armv8.2 with dot product)."},
-      {"enableNchw4", "enable_nchw4", false, "Convert to the NCHW4 layout (NVIDIA, cuDNN)."},
+       "Convert to the NCHW44-dot layout (Armv8.2 with dot product); not implemented by "
+       "graphport."},
+      {"enableNchw4", "enable_nchw4", false,
+       "Convert to the NCHW4 layout (NVIDIA, cuDNN); not implemented by graphport."},
       {"enableNchw32", "enable_nchw32", false,
-       "Convert to the NCHW32 layout (NVIDIA tensor cores, cuDNN)."},
-      {"enableChwn4", "enable_chwn4", false, "Convert to the CHWN4 layout (NVIDIA tensor cores)."},
-      {"enableNchw64", "enable_nchw64", false, "Convert to the NCHW64 layout (int4 on NVIDIA)."},
+       "Convert to the NCHW32 layout (NVIDIA tensor cores, cuDNN); not implemented by graphport."},
+      {"enableChwn4", "enable_chwn4", false,
+       "Convert to the CHWN4 layout (NVIDIA tensor cores); not implemented by graphport."},
+      {"enableNchw64", "enable_nchw64", false,
+       "Convert to the NCHW64 layout (int4 on NVIDIA); not implemented by graphport."},
       {"enableFuseConvBiasNonlinearity", "enable_fuse_conv_bias_nonlinearity", false,
        "Fuse convolution, bias and the nonlinearity after them into one ConvBias operator."},
       {"enableFuseConvBiasWithZ", "enable_fuse_conv_bias_with_z", false,
        "Also fuse an added z input into ConvBias (NVIDIA); inference results may then differ "
        "slightly from training."},
       {"enableFusePreprocess", "enable_fuse_preprocess", false,
-       "Fuse the input preprocessing (astype, channel padding, dimshuffle) into one operator."},
+       "Fuse an int8 input preprocessing (astype, channel padding, dimshuffle) and a "
+       "WarpPerspective before it into one operator; graphport accepts it for graphs "
+       "without them, where it changes nothing."},
       {"enableFuseGrain", "enable_fuse_grain", true,
        "Fold reduce-mean and global pooling patterns (FoldingReduceMean, "
        "FoldingGlobalPooling); on by default."},

@@ -280,6 +280,29 @@ test('the MegEngine plan: compat_older_version needs FBS and 8.14, a strip-info 
   }
 });
 
+test('the MegEngine plan: layout and float16 kwargs refused before the export (the last layout wins), all ignored when not optimizing', async () => {
+  const { planExport } = await import('../../web/mge/plan.mjs');
+  const schema = gp.optionSchema('megengine').export;
+  const summary = await nodeReference(corpusFile('mge')).then((r) => r.summary);
+  const state = { ...initialValues(schema), enableNchw88: true, enableNchw44: true, enableIoc16: true };
+  let plan = planExport(state, summary, schema);
+  assert.deepEqual(plan.errors.map((e) => e.option), ['enableNchw44', 'enableIoc16']);
+  assert.match(plan.errors[0].text, /enable_nchw44/);
+  const model = gp.load(readFileSync(corpusFile('mge')), { name: 'model.mge' });
+  try {
+    // The core agrees: it refuses the winning layout kwarg ...
+    assert.throws(() => model.export(plan.options), (e) => e.code === 'UNSUPPORTED' && /enableNchw44/.test(e.message));
+    // ... and with optimize_for_inference off ignores every kwarg, as Network.dump does.
+    state.optimizeForInference = false;
+    plan = planExport(state, summary, schema);
+    assert.deepEqual(plan.errors, []);
+    assert.deepEqual(plan.warnings.map((w) => w.option).sort(), ['enableIoc16', 'enableNchw44', 'enableNchw88']);
+    assert.equal(model.export(plan.options).info.optimized, 'no');
+  } finally {
+    model.delete();
+  }
+});
+
 test('the TensorFlow plan for to: \'tfjs\': model.json and shards, the TF.js options only there', async () => {
   const { planExport } = await import('../../web/tf/plan.mjs');
   const schema = gp.optionSchema('tensorflow').export;

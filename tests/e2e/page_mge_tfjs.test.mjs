@@ -167,13 +167,15 @@ test('MegEngine: the export form is the schema (groups, seed names, help) with i
   await page.close();
 });
 
-test('MegEngine: FBS compatible with 8.14 is the original file byte for byte; with a strip-info file, a zip of both', async () => {
+test('MegEngine: FBS compatible with 8.14, kept as loaded, is the original file byte for byte; with a strip-info file, a zip of both', async () => {
   const path = MGE_FILES[0];
   const original = readFileSync(path);
   const page = await session.newPage();
   await openFiles(page, path);
   await page.click('label:has(input[name="opt-dumpFormat"][value="FBS"])');
   await page.fill('#opt-compatOlderVersion', '8.14');
+  // Network.dump would optimize and add metadata; "Keep as loaded" writes the file as it was.
+  await page.setChecked('#opt-asLoaded', true);
   await clickExport(page);
   assert.equal(await page.locator('#result-panel .error').count(), 0, await page.textContent('#result-panel'));
   assert.equal(await page.locator('#download-zip').count(), 0);
@@ -185,7 +187,7 @@ test('MegEngine: FBS compatible with 8.14 is the original file byte for byte; wi
   await page.fill('#opt-userInfo', 'page2');
   await clickExport(page);
   assert.equal(await page.locator('#result-panel .error').count(), 0, await page.textContent('#result-panel'));
-  const expected = withModel(original, basename(path), (m) => m.export({ dumpFormat: 'FBS', compatOlderVersion: '8.14', stripInfoFile: 'strip_info.json', userInfo: 'page2' }));
+  const expected = withModel(original, basename(path), (m) => m.export({ dumpFormat: 'FBS', compatOlderVersion: '8.14', asLoaded: true, stripInfoFile: 'strip_info.json', userInfo: 'page2' }));
   const zip = await download(page, '#download-zip');
   assert.equal(zip.name, 'model.zip');
   const entries = unzipSync(zip.bytes);
@@ -202,6 +204,31 @@ test('MegEngine: FBS compatible with 8.14 is the original file byte for byte; wi
     assert.deepEqual(await overflowing(page), []);
     await page.locator('#result-panel').scrollIntoViewIfNeeded();
     await screenshot(page, `mge-exported-${width}`);
+  }
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('MegEngine: the default export is optimized as Network.dump does; the result lists the options, the operator counts and what each pass did', async () => {
+  const path = MGE_FILES[1];
+  const original = readFileSync(path);
+  const page = await session.newPage();
+  await openFiles(page, path);
+  await page.setChecked('#opt-enableFuseConvBiasNonlinearity', true);
+  await clickExport(page);
+  assert.equal(await page.locator('#result-panel .error').count(), 0, await page.textContent('#result-panel'));
+  const expected = withModel(original, basename(path), (m) => m.export({ enableFuseConvBiasNonlinearity: true }));
+  const { before, after } = expected.info.optimized.operators;
+  await page.click('#result-panel .export-info summary');
+  const text = await page.textContent('#result-panel .export-info');
+  assert.match(text, /yes \(enable_fuse_conv_bias_nonlinearity, enable_fuse_grain; optimize_options 68\)/);
+  assert.ok(text.includes(`operators ${before} → ${after}`), text);
+  assert.ok(text.includes('no pass changed the graph'), text);
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    assert.deepEqual(await overflowing(page), []);
+    await page.locator('#result-panel').scrollIntoViewIfNeeded();
+    await screenshot(page, `mge-optimized-${width}`);
   }
   assert.deepEqual(page.errors, []);
   await page.close();

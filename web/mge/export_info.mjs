@@ -7,6 +7,22 @@ function names(list) {
   return list.map((n, i) => [i ? ', ' : '', h('code', n)]);
 }
 
+// info.optimized: "no", "as loaded", or what optimize_for_inference did: the options' flags,
+// the operator counts before and after, and each pass that changed the graph.
+function optimizedView(optimized) {
+  if (typeof optimized !== 'object' || optimized === null) return String(optimized);
+  const { before, after } = optimized.operators;
+  const flags = optimized.flags.length ? optimized.flags.join(', ') : 'no option';
+  const passes = optimized.passes.length
+    ? h('ul.passes', optimized.passes.map((p) => h('li', [h('code', p.pass), `: ${p.did}`])))
+    : h('span.muted', '; no pass changed the graph');
+  return [
+    `yes (${flags}; optimize_options ${optimized.optimizeOptions}), operators `,
+    `${formatCount(before)} → ${formatCount(after)}`,
+    passes,
+  ];
+}
+
 export function exportInfoView(info) {
   const rows = [];
   const row = (label, value) => rows.push(h('dt', label), h('dd', value));
@@ -18,7 +34,7 @@ export function exportInfoView(info) {
   row('inputs', names(info.inputs));
   row('outputs', names(info.outputs));
   row('params', names(info.params));
-  row('Optimized', info.optimized);
+  row('Optimized', optimizedView(info.optimized));
   for (const [what, why] of Object.entries(info.kept ?? {})) row(`Kept: ${what}`, why);
   return h('dl.info', rows);
 }

@@ -11,6 +11,26 @@ function fileName(errors, option, value) {
   }
 }
 
+// The optimize_for_inference kwargs the core refuses (the layout transforms and float16
+// conversion), and those MegEngine ignores with optimize_for_inference off, said before the
+// export runs. Of several layout kwargs the last in MegEngine's order wins.
+const LAYOUT_ORDER = ['enableHwcd4', 'enableNchw4', 'enableNchw88', 'enableNchw32', 'enableNchw44',
+  'enableNchw44Dot', 'enableChwn4', 'enableNchw64'];
+
+function optimizePlan(state, schema, say, errors, warnings) {
+  const kwargs = schema.options.filter((o) => o.group === 'optimize' && o.name.startsWith('enable'));
+  const changed = kwargs.filter((o) => state[o.name] !== undefined && state[o.name] !== o.default);
+  if (state.optimizeForInference === false || state.asLoaded === true) {
+    for (const o of changed) say(warnings, o.name, `${o.seed} is ignored: the graph is not optimized`);
+    return;
+  }
+  const layout = LAYOUT_ORDER.filter((name) => state[name] === true).pop();
+  if (layout) say(errors, layout, `${schema.options.find((o) => o.name === layout).seed}: graphport does not implement this layout transform`);
+  for (const name of ['enableIo16xc32', 'enableIoc16']) {
+    if (state[name] === true) say(errors, name, `${schema.options.find((o) => o.name === name).seed}: graphport does not implement the float16 conversion`);
+  }
+}
+
 export function planExport(state, summary, schema) {
   const plan = schemaPlan(schema, state);
   const { options, errors, warnings, notes } = plan;
@@ -43,6 +63,7 @@ export function planExport(state, summary, schema) {
   if (state.userInfo && state.enableMetadata === false) {
     say(warnings, 'userInfo', 'user_info is kept in the metadata, which “Save metadata” turned off');
   }
+  optimizePlan(state, schema, say, errors, warnings);
   const mge = summary?.megengine;
   if (mge?.testCases?.length && mge.graph === 0) {
     // The export re-dumps the model inside its container and keeps the test cases as they are.

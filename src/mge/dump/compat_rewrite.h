@@ -23,6 +23,8 @@ struct RewrittenGraph {
   std::vector<std::unique_ptr<std::string>> values;                   // new constant values
   uint32_t rewritten = 0;                                             // operators replaced
   std::vector<std::string> notes;  // operators MegEngine would convert that are kept
+  // optimize_for_inference (OptGraph::Emit): MegEngine's operator id of each of graph.oprs.
+  std::vector<uint64_t> opr_ids;
 };
 
 // Fills `out` and returns true when `graph` has operators the target's converters replace

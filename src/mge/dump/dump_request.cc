@@ -2,7 +2,6 @@
 
 #include "core/error.h"
 #include "mge/dump/user_info.h"
-#include "mge/options.h"
 
 namespace graphport::mge {
 namespace {
@@ -47,18 +46,12 @@ DumpRequest ReadDumpRequest(const OptionValues& options) {
   r.enable_metadata = options.Bool("enableMetadata");
   r.metadata_requested = options.Has("enableMetadata") || options.Has("userInfo");
   if (options.Has("userInfo")) r.user_info = PickleUserInfo(options.Raw("userInfo"));
-  r.optimize_for_inference = options.Bool("optimizeForInference");
-  if (r.optimize_for_inference) {
-    for (const OptimizeKwarg& k : OptimizeKwargs()) {
-      if (options.Has(k.name) && options.Bool(k.name) != k.default_value) {
-        Fail(ErrorCode::kUnsupported, k.name,
-             std::string("optimize_for_inference kwarg ") + k.seed + "=" +
-                 (k.default_value ? "False" : "True") + " (" + k.name +
-                 ") would rewrite the graph; graphport keeps the loaded graph as it is (graph "
-                 "rewrites are not implemented yet)");
-      }
-    }
-  }
+  r.as_loaded = options.Bool("asLoaded");
+  // As Network.dump: with optimize_for_inference off every kwarg is ignored. (An unknown
+  // name, enable_weight_preprocess say, was refused before this, as Network.dump's ValueError
+  // refuses it when it optimizes.)
+  r.optimize_for_inference = options.Bool("optimizeForInference") && !r.as_loaded;
+  if (r.optimize_for_inference) r.optimize = ReadOptimizeKwargs(options);
   r.filename = options.String("filename");
   if (r.filename.empty()) Fail(ErrorCode::kInvalidOption, "filename", "filename is empty");
   if (options.Has("stripInfoFile")) {

@@ -214,8 +214,10 @@ const Graph& OptGraph::Emit() {
   for (uint32_t index : order) vars += nodes_[index].outputs.size();
   out.oprs.reserve(order.size());
   out.vars.reserve(vars);
+  storage_->opr_ids.clear();
   for (uint32_t index : order) {
     OptNode& n = nodes_[index];
+    storage_->opr_ids.push_back(n.id);
     // A loaded operator is copied; one a pass made is moved (Emit() is the graph's last use).
     if (n.loaded()) {
       out.oprs.push_back(n.op());

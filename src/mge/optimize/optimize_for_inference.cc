@@ -8,6 +8,9 @@
 #include "mge/optimize/delay_broadcast/delay_broadcast.h"
 #include "mge/optimize/folding_global_pooling/folding_global_pooling.h"
 #include "mge/optimize/folding_reduce_mean/folding_reduce_mean.h"
+#include "mge/optimize/fuse_conv_bias_nonlin/fuse_conv_bias_nonlin.h"
+#include "mge/optimize/fuse_conv_bias_z/fuse_conv_bias_z.h"
+#include "mge/optimize/fuse_preprocess/fuse_preprocess.h"
 #include "mge/optimize/param_fuse/param_fuse.h"
 #include "mge/optimize/param_merge/param_merge.h"
 #include "mge/optimize/remove_non_computing/remove_non_computing.h"
@@ -37,11 +40,19 @@ OptimizeResult OptimizeForInference(const Graph& graph, const OptimizeOptions& o
   run(RemoveRedundantCopy);
   run(CombineAstypeAndReduce);
   run(ParamFuse);  // #2
+  // The option passes, in MegEngine's fixed order (the float16 conversions and the layout
+  // transforms are refused before this: ReadOptimizeKwargs).
   if (options.fuse_grain) {
     run(FoldingReduceMean);
     run(FoldingGlobalPooling);
-    run(ParamFuse);  // #3, after the option passes
   }
+  if (options.fuse_preprocess) run(FusePreprocess);
+  if (options.fuse_conv_bias_nonlinearity) run(FuseConvBiasNonlin);
+  if (options.fuse_conv_bias_with_z) {
+    run(FuseConvBiasNonlin);
+    run(FuseConvBiasZ);
+  }
+  if (options.AnyOptionPass()) run(ParamFuse);  // #3, after the option passes
   run(ParamMerge);
   run(RemoveShapeHint);
   result.graph = &g.Emit();

@@ -3,26 +3,25 @@
 // ConvertBatchNormToElemwise, RemoveNonComputingOpr, DelayBroadcast, ParamFuse #1,
 // ArithMulDistribute, RemoveRedundantTypeCvt, RemoveRedundantCopy, CombineAstypeAndReduce,
 // ParamFuse #2, with fuse_grain (on by default) FoldingReduceMean, FoldingGlobalPooling and
-// ParamFuse #3, then ParamMerge and RemoveShapeHint. The passes between them (the arithmetic chain
-// passes, ParamRedistribute, the option passes, ...) are not all implemented yet, so the result is
-// not yet what MegEngine's dump writes; default exports do not call this. ExpandFusedArith,
-// NormalizeArithChain and FinalArithTransform are implemented but not run: the first two take apart
-// what ArithFuse and FinalArithTransform put together again, and with ParamRedistribute,
-// ReorderArithChain and ArithFuse missing between them the arithmetic would not come out as
-// MegEngine's does.
+// ParamFuse #3, then ParamMerge and RemoveShapeHint; the option passes graphport has
+// (FusePreprocess's check, FuseConvBiasNonlin, FuseConvBiasZ) run where MegEngine runs them.
+// The passes between them (the arithmetic chain passes, ParamRedistribute, ...) are not all
+// implemented yet, so the result is not yet always what MegEngine's dump writes. Every
+// MegEngine export calls this unless optimizeForInference is false or asLoaded is set.
+// ExpandFusedArith, NormalizeArithChain and FinalArithTransform are implemented but not run: the
+// first two take apart what ArithFuse and FinalArithTransform put together again, and with
+// ParamRedistribute, ReorderArithChain and ArithFuse missing between them the arithmetic would not
+// come out as MegEngine's does.
 #ifndef GRAPHPORT_MGE_OPTIMIZE_OPTIMIZE_FOR_INFERENCE_H_
 #define GRAPHPORT_MGE_OPTIMIZE_OPTIMIZE_FOR_INFERENCE_H_
 
 #include <vector>
 
 #include "mge/dump/compat_rewrite.h"
+#include "mge/optimize/optimize_options.h"
 #include "mge/optimize/pass.h"
 
 namespace graphport::mge::opt {
-
-struct OptimizeOptions {
-  bool fuse_grain = true;  // Network.dump's enable_fuse_grain default
-};
 
 struct OptimizeResult {
   std::vector<PassReport> passes;  // every pass run, in order

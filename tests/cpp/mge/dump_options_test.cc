@@ -131,7 +131,10 @@ TEST_F(MgeDumpOptions, KeepOprPriority) {
     return p;
   };
   EXPECT_EQ(priorities(nullptr), (std::vector<int32_t>{0, 0, 0, 0}));
-  EXPECT_EQ(priorities({{"keepOprPriority", true}}), (std::vector<int32_t>{0, 3, 5, 7}));
+  // Network.dump's set_priority_to_id: the operator without a priority takes its id (the
+  // first operator loaded: 1); asLoaded keeps the priorities as they are.
+  EXPECT_EQ(priorities({{"keepOprPriority", true}}), (std::vector<int32_t>{1, 3, 5, 7}));
+  EXPECT_EQ(priorities(AsLoaded({{"keepOprPriority", true}})), (std::vector<int32_t>{0, 3, 5, 7}));
   V1Flatbuffer fb;
   const fbs::Graph* g =
       V1Root(Dump({{"dumpFormat", "FBS"}, {"keepOprPriority", true}}).model(), &fb);
@@ -139,14 +142,18 @@ TEST_F(MgeDumpOptions, KeepOprPriority) {
 }
 
 TEST_F(MgeDumpOptions, MetadataAndUserInfo) {
-  // Default: Network.dump's metadata; the loaded user_info and optimize word kept.
+  // Default: Network.dump's metadata, fresh: the loaded user_info is not carried over.
   V2Buffer b = V2Root(Dump(nullptr).model());
   const auto* m = b.root->metadata();
   ASSERT_NE(m, nullptr);
   EXPECT_TRUE(m->is_valid());
   EXPECT_TRUE(m->graph_modified());
   EXPECT_EQ(m->optimize_options(), 64u);
-  EXPECT_EQ(m->user_info()->str(), PickleStr("hi"));
+  EXPECT_EQ(m->user_info()->str(), PickleNone());
+  // asLoaded keeps the loaded metadata as it is (graph_modified false there).
+  V2Buffer kept = V2Root(Dump(AsLoaded()).model());
+  EXPECT_FALSE(kept.root->metadata()->graph_modified());
+  EXPECT_EQ(kept.root->metadata()->user_info()->str(), PickleStr("hi"));
   // userInfo "test": pickle.dumps("test") of Python 3.8+ (dump_details §5.2).
   V2Buffer t = V2Root(Dump({{"userInfo", "test"}}).model());
   const std::string expected("\x80\x04\x95\x08\0\0\0\0\0\0\0\x8c\x04test\x94.", 19);
@@ -183,10 +190,10 @@ TEST_F(MgeDumpOptions, MetadataAndUserInfo) {
   EXPECT_EQ(j["megengine"]["metadata"]["optimizeFlags"], nlohmann::json({"enable_fuse_grain"}));
 }
 
-TEST(MgeDumpMetadata, CorpusWithoutMetadataGetsItWhenAskedFor) {
+TEST(MgeDumpMetadata, CorpusWithoutMetadataKeptAsLoadedGetsItWhenAskedFor) {
   auto l = Load(ReadCorpusFile(kReshapeFile));
   V1Flatbuffer fb;
-  nlohmann::json options = CompatV1Options();
+  nlohmann::json options = AsLoaded(CompatV1Options());
   options["userInfo"] = nullptr;
   options.erase("userInfo");
   const fbs::Graph* none = V1Root(Export(l.model.get(), options).model(), &fb);
@@ -224,9 +231,9 @@ TEST(MgeDumpRequest, SeedErrorsForCompatOlderVersion) {
             "MGBS");
 }
 
-TEST(MgeDumpRequest, OptimizeKwargsThatWouldRewriteAreRefused) {
+TEST(MgeDumpRequest, OptimizeKwargsWithoutAPassAreRefused) {
   auto l = Load(ReadCorpusFile(kConvFile));
-  for (const char* kwarg : {"enableNchw44", "enableIo16xc32", "enableFuseConvBiasNonlinearity"}) {
+  for (const char* kwarg : {"enableNchw44", "enableIo16xc32", "enableNchw88"}) {
     try {
       Export(l.model.get(), {{kwarg, true}});
       FAIL() << kwarg;
@@ -239,6 +246,7 @@ TEST(MgeDumpRequest, OptimizeKwargsThatWouldRewriteAreRefused) {
   // Defaults are fine, and so is any kwarg when optimize_for_inference is off (MegEngine
   // skips them all then).
   EXPECT_NO_THROW(Export(l.model.get(), {{"enableFuseGrain", true}, {"enableNchw44", false}}));
+  EXPECT_NO_THROW(Export(l.model.get(), {{"enableFuseConvBiasNonlinearity", true}}));
   Exported e = Export(l.model.get(), {{"optimizeForInference", false}, {"enableNchw44", true}});
   EXPECT_EQ(e.info["optimized"], "no");
 }
@@ -247,7 +255,7 @@ TEST(MgeDumpRequest, AppendPutsTheDumpAfterTheCallersBytes) {
   std::string conv = ReadCorpusFile(kConvFile);
   std::string reshape = ReadCorpusFile(kReshapeFile);
   auto l = Load(reshape);
-  nlohmann::json options = CompatV1Options();
+  nlohmann::json options = AsLoaded(CompatV1Options());
   options["append"] = BytesOption(conv);
   Exported e = Export(l.model.get(), options);
   EXPECT_EQ(e.model(), conv + reshape);
@@ -278,6 +286,7 @@ TEST(MgeDumpRequest, OptionSchemaFollowsTheSeed) {
            {"compatOlderVersion", "compat-older-version", "compat_older_version"},
            {"optimizeForInference", "optimize-for-inference", "optimize_for_inference"},
            {"enableNchw44", "enable-nchw44", "enable_nchw44"},
+           {"asLoaded", "as-loaded", ""},  // graphport's own
            {"filename", "", "file"}}) {
     const OptionSpec* spec = s.Find(x.name);
     ASSERT_NE(spec, nullptr) << x.name;

@@ -100,6 +100,14 @@ inline nlohmann::json CompatV1Options() {
   return {{"dumpFormat", "FBS"}, {"compatOlderVersion", "8.14"}};
 }
 
+// `options` with graphport's asLoaded: the loaded graph and metadata written as they are (no
+// optimize_for_inference, no fresh Network.dump metadata), for the tests of the writers
+// themselves and of the byte-identical re-dumps.
+inline nlohmann::json AsLoaded(nlohmann::json options = nlohmann::json::object()) {
+  options["asLoaded"] = true;
+  return options;
+}
+
 // The size-prefixed flatbuffer of an FBS v1 file (after the header and values), aligned.
 struct V1Flatbuffer {
   std::vector<uint64_t> storage;

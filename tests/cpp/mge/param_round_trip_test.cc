@@ -194,17 +194,17 @@ TEST(MgeParamRoundTrip, EveryParamTypeThroughV2AndV1) {
   EXPECT_EQ(params[66][0]["type"], "DType");
   EXPECT_EQ(params[66][0]["fields"]["dtype"], "QuantizedS8");
 
-  std::string v2_once = Export(l.model.get(), nullptr).model();
+  std::string v2_once = Export(l.model.get(), AsLoaded()).model();
   ASSERT_TRUE(VerifiesAsV2(v2_once));
   auto from_v2 = Load(v2_once);
   EXPECT_EQ(Params(from_v2.model->Inspect()), params);
-  std::string v1 = Export(from_v2.model.get(), {{"dumpFormat", "FBS"}}).model();
+  std::string v1 = Export(from_v2.model.get(), AsLoaded({{"dumpFormat", "FBS"}})).model();
   ASSERT_TRUE(VerifiesAsV1(v1));
   auto from_v1 = Load(v1);
   EXPECT_EQ(Params(from_v1.model->Inspect()), params);
   // Rebuilt in the Create helper's order both times: the same bytes again.
-  EXPECT_EQ(Export(from_v1.model.get(), nullptr).model(), v2_once);
-  EXPECT_EQ(Export(from_v2.model.get(), nullptr).model(), v2_once);
+  EXPECT_EQ(Export(from_v1.model.get(), AsLoaded()).model(), v2_once);
+  EXPECT_EQ(Export(from_v2.model.get(), AsLoaded()).model(), v2_once);
 }
 
 }  // namespace

@@ -15,7 +15,7 @@ using namespace testing;  // NOLINT
 
 TEST(MgeStripInfo, ConvolutionFixtureAsFbsV1) {
   auto l = Load(ReadCorpusFile(kConvFile));
-  nlohmann::json options = CompatV1Options();
+  nlohmann::json options = AsLoaded(CompatV1Options());
   options["stripInfoFile"] = "strip.json";
   Exported e = Export(l.model.get(), options);
   ASSERT_EQ(e.files.size(), 2u);

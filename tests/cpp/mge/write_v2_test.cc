@@ -16,7 +16,7 @@ class MgeWriteV2 : public ::testing::TestWithParam<std::string> {};
 TEST_P(MgeWriteV2, DefaultExportIsFbsV2AndRoundTrips) {
   std::string original = ReadCorpusFile(GetParam());
   auto l = Load(original);
-  Exported e = Export(l.model.get(), nullptr);
+  Exported e = Export(l.model.get(), AsLoaded());
   EXPECT_EQ(e.info["format"], "FBS_V2");
   EXPECT_EQ(e.info["content_hash"], "0x0000000000000000");
   EXPECT_EQ(e.info["optimized"], "as loaded");
@@ -41,8 +41,8 @@ TEST_P(MgeWriteV2, DefaultExportIsFbsV2AndRoundTrips) {
     EXPECT_EQ(op["type"], reg.type);
   }
   // A second V2 dump of the V2 file is the same bytes; back to FBS v1 is the original.
-  EXPECT_EQ(Export(reloaded.model.get(), nullptr).model(), out);
-  EXPECT_EQ(Export(reloaded.model.get(), CompatV1Options()).model(), original);
+  EXPECT_EQ(Export(reloaded.model.get(), AsLoaded()).model(), out);
+  EXPECT_EQ(Export(reloaded.model.get(), AsLoaded(CompatV1Options())).model(), original);
 }
 
 TEST(MgeWriteV2, ConvolutionIsWrittenAtVersionTwo) {

@@ -1,0 +1,77 @@
+// optimize_for_inference's kwargs read as megbrain_graph.py's optimize_for_inference reads
+// them (research megengine_optimize.md §1.2): each flag any truthy value turns on,
+// enable_fuse_grain on unless turned off, and of the layout kwargs the last one set in
+// MegEngine's own order wins, silently. The layout transforms and the float16 conversion
+// are refused naming the backend they are for: graphport does not have those passes.
+#include "core/error.h"
+#include "mge/dump/dump_request.h"
+
+namespace graphport::mge {
+namespace {
+
+struct LayoutKwarg {
+  const char* name;
+  const char* seed;
+  opt::Layout layout;
+  const char* backend;
+};
+
+// Popped in this order, each one that is set overwriting the one before.
+constexpr LayoutKwarg kLayoutKwargs[] = {
+    {"enableHwcd4", "enable_hwcd4", opt::Layout::kNhwcd4, "OpenCL image2d devices (Mali GPUs)"},
+    {"enableNchw4", "enable_nchw4", opt::Layout::kNchw4, "NVIDIA GPUs (CUDA, cuDNN)"},
+    {"enableNchw88", "enable_nchw88", opt::Layout::kNchw88, "x86 CPUs with AVX2"},
+    {"enableNchw32", "enable_nchw32", opt::Layout::kNchw32,
+     "NVIDIA tensor cores (int8, CUDA builds)"},
+    {"enableNchw44", "enable_nchw44", opt::Layout::kNchw44, "Arm CPUs (NEON)"},
+    {"enableNchw44Dot", "enable_nchw44_dot", opt::Layout::kNchw44Dot,
+     "Armv8.2 CPUs with the dot-product instructions"},
+    {"enableChwn4", "enable_chwn4", opt::Layout::kChwn4, "NVIDIA GPUs (int8, CUDA builds)"},
+    {"enableNchw64", "enable_nchw64", opt::Layout::kNchw64, "NVIDIA GPUs (int4, CUDA builds)"},
+};
+
+[[noreturn]] void Refuse(const std::string& option, const std::string& message) {
+  ErrorLocation where;
+  where.option = option;
+  throw Error(ErrorCode::kUnsupported, message, where);
+}
+
+}  // namespace
+
+opt::OptimizeOptions ReadOptimizeKwargs(const OptionValues& options) {
+  opt::OptimizeOptions o;
+  o.f16_io_f32_comp = options.Bool("enableIo16xc32");
+  o.f16_io_comp = options.Bool("enableIoc16");
+  o.fuse_conv_bias_nonlinearity = options.Bool("enableFuseConvBiasNonlinearity");
+  o.fuse_conv_bias_with_z = options.Bool("enableFuseConvBiasWithZ");
+  o.fuse_preprocess = options.Bool("enableFusePreprocess");
+  o.fuse_grain = options.Bool("enableFuseGrain");
+  const LayoutKwarg* winner = nullptr;
+  for (const LayoutKwarg& k : kLayoutKwargs) {
+    if (options.Bool(k.name)) winner = &k;
+  }
+  if (winner != nullptr) {
+    o.layout = winner->layout;
+    Refuse(winner->name, std::string(winner->seed) + " (" + winner->name +
+                             ") converts the graph to a layout for " + winner->backend +
+                             "; graphport does not implement that layout transform (the last "
+                             "layout kwarg set wins, as in MegEngine)");
+  }
+  const struct {
+    const char* name;
+    const char* seed;
+    bool on;
+  } kFloat16[] = {{"enableIo16xc32", "enable_io16xc32", o.f16_io_f32_comp},
+                  {"enableIoc16", "enable_ioc16", o.f16_io_comp}};
+  for (const auto& k : kFloat16) {
+    if (k.on) {
+      Refuse(k.name, std::string(k.seed) + " (" + k.name +
+                         ") converts the graph's float32 tensors to float16 (for GPUs and Arm "
+                         "CPUs with float16 arithmetic); graphport does not implement "
+                         "ConvertF32ToF16 yet");
+    }
+  }
+  return o;
+}
+
+}  // namespace graphport::mge
