@@ -122,15 +122,11 @@ val Summary(const std::string& inspect_json) {
   return Guard([&] { return TextRecord("text", SummaryText(inspect_json)); });
 }
 
-// Every family: id, title, formats, and its load and export option schemas.
+// Every family: id, title, formats, its load and export option schemas and its results.
 std::string Schemas() {
   nlohmann::json out = nlohmann::json::array();
   for (const Family* family : Families()) {
-    out.push_back({{"family", family->id()},
-                   {"title", family->title()},
-                   {"formats", family->formats()},
-                   {"load", family->load_options().ToJson()},
-                   {"export", family->export_options().ToJson()}});
+    out.push_back(FamilySchemaJson(*family));
   }
   return out.dump();
 }

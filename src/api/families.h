@@ -3,6 +3,7 @@
 #ifndef GRAPHPORT_API_FAMILIES_H_
 #define GRAPHPORT_API_FAMILIES_H_
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,9 @@ namespace graphport {
 const std::vector<const Family*>& Families();
 // nullptr when no family has this id.
 const Family* FindFamily(const std::string& id);
+// What gp.optionSchema() and `graphport schema` give of a family: {family, title, formats,
+// load, export (option schemas), results (the result description)}.
+nlohmann::json FamilySchemaJson(const Family& family);
 // Tests add a family of their own (a toy) this way; the registry keeps the pointer.
 void RegisterFamilyForTesting(const Family* family);
 
