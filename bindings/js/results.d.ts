@@ -296,12 +296,72 @@ export interface FreezeReport {
   unusedInputsDropped?: string[];
   /** With optimize (to: 'tfjs'): what each of tfjs-converter's passes did; else null. */
   optimized: Record<string, unknown> | null;
-  /** The lookup tables the freeze initializes in the graph (their init ops, the text files filled in); null when the graph has none. */
-  tables: Record<string, unknown> | null;
+  /** The lookup tables the freeze initializes in the graph; null when the graph has none. */
+  tables: FreezeTables | null;
   /** Each Const the freeze made, named as the freeze made it: optimize may then rename it (an Identity chain folds onto its last node). */
   constants: FrozenConstant[];
   /** The checkpoint the values came from, null when the graph had none to read. */
   checkpoint: string | null;
+}
+
+/** The lookup tables of a frozen TF2 signature, made again by an initializer graph. */
+export interface FreezeTables {
+  /** Each table the initializer makes. */
+  tables: FrozenTable[];
+  /** Resources it could not make, and why. */
+  resourcesLeftOut: LeftOutResource[];
+  /** Tables filled from an asset's text file, made LookupTableImportV2 of its entries. */
+  fromTextFiles?: TextFileTable[];
+  /** Nodes of the initializer graph. */
+  initializerNodes?: number;
+  /** The table initializers (the table_initializer collection). */
+  initOps: string[];
+  /** The NoOp the loader runs. */
+  mainOp: string;
+  /** Initializer nodes whose name a node of the graph has: old -> new name. */
+  renamed: Record<string, string>;
+}
+
+/** A table the initializer makes. */
+export interface FrozenTable {
+  /** Its object in the SavedModel's object graph. */
+  object: number;
+  /** The initializer's output that hands out its handle. */
+  output: string;
+  /** The id TF.js pairs the signature input with it by. */
+  resourceId: number;
+  /** The function that creates it. */
+  createResource: string;
+  /** The function that fills it. */
+  initialize: string;
+  /** The signature input (a Placeholder) fed with it; null when none reads it. */
+  input: string | null;
+}
+
+/** A resource the freeze could not make again. */
+export interface LeftOutResource {
+  /** Its object in the object graph. */
+  object: number;
+  /** Why. */
+  why: string;
+}
+
+/** A table filled from a text file. */
+export interface TextFileTable {
+  /** The node made. */
+  node: string;
+  /** The asset file read. */
+  asset: string;
+  /** The column of the keys (-1 the line number, -2 the line). */
+  keyIndex: number;
+  /** The column of the values (as keyIndex). */
+  valueIndex: number;
+  /** Lines read. */
+  lines: number;
+  /** Entries made (duplicate keys once). */
+  entries: number;
+  /** The op made of them. */
+  madeOp: string;
 }
 
 /** A Const the freeze made. */
@@ -734,18 +794,18 @@ export interface TfjsModelJson {
 
 /** How modelInitializer's nodes joined the TensorFlow graph. */
 export interface TfjsModelInitializer {
-  /** Its nodes. */
+  /** Nodes of the initializer graph. */
   nodes: number;
-  /** Nodes both graphs have. */
-  shared: unknown;
-  /** Its nodes renamed where the main graph had the name. */
-  renamed: unknown;
-  /** The table initializers run at load. */
-  initOps: unknown;
-  /** The op that groups them. */
-  mainOp: unknown;
-  /** Signature inputs fed from the initializer (resourceId). */
-  linkedInputs: unknown;
+  /** Of them, identical to a node of the model's graph (its tables): kept once. */
+  shared: number;
+  /** Initializer nodes whose name a different node of the graph has: old -> new name. */
+  renamed: Record<string, string>;
+  /** The table initializers (the table_initializer collection). */
+  initOps: string[];
+  /** The NoOp the loader runs. */
+  mainOp: string;
+  /** Placeholders that became an Identity of the initializer's output (resourceId). */
+  linkedInputs: string[];
 }
 
 /** A weight of the manifest. */
