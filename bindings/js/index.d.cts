@@ -48,6 +48,14 @@ declare namespace createGraphport {
   type OutputBytes = Shared.OutputBytes;
   type Summary = Shared.Summary;
   type TensorSummary = Shared.TensorSummary;
+  type TensorflowSummary = Shared.TensorflowSummary;
+  type MegEngineSummary = Shared.MegEngineSummary;
+  type TfjsSummary = Shared.TfjsSummary;
+  type TensorflowExportInfo = Shared.TensorflowExportInfo;
+  type MegEngineExportInfo = Shared.MegEngineExportInfo;
+  type MegEngineParam = Shared.MegEngineParam;
+  type FreezeReport = Shared.FreezeReport;
+  type ResultDescription = Shared.ResultDescription;
 }
 
 export = createGraphport;

@@ -42,6 +42,12 @@ export type {
   FamilyExportOptions, FamilyId, FamilyLoadOptions, InputFormat,
 } from './options.js';
 import type { FamilyExportOptions, FamilyId, FamilyLoadOptions, InputFormat } from './options.js';
+// The result types (Summary, ExportInfo and every type they name), generated from the
+// families' result descriptions: results.d.ts.
+export type * from './results.js';
+import type {
+  ExportInfo, FreezeReport, Summary, UnfusedOp, UnsupportedOp, WeightQuantizationChange,
+} from './results.js';
 
 /**
  * How far a load or an export is: bytes read from the input ('read'), or written to the output
@@ -172,81 +178,6 @@ export interface ByteWritableStream {
   };
 }
 
-export interface ExportInfo {
-  format: 'meta-graph' | 'graph-def' | 'saved-model';
-  encoding: 'binary' | 'text';
-  /** Names of the files written, main output first. */
-  files: string[];
-  nodeCount: number;
-  /** The op names of the exported stripped_op_list. */
-  strippedOpList: string[];
-  /** Ops the graph uses that no registry defines (left out of stripped_op_list). */
-  unregisteredOps: string[];
-  collections: string[];
-  unboundInputs: string[];
-  /** Nodes removed by clearExtraneousSavers. */
-  excludedNodes: string[];
-  strippedDefaultAttrs?: number;
-  /** Ops whose defaults were unknown, so their attrs were kept. */
-  unknownDefaultOps?: string[];
-  debugInfoNodes?: number;
-  /** What a SavedModel export passed through or left out, for people. */
-  notes?: string[];
-  /** A text export leaves out the fields the schema does not know (as TensorFlow does). */
-  unknownFieldsLeftOut?: { count: number; fields: string[] };
-  /** With exportScope: the signatures and the saver dropped because they name tensors outside. */
-  droppedReferences?: { what: string; reason: string }[];
-  /** What a freeze did (freeze: true, or to: 'tfjs' of a graph with variables or calls). */
-  frozen?: {
-    signature: string;
-    /** The signature's function (TF2), null for a TF1 graph frozen in place. */
-    function: string | null;
-    inlinedCalls: number;
-    variables: number;
-    variableBytes: number;
-    readsMadeIdentity: number;
-    gathersRewritten: number;
-    nodesPruned: number;
-    nodes: number;
-    nodesBeforePrune: number;
-    /** With optimize (to: 'tfjs'): what each of tfjs-converter's passes did; else null. */
-    optimized: Record<string, unknown> | null;
-    /** Signature inputs dropped because the outputs do not need them. */
-    unusedInputsDropped?: string[];
-    /**
-     * Each Const the freeze made, with the checkpoint key of its value ("" for a constant),
-     * named as the freeze made it: optimize may then rename it (an Identity chain folds onto
-     * its last node).
-     */
-    constants: { node: string; key: string }[];
-    /** The checkpoint the values came from, null when the graph had none to read. */
-    checkpoint: string | null;
-  };
-  /**
-   * The ops written that the target cannot run: with to: 'tfjs' and allowUnsupportedOps, those
-   * the TF.js runtime lacks; with a TensorFlow format, those TensorFlow's op registry lacks (a
-   * TF.js model's graph, or any graph with unfuseOps and allowUnsupportedOps).
-   */
-  unsupportedOps?: UnsupportedOp[];
-  /** What was written that its target cannot take (the CLI prints each line on stdout). */
-  warnings?: string[];
-  /**
-   * A TF.js model written again with quantize: its weights' bytes as read and as written, when
-   * quantization changed them (float16 of uint8 weights doubles them).
-   */
-  quantization?: WeightQuantizationChange;
-}
-
-/** An op the target runtime cannot run: how many nodes, the first few, and what fixes it. */
-export interface UnsupportedOp {
-  op: string;
-  count: number;
-  /** The first five, as "node" or "function/node". */
-  nodes: string[];
-  /** "freeze fixes this", "unfuseOps fixes this", ...; null when graphport knows no fix. */
-  hint: string | null;
-}
-
 /** The runtime model.check() checks against: the TF.js runtime 4.22, or TensorFlow's op registry. */
 export type CheckTarget = 'tfjs' | 'tensorflow';
 
@@ -281,31 +212,11 @@ export interface CheckReport {
    */
   exportError?: { code: GraphportErrorCode; option: string; message: string };
   /** What the export's freeze does (as ExportInfo.frozen). */
-  frozen?: ExportInfo['frozen'];
+  frozen?: FreezeReport;
   /** What unfuseOps rewrites. */
-  unfusedOps?: unknown[];
+  unfusedOps?: UnfusedOp[];
   /** With quantize, of a TF.js model with quantized weights (as ExportInfo.quantization). */
   quantization?: WeightQuantizationChange;
-}
-
-/** ExportInfo.quantization. */
-export interface WeightQuantizationChange {
-  /** The quantize option: 'float16', 'uint8' or 'uint16'. */
-  quantize: string;
-  /** The source's quantized weights, by their dtype ('uint8', 'uint16', 'float16'): how many. */
-  sourceQuantized: Record<string, number>;
-  /** Bytes of every weight as the source stored them, and as written. */
-  sourceWeightBytes: number;
-  writtenWeightBytes: number;
-  /** For people: why the model grew. */
-  note: string | null;
-}
-
-export interface TensorSummary {
-  name: string;
-  dtype: string;
-  shape: number[] | null;
-  sparse?: boolean;
 }
 
 /** One option as gp.optionSchema() describes it. */
@@ -333,6 +244,31 @@ export interface OptionSchema {
   options: OptionDescription[];
 }
 
+/** A field of a result type, as a family describes it. */
+export interface ResultFieldDescription {
+  name: string;
+  /** A TypeScript type expression: number, string, 'literal', T[], Record<string, T>, A | B, a type's name. */
+  type: string;
+  optional: boolean;
+  meaning: string;
+}
+
+/** A type a family's results name: an object with fields, or an alias of a type expression. */
+export interface ResultTypeDescription {
+  name: string;
+  meaning: string;
+  fields?: ResultFieldDescription[];
+  alias?: string;
+}
+
+/** What a family's inspect() and export() give, described (the source of results.d.ts). */
+export interface ResultDescription {
+  /** The type expressions of the summary and of the export info. */
+  summary: string;
+  exportInfo: string;
+  types: ResultTypeDescription[];
+}
+
 /** A family and its options: what the page's form and the CLIs are made from. */
 export interface FamilySchema {
   family: FamilyId;
@@ -340,94 +276,8 @@ export interface FamilySchema {
   formats: string[];
   load: OptionSchema;
   export: OptionSchema;
-}
-
-/**
- * A MegEngine operator param as `inspect()` shows it (`summary.megengine.operators[i].params`):
- * the union member's number, its table's name (null for a member newer than graphport's
- * schema, which a re-dump keeps byte for byte), and its fields by name (enums by name).
- *
- * 64-bit integers: a field of type long or ulong (a seed, `ExecutionPolicy.workspace_limit`)
- * whose value lies beyond Number.MAX_SAFE_INTEGER (2^53 - 1) in magnitude is its decimal
- * string, since a JavaScript number cannot hold it exactly; every other value is a number.
- * `BigInt(value)` reads both forms exactly. The same rule holds for the metadata's
- * `optimizeOptions` word.
- */
-export interface MegEngineParam {
-  union: number;
-  type: string | null;
-  fields?: Record<string, number | string | boolean | null | object>;
-  layout?: string;
-  ambiguous?: boolean;
-}
-
-export interface Summary {
-  family: 'tensorflow';
-  familyTitle: string;
-  /** Input names read, when a set of several was given (a SavedModel folder). */
-  inputs?: string[];
-  /** The producer in a line of text; `producer` has the details. */
-  producerText: string;
-  /** The headline counts, in order: [label, number]. */
-  counts: [string, number][];
-  /** The files of a SavedModel folder besides saved_model.pb that a SavedModel export passes through. */
-  savedModelFiles: { name: string; bytes: number | null }[];
-  /**
-   * A SavedModel folder's checkpoint (variables/variables.index), listed from its index alone,
-   * in key order: each tensor's checkpoint key, dtype (TensorFlow's name, e.g. "DT_FLOAT"),
-   * full shape, stored bytes, data file, and the signatures that read it (with the node
-   * that the freeze makes its Const). A TF2 checkpoint's object graph is left out.
-   * Absent when the folder has no checkpoint.
-   */
-  variables?: {
-    key: string;
-    dtype: string;
-    shape: number[];
-    bytes: number;
-    shard: number;
-    readBy: { signature: string; node: string }[];
-  }[];
-  /** The bytes of all `variables`. */
-  variableBytes?: number;
-  /** How many data files the checkpoint has. */
-  variableShards?: number;
-  /** Why the folder's checkpoint could not be read, in place of `variables`. */
-  variablesError?: string;
-  /** The graph holds variables or function calls: an export to TF.js freezes it. */
-  needsFreeze: boolean;
-  /** Those ops (variables, their reads, calls) with their counts. */
-  freezeOps: Record<string, number>;
-  format: 'graph-def' | 'meta-graph' | 'saved-model';
-  encoding: 'binary' | 'text';
-  detection: string;
-  inputBytes: number;
-  producer: {
-    graphProducer: number;
-    minConsumer: number;
-    tensorflowVersion?: string;
-    tensorflowGitVersion?: string;
-  };
-  nodeCount: number;
-  ops: Record<string, number>;
-  constants: { count: number; bytes: number };
-  /**
-   * Name scopes for exportScope, sorted by name: each with the nodes inside it. At most 2,000,
-   * the shallowest first; `scopeCount` counts them all.
-   */
-  scopes: { name: string; nodeCount: number }[];
-  scopeCount: number;
-  functions: { name: string; nodeCount: number }[];
-  collections: { name: string; kind: string; size: number }[];
-  signatures: {
-    name: string;
-    methodName: string;
-    inputs: Record<string, TensorSummary>;
-    outputs: Record<string, TensorSummary>;
-  }[];
-  tags: string[];
-  hasSaver: boolean;
-  metaGraphs: { tags: string[]; nodeCount: number; signatureCount: number }[];
-  selectedMetaGraph: number;
+  /** What its inspect() and export() give, described: the source of the result types. */
+  results: ResultDescription;
 }
 
 export interface Model {

@@ -122,11 +122,11 @@ val Summary(const std::string& inspect_json) {
   return Guard([&] { return TextRecord("text", SummaryText(inspect_json)); });
 }
 
-// Every family: id, title, formats, and its load and export option schemas.
+// Every family: id, title, formats, its load and export option schemas and its results.
 std::string Schemas() {
   nlohmann::json out = nlohmann::json::array();
   for (const Family* family : Families()) {
-    out.push_back(FamilySchema(*family));
+    out.push_back(FamilySchemaJson(*family));
   }
   return out.dump();
 }

@@ -46,12 +46,13 @@ const Family* FindFamily(const std::string& id) {
   return nullptr;
 }
 
-nlohmann::json FamilySchema(const Family& family) {
+nlohmann::json FamilySchemaJson(const Family& family) {
   return {{"family", family.id()},
           {"title", family.title()},
           {"formats", family.formats()},
           {"load", family.load_options().ToJson()},
-          {"export", family.export_options().ToJson()}};
+          {"export", family.export_options().ToJson()},
+          {"results", family.results().ToJson()}};
 }
 
 void RegisterFamilyForTesting(const Family* family) { MutableFamilies()->push_back(family); }

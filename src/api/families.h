@@ -15,9 +15,9 @@ namespace graphport {
 const std::vector<const Family*>& Families();
 // nullptr when no family has this id.
 const Family* FindFamily(const std::string& id);
-// A family's description for `graphport schema` and gp.optionSchema(): id, title, formats, and
-// its load and export option schemas.
-nlohmann::json FamilySchema(const Family& family);
+// What gp.optionSchema() and `graphport schema` give of a family: {family, title, formats,
+// load, export (option schemas), results (the result description)}.
+nlohmann::json FamilySchemaJson(const Family& family);
 // Tests add a family of their own (a toy) this way; the registry keeps the pointer.
 void RegisterFamilyForTesting(const Family* family);
 

@@ -53,7 +53,7 @@ nlohmann::json Schemas(const std::string& family_id) {
   nlohmann::json out = nlohmann::json::array();
   for (const Family* family : Families()) {
     if (!family_id.empty() && family->id() != family_id) continue;
-    out.push_back(FamilySchema(*family));
+    out.push_back(FamilySchemaJson(*family));
   }
   if (out.empty()) UsageError("no family is named '" + family_id + "'");
   return family_id.empty() ? out : out[0];

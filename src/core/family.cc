@@ -47,3 +47,12 @@ ByteSource* Probe::Take(const std::string& name) {
 }
 
 }  // namespace graphport
+
+namespace graphport {
+
+const ResultSchema& Family::results() const {
+  static const ResultSchema* none = new ResultSchema();
+  return *none;
+}
+
+}  // namespace graphport

@@ -16,6 +16,7 @@
 #include "core/input_set.h"
 #include "core/option_schema.h"
 #include "core/output_set.h"
+#include "core/result_schema.h"
 
 namespace graphport {
 
@@ -73,13 +74,12 @@ struct Detection {
 class FamilyModel {
  public:
   virtual ~FamilyModel() = default;
-  // A plain object. The common header: family, familyTitle, format, encoding, detection (the
-  // reason), inputBytes, inputs (the names read, when several were given), producerText (a line of
-  // text), counts (an array of [label, number], shown in order); then the family's own fields.
+  // A plain object: the common header (SummaryHeader in core/result_schema.h), then the
+  // family's own fields, as Family::results() describes them.
   virtual nlohmann::json Inspect() const = 0;
-  // Writes the outputs into `out` and returns the info record. Never changes the model, so
-  // exporting twice with different options gives two correct outputs. Throws Error; a file
-  // that was opened and not closed is incomplete and must not be handed back.
+  // Writes the outputs into `out` and returns the info record (Family::results() describes it).
+  // Never changes the model, so exporting twice with different options gives two correct outputs.
+  // Throws Error; a file that was opened and not closed is incomplete and must not be handed back.
   virtual nlohmann::json Export(const OptionValues& options, OutputSet* out) = 0;
   // True when an export with these options writes a folder (a SavedModel with its variables,
   // a TensorFlow.js model): then the CLI's -o names that folder, not the main file.
@@ -96,6 +96,9 @@ class Family {
   // Options of the load itself (a SavedModel's tag set, a MegEngine graph index).
   virtual const OptionSchema& load_options() const = 0;
   virtual const OptionSchema& export_options() const = 0;
+  // Its inspect() summary and export info, described (core/result_schema.h). A family that
+  // describes nothing gets no result types, and its results are checked by no test.
+  virtual const ResultSchema& results() const;
   // `format` is "" to detect, or one of formats() that the caller forced: then the family
   // answers for that format (score kByMagic) or says why it cannot.
   virtual Detection Detect(Probe* probe, const std::string& format) const = 0;

@@ -11,6 +11,7 @@
 #include "mge/inspect.h"
 #include "mge/options.h"
 #include "mge/read.h"
+#include "mge/results.h"
 #include "mge/summary_text.h"
 
 namespace graphport {
@@ -69,6 +70,7 @@ class MegengineFamilyImpl : public Family {
   }
   const OptionSchema& load_options() const override { return mge::MgeLoadOptions(); }
   const OptionSchema& export_options() const override { return mge::MgeExportOptions(); }
+  const ResultSchema& results() const override { return mge::MgeResultSchema(); }
 
   Detection Detect(Probe* probe, const std::string& format) const override {
     Detection d;

@@ -17,6 +17,7 @@
 #include "tf/inspect.h"
 #include "tf/meta_graph/builtin_op_defaults.h"
 #include "tf/options.h"
+#include "tf/results.h"
 #include "tf/summary_text.h"
 
 namespace graphport::tf {
@@ -153,7 +154,11 @@ std::vector<std::string> AllFormats() {
 
 class TensorflowFamilyImpl : public Family {
  public:
-  explicit TensorflowFamilyImpl(const TfExportExtension* extension) : extension_(extension) {}
+  explicit TensorflowFamilyImpl(const TfExportExtension* extension)
+      : extension_(extension),
+        results_(extension != nullptr
+                     ? TfResultSchema(extension->result_types, extension->export_info)
+                     : TfResultSchema()) {}
   const std::string& id() const override { return id_; }
   const std::string& title() const override { return title_; }
   std::vector<std::string> formats() const override { return AllFormats(); }
@@ -161,6 +166,7 @@ class TensorflowFamilyImpl : public Family {
   const OptionSchema& export_options() const override {
     return extension_ != nullptr ? *extension_->schema : TfExportSchema();
   }
+  const ResultSchema& results() const override { return results_; }
 
   Detection Detect(Probe* probe, const std::string& format) const override {
     Detection d;
@@ -236,6 +242,7 @@ class TensorflowFamilyImpl : public Family {
   std::string id_ = "tensorflow";
   std::string title_ = "TensorFlow";
   const TfExportExtension* extension_;
+  ResultSchema results_;
 };
 
 }  // namespace
@@ -259,20 +266,15 @@ TfFamilyModel::TfFamilyModel(std::unique_ptr<TfModel> model, InputSet* inputs, s
       passthrough_(std::move(passthrough)),
       extension_(extension) {}
 
-json TfFamilyModel::Inspect() const {
-  json summary = tf::Inspect(*model_);
-  summary["familyTitle"] = "TensorFlow";
-  json inputs = json::array({primary_});
+json TfFamilyModel::GraphSummary() const {
+  json summary = tf::InspectGraph(*model_);
   json parts = json::array();
   for (const auto& name : passthrough_) {
-    inputs.push_back(name);
     uint64_t size = 0;
     json part = {{"name", name.substr(folder_.empty() ? 0 : folder_.size() + 1)}};
     part["bytes"] = inputs_->Size(name, &size) ? json(size) : json(nullptr);
     parts.push_back(part);
   }
-  // Which files were read matters for a set of several; one input given alone is just itself.
-  if (inputs_->Names().size() > 1) summary["inputs"] = inputs;
   // The files of a SavedModel folder that a SavedModel export passes through.
   summary["savedModelFiles"] = parts;
   // What an export to TF.js would have to freeze: a graph that reads variables or calls
@@ -287,17 +289,38 @@ json TfFamilyModel::Inspect() const {
   if (inputs_->Has(variables_prefix + ".index")) {
     AddCheckpointSummary(inputs_, variables_prefix, *model_, &summary);
   }
-  const json& producer = summary["producer"];
+  return summary;
+}
+
+std::string TfFamilyModel::ProducerText(const json& graph_summary) {
+  const json& producer = graph_summary["producer"];
   std::string text = "graph producer " + std::to_string(producer["graphProducer"].get<int>());
   if (producer.contains("tensorflowVersion") && producer["tensorflowVersion"].is_string() &&
       !producer["tensorflowVersion"].get<std::string>().empty()) {
     text = "TensorFlow " + producer["tensorflowVersion"].get<std::string>() + ", " + text;
   }
-  summary["producerText"] = text;
-  summary["counts"] = json::array({json::array({"nodes", summary["nodeCount"]}),
-                                   json::array({"ops", summary["ops"].size()}),
-                                   json::array({"functions", summary["functions"].size()}),
-                                   json::array({"signatures", summary["signatures"].size()})});
+  return text;
+}
+
+json TfFamilyModel::GraphCounts(const json& graph_summary) {
+  return json::array({json::array({"nodes", graph_summary["nodeCount"]}),
+                      json::array({"ops", graph_summary["ops"].size()}),
+                      json::array({"functions", graph_summary["functions"].size()}),
+                      json::array({"signatures", graph_summary["signatures"].size()})});
+}
+
+json TfFamilyModel::Inspect() const {
+  json summary = GraphSummary();
+  summary.update(tf::InspectHeader(*model_));
+  summary["familyTitle"] = "TensorFlow";
+  // Which files were read matters for a set of several; one input given alone is just itself.
+  if (inputs_->Names().size() > 1) {
+    json inputs = json::array({primary_});
+    for (const auto& name : passthrough_) inputs.push_back(name);
+    summary["inputs"] = inputs;
+  }
+  summary["producerText"] = ProducerText(summary);
+  summary["counts"] = GraphCounts(summary);
   return summary;
 }
 

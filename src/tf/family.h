@@ -21,6 +21,10 @@ struct TfExportExtension {
   std::function<nlohmann::json(TfModel*, const OptionValues&, OutputSet*)> export_model;
   // The values of `to` (besides saved-model) whose output is a folder.
   std::vector<std::string> folder_kinds;
+  // What its exports give: the type of their info (one more member of TensorflowExportInfo)
+  // and the types that names (core/result_schema.h).
+  std::string export_info;
+  std::vector<ResultType> result_types;
 };
 
 // The TensorFlow family, with no extension.
@@ -43,6 +47,13 @@ class TfFamilyModel : public FamilyModel {
   nlohmann::json Inspect() const override;
   nlohmann::json Export(const OptionValues& options, OutputSet* out) override;
   bool WritesFolder(const OptionValues& options) const override;
+
+  // The summary's fields after the header (tf/results.h: TfGraphSummaryFields): the graph's
+  // (tf::InspectGraph), and what the folder around it holds (savedModelFiles, variables...).
+  nlohmann::json GraphSummary() const;
+  // The header's producerText and counts as TensorFlow tells them, from GraphSummary().
+  static std::string ProducerText(const nlohmann::json& graph_summary);
+  static nlohmann::json GraphCounts(const nlohmann::json& graph_summary);
 
   const TfModel& model() const { return *model_; }
   TfModel* mutable_model() { return model_.get(); }

@@ -152,15 +152,24 @@ void InspectWireNodes(const WireGraph& wire, json* out) {
 
 }  // namespace
 
+json InspectHeader(const TfModel& model) {
+  return {{"family", "tensorflow"},
+          {"format", KindName(model.format().kind)},
+          {"encoding", model.format().text ? "text" : "binary"},
+          {"detection", model.detection_reason()},
+          {"inputBytes", model.input_bytes()}};
+}
+
 json Inspect(const TfModel& model) {
+  json out = InspectGraph(model);
+  out.update(InspectHeader(model));
+  return out;
+}
+
+json InspectGraph(const TfModel& model) {
   json out;
   const WireGraph* wire = model.wire_graph();
   const tensorflow::GraphDef& graph = wire != nullptr ? wire->header() : model.graph();
-  out["family"] = "tensorflow";
-  out["format"] = KindName(model.format().kind);
-  out["encoding"] = model.format().text ? "text" : "binary";
-  out["detection"] = model.detection_reason();
-  out["inputBytes"] = model.input_bytes();
 
   json producer;
   producer["graphProducer"] = graph.versions().producer();

@@ -19,6 +19,7 @@
 #include "tfjs/preflight.h"
 #include "tfjs/quantization_change.h"
 #include "tfjs/read_graph_model.h"
+#include "tfjs/results.h"
 #include "tfjs/unfuse_ops.h"
 #include "tfjs/write_graph_model.h"
 
@@ -53,27 +54,30 @@ class TfjsModel : public tf::TfFamilyModel {
         primary_(std::move(primary)),
         read_(std::move(read)) {}
 
+  // TensorFlow's graph fields under the TF.js model's own header (tfjs/results.h).
   json Inspect() const override {
-    json summary = TfFamilyModel::Inspect();
-    summary["family"] = "tfjs";
-    summary["familyTitle"] = "TensorFlow.js";
-    summary["format"] = kFormatName;
-    summary["encoding"] = "json";
-    summary["source"] = "tfjs";
-    summary["inputBytes"] = read_.input_bytes;
-    json inputs = json::array({primary_});
-    for (const json& shard : read_.manifest["shards"]) inputs.push_back(shard["input"]);
-    summary["inputs"] = inputs;
-    std::string text;
+    json summary = GraphSummary();
     const json& m = read_.manifest;
+    json inputs = json::array({primary_});
+    for (const json& shard : m["shards"]) inputs.push_back(shard["input"]);
+    std::string text;
     if (m["convertedBy"].is_string()) text = m["convertedBy"].get<std::string>();
     if (m["generatedBy"].is_string()) {
       text += (text.empty() ? "" : ", from ") + m["generatedBy"].get<std::string>();
     }
-    summary["producerText"] = text.empty() ? summary["producerText"] : json(text);
-    summary["counts"].push_back({"weights", m["weights"].size()});
-    summary["counts"].push_back({"shards", m["shards"].size()});
-    summary["tfjs"] = m;
+    json counts = GraphCounts(summary);
+    counts.push_back({"weights", m["weights"].size()});
+    counts.push_back({"shards", m["shards"].size()});
+    summary.update({{"family", "tfjs"},
+                    {"familyTitle", "TensorFlow.js"},
+                    {"format", kFormatName},
+                    {"encoding", "json"},
+                    {"detection", model().detection_reason()},
+                    {"inputBytes", read_.input_bytes},
+                    {"inputs", std::move(inputs)},
+                    {"producerText", text.empty() ? ProducerText(summary) : text},
+                    {"counts", std::move(counts)},
+                    {"tfjs", m}});
     return summary;
   }
 
@@ -97,6 +101,7 @@ class TfjsFamilyImpl : public Family {
   std::vector<std::string> formats() const override { return {kFormatName}; }
   const OptionSchema& load_options() const override { return TfjsLoadSchema(); }
   const OptionSchema& export_options() const override { return TfWithTfjsExportSchema(); }
+  const ResultSchema& results() const override { return TfjsResultSchema(); }
 
   Detection Detect(Probe* probe, const std::string& format) const override {
     Detection d = DetectGraphModel(probe);
@@ -383,6 +388,8 @@ tf::TfExportExtension TfjsExportExtension() {
     return ExportWithTfjs(model, values, nullptr, out);
   };
   extension.folder_kinds = {"tfjs"};
+  extension.export_info = "TfjsExportInfo";
+  extension.result_types = TfjsExportResultTypes();
   return extension;
 }
 

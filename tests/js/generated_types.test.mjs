@@ -1,6 +1,7 @@
 // bindings/js/options.d.ts and the README's option tables are generated from the families'
-// option schemas: each must be what its generator makes of this build's schemas, or the
-// published types and the documentation lie about the options.
+// option schemas, bindings/js/results.d.ts from their result descriptions: each must be what
+// its generator makes of this build's schemas, or the published types and the documentation
+// lie about the options and the results.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +15,7 @@ import createGraphport from '../../bindings/js/node.mjs';
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const gp = await createGraphport();
 
-test('options.d.ts is what scripts/gen-types.mjs makes of the current schemas', () => {
+test('options.d.ts and results.d.ts are what scripts/gen-types.mjs makes of the current schemas', () => {
   const r = spawnSync(process.execPath, ['scripts/gen-types.mjs', '--check'], { cwd: repo, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
 });
@@ -27,6 +28,17 @@ test('every option of every family is in options.d.ts with its seed name', () =>
       if (option.seed) assert.ok(types.includes(`/** ${option.seed}: `), `${option.seed} is named`);
     }
   }
+});
+
+test('every described result type is in results.d.ts, and Summary is the union by family', () => {
+  const types = readFileSync(`${repo}bindings/js/results.d.ts`, 'utf8');
+  for (const family of gp.optionSchema()) {
+    for (const type of family.results.types) {
+      assert.match(types, new RegExp(`\\nexport (interface|type) ${type.name} [={]`), `${family.family}: ${type.name}`);
+    }
+  }
+  assert.ok(types.includes('export type Summary = TensorflowSummary | MegEngineSummary | TfjsSummary;\n'));
+  assert.ok(types.includes('export type ExportInfo = TensorflowExportInfo | MegEngineExportInfo;\n'));
 });
 
 // A TF.js model exports through the TensorFlow family's writers, with its options: their type

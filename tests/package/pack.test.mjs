@@ -18,6 +18,7 @@ const REQUIRED = [
   'README.md',
   'LICENSE',
   'bindings/js/options.d.ts',
+  'bindings/js/results.d.ts',
   'bindings/js/node.mjs',
   'bindings/js/browser.mjs',
   'bindings/js/index.cjs',

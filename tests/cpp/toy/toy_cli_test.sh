@@ -27,5 +27,9 @@ mkdir "$tmp/out"
 node "$REPO/scripts/gen-types.mjs" --schemas "$tmp/all.json" --out "$tmp/options.d.ts" &&
   grep -q '  shout?: boolean | null;' "$tmp/options.d.ts" && grep -q "'toy'" "$tmp/options.d.ts" &&
   ok "the generated types hold the toy's option" || fail "generated types lack the toy"
+# The toy's described results: its summary field, and its summary in the union by family.
+grep -q '^  words: string\[\];$' "$tmp/results.d.ts" &&
+  grep -q '^export type Summary = .* | ToySummary;$' "$tmp/results.d.ts" &&
+  ok "the generated result types hold the toy's summary" || fail "result types lack the toy"
 [ "$status" -eq 0 ] && echo "PASS" || echo "FAILED"
 exit "$status"

@@ -65,12 +65,23 @@ class ToyFamily : public Family {
     schema_.options.push_back(shout);
     load_.family = "toy";
     load_.title = "Toy";
+    results_.summary = "ToySummary";
+    results_.export_info = "ToyExportInfo";
+    ResultType summary{"ToySummary", "What inspect() tells of a toy model."};
+    summary.fields = SummaryHeader("toy", "Toy", Literals({"toy-text"}), Literals({"text"}));
+    summary.fields.push_back({"words", "string[]", "The words, in order."});
+    results_.Add(summary);
+    results_.Add(
+        {"ToyExportInfo",
+         "What a toy export wrote.",
+         {{"files", "string[]", "The file written."}, {"words", "number", "The words written."}}});
   }
   const std::string& id() const override { return schema_.family; }
   const std::string& title() const override { return schema_.title; }
   std::vector<std::string> formats() const override { return {"toy-text"}; }
   const OptionSchema& load_options() const override { return load_; }
   const OptionSchema& export_options() const override { return schema_; }
+  const ResultSchema& results() const override { return results_; }
   Detection Detect(Probe* probe, const std::string&) const override {
     Detection d;
     for (const auto& name : probe->names()) {
@@ -112,6 +123,7 @@ class ToyFamily : public Family {
  private:
   OptionSchema schema_;
   OptionSchema load_;
+  ResultSchema results_;
 };
 
 // Linked into the test binaries that want it; registers itself before main().
