@@ -8,6 +8,7 @@ import { errorView, unsupportedView } from './errors_view.mjs';
 import { exportForm } from './export_form.mjs';
 import { familyPage } from './families.mjs';
 import { inputCause } from './input_causes.mjs';
+import { graphView } from './graph_view.mjs';
 import { graphChoices, inputName, namedFamily, namedSet } from './input_files.mjs';
 import { loadForm } from './load_form.mjs';
 import { summaryView } from './summary_view.mjs';
@@ -243,6 +244,7 @@ async function openSet(entries, note = '') {
         onSetExportOption: (option, value) => form.setOption(option, value),
       },
     }));
+    ui.summaryPanel.append(graphView({ request: (message) => worker.query(message) }));
     form.setModel(summary);
     document.title = `${name} (${(page.formatTitle ?? String)(summary.format)}) · graphport`;
   } catch (error) {
