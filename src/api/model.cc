@@ -36,11 +36,23 @@ constexpr size_t kMaxConsumers = 100;
 // Search matches listed unless the caller asks for another number.
 constexpr size_t kDefaultSearchMatches = 50;
 
+char LowerAscii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
 std::string Lower(std::string text) {
-  for (char& c : text) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
+  for (char& c : text) c = LowerAscii(c);
   return text;
+}
+
+// Whether `text` holds `lower` (already lower case) ignoring ASCII case; no copy of `text`,
+// which a search over 200k names would make 200k times.
+bool ContainsLower(std::string_view text, const std::string& lower) {
+  if (lower.size() > text.size()) return false;
+  for (size_t at = 0; at + lower.size() <= text.size(); ++at) {
+    size_t k = 0;
+    while (k < lower.size() && LowerAscii(text[at + k]) == lower[k]) ++k;
+    if (k == lower.size()) return true;
+  }
+  return false;
 }
 
 GraphSource* GraphOf(FamilyModel* model, const Family& family) {
@@ -250,7 +262,7 @@ std::string Model::NodeJson(const std::string& name) {
     for (uint32_t k = index.inputs_begin(j); k < index.inputs_end(j); ++k) {
       if (inputs[k].node != node) continue;
       if (consumers.size() < kMaxConsumers) {
-        consumers.push_back(index.name(j));
+        consumers.push_back(std::string(index.name(j)));
       } else {
         ++more;
       }
@@ -283,11 +295,12 @@ std::string Model::GraphSearchJson(const std::string& options_json) {
   uint64_t total = 0;
   if (!query.empty()) {
     for (uint32_t i = 0; i < index.size(); ++i) {
-      if (Lower(index.name(i)).find(query) == std::string::npos &&
-          Lower(index.op(i)).find(query) == std::string::npos) {
+      if (!ContainsLower(index.name(i), query) && !ContainsLower(index.op(i), query)) {
         continue;
       }
-      if (++total <= limit) matches.push_back({{"name", index.name(i)}, {"op", index.op(i)}});
+      if (++total <= limit) {
+        matches.push_back({{"name", std::string(index.name(i))}, {"op", index.op(i)}});
+      }
     }
   }
   json out = {{"query", given["query"]}, {"total", total}, {"matches", std::move(matches)}};

@@ -29,12 +29,12 @@ class GraphIndex {
   explicit GraphIndex(char separator) : separator_(separator) {}
 
   char separator() const { return separator_; }
-  size_t size() const { return names_.size(); }
+  size_t size() const { return name_offset_.size(); }
 
   // Adds a node and returns its number. Names are a node's id: the viewer finds it by name, so
   // the family gives each node a distinct one (Resolve() makes a repeated name distinct with
   // "#<number>" after it, which a MegEngine graph can need).
-  uint32_t AddNode(std::string name, std::string_view op, uint64_t weight_bytes = 0);
+  uint32_t AddNode(std::string_view name, std::string_view op, uint64_t weight_bytes = 0);
   // An input of the node added last, named by its producer's name; producers may come after
   // their consumers (a TensorFlow graph need not be sorted). Resolve() finds them.
   void AddNamedInput(std::string_view producer, uint32_t output, bool control);
@@ -46,7 +46,9 @@ class GraphIndex {
   // "$unbound_inputs_").
   void Resolve();
 
-  const std::string& name(uint32_t i) const { return names_[i]; }
+  std::string_view name(uint32_t i) const {
+    return std::string_view(name_chars_).substr(name_offset_[i], name_length_[i]);
+  }
   const std::string& op(uint32_t i) const { return ops_[op_of_[i]]; }
   uint64_t weight_bytes(uint32_t i) const { return weight_bytes_[i]; }
   // The inputs of node i, in order: [begin, end) of inputs().
@@ -62,11 +64,18 @@ class GraphIndex {
 
  private:
   struct Pending {
-    uint32_t slot;  // into inputs_
-    std::string producer;
+    uint32_t slot;            // into inputs_
+    uint64_t offset, length;  // the producer's name in pending_chars_
   };
+  // Appends a name to name_chars_; returns its offset.
+  uint64_t AppendName(std::string_view name);
+
   char separator_;
-  std::vector<std::string> names_;
+  // The names one after another in one string: a graph of 200k nodes is one allocation, not
+  // 200k (what indexing it in WebAssembly spent most of its time on).
+  std::string name_chars_;
+  std::vector<uint64_t> name_offset_;
+  std::vector<uint32_t> name_length_;
   std::vector<uint32_t> op_of_;  // into ops_
   std::vector<std::string> ops_;
   std::unordered_map<std::string, uint32_t> op_numbers_;
@@ -74,7 +83,8 @@ class GraphIndex {
   std::vector<uint32_t> input_start_;
   std::vector<GraphInput> inputs_;
   std::vector<Pending> pending_;
-  std::unordered_map<std::string_view, uint32_t> by_name_;  // views into names_' heap strings
+  std::string pending_chars_;
+  std::unordered_map<std::string_view, uint32_t> by_name_;  // views into name_chars_
   uint64_t unresolved_ = 0;
 };
 

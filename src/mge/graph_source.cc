@@ -74,9 +74,10 @@ json MgeGraphSource::NodeDetails(uint32_t node) {
   for (uint32_t id : opr.inputs.value_or(std::vector<uint32_t>())) {
     json item = VarJson(id);
     if (id < g.vars.size() && g.vars[id].opr < g.oprs.size()) {
-      item["node"] = index.name(g.vars[id].opr);
+      item["node"] = std::string(index.name(g.vars[id].opr));
       item["output"] = g.vars[id].index;
-      item["name"] = index.name(g.vars[id].opr) + ":" + std::to_string(g.vars[id].index);
+      item["name"] =
+          std::string(index.name(g.vars[id].opr)) + ":" + std::to_string(g.vars[id].index);
     } else {
       item["missing"] = true;
       item["name"] = "var " + std::to_string(id);
@@ -90,7 +91,7 @@ json MgeGraphSource::NodeDetails(uint32_t node) {
     item["index"] = k;
     outputs.push_back(std::move(item));
   }
-  json out = {{"name", index.name(node)},
+  json out = {{"name", std::string(index.name(node))},
               {"op", op["type"]},
               {"params", op["params"]},
               {"inputs", std::move(inputs)},

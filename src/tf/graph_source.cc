@@ -275,7 +275,7 @@ const GraphIndex& TfGraphSource::Index() {
       } else if (op == "Const" || IsVariableOp(op)) {
         weights = WeightBytes(NodeAt(i, &scratch));
       }
-      index->AddNode(std::string(wire->name(i)), op, weights);
+      index->AddNode(wire->name(i), op, weights);
       ForEachWireInput(wire->NodeBytes(i), [&](std::string_view input) {
         ParsedInput p = ParseInput(input);
         index->AddNamedInput(p.node, p.output, p.control);
@@ -324,12 +324,9 @@ json TfGraphSource::NodeDetails(uint32_t i) {
     }
     inputs.push_back(std::move(item));
   }
-  json out = {{"name", index.name(i)},
-              {"op", node.op()},
-              {"attrs", std::move(attrs)},
-              {"inputs", std::move(inputs)},
-              {"outputs", OutputsFromAttrs(node)},
-              {"weightBytes", index.weight_bytes(i)}};
+  json out = {{"name", std::string(index.name(i))}, {"op", node.op()},
+              {"attrs", std::move(attrs)},          {"inputs", std::move(inputs)},
+              {"outputs", OutputsFromAttrs(node)},  {"weightBytes", index.weight_bytes(i)}};
   if (!node.device().empty()) out["device"] = node.device();
   return out;
 }
