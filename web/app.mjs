@@ -8,6 +8,7 @@ import { errorView, unsupportedView } from './errors_view.mjs';
 import { exportForm } from './export_form.mjs';
 import { familyPage } from './families.mjs';
 import { inputCause } from './input_causes.mjs';
+import { graphView } from './graph_view.mjs';
 import { graphChoices, inputName, namedFamily, namedSet } from './input_files.mjs';
 import { loadForm } from './load_form.mjs';
 import { PreflightRequests } from './preflight_requests.mjs';
@@ -295,6 +296,7 @@ async function openSet(entries, note = '') {
         onSetExportOption: (option, value) => form.setOption(option, value),
       },
     }));
+    ui.summaryPanel.append(graphView({ request: (message) => worker.query(message) }));
     form.setModel(summary);
     document.title = `${name} (${(page.formatTitle ?? String)(summary.format)}) · graphport`;
   } catch (error) {

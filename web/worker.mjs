@@ -5,6 +5,9 @@
 // Messages in:  {id, type: 'load', files: [{path, file: File}], options}
 //               {id, type: 'export', options}   {id, type: 'unload'}
 //               {id, type: 'check', options}: model.check(), the pre-flight (a CheckReport)
+//               {id, type: 'graph', group, reveal}: a level of the graph and its layout
+//               (reveal: a node's name; the level that shows it); {id, type: 'node', name};
+//               {id, type: 'search', query}
 // Messages out: {type: 'ready', schemas} | {type: 'fatal', message}
 //               {id, type: 'progress', phase: 'read' | 'write' | 'zip', done, total, file}
 //               {id, type: 'done', result}  (an export's files are {name, size, blob})
@@ -12,6 +15,7 @@
 import { createApi } from '../bindings/js/api.mjs';
 import { instantiateUrl, startLoader } from '../bindings/js/instantiate.mjs';
 import factory from '../bindings/js/wasm/graphport_web.mjs';
+import { graphRequest } from './graph_worker.mjs';
 import { Zip, ZipDeflate, ZipPassThrough } from '../node_modules/fflate/esm/browser.js';
 
 const PROGRESS_EVERY_MS = 40;
@@ -172,6 +176,9 @@ self.onmessage = async ({ data }) => {
       await ready;
       if (!model) throw Object.assign(new Error('no model is loaded: open one first'), { code: 'INVALID_OPTION' });
       postMessage({ id, type: 'done', result: model.check(data.options) });
+    } else if (type === 'graph' || type === 'node' || type === 'search') {
+      await ready;
+      postMessage({ id, type: 'done', result: await graphRequest(model, data) });
     } else if (type === 'unload') {
       dropModel();
       postMessage({ id, type: 'done', result: null });

@@ -14,6 +14,7 @@ export class WorkerClient {
   #url;
   #worker = null;
   #pending = null; // {id, resolve, reject, onProgress}
+  #queries = new Map(); // id -> {resolve, reject}: the graph view's requests
   #nextId = 1;
   #failed = false;
   #onStatus;
@@ -43,6 +44,13 @@ export class WorkerClient {
         this.#fail(data.message);
         return;
       }
+      const query = this.#queries.get(data.id);
+      if (query) {
+        this.#queries.delete(data.id);
+        if (data.type === 'done') query.resolve(data.result);
+        else query.reject(data.error);
+        return;
+      }
       const pending = this.#pending;
       if (!pending || data.id !== pending.id) return;
       if (data.type === 'progress') {
@@ -68,6 +76,23 @@ export class WorkerClient {
     const pending = this.#pending;
     this.#pending = null;
     pending?.reject({ code: 'WORKER', message });
+    this.#dropQueries({ code: 'WORKER', message });
+  }
+
+  #dropQueries(error) {
+    for (const query of this.#queries.values()) query.reject(error);
+    this.#queries.clear();
+  }
+
+  // A request beside the one pending (the graph view's levels, nodes, searches): the worker
+  // answers in the order it was asked, so one sent during an export waits for it.
+  query(message) {
+    if (this.#failed) return Promise.reject({ code: 'WORKER', message: 'the converter is not running' });
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#queries.set(id, { resolve, reject });
+      this.#worker.postMessage({ ...message, id });
+    });
   }
 
   get busy() {
@@ -96,5 +121,6 @@ export class WorkerClient {
     this.#worker.terminate();
     this.#start();
     pending?.reject(new CancelledError());
+    this.#dropQueries(new CancelledError());
   }
 }

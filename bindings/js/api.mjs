@@ -230,6 +230,33 @@ export function createApi(wasm) {
       return JSON.parse(unwrap(this.#live().check(optionsJson(opts))).json);
     }
 
+    // One level of the graph for drawing: `group` '' (the top) or a group's name ('a/b' of
+    // a TensorFlow name scope, 'backbone.layer1' of MegEngine operator names); its direct
+    // children (nodes, and groups with their node counts) and the edges between them, an
+    // edge from or to outside the group ending at -1 (index.d.ts, GraphLevel). At most
+    // `limit` children (2000 unless given).
+    graph({ group = '', limit } = {}) {
+      if (typeof group !== 'string') throw new GraphportError('INVALID_OPTION', 'graph option group must be a string');
+      const opts = limit === undefined ? { group } : { group, limit };
+      return JSON.parse(unwrap(this.#live().graph(JSON.stringify(opts))).json);
+    }
+
+    // The node named `name` for a details panel: op, attrs (TensorFlow, TF.js) or params
+    // (MegEngine), inputs and outputs with dtypes and shapes where known, device, weight
+    // bytes, consumers (index.d.ts, GraphNode).
+    node(name) {
+      if (typeof name !== 'string') throw new GraphportError('INVALID_OPTION', 'node() takes a node name');
+      return JSON.parse(unwrap(this.#live().node(name)).json);
+    }
+
+    // The nodes whose name or op holds `query` (any case), in graph order: {query, total,
+    // matches: [{name, op}]}, the first `limit` (50 unless given) listed.
+    searchGraph(query, { limit } = {}) {
+      if (typeof query !== 'string') throw new GraphportError('INVALID_OPTION', 'searchGraph() takes a string');
+      const opts = limit === undefined ? { query } : { query, limit };
+      return JSON.parse(unwrap(this.#live().searchGraph(JSON.stringify(opts))).json);
+    }
+
     // True when an export with these options writes a folder (a SavedModel with its
     // variables): its files' names then hold folders ("variables/variables.index").
     writesFolder(options) {

@@ -178,6 +178,113 @@ export interface ByteWritableStream {
   };
 }
 
+/** model.graph()'s options. */
+export interface GraphOptions {
+  /** '' (the top level, the default) or a group's name: 'a/b' (a TensorFlow or TF.js name
+   * scope), 'backbone.layer1' (a MegEngine operator-name prefix). */
+  group?: string;
+  /** Most children in the level; the rest are left out and counted in `truncated`. 2000. */
+  limit?: number;
+}
+
+/** A group of a graph level: a name scope or name prefix, with the nodes inside it. */
+export interface GraphGroupItem {
+  kind: 'group';
+  /** The group's full name: what graph({group}) takes. */
+  name: string;
+  /** The last part of the name. */
+  label: string;
+  /** Nodes inside the group, at any depth. */
+  nodes: number;
+  weightBytes: number;
+}
+
+/** A node of a graph level: its full name is its id (node() takes it). */
+export interface GraphNodeItem {
+  kind: 'node';
+  name: string;
+  label: string;
+  op: string;
+  weightBytes: number;
+}
+
+/** Edges between two children, by their index in `children`; -1 is outside the group. */
+export interface GraphEdge {
+  from: number;
+  to: number;
+  /** How many node edges it stands for. */
+  count: number;
+  /** Control (ordering only) edges are apart from data edges. */
+  control: boolean;
+}
+
+/** One level of a graph: what model.graph() returns. */
+export interface GraphLevel {
+  group: string;
+  /** '/' or '.': what splits a name into its groups. */
+  separator: string;
+  /** Nodes of the whole graph. */
+  nodeCount: number;
+  /** Nodes inside `group`; the children's counts add up to it. */
+  groupNodeCount: number;
+  children: Array<GraphGroupItem | GraphNodeItem>;
+  edges: GraphEdge[];
+  /** Children left out past the limit. */
+  truncated: number;
+  /** Inputs that name no node of the graph (not drawn). */
+  unresolvedInputs: number;
+}
+
+/** An input or output of a node, with what the model says of its tensor. */
+export interface GraphTensorRef {
+  /** 'node:1' (an input), or absent for an output. */
+  name?: string;
+  /** The producer (an input). */
+  node?: string;
+  output?: number;
+  index?: number;
+  control?: boolean;
+  dtype?: string;
+  /** Dims, -1 unknown; null for an unknown rank. */
+  shape?: number[] | null;
+  /** The input names no node of the graph. */
+  missing?: boolean;
+  /** MegEngine: the var id and its name. */
+  var?: number;
+  varName?: string;
+}
+
+/** What model.node(name) returns: the details panel's view of one node. */
+export interface GraphNode {
+  name: string;
+  op: string;
+  /** TensorFlow and TF.js attrs, summarised (dtypes by name, shapes as dims, tensors as
+   * {dtype, shape, bytes}). */
+  attrs?: Record<string, unknown>;
+  /** MegEngine params, decoded by field name. */
+  params?: Array<{ type: string | null; union: number; fields?: Record<string, unknown> }>;
+  inputs: GraphTensorRef[];
+  outputs: GraphTensorRef[];
+  device?: string | string[];
+  weightBytes: number;
+  /** The nodes that take one of its outputs (the first 100; moreConsumers counts the rest). */
+  consumers: string[];
+  moreConsumers?: number;
+  /** TF.js: the weight's manifest entry. */
+  weight?: Record<string, unknown>;
+  /** MegEngine: the operator's index, class and tensors. */
+  operator?: number;
+  class?: string;
+  tensors?: unknown[];
+}
+
+/** What model.searchGraph() returns. */
+export interface GraphSearchResult {
+  query: string;
+  total: number;
+  matches: Array<{ name: string; op: string }>;
+}
+
 /** The runtime model.check() checks against: the TF.js runtime 4.22, or TensorFlow's op registry. */
 export type CheckTarget = 'tfjs' | 'tensorflow';
 
@@ -309,6 +416,14 @@ export interface Model {
    * nothing. Throws what export() would throw for any other reason.
    */
   check(options?: CheckOptions): CheckReport;
+  /** One level of the model's graph for drawing: a group's children and the edges between them. */
+  graph(options?: GraphOptions): GraphLevel;
+  /** One node's details (op, attrs or params, inputs, outputs, device, weights); throws
+   * NOT_FOUND for a name that is no node. */
+  node(name: string): GraphNode;
+  /** The nodes whose name or op holds `query` (any case), in graph order: the first
+   * `limit` (50) listed, `total` counting them all. */
+  searchGraph(query: string, options?: { limit?: number }): GraphSearchResult;
   /** True when an export with these options is a folder (a SavedModel with its variables). */
   writesFolder(options?: ExportOptions): boolean;
   /** Frees the model's WebAssembly memory; call it (or use `using`) when done. Idempotent. */

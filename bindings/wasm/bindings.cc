@@ -93,6 +93,18 @@ class LoadedModel {
     return Guard([&] { return TextRecord("json", model_->CheckJson(options_json)); });
   }
 
+  val Graph(const std::string& options_json) {
+    return Guard([&] { return TextRecord("json", model_->GraphJson(options_json)); });
+  }
+
+  val SearchGraph(const std::string& options_json) {
+    return Guard([&] { return TextRecord("json", model_->GraphSearchJson(options_json)); });
+  }
+
+  val Node(const std::string& name) {
+    return Guard([&] { return TextRecord("json", model_->NodeJson(name)); });
+  }
+
   val WritesFolder(const std::string& options_json) const {
     return Guard([&] {
       val result = val::object();
@@ -180,6 +192,9 @@ EMSCRIPTEN_BINDINGS(graphport) {
       .function("inspect", &LoadedModel::Inspect)
       .function("export", &LoadedModel::Export)
       .function("check", &LoadedModel::Check)
+      .function("graph", &LoadedModel::Graph)
+      .function("node", &LoadedModel::Node)
+      .function("searchGraph", &LoadedModel::SearchGraph)
       .function("writesFolder", &LoadedModel::WritesFolder)
       .function("family", &LoadedModel::Family);
   emscripten::function("load", &Load);

@@ -4,6 +4,8 @@
 #include "api/load_options.h"
 #include "core/check_output_set.h"
 #include "core/error.h"
+#include "core/graph_index.h"
+#include "core/graph_level.h"
 #include "core/inspect_text.h"
 #include "core/json_parse.h"
 
@@ -27,6 +29,38 @@ const Family* OwnerOfFormat(const std::string& format) {
     }
   }
   return nullptr;
+}
+
+// A node's consumers the details panel lists at most.
+constexpr size_t kMaxConsumers = 100;
+// Search matches listed unless the caller asks for another number.
+constexpr size_t kDefaultSearchMatches = 50;
+
+char LowerAscii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+std::string Lower(std::string text) {
+  for (char& c : text) c = LowerAscii(c);
+  return text;
+}
+
+// Whether `text` holds `lower` (already lower case) ignoring ASCII case; no copy of `text`,
+// which a search over 200k names would make 200k times.
+bool ContainsLower(std::string_view text, const std::string& lower) {
+  if (lower.size() > text.size()) return false;
+  for (size_t at = 0; at + lower.size() <= text.size(); ++at) {
+    size_t k = 0;
+    while (k < lower.size() && LowerAscii(text[at + k]) == lower[k]) ++k;
+    if (k == lower.size()) return true;
+  }
+  return false;
+}
+
+GraphSource* GraphOf(FamilyModel* model, const Family& family) {
+  auto* has = dynamic_cast<HasGraph*>(model);
+  if (has == nullptr) {
+    throw Error(ErrorCode::kUnsupported, family.title() + " models have no graph view");
+  }
+  return has->Graph();
 }
 
 // The error keeps its code and text; the file it happened in is added when it lacks one.
@@ -182,6 +216,95 @@ std::string Model::CheckJson(const std::string& options_json) {
     if (info.contains(key)) report[key] = info[key];
   }
   return report.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string Model::GraphJson(const std::string& options_json) {
+  json given =
+      options_json.empty() ? json::object() : ParseJson(options_json, /*allow_exceptions=*/false);
+  if (!given.is_object()) {
+    throw Error(ErrorCode::kInvalidOption, "graph options must be a JSON object");
+  }
+  std::string group;
+  size_t limit = kDefaultGraphLevelLimit;
+  for (const auto& [key, value] : given.items()) {
+    if (key == "group" && value.is_string()) {
+      group = value.get<std::string>();
+    } else if (key == "limit" && value.is_number_unsigned() && value.get<uint64_t>() > 0) {
+      limit = value.get<size_t>();
+    } else {
+      throw Error(ErrorCode::kInvalidOption,
+                  "graph option '" + Cap(key, 80) + "' " +
+                      (key == "group"   ? "must be a string"
+                       : key == "limit" ? "must be a positive integer"
+                                        : "is unknown (group, limit)"),
+                  ErrorLocation::OfOption(key));
+    }
+  }
+  json level = GraphLevel(GraphOf(model_.get(), *family_)->Index(), group, limit);
+  return level.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string Model::NodeJson(const std::string& name) {
+  GraphSource* source = GraphOf(model_.get(), *family_);
+  const GraphIndex& index = source->Index();
+  int64_t found = index.Find(name);
+  if (found < 0) {
+    ErrorLocation where;
+    where.node = name;
+    throw Error(ErrorCode::kNotFound, "no node named '" + Cap(name, 200) + "' in the graph", where);
+  }
+  auto node = static_cast<uint32_t>(found);
+  json details = source->NodeDetails(node);
+  json consumers = json::array();
+  uint64_t more = 0;
+  const auto& inputs = index.inputs();
+  for (uint32_t j = 0; j < index.size(); ++j) {
+    for (uint32_t k = index.inputs_begin(j); k < index.inputs_end(j); ++k) {
+      if (inputs[k].node != node) continue;
+      if (consumers.size() < kMaxConsumers) {
+        consumers.push_back(std::string(index.name(j)));
+      } else {
+        ++more;
+      }
+      break;
+    }
+  }
+  details["consumers"] = std::move(consumers);
+  if (more > 0) details["moreConsumers"] = more;
+  return details.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string Model::GraphSearchJson(const std::string& options_json) {
+  json given = ParseJson(options_json, /*allow_exceptions=*/false);
+  if (!given.is_object() || !given.contains("query") || !given["query"].is_string()) {
+    throw Error(ErrorCode::kInvalidOption, "graph search options must be {query: string}",
+                ErrorLocation::OfOption("query"));
+  }
+  size_t limit = kDefaultSearchMatches;
+  if (given.contains("limit")) {
+    if (!given["limit"].is_number_unsigned() || given["limit"].get<uint64_t>() == 0) {
+      throw Error(ErrorCode::kInvalidOption,
+                  "graph search option 'limit' must be a positive integer",
+                  ErrorLocation::OfOption("limit"));
+    }
+    limit = given["limit"].get<size_t>();
+  }
+  std::string query = Lower(given["query"].get<std::string>());
+  const GraphIndex& index = GraphOf(model_.get(), *family_)->Index();
+  json matches = json::array();
+  uint64_t total = 0;
+  if (!query.empty()) {
+    for (uint32_t i = 0; i < index.size(); ++i) {
+      if (!ContainsLower(index.name(i), query) && !ContainsLower(index.op(i), query)) {
+        continue;
+      }
+      if (++total <= limit) {
+        matches.push_back({{"name", std::string(index.name(i))}, {"op", index.op(i)}});
+      }
+    }
+  }
+  json out = {{"query", given["query"]}, {"total", total}, {"matches", std::move(matches)}};
+  return out.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 bool Model::ExportWritesFolder(const std::string& options_json) const {

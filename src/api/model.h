@@ -58,6 +58,21 @@ class Model {
   // nodes, hint}], exportFails, frozen?, unfusedOps?, quantization?}. Throws graphport::Error
   // as the export would (kUnsupported for a family whose outputs no target runs).
   std::string CheckJson(const std::string& options_json);
+  // One level of the model's graph for a viewer (core/graph_level.h), as JSON text. Options:
+  // {group: "" (the top) or a group's name, limit: most children (default 2000)}. Throws
+  // kUnsupported for a family with no graph, kNotFound for a group with no node,
+  // kInvalidOption for bad options.
+  std::string GraphJson(const std::string& options_json);
+  // The details of the node named `name` for a viewer's panel (GraphSource::NodeDetails) plus
+  // `consumers`: the names of the nodes that take one of its outputs (at most 100, then
+  // `moreConsumers`). Throws kNotFound naming the node.
+  std::string NodeJson(const std::string& name);
+
+  // The nodes whose name or op holds `query` (ignoring ASCII case), in graph order. Options:
+  // {query, limit: most matches listed (default 50)}. Returns {query, total, matches:
+  // [{name, op}]} as JSON text.
+  std::string GraphSearchJson(const std::string& options_json);
+
   // True when these export options write a folder (the CLI's -o then names the folder).
   bool ExportWritesFolder(const std::string& options_json) const;
 

@@ -8,6 +8,7 @@
 #include "core/strings.h"
 #include "mge/detect.h"
 #include "mge/export.h"
+#include "mge/graph_source.h"
 #include "mge/inspect.h"
 #include "mge/options.h"
 #include "mge/read.h"
@@ -46,7 +47,7 @@ bool PickPrimary(Probe* probe, std::string* primary, std::string* why) {
   return false;
 }
 
-class MgeModel : public FamilyModel, public InspectsAsText {
+class MgeModel : public FamilyModel, public InspectsAsText, public HasGraph {
  public:
   MgeModel(std::unique_ptr<mge::MgeFile> file, mge::InspectContext context)
       : file_(std::move(file)), context_(std::move(context)) {}
@@ -55,10 +56,17 @@ class MgeModel : public FamilyModel, public InspectsAsText {
   nlohmann::json Export(const OptionValues& options, OutputSet* out) override {
     return mge::ExportMgeGraph(*file_, context_.graph, options, out);
   }
+  GraphSource* Graph() override {
+    if (graph_ == nullptr) {
+      graph_ = std::make_unique<mge::MgeGraphSource>(&file_->graphs[context_.graph]);
+    }
+    return graph_.get();
+  }
 
  private:
   std::unique_ptr<mge::MgeFile> file_;
   mge::InspectContext context_;
+  std::unique_ptr<mge::MgeGraphSource> graph_;  // made when first asked for
 };
 
 class MegengineFamilyImpl : public Family {

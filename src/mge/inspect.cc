@@ -206,6 +206,15 @@ std::vector<std::string> OptimizeOptionNames(uint64_t word) {
   return names;
 }
 
+nlohmann::json OperatorJson(const Graph& graph, size_t index) {
+  std::string text;
+  {
+    JsonText out(&text);
+    WriteOperator(graph, index, &out);
+  }
+  return nlohmann::json::parse(text);
+}
+
 std::string InspectMgeFileText(const MgeFile& file, const InspectContext& ctx) {
   const Graph& g = file.graphs[ctx.graph];
   nlohmann::json j;

@@ -24,6 +24,10 @@ std::string InspectMgeFileText(const MgeFile& file, const InspectContext& contex
 // The same object parsed, for callers that want the DOM (FamilyModel::Inspect()).
 nlohmann::json InspectMgeFile(const MgeFile& file, const InspectContext& context);
 
+// One operator of `graph` as inspect() lists it: {blobs, class, compNodes, index, inputs,
+// name, outputDtype, outputs, params, priority, tensors, type, typeId}.
+nlohmann::json OperatorJson(const Graph& graph, size_t index);
+
 // The optimize_for_inference kwargs an options word stands for, as Network.metadata lists
 // them (deserialize_infer_option): only the true ones, layout first.
 std::vector<std::string> OptimizeOptionNames(uint64_t word);

@@ -332,6 +332,11 @@ bool TfFamilyModel::WritesFolder(const OptionValues& options) const {
   return std::find(kinds.begin(), kinds.end(), to) != kinds.end();
 }
 
+GraphSource* TfFamilyModel::Graph() {
+  if (graph_ == nullptr) graph_ = std::make_unique<TfGraphSource>(model_.get());
+  return graph_.get();
+}
+
 json TfFamilyModel::Export(const OptionValues& values, OutputSet* out) {
   // A frozen model is written instead of the loaded one: its variables are constants now.
   FrozenModel frozen = FreezeForExport(*model_, inputs_, folder_, values, ChecksOnly(*out));

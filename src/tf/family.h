@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/family.h"
+#include "tf/graph_source.h"
 #include "tf/tf_model.h"
 
 namespace graphport::tf {
@@ -34,7 +35,7 @@ std::unique_ptr<Family> MakeTensorflowFamily(const TfExportExtension* extension)
 
 // A loaded TensorFlow model as the seam sees it. Other readers that produce a TensorFlow graph
 // (TensorFlow.js) wrap one and add to its summary.
-class TfFamilyModel : public FamilyModel {
+class TfFamilyModel : public FamilyModel, public HasGraph {
  public:
   // `inputs` stays owned by the caller and must outlive the model when `passthrough` names
   // files of it: the files of a SavedModel folder besides saved_model.pb (variables/, assets/,
@@ -47,6 +48,7 @@ class TfFamilyModel : public FamilyModel {
   nlohmann::json Inspect() const override;
   nlohmann::json Export(const OptionValues& options, OutputSet* out) override;
   bool WritesFolder(const OptionValues& options) const override;
+  GraphSource* Graph() override;
 
   // The summary's fields after the header (tf/results.h: TfGraphSummaryFields): the graph's
   // (tf::InspectGraph), and what the folder around it holds (savedModelFiles, variables...).
@@ -70,6 +72,7 @@ class TfFamilyModel : public FamilyModel {
   std::vector<std::string> passthrough_;
   bool had_fingerprint_ = false;  // the folder had a fingerprint.pb, which exports leave out
   const TfExportExtension* extension_;
+  std::unique_ptr<TfGraphSource> graph_;  // made when first asked for
 };
 
 }  // namespace graphport::tf

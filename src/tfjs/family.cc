@@ -14,6 +14,7 @@
 #include "tf/summary_text.h"
 #include "tfjs/default_attrs.h"
 #include "tfjs/detect.h"
+#include "tfjs/graph_source.h"
 #include "tfjs/model_initializer.h"
 #include "tfjs/options.h"
 #include "tfjs/preflight.h"
@@ -89,9 +90,19 @@ class TfjsModel : public tf::TfFamilyModel {
     return ExportWithTfjs(mutable_model(), values, read_.manifest, out);
   }
 
+  GraphSource* Graph() override {
+    if (graph_ == nullptr) {
+      const json* weights =
+          read_.manifest.contains("weights") ? &read_.manifest["weights"] : nullptr;
+      graph_ = std::make_unique<TfjsGraphSource>(&model(), weights);
+    }
+    return graph_.get();
+  }
+
  private:
   std::string primary_;
   ReadResult read_;
+  std::unique_ptr<TfjsGraphSource> graph_;  // made when first asked for
 };
 
 class TfjsFamilyImpl : public Family {

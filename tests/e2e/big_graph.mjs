@@ -79,3 +79,58 @@ export function writeBigGraph(path, mib) {
 }
 
 export { writeWithJs };
+
+// A node-heavy GraphDef as bench/make_graph.cc's `nodes` writes it: an input, then blocks of
+// six small nodes (two scalar Consts, Mul, AddV2, Relu, Identity) under
+// model/encoder/layers/stage_NN/block_NNNNN/, each block fed by the one before.
+function nodeEntry(name, op, inputs, attrs = []) {
+  const payload = [...stringField(1, name), ...stringField(2, op), ...inputs.flatMap((i) => stringField(3, i)),
+    ...stringField(4, '/job:localhost/replica:0/task:0/device:CPU:0'), ...attrs];
+  return bytesField(1, payload);
+}
+
+function typeAttr(key) {
+  return bytesField(5, [...stringField(1, key), ...bytesField(2, varintField(6, 1))]);
+}
+
+function scalarConstAttrs(value) {
+  const f = new Uint8Array(new Float32Array([value]).buffer);
+  const tensor = [...varintField(1, 1), ...bytesField(2, []), ...bytesField(5, [...f])]; // float_val packed
+  return [typeAttr('dtype'), bytesField(5, [...stringField(1, 'value'), ...bytesField(2, bytesField(8, tensor))])].flat();
+}
+
+function writeNodesWithJs(path, wanted) {
+  const fd = openSync(path, 'w');
+  try {
+    writeSync(fd, Uint8Array.from(nodeEntry('input', 'Placeholder', [], typeAttr('dtype'))));
+    let x = 'input';
+    let written = 1;
+    for (let block = 0; written < wanted; block += 1) {
+      const s = `model/encoder/layers/stage_${String(Math.floor(block / 1000)).padStart(2, '0')}/block_${String(block).padStart(5, '0')}/`;
+      const parts = [
+        nodeEntry(`${s}scale`, 'Const', [], scalarConstAttrs(0.5)),
+        nodeEntry(`${s}shift`, 'Const', [], scalarConstAttrs(0.25)),
+        nodeEntry(`${s}mul`, 'Mul', [x, `${s}scale`], typeAttr('T')),
+        nodeEntry(`${s}add`, 'AddV2', [`${s}mul`, `${s}shift`], typeAttr('T')),
+        nodeEntry(`${s}relu`, 'Relu', [`${s}add`], typeAttr('T')),
+        nodeEntry(`${s}out`, 'Identity', [`${s}relu`, `^${s}mul`], typeAttr('T')),
+      ];
+      writeSync(fd, Uint8Array.from(parts.flat()));
+      written += parts.length;
+      x = `${s}out`;
+    }
+    writeSync(fd, Uint8Array.from(bytesField(4, [...varintField(1, 1205), ...varintField(2, 12)])));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+// A graph of about `nodes` small nodes; returns which generator wrote it ('native' or 'js').
+export function writeNodeGraph(path, nodes) {
+  if (existsSync(NATIVE)) {
+    execFileSync(NATIVE, ['nodes', path, '--nodes', String(nodes)], { stdio: 'ignore' });
+    return 'native';
+  }
+  writeNodesWithJs(path, nodes);
+  return 'js';
+}
