@@ -29,9 +29,11 @@ void WriteFile(OutputSet* out, const std::string& name, const std::string& bytes
 nlohmann::json OptimizedInfo(const Graph& loaded, const Graph& optimized,
                              const opt::OptimizeOptions& options,
                              const opt::OptimizeResult& result) {
+  // A pass may take apart what a later one puts together again (ExpandFusedArith and
+  // ArithFuse): when the graph written is the loaded one, no pass changed it.
   nlohmann::json passes = nlohmann::json::array();
   for (const opt::PassReport& p : result.passes) {
-    if (p.changed) passes.push_back({{"pass", p.pass}, {"did", p.summary}});
+    if (result.changed && p.changed) passes.push_back({{"pass", p.pass}, {"did", p.summary}});
   }
   return {{"optimizeOptions", options.Serialize()},
           {"flags", OptimizeOptionNames(options.Serialize())},

@@ -153,12 +153,31 @@ std::vector<ResultType> ExportTypes() {
            {"files", "string[]", "Names of the files written, the model first."},
            {"format", Literals({"FBS", "FBS_V2"}), "The dump format written."},
            Optional({"header", Literals({"MGBS", "MGBC"}), "FBS: the magic written."}),
-           {"optimized", "string", "What optimizeForInference did."},
+           {"optimized", "MegEngineOptimized | 'as loaded' | 'no'",
+            "What optimize_for_inference did; 'as loaded' with asLoaded, 'no' with "
+            "optimizeForInference false."},
+           Optional(
+               {"notes", "string[]", "`optimized` in a line, for people (the CLIs print it)."}),
            {"kept", "MegEngineKept", "What the dump kept or could not keep, for people."}}) {
     info.fields.push_back(std::move(field));
   }
   return {
       info,
+      {"MegEngineOptimized",
+       "What optimize_for_inference did to the graph before the dump.",
+       {{"optimizeOptions", "number", "The optimize_options word written (64: fuse_grain)."},
+        {"flags", "string[]", "The kwargs that word holds, by name."},
+        {"operators", "MegEngineOperatorCounts", "Operators before and after."},
+        {"passes", "MegEnginePassReport[]",
+         "Each pass that changed the graph, in order; empty when the graph written is the "
+         "loaded one."}}},
+      {"MegEngineOperatorCounts",
+       "Operator counts.",
+       {{"before", "number", "In the loaded graph."},
+        {"after", "number", "In the graph written."}}},
+      {"MegEnginePassReport",
+       "One pass of the optimizer.",
+       {{"pass", "string", "Its name, as MegEngine names it."}, {"did", "string", "What it did."}}},
       {"MegEngineKept",
        "Notes on what a dump kept, for people.",
        {{"metadata", "string", "What became of the metadata."},

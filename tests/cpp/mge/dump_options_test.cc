@@ -49,28 +49,30 @@ class MgeDumpOptions : public ::testing::Test {
 
 TEST_F(MgeDumpOptions, KeepVarNameInFbsV1) {
   V1Flatbuffer fb;
-  const fbs::Graph* g0 = V1Root(Dump({{"dumpFormat", "FBS"}, {"keepVarName", 0}}).model(), &fb);
+  const fbs::Graph* g0 =
+      V1Root(Dump(AsLoaded({{"dumpFormat", "FBS"}, {"keepVarName", 0}})).model(), &fb);
   for (const auto* op : *g0->oprs()) EXPECT_EQ(op->output_name(), nullptr);
   // Level 1: only the operator making a graph output, all of its outputs.
-  Exported e1 = Dump({{"dumpFormat", "FBS"}, {"keepVarName", 1}});
+  Exported e1 = Dump(AsLoaded({{"dumpFormat", "FBS"}, {"keepVarName", 1}}));
   const fbs::Graph* g1 = V1Root(e1.model(), &fb);
   for (size_t i = 0; i < 3; ++i) EXPECT_EQ(g1->oprs()->Get(i)->output_name(), nullptr) << i;
   EXPECT_EQ(V1OutputNames(g1->oprs()->Get(3)), std::vector<std::string>{"out"});
   EXPECT_EQ(e1.info["outputs"], nlohmann::json({"out"}));
-  const fbs::Graph* g2 = V1Root(Dump({{"dumpFormat", "FBS"}, {"keepVarName", 2}}).model(), &fb);
+  const fbs::Graph* g2 =
+      V1Root(Dump(AsLoaded({{"dumpFormat", "FBS"}, {"keepVarName", 2}})).model(), &fb);
   EXPECT_EQ(V1OutputNames(g2->oprs()->Get(0)), std::vector<std::string>{"data"});
   EXPECT_EQ(V1OutputNames(g2->oprs()->Get(1)), (std::vector<std::string>{"w", "b"}));
   EXPECT_EQ(V1OutputNames(g2->oprs()->Get(2)), std::vector<std::string>{"mul"});
-  EXPECT_EQ(Dump({{"dumpFormat", "FBS"}, {"keepVarName", 0}}).info["outputs"],
+  EXPECT_EQ(Dump(AsLoaded({{"dumpFormat", "FBS"}, {"keepVarName", 0}})).info["outputs"],
             nlohmann::json({"unnamed0"}));
 }
 
 TEST_F(MgeDumpOptions, KeepVarNameInFbsV2) {
-  std::string none = Dump({{"keepVarName", 0}}).model();
+  std::string none = Dump(AsLoaded({{"keepVarName", 0}})).model();
   EXPECT_EQ(V2Root(none).root->middle_tensors(), nullptr);
-  std::string one = Dump({{"keepVarName", 1}}).model();
+  std::string one = Dump(AsLoaded({{"keepVarName", 1}})).model();
   // FBS_V2 names every var at level 1 and 2 alike.
-  EXPECT_EQ(one, Dump({{"keepVarName", 2}}).model());
+  EXPECT_EQ(one, Dump(AsLoaded({{"keepVarName", 2}})).model());
   V2Buffer b = V2Root(one);
   ASSERT_NE(b.root->middle_tensors(), nullptr);
   std::vector<std::string> names;
@@ -81,26 +83,33 @@ TEST_F(MgeDumpOptions, KeepVarNameInFbsV2) {
 
 TEST_F(MgeDumpOptions, KeepOprName) {
   for (const char* format : {"FBS", "FBS_V2"}) {
-    std::string off = Dump({{"dumpFormat", format}}).model();
-    std::string on = Dump({{"dumpFormat", format}, {"keepOprName", true}}).model();
+    std::string off = Dump(AsLoaded({{"dumpFormat", format}})).model();
+    std::string on = Dump(AsLoaded({{"dumpFormat", format}, {"keepOprName", true}})).model();
     std::vector<std::string> names;
     if (std::string(format) == "FBS") {
       V1Flatbuffer fb;
       for (const auto* op : *V1Root(off, &fb)->oprs()) EXPECT_EQ(op->name(), nullptr);
-      for (const auto* op : *V1Root(on, &fb)->oprs()) names.push_back(op->name()->str());
+      for (const auto* op : *V1Root(on, &fb)->oprs()) {
+        ASSERT_NE(op->name(), nullptr);
+        names.push_back(op->name()->str());
+      }
     } else {
       V2Buffer b_off = V2Root(off);
       for (const auto* op : *b_off.root->oprs()) EXPECT_EQ(op->name(), nullptr);
       V2Buffer b = V2Root(on);
-      for (const auto* op : *b.root->oprs()) names.push_back(op->name()->str());
+      for (const auto* op : *b.root->oprs()) {
+        ASSERT_NE(op->name(), nullptr);
+        names.push_back(op->name()->str());
+      }
     }
     EXPECT_EQ(names, (std::vector<std::string>{"data", "merged0", "mul", "add"})) << format;
   }
 }
 
 TEST_F(MgeDumpOptions, KeepParamName) {
-  Exported off = Dump(nullptr);
-  Exported on = Dump({{"keepParamName", true}});
+  // The loaded graph's operators in their order (the optimizer may reorder them).
+  Exported off = Dump(AsLoaded());
+  Exported on = Dump(AsLoaded({{"keepParamName", true}}));
   EXPECT_EQ(off.info["params"], nlohmann::json::array());
   EXPECT_EQ(on.info["params"], nlohmann::json({"w", "b"}));
   EXPECT_EQ(off.info["inputs"], nlohmann::json({"data"}));  // inputs are always named
@@ -114,7 +123,8 @@ TEST_F(MgeDumpOptions, KeepParamName) {
   EXPECT_EQ(b_off.root->oprs()->Get(0)->tensors()->Get(0)->name()->str(), "data");
   // FBS v1 writes the holder's u32 count blob first; FBS_V2 at opr_version 2 none.
   V1Flatbuffer fb;
-  const auto* v1_holder = V1Root(Dump({{"dumpFormat", "FBS"}}).model(), &fb)->oprs()->Get(1);
+  const auto* v1_holder =
+      V1Root(Dump(AsLoaded({{"dumpFormat", "FBS"}})).model(), &fb)->oprs()->Get(1);
   ASSERT_NE(v1_holder->blobs(), nullptr);
   ASSERT_EQ(v1_holder->blobs()->size(), 1u);
   EXPECT_EQ(

@@ -195,8 +195,9 @@ TEST(OptimizedDump, FuseConvBiasNonlinearityWritesAConvBias) {
   EXPECT_EQ(std::count(classes.begin(), classes.end(), "ConvBiasForward"), 1);
   const nlohmann::json& o = fused.info["optimized"];
   EXPECT_EQ(o["operators"]["before"].get<int>() - o["operators"]["after"].get<int>(), 1);
-  ASSERT_EQ(o["passes"].size(), 1u);
-  EXPECT_EQ(o["passes"][0]["pass"], "FuseConvBiasNonlin");
+  std::vector<std::string> passes;
+  for (const auto& p : o["passes"]) passes.push_back(p["pass"]);
+  EXPECT_EQ(std::count(passes.begin(), passes.end(), "FuseConvBiasNonlin"), 1) << o.dump();
   // The output keeps its name, and a second dump with the option changes nothing.
   EXPECT_EQ(fused.info["outputs"], nlohmann::json({"y"}));
   auto back = Load(fused.model());
