@@ -678,10 +678,40 @@ export interface MegEngineExportInfo {
   format: 'FBS' | 'FBS_V2';
   /** FBS: the magic written. */
   header?: 'MGBS' | 'MGBC';
-  /** What optimizeForInference did. */
-  optimized: string;
+  /** What optimize_for_inference did; 'as loaded' with asLoaded, 'no' with optimizeForInference false. */
+  optimized: MegEngineOptimized | 'as loaded' | 'no';
+  /** `optimized` in a line, for people (the CLIs print it). */
+  notes?: string[];
   /** What the dump kept or could not keep, for people. */
   kept: MegEngineKept;
+}
+
+/** What optimize_for_inference did to the graph before the dump. */
+export interface MegEngineOptimized {
+  /** The optimize_options word written (64: fuse_grain). */
+  optimizeOptions: number;
+  /** The kwargs that word holds, by name. */
+  flags: string[];
+  /** Operators before and after. */
+  operators: MegEngineOperatorCounts;
+  /** Each pass that changed the graph, in order; empty when the graph written is the loaded one. */
+  passes: MegEnginePassReport[];
+}
+
+/** Operator counts. */
+export interface MegEngineOperatorCounts {
+  /** In the loaded graph. */
+  before: number;
+  /** In the graph written. */
+  after: number;
+}
+
+/** One pass of the optimizer. */
+export interface MegEnginePassReport {
+  /** Its name, as MegEngine names it. */
+  pass: string;
+  /** What it did. */
+  did: string;
 }
 
 /** Notes on what a dump kept, for people. */
