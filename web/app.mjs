@@ -294,6 +294,7 @@ async function openSet(entries, note = '') {
           openSet(entries, note);
         },
         onSetExportOption: (option, value) => form.setOption(option, value),
+        summaryPage: (request) => worker.query({ type: 'summaryPage', ...request }),
       },
     }));
     ui.summaryPanel.append(graphView({ request: (message) => worker.query(message) }));

@@ -8,6 +8,7 @@
 //               {id, type: 'graph', group, reveal}: a level of the graph and its layout
 //               (reveal: a node's name; the level that shows it); {id, type: 'node', name};
 //               {id, type: 'search', query}
+//               {id, type: 'summaryPage', list, offset, limit, filter}: model.summaryPage()
 // Messages out: {type: 'ready', schemas} | {type: 'fatal', message}
 //               {id, type: 'progress', phase: 'read' | 'write' | 'zip', done, total, file}
 //               {id, type: 'done', result}  (an export's files are {name, size, blob})
@@ -179,6 +180,11 @@ self.onmessage = async ({ data }) => {
     } else if (type === 'graph' || type === 'node' || type === 'search') {
       await ready;
       postMessage({ id, type: 'done', result: await graphRequest(model, data) });
+    } else if (type === 'summaryPage') {
+      await ready;
+      if (!model) throw Object.assign(new Error('no model is loaded: open one first'), { code: 'INVALID_OPTION' });
+      const { list, offset, limit, filter } = data;
+      postMessage({ id, type: 'done', result: model.summaryPage(list, { offset, limit, filter }) });
     } else if (type === 'unload') {
       dropModel();
       postMessage({ id, type: 'done', result: null });

@@ -257,6 +257,19 @@ export function createApi(wasm) {
       return JSON.parse(unwrap(this.#live().searchGraph(JSON.stringify(opts))).json);
     }
 
+    // A page of a long summary list that inspect() holds only the start of (MegEngine's
+    // `operators`: the first 100): the items whose type, class or name holds `filter` (any
+    // case), from `offset` on, at most `limit` (100 unless given): {list, offset, total,
+    // matched, items} (index.d.ts, SummaryPage).
+    summaryPage(list, { offset, limit, filter } = {}) {
+      if (typeof list !== 'string') throw new GraphportError('INVALID_OPTION', "summaryPage() takes a list's name: 'operators'");
+      const opts = { list };
+      if (offset !== undefined) opts.offset = offset;
+      if (limit !== undefined) opts.limit = limit;
+      if (filter !== undefined) opts.filter = filter;
+      return JSON.parse(unwrap(this.#live().summaryPage(JSON.stringify(opts))).json);
+    }
+
     // True when an export with these options writes a folder (a SavedModel with its
     // variables): its files' names then hold folders ("variables/variables.index").
     writesFolder(options) {

@@ -46,7 +46,7 @@ import type { FamilyExportOptions, FamilyId, FamilyLoadOptions, InputFormat } fr
 // families' result descriptions: results.d.ts.
 export type * from './results.js';
 import type {
-  ExportInfo, FreezeReport, Summary, UnfusedOp, UnsupportedOp, WeightQuantizationChange,
+  ExportInfo, FreezeReport, MegEngineOperator, Summary, UnfusedOp, UnsupportedOp, WeightQuantizationChange,
 } from './results.js';
 
 /**
@@ -285,6 +285,18 @@ export interface GraphSearchResult {
   matches: Array<{ name: string; op: string }>;
 }
 
+/** What model.summaryPage() returns: a page of a summary list inspect() holds only the start of. */
+export interface SummaryPage<Item = MegEngineOperator> {
+  list: string;
+  /** The first item listed, counted among the matching ones. */
+  offset: number;
+  /** Every item of the list. */
+  total: number;
+  /** The items the filter keeps. */
+  matched: number;
+  items: Item[];
+}
+
 /** The runtime model.check() checks against: the TF.js runtime 4.22, or TensorFlow's op registry. */
 export type CheckTarget = 'tfjs' | 'tensorflow';
 
@@ -424,6 +436,11 @@ export interface Model {
   /** The nodes whose name or op holds `query` (any case), in graph order: the first
    * `limit` (50) listed, `total` counting them all. */
   searchGraph(query: string, options?: { limit?: number }): GraphSearchResult;
+  /**
+   * A page of a long summary list: MegEngine's `operators` (inspect() lists the first 100;
+   * `operatorCount` counts them all), filtered by type, class or name in any case.
+   */
+  summaryPage(list: 'operators', options?: { offset?: number; limit?: number; filter?: string }): SummaryPage;
   /** True when an export with these options is a folder (a SavedModel with its variables). */
   writesFolder(options?: ExportOptions): boolean;
   /** Frees the model's WebAssembly memory; call it (or use `using`) when done. Idempotent. */

@@ -450,8 +450,10 @@ export interface MegEngineDetails {
   header: MegEngineHeader;
   /** Operators by type, sorted by type. */
   ops: Record<string, number>;
-  /** Every operator, in order. */
+  /** The first 100 operators, in order: model.summaryPage({list: 'operators'}) pages through all of them. */
   operators: MegEngineOperator[];
+  /** All the graph's operators. */
+  operatorCount: number;
   /** The graph's outputs, in order. */
   outputs: MegEngineVar[];
   /** FBS_V2 output aliases. */

@@ -101,6 +101,10 @@ class LoadedModel {
     return Guard([&] { return TextRecord("json", model_->GraphSearchJson(options_json)); });
   }
 
+  val SummaryPage(const std::string& options_json) const {
+    return Guard([&] { return TextRecord("json", model_->SummaryPageJson(options_json)); });
+  }
+
   val Node(const std::string& name) {
     return Guard([&] { return TextRecord("json", model_->NodeJson(name)); });
   }
@@ -195,6 +199,7 @@ EMSCRIPTEN_BINDINGS(graphport) {
       .function("graph", &LoadedModel::Graph)
       .function("node", &LoadedModel::Node)
       .function("searchGraph", &LoadedModel::SearchGraph)
+      .function("summaryPage", &LoadedModel::SummaryPage)
       .function("writesFolder", &LoadedModel::WritesFolder)
       .function("family", &LoadedModel::Family);
   emscripten::function("load", &Load);

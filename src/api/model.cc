@@ -8,6 +8,8 @@
 #include "core/graph_level.h"
 #include "core/inspect_text.h"
 #include "core/json_parse.h"
+#include "core/strings.h"
+#include "core/summary_pages.h"
 
 namespace graphport {
 namespace {
@@ -35,25 +37,6 @@ const Family* OwnerOfFormat(const std::string& format) {
 constexpr size_t kMaxConsumers = 100;
 // Search matches listed unless the caller asks for another number.
 constexpr size_t kDefaultSearchMatches = 50;
-
-char LowerAscii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-std::string Lower(std::string text) {
-  for (char& c : text) c = LowerAscii(c);
-  return text;
-}
-
-// Whether `text` holds `lower` (already lower case) ignoring ASCII case; no copy of `text`,
-// which a search over 200k names would make 200k times.
-bool ContainsLower(std::string_view text, const std::string& lower) {
-  if (lower.size() > text.size()) return false;
-  for (size_t at = 0; at + lower.size() <= text.size(); ++at) {
-    size_t k = 0;
-    while (k < lower.size() && LowerAscii(text[at + k]) == lower[k]) ++k;
-    if (k == lower.size()) return true;
-  }
-  return false;
-}
 
 GraphSource* GraphOf(FamilyModel* model, const Family& family) {
   auto* has = dynamic_cast<HasGraph*>(model);
@@ -289,13 +272,13 @@ std::string Model::GraphSearchJson(const std::string& options_json) {
     }
     limit = given["limit"].get<size_t>();
   }
-  std::string query = Lower(given["query"].get<std::string>());
+  std::string query = LowerAscii(given["query"].get<std::string>());
   const GraphIndex& index = GraphOf(model_.get(), *family_)->Index();
   json matches = json::array();
   uint64_t total = 0;
   if (!query.empty()) {
     for (uint32_t i = 0; i < index.size(); ++i) {
-      if (!ContainsLower(index.name(i), query) && !ContainsLower(index.op(i), query)) {
+      if (!ContainsLowerAscii(index.name(i), query) && !ContainsLowerAscii(index.op(i), query)) {
         continue;
       }
       if (++total <= limit) {
@@ -305,6 +288,54 @@ std::string Model::GraphSearchJson(const std::string& options_json) {
   }
   json out = {{"query", given["query"]}, {"total", total}, {"matches", std::move(matches)}};
   return out.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string Model::SummaryPageJson(const std::string& options_json) const {
+  json given = ParseJson(options_json, /*allow_exceptions=*/false);
+  if (!given.is_object()) {
+    throw Error(ErrorCode::kInvalidOption, "summary page options must be a JSON object");
+  }
+  SummaryPageRequest request;
+  bool has_list = false;
+  for (const auto& [key, value] : given.items()) {
+    bool ok = true;
+    if (key == "list") {
+      ok = value.is_string();
+      if (ok) request.list = value.get<std::string>();
+      has_list = ok;
+    } else if (key == "offset") {
+      ok = value.is_number_unsigned();
+      if (ok) request.offset = value.get<size_t>();
+    } else if (key == "limit") {
+      ok = value.is_number_unsigned() && value.get<uint64_t>() > 0;
+      if (ok) request.limit = value.get<size_t>();
+    } else if (key == "filter") {
+      ok = value.is_string();
+      if (ok) request.filter = LowerAscii(value.get<std::string>());
+    } else {
+      throw Error(
+          ErrorCode::kInvalidOption,
+          "summary page option '" + Cap(key, 80) + "' is unknown (list, offset, limit, filter)",
+          ErrorLocation::OfOption(key));
+    }
+    if (!ok) {
+      throw Error(ErrorCode::kInvalidOption,
+                  "summary page option '" + key + "' must be " +
+                      (key == "offset"  ? "an integer of 0 or more"
+                       : key == "limit" ? "a positive integer"
+                                        : "a string"),
+                  ErrorLocation::OfOption(key));
+    }
+  }
+  const auto* pages = dynamic_cast<const PagesSummaryLists*>(model_.get());
+  if (!has_list || pages == nullptr) {
+    throw Error(ErrorCode::kInvalidOption,
+                has_list ? family_->title() + " summaries have no paged list '" +
+                               Cap(request.list, 80) + "'"
+                         : "summary page options need the list's name: {list: 'operators'}",
+                ErrorLocation::OfOption("list"));
+  }
+  return pages->SummaryPageJson(request);
 }
 
 bool Model::ExportWritesFolder(const std::string& options_json) const {

@@ -73,6 +73,11 @@ class Model {
   // [{name, op}]} as JSON text.
   std::string GraphSearchJson(const std::string& options_json);
 
+  // A page of a long summary list (core/summary_pages.h): options {list, offset, limit
+  // (default 100), filter (any case)}. Throws kInvalidOption for bad options or a list the
+  // model does not page.
+  std::string SummaryPageJson(const std::string& options_json) const;
+
   // True when these export options write a folder (the CLI's -o then names the folder).
   bool ExportWritesFolder(const std::string& options_json) const;
 

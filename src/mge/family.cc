@@ -47,12 +47,22 @@ bool PickPrimary(Probe* probe, std::string* primary, std::string* why) {
   return false;
 }
 
-class MgeModel : public FamilyModel, public InspectsAsText, public HasGraph {
+class MgeModel : public FamilyModel,
+                 public InspectsAsText,
+                 public HasGraph,
+                 public PagesSummaryLists {
  public:
   MgeModel(std::unique_ptr<mge::MgeFile> file, mge::InspectContext context)
       : file_(std::move(file)), context_(std::move(context)) {}
-  nlohmann::json Inspect() const override { return mge::InspectMgeFile(*file_, context_); }
-  std::string InspectText() const override { return mge::InspectMgeFileText(*file_, context_); }
+  nlohmann::json Inspect() const override {
+    return mge::InspectMgeFile(*file_, context_, mge::kSummaryOperators);
+  }
+  std::string InspectText() const override {
+    return mge::InspectMgeFileText(*file_, context_, mge::kSummaryOperators);
+  }
+  std::string SummaryPageJson(const SummaryPageRequest& request) const override {
+    return mge::OperatorPageJson(*file_, context_, request);
+  }
   nlohmann::json Export(const OptionValues& options, OutputSet* out) override {
     return mge::ExportMgeGraph(*file_, context_.graph, options, out);
   }

@@ -1,9 +1,12 @@
 #include "mge/inspect.h"
 
+#include <algorithm>
 #include <map>
 
 #include "core/base64.h"
+#include "core/error.h"
 #include "core/json_parse.h"
+#include "core/strings.h"
 #include "mge/dtype.h"
 #include "mge/dump/dump_info.h"
 #include "mge/json_int64.h"
@@ -215,7 +218,7 @@ nlohmann::json OperatorJson(const Graph& graph, size_t index) {
   return nlohmann::json::parse(text);
 }
 
-std::string InspectMgeFileText(const MgeFile& file, const InspectContext& ctx) {
+std::string InspectMgeFileText(const MgeFile& file, const InspectContext& ctx, size_t listed) {
   const Graph& g = file.graphs[ctx.graph];
   nlohmann::json j;
   j["family"] = "megengine";
@@ -291,6 +294,7 @@ std::string InspectMgeFileText(const MgeFile& file, const InspectContext& ctx) {
   std::map<std::string, uint64_t> ops;
   for (const Operator& op : g.oprs) ++ops[op.DisplayType()];
   m["ops"] = ops;
+  m["operatorCount"] = g.oprs.size();
   std::map<std::string, MemberWriter> more;
   more["operators"] = [&](JsonText* out) {
     out->BeginArray();
@@ -299,7 +303,7 @@ std::string InspectMgeFileText(const MgeFile& file, const InspectContext& ctx) {
     // leave it twice the text, and holds the old and the new buffer at once). A poor guess
     // only costs a regrowth.
     constexpr size_t kSample = 64;
-    const size_t n = g.oprs.size();
+    const size_t n = std::min(g.oprs.size(), listed);
     if (n > 4 * kSample) {
       std::string sample;
       JsonText sample_text(&sample);
@@ -332,8 +336,52 @@ std::string InspectMgeFileText(const MgeFile& file, const InspectContext& ctx) {
   return text;
 }
 
-nlohmann::json InspectMgeFile(const MgeFile& file, const InspectContext& context) {
-  return ParseJson(InspectMgeFileText(file, context));
+nlohmann::json InspectMgeFile(const MgeFile& file, const InspectContext& context, size_t listed) {
+  return ParseJson(InspectMgeFileText(file, context, listed));
+}
+
+std::string OperatorPageJson(const MgeFile& file, const InspectContext& context,
+                             const SummaryPageRequest& request) {
+  if (request.list != "operators") {
+    throw Error(ErrorCode::kInvalidOption,
+                "MegEngine summaries page only their 'operators' list, not '" +
+                    request.list.substr(0, 80) + "'",
+                ErrorLocation::OfOption("list"));
+  }
+  const Graph& g = file.graphs[context.graph];
+  // The page's filter: what the page's operator table matches on.
+  auto matches = [&](const Operator& op) {
+    if (request.filter.empty()) return true;
+    return ContainsLowerAscii(op.DisplayType(), request.filter) ||
+           (op.cls && ContainsLowerAscii(op.cls->cpp_class, request.filter)) ||
+           (op.name && ContainsLowerAscii(*op.name, request.filter));
+  };
+  std::string text;
+  {
+    JsonText out(&text);
+    out.BeginObject();
+    out.Key("items");
+    out.BeginArray();
+    size_t matched = 0;
+    for (size_t i = 0; i < g.oprs.size(); ++i) {
+      if (!matches(g.oprs[i])) continue;
+      if (matched >= request.offset && matched - request.offset < request.limit) {
+        WriteOperator(g, i, &out);
+      }
+      ++matched;
+    }
+    out.EndArray();
+    out.Key("list");
+    out.String(request.list);
+    out.Key("matched");
+    out.Uint(matched);
+    out.Key("offset");
+    out.Uint(request.offset);
+    out.Key("total");
+    out.Uint(g.oprs.size());
+    out.EndObject();
+  }
+  return text;
 }
 
 }  // namespace graphport::mge

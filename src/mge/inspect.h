@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/summary_pages.h"
 #include "mge/mge_model.h"
 
 namespace graphport::mge {
@@ -18,11 +19,23 @@ struct InspectContext {
   size_t graph = 0;  // the graph the load option picked
 };
 
+// The operators a summary lists for the JS API and the CLI: the rest come a page at a time
+// (OperatorPageJson), so a 100k-operator summary is kilobytes, not 80 MB of JSON.
+constexpr size_t kSummaryOperators = 100;
+
 // The inspect object as JSON text, equal to nlohmann's dump(-1, ' ', false, replace) of it, but
 // written without a DOM for the operators (their part is linear in time and text size).
-std::string InspectMgeFileText(const MgeFile& file, const InspectContext& context);
-// The same object parsed, for callers that want the DOM (FamilyModel::Inspect()).
-nlohmann::json InspectMgeFile(const MgeFile& file, const InspectContext& context);
+// `operators` lists the first `listed` operators; `operatorCount` counts all of them.
+std::string InspectMgeFileText(const MgeFile& file, const InspectContext& context,
+                               size_t listed = SIZE_MAX);
+// The same object parsed, for callers that want the DOM.
+nlohmann::json InspectMgeFile(const MgeFile& file, const InspectContext& context,
+                              size_t listed = SIZE_MAX);
+
+// A page of the "operators" list (core/summary_pages.h): the operators whose type, class or
+// name holds the filter, as inspect() lists them. Throws kInvalidOption for another list.
+std::string OperatorPageJson(const MgeFile& file, const InspectContext& context,
+                             const SummaryPageRequest& request);
 
 // One operator of `graph` as inspect() lists it: {blobs, class, compNodes, index, inputs,
 // name, outputDtype, outputs, params, priority, tensors, type, typeId}.

@@ -38,7 +38,10 @@ std::vector<ResultType> SummaryTypes() {
                   "An mgbtest0 container's test cases (the dumps after the model)."}),
         {"header", "MegEngineHeader", "The dump's header."},
         {"ops", "Record<string, number>", "Operators by type, sorted by type."},
-        {"operators", "MegEngineOperator[]", "Every operator, in order."},
+        {"operators", "MegEngineOperator[]",
+         "The first 100 operators, in order: model.summaryPage({list: 'operators'}) pages "
+         "through all of them."},
+        {"operatorCount", "number", "All the graph's operators."},
         {"outputs", "MegEngineVar[]", "The graph's outputs, in order."},
         Optional({"outputAliases", "MegEngineOutputAlias[]", "FBS_V2 output aliases."}),
         {"metadata", "MegEngineMetadata | null", "The dump's metadata; null when it has none."},

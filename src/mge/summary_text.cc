@@ -35,8 +35,8 @@ std::string MgeSummaryText(const nlohmann::json& s) {
   if (m.contains("testCases")) {
     out += "test cases:  " + std::to_string(m["testCases"].size()) + " (mgbtest0)\n";
   }
-  out += "operators:   " + std::to_string(m["operators"].size()) + " (" +
-         std::to_string(m["ops"].size()) + " types)\n";
+  out += "operators:   " + Num(m["operatorCount"]) + " (" + std::to_string(m["ops"].size()) +
+         " types)\n";
   std::vector<std::pair<uint64_t, std::string>> ops;
   for (const auto& [type, count] : m["ops"].items()) ops.emplace_back(count.get<uint64_t>(), type);
   std::stable_sort(ops.begin(), ops.end(),

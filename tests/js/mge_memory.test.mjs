@@ -3,28 +3,18 @@
 // through load and inspect (issue 10's heap target). The model is built here (FBS_V2, two
 // ImmutableTensor operators), with the operator's registration taken from a corpus re-dump.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 
 import {
   CORPUS, checkNoLeaksAtEnd, graphport, leakCheckedTest, readBytes, withModel,
 } from './helpers.mjs';
 import { mgeModelV2 } from './mge_flatbuffer.mjs';
+import { immutableTensorRegistration } from './mge_test_models.mjs';
 
 const MiB = 1 << 20;
 const gp = await graphport();
 checkNoLeaksAtEnd(gp);
 
-// ImmutableTensor as an FBS_V2 dump registers it: the corpus file re-dumped, then inspected.
-function immutableTensorRegistration() {
-  const corpus = readBytes(join(CORPUS, 'mge', 'mgeconvert_e4a1261_test_test_model.mge'));
-  const v2 = withModel(gp, corpus, {}, (m) => m.export({ dumpFormat: 'FBS_V2' }).files[0].bytes);
-  const ops = withModel(gp, v2, {}, (m) => m.inspect().megengine.operators);
-  const op = ops.find((o) => o.class === 'ImmutableTensor');
-  assert.ok(op, 'the corpus re-dump has an ImmutableTensor');
-  return { type: op.type, typeId: op.typeId, oprVersion: op.oprVersion };
-}
-
-const holder = immutableTensorRegistration();
+const holder = immutableTensorRegistration(gp, readBytes, CORPUS);
 const TENSORS = [
   { name: 'w_big', bytes: 40 * MiB },
   { name: 'w_small', bytes: 24 * MiB },

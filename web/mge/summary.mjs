@@ -57,9 +57,12 @@ function operatorMatches(op, q) {
   return [op.type, op.class, op.name ?? ''].some((s) => s.toLowerCase().includes(q));
 }
 
-function operatorTable(operators) {
+// operators: the summary's first page; total: all of them; fetchPage: the rest from the core.
+function operatorTable(operators, total, fetchPage) {
   return pagedList({
     items: operators,
+    total,
+    fetchPage,
     label: 'operators',
     pageSize: 12,
     tag: 'table.grid.fixed.mge-operators',
@@ -161,11 +164,14 @@ function headerText(header) {
 }
 
 // summary: inspect(); onSetLoadOption(name, value): open the file again with a load option
-// (another graph of a file holding several).
-export function mgeSummaryView(summary, { onSetLoadOption }) {
+// (another graph of a file holding several); summaryPage({list, offset, limit, filter}): a page
+// of the operators past the summary's first ones (model.summaryPage in the worker).
+export function mgeSummaryView(summary, { onSetLoadOption, summaryPage }) {
   const mge = summary.megengine;
   const onOpenGraph = (index) => onSetLoadOption('graph', index);
   const operators = mge.operators ?? [];
+  const operatorCount = mge.operatorCount ?? operators.length;
+  const fetchOperators = summaryPage ? (request) => summaryPage({ list: 'operators', ...request }) : null;
   const opTypes = Object.keys(mge.ops ?? {}).length;
   const header = mge.header;
   return h('div.family-summary',
@@ -177,7 +183,7 @@ export function mgeSummaryView(summary, { onSetLoadOption }) {
       mge.graphs.length > 1 ? fact('Graph', `#${mge.graph} (the ${ordinal(mge.graph + 1)} of ${plural(mge.graphs.length, 'graph')} in the file)`, 'graph') : null,
       mge.outputAliases?.length ? fact('Output aliases', varList(mge.outputAliases), 'output-aliases') : null),
     tabs([
-      ['Operators', operators.length, () => (operators.length ? operatorTable(operators) : h('p.empty', 'The graph has no operators.'))],
+      ['Operators', operatorCount, () => (operatorCount ? operatorTable(operators, operatorCount, fetchOperators) : h('p.empty', 'The graph has no operators.'))],
       ['Op types', opTypes, () => (opTypes ? opChart(mge.ops, 'operator') : h('p.empty', 'The graph has no operators.'))],
       ['Dump info', mge.dumpInfo.nr_opr, () => dumpInfoView(mge.dumpInfo, mge.outputs ?? [])],
       ['Metadata', mge.metadata ? 1 : 0, () => metadataView(mge.metadata)],
