@@ -219,7 +219,9 @@ class InitializerBuilder {
       for (const ResourceCapture& capture : captures) {
         if (capture.object_id != plans[k].object_id) continue;
         table["input"] = capture.placeholder;
-        result.links.push_back({capture.placeholder, outputs[k] + ":0", capture.object_id});
+        // No signature key: the link is keyed "<placeholder>:0", as tfjs-converter keys it.
+        result.links.push_back(
+            {capture.placeholder, outputs[k] + ":0", capture.object_id, /*signature_key=*/""});
       }
       result.report["tables"].push_back(std::move(table));
     }
