@@ -7,29 +7,34 @@ import { writableStreamSink } from './web_streams.mjs';
 
 export { GraphportError };
 
-function base64(bytes) {
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(binary);
-}
-
-// Options as the core reads them: bytes (for message and bytes options) travel inside the JSON
-// as {"$bytes": base64}; onProgress stays in JS.
-function optionsJson(options) {
+// Options as the core reads them: [JSON text, blobs]. A bytes value (a message or bytes
+// option) is {"$blob": i} in the text and blobs[i] beside it, a view the core copies once
+// into its heap (bindings/wasm/js_options.h); onProgress stays in JS.
+function optionsForCore(options) {
   const out = {};
+  const blobs = [];
   for (const [key, value] of Object.entries(options)) {
     if (key === 'onProgress') continue;
     if (value instanceof ArrayBuffer) {
-      out[key] = { $bytes: base64(new Uint8Array(value)) };
+      out[key] = { $blob: blobs.push(new Uint8Array(value)) - 1 };
     } else if (ArrayBuffer.isView(value)) {
-      out[key] = { $bytes: base64(new Uint8Array(value.buffer, value.byteOffset, value.byteLength)) };
+      out[key] = { $blob: blobs.push(new Uint8Array(value.buffer, value.byteOffset, value.byteLength)) - 1 };
     } else {
       out[key] = value;
     }
   }
-  return JSON.stringify(out);
+  return [JSON.stringify(out), blobs];
+}
+
+// The Node CLI's parsed options with their blobs put back as Uint8Arrays.
+function withBlobs(options, blobs) {
+  if (!options || typeof options !== 'object') return options;
+  const out = {};
+  for (const [key, value] of Object.entries(options)) {
+    const blob = value && typeof value === 'object' && Number.isInteger(value.$blob) && Object.keys(value).length === 1;
+    out[key] = blob ? blobs[value.$blob] : value;
+  }
+  return out;
 }
 
 function checkOptions(options, what) {
@@ -202,7 +207,7 @@ export function createApi(wasm) {
     #exportThrough(opts, sink, sinkError, { wantsSizeFirst = false } = {}) {
       const handle = this.#live();
       const outputs = sinkOutputs(sink, progressCaller(opts.onProgress), { wantsSizeFirst });
-      const record = handle.export(optionsJson(opts), outputs);
+      const record = handle.export(...optionsForCore(opts), outputs);
       let error = null;
       if (outputs.failure) {
         const { error: raised } = outputs.failure;
@@ -227,7 +232,7 @@ export function createApi(wasm) {
     // (index.d.ts, CheckReport). `target`: 'tfjs' or 'tensorflow' (any TensorFlow format).
     check(options) {
       const opts = checkOptions(options, 'check');
-      return JSON.parse(unwrap(this.#live().check(optionsJson(opts))).json);
+      return JSON.parse(unwrap(this.#live().check(...optionsForCore(opts))).json);
     }
 
     // One level of the graph for drawing: `group` '' (the top) or a group's name ('a/b' of
@@ -273,7 +278,7 @@ export function createApi(wasm) {
     // True when an export with these options writes a folder (a SavedModel with its
     // variables): its files' names then hold folders ("variables/variables.index").
     writesFolder(options) {
-      return unwrap(this.#live().writesFolder(optionsJson(checkOptions(options, 'export')))).folder;
+      return unwrap(this.#live().writesFolder(...optionsForCore(checkOptions(options, 'export')))).folder;
     }
 
     // Frees the WebAssembly memory of this model. Idempotent.
@@ -327,7 +332,7 @@ export function createApi(wasm) {
       },
     };
     const { onProgress: _, ...coreOptions } = opts;
-    const record = wasm.load(guardedInputs, optionsJson(coreOptions));
+    const record = wasm.load(guardedInputs, ...optionsForCore(coreOptions));
     if (state.failure) {
       if (record.model) record.model.delete();
       throw callbackFailure(state.failure,
@@ -369,7 +374,10 @@ export function createApi(wasm) {
           return null;
         }
       };
-      return JSON.parse(unwrap(wasm.parseArgs(argv, reader)).json);
+      const record = unwrap(wasm.parseArgs(argv, reader));
+      const args = JSON.parse(record.json);
+      for (const key of ['load', 'export', 'checkOptions']) args[key] = withBlobs(args[key], record.blobs);
+      return args;
     },
     // The CLI's readable summary of inspect()'s object.
     summaryText(summary) {

@@ -17,6 +17,7 @@
 #include "api/summary_text.h"
 #include "core/error.h"
 #include "core/json_parse.h"
+#include "js_options.h"
 #include "js_streams.h"
 
 namespace graphport::wasm {
@@ -67,6 +68,11 @@ val JsString(const std::string& text) {
       .call<val>("decode", val(emscripten::typed_memory_view(text.size(), bytes)));
 }
 
+// A result as JSON text: invalid UTF-8 from the model replaced, never thrown.
+std::string Dump(const nlohmann::json& value) {
+  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 val TextRecord(const char* key, const std::string& text) {
   val result = val::object();
   result.set(key, JsString(text));
@@ -82,15 +88,18 @@ class LoadedModel {
     return Guard([&] { return TextRecord("json", model_->InspectJson()); });
   }
 
-  val Export(const std::string& options_json, val outputs) {
+  val Export(const std::string& options_json, val blobs, val outputs) {
     return Guard([&] {
+      nlohmann::json options = OptionsFromJs(options_json, blobs, "export");
       JsOutputSet output_set(outputs);
-      return TextRecord("json", model_->ExportJson(options_json, &output_set));
+      return TextRecord("json", Dump(model_->Export(options, &output_set)));
     });
   }
 
-  val Check(const std::string& options_json) {
-    return Guard([&] { return TextRecord("json", model_->CheckJson(options_json)); });
+  val Check(const std::string& options_json, val blobs) {
+    return Guard([&] {
+      return TextRecord("json", Dump(model_->Check(OptionsFromJs(options_json, blobs, "check"))));
+    });
   }
 
   val Graph(const std::string& options_json) {
@@ -109,10 +118,10 @@ class LoadedModel {
     return Guard([&] { return TextRecord("json", model_->NodeJson(name)); });
   }
 
-  val WritesFolder(const std::string& options_json) const {
+  val WritesFolder(const std::string& options_json, val blobs) const {
     return Guard([&] {
       val result = val::object();
-      result.set("folder", model_->ExportWritesFolder(options_json));
+      result.set("folder", model_->WritesFolder(OptionsFromJs(options_json, blobs, "export")));
       return result;
     });
   }
@@ -123,10 +132,9 @@ class LoadedModel {
   std::unique_ptr<Model> model_;
 };
 
-val Load(val inputs, const std::string& options_json) {
+val Load(val inputs, const std::string& options_json, val blobs) {
   return Guard([&] {
-    nlohmann::json options = ParseJson(options_json, /*allow_exceptions=*/false);
-    if (options.is_discarded()) throw Error(ErrorCode::kInvalidOption, "load options: bad JSON");
+    nlohmann::json options = OptionsFromJs(options_json, blobs, "load");
     std::unique_ptr<Model> model = Model::Load(std::make_unique<JsInputSet>(inputs), options);
     val result = val::object();
     result.set("model", val(std::make_shared<LoadedModel>(std::move(model))));
@@ -135,7 +143,7 @@ val Load(val inputs, const std::string& options_json) {
 }
 
 val Summary(const std::string& inspect_json) {
-  return Guard([&] { return TextRecord("text", SummaryText(inspect_json)); });
+  return Guard([&] { return TextRecord("text", SummaryText(ParseJson(inspect_json))); });
 }
 
 // Every family: id, title, formats, its load and export option schemas and its results.
@@ -170,16 +178,21 @@ val ParseArgs(val args, val reader) {
     std::vector<std::string> list = emscripten::vecFromJSArray<std::string>(args);
     JsFileReader files(reader);
     CommandLine cl = ParseCommandLine(list, &files);
-    nlohmann::json out = {
-        {"command", cl.command}, {"input", cl.input},   {"output", cl.output},
-        {"json", cl.json},       {"help", cl.help},     {"load", cl.load},
-        {"export", cl.export_},  {"target", cl.target}, {"checkOptions", CheckOptions(cl)}};
-    return TextRecord("json", out.dump());
+    nlohmann::json options = {
+        {"load", cl.load}, {"export", cl.export_}, {"checkOptions", CheckOptions(cl)}};
+    val blobs = val::array();
+    BlobsToJs(&options, &blobs);
+    nlohmann::json out = {{"command", cl.command}, {"input", cl.input}, {"output", cl.output},
+                          {"json", cl.json},       {"help", cl.help},   {"target", cl.target}};
+    out.update(options);
+    val result = TextRecord("json", out.dump());
+    result.set("blobs", blobs);
+    return result;
   });
 }
 
 val CheckReportText(const std::string& report_json) {
-  return Guard([&] { return TextRecord("text", CheckText(report_json)); });
+  return Guard([&] { return TextRecord("text", CheckText(ParseJson(report_json))); });
 }
 
 std::string Usage() { return UsageText(); }

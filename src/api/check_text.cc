@@ -36,8 +36,7 @@ std::string OpLine(const json& op) {
 
 }  // namespace
 
-std::string CheckText(const std::string& report_json) {
-  json report = ParseJson(report_json);
+std::string CheckText(json report) {  // a copy: operator[] reads absent keys as null
   const bool tfjs = Str(report, "target") == "tfjs";
   const std::string runtime = Str(report, "runtime");
   const std::string ops = Count(report["ops"]);

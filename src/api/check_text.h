@@ -3,13 +3,14 @@
 #ifndef GRAPHPORT_API_CHECK_TEXT_H_
 #define GRAPHPORT_API_CHECK_TEXT_H_
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace graphport {
 
 // "all 9 ops (31 nodes) run in TF.js 4.22", or the ops the target cannot run, one a line
 // with their count, first nodes and fix, and what an export with the same options does.
-std::string CheckText(const std::string& report_json);
+std::string CheckText(nlohmann::json report);
 
 }  // namespace graphport
 

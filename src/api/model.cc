@@ -38,6 +38,21 @@ constexpr size_t kMaxConsumers = 100;
 // Search matches listed unless the caller asks for another number.
 constexpr size_t kDefaultSearchMatches = 50;
 
+// A result as the JSON text the bindings hand over (invalid UTF-8 replaced, never thrown).
+std::string Dump(const json& value) {
+  return value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+// Options given as JSON text: "" is no option; text that does not parse is an error.
+json OptionsObject(const std::string& text, const std::string& what) {
+  if (text.empty()) return json::object();
+  json given = ParseJson(text, /*allow_exceptions=*/false);
+  if (!given.is_object()) {
+    throw Error(ErrorCode::kInvalidOption, what + " options must be a JSON object");
+  }
+  return given;
+}
+
 GraphSource* GraphOf(FamilyModel* model, const Family& family) {
   auto* has = dynamic_cast<HasGraph*>(model);
   if (has == nullptr) {
@@ -138,20 +153,30 @@ std::string Model::InspectJson() const {
   return summary.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+json Model::Inspect() const {
+  if (const auto* text = dynamic_cast<const InspectsAsText*>(model_.get())) {
+    return ParseJson(text->InspectText());
+  }
+  return model_->Inspect();
+}
+
 std::string Model::ExportJson(const std::string& options_json, OutputSet* out) {
-  json given =
-      options_json.empty() ? json::object() : ParseJson(options_json, /*allow_exceptions=*/false);
-  if (given.is_discarded()) {
+  return Dump(Export(OptionsObject(options_json, "export"), out));
+}
+
+json Model::Export(const json& options, OutputSet* out) {
+  if (!options.is_null() && !options.is_object()) {
     throw Error(ErrorCode::kInvalidOption, "export options must be a JSON object");
   }
-  OptionValues values = OptionValues::Read(family_->export_options(), given, "export");
-  json info = model_->Export(values, out);
-  return info.dump(-1, ' ', false, json::error_handler_t::replace);
+  return model_->Export(OptionValues::Read(family_->export_options(), options, "export"), out);
 }
 
 std::string Model::CheckJson(const std::string& options_json) {
-  json given =
-      options_json.empty() ? json::object() : ParseJson(options_json, /*allow_exceptions=*/false);
+  return Dump(Check(OptionsObject(options_json, "check")));
+}
+
+json Model::Check(json given) {
+  if (given.is_null()) given = json::object();
   if (!given.is_object()) {
     throw Error(ErrorCode::kInvalidOption, "check options must be a JSON object");
   }
@@ -198,7 +223,7 @@ std::string Model::CheckJson(const std::string& options_json) {
   for (const char* key : {"frozen", "unfusedOps", "quantization"}) {
     if (info.contains(key)) report[key] = info[key];
   }
-  return report.dump(-1, ' ', false, json::error_handler_t::replace);
+  return report;
 }
 
 std::string Model::GraphJson(const std::string& options_json) {
@@ -341,7 +366,11 @@ std::string Model::SummaryPageJson(const std::string& options_json) const {
 bool Model::ExportWritesFolder(const std::string& options_json) const {
   json given = ParseJson(options_json, /*allow_exceptions=*/false);
   if (given.is_discarded()) return false;
-  return model_->WritesFolder(OptionValues::Read(family_->export_options(), given, "export"));
+  return WritesFolder(given);
+}
+
+bool Model::WritesFolder(const json& options) const {
+  return model_->WritesFolder(OptionValues::Read(family_->export_options(), options, "export"));
 }
 
 }  // namespace graphport

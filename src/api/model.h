@@ -43,13 +43,17 @@ class Model {
 
   const Family& family() const { return *family_; }
 
-  // The summary as JSON text (FamilyModel::Inspect).
+  // The summary as JSON text (FamilyModel::Inspect), and as a value.
   std::string InspectJson() const;
+  nlohmann::json Inspect() const;
 
   // Exports with the options given as JSON (the family's export schema, camelCase names as in
   // the JS API) into `out`, and returns the info record as JSON text. Throws graphport::Error;
   // on a throw, the file being written was opened but not closed.
   std::string ExportJson(const std::string& options_json, OutputSet* out);
+  // The same with the options and the info as values, as the CLI and the WebAssembly binding
+  // hold them: a bytes option is a binary value (nlohmann::json::binary), never base64 text.
+  nlohmann::json Export(const nlohmann::json& options, OutputSet* out);
   // What an export with these options would run (freeze, optimize, unfuse, its writer),
   // checked against the runtime it is written for; nothing is kept. The options
   // are the export's, plus `target`: "tfjs" (to: 'tfjs') or "tensorflow" (to: any TensorFlow
@@ -58,6 +62,7 @@ class Model {
   // nodes, hint}], exportFails, frozen?, unfusedOps?, quantization?}. Throws graphport::Error
   // as the export would (kUnsupported for a family whose outputs no target runs).
   std::string CheckJson(const std::string& options_json);
+  nlohmann::json Check(nlohmann::json options);
   // One level of the model's graph for a viewer (core/graph_level.h), as JSON text. Options:
   // {group: "" (the top) or a group's name, limit: most children (default 2000)}. Throws
   // kUnsupported for a family with no graph, kNotFound for a group with no node,
@@ -80,6 +85,7 @@ class Model {
 
   // True when these export options write a folder (the CLI's -o then names the folder).
   bool ExportWritesFolder(const std::string& options_json) const;
+  bool WritesFolder(const nlohmann::json& options) const;
 
  private:
   Model() = default;

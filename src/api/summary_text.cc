@@ -9,14 +9,17 @@
 // (about 70 KB) into the WebAssembly module.
 namespace graphport {
 
-std::string SummaryText(const std::string& inspect_json) {
-  nlohmann::json s = ParseJson(inspect_json);
-  auto str = [&](const char* key) { return s[key].is_string() ? s[key].get<std::string>() : ""; };
+std::string SummaryText(const nlohmann::json& s) {
+  auto str = [&](const char* key) {
+    return s.contains(key) && s[key].is_string() ? s[key].get<std::string>() : "";
+  };
   // The common header, the same for every family; the family's own lines follow.
   std::string out;
   out += "family:      " + str("family") + "\n";
   out += "format:      " + str("format") + " (" + str("encoding") + ", " +
-         std::to_string(s["inputBytes"].is_number() ? s["inputBytes"].get<uint64_t>() : 0) +
+         std::to_string(s.contains("inputBytes") && s["inputBytes"].is_number()
+                            ? s["inputBytes"].get<uint64_t>()
+                            : 0) +
          " bytes)\n";
   const Family* family = FindFamily(str("family"));
   if (family != nullptr) out += family->SummaryText(s);

@@ -3,11 +3,12 @@
 #ifndef GRAPHPORT_API_SUMMARY_TEXT_H_
 #define GRAPHPORT_API_SUMMARY_TEXT_H_
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace graphport {
 
-std::string SummaryText(const std::string& inspect_json);
+std::string SummaryText(const nlohmann::json& summary);
 
 }  // namespace graphport
 

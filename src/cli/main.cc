@@ -49,6 +49,11 @@ std::string DirName(const std::string& path) {
   return slash == std::string::npos ? "" : path.substr(0, slash == 0 ? 1 : slash);
 }
 
+// --json output: indented, invalid UTF-8 from the model replaced rather than thrown.
+std::string Pretty(const nlohmann::json& value) {
+  return value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
 nlohmann::json Schemas(const std::string& family_id) {
   nlohmann::json out = nlohmann::json::array();
   for (const Family* family : Families()) {
@@ -92,20 +97,20 @@ int Run(int argc, char** argv) {
   std::unique_ptr<Model> model = Model::Load(std::move(inputs), cl.load);
 
   if (cl.command == "inspect") {
-    std::string summary = model->InspectJson();
-    std::cout << (cl.json ? nlohmann::json::parse(summary).dump(2) + "\n" : SummaryText(summary));
+    nlohmann::json summary = model->Inspect();
+    std::cout << (cl.json ? Pretty(summary) : SummaryText(summary));
     return 0;
   }
   if (cl.command == "check") {
     if (!cl.output.empty()) UsageError("check writes nothing: it takes no -o");
-    std::string report = model->CheckJson(CheckOptions(cl).dump());
-    std::cout << (cl.json ? nlohmann::json::parse(report).dump(2) + "\n" : CheckText(report));
-    return nlohmann::json::parse(report)["runs"] == true ? 0 : kCheckFailsExitCode;
+    nlohmann::json report = model->Check(CheckOptions(cl));
+    std::cout << (cl.json ? Pretty(report) : CheckText(report));
+    return report["runs"] == true ? 0 : kCheckFailsExitCode;
   }
   if (!cl.target.empty()) UsageError("--target goes with check");
   if (cl.output.empty()) UsageError("export needs -o OUT");
   std::string directory;
-  if (model->ExportWritesFolder(cl.export_.dump())) {
+  if (model->WritesFolder(cl.export_)) {
     // The output is a folder (a SavedModel with its variables): -o names it.
     directory = cl.output;
     std::error_code ec;
@@ -121,11 +126,10 @@ int Run(int argc, char** argv) {
     directory = DirName(cl.output);
   }
   DirectoryOutputSet outputs(directory);
-  std::string info = model->ExportJson(cl.export_.dump(), &outputs);
+  nlohmann::json record = model->Export(cl.export_, &outputs);
   for (const auto& path : outputs.Commit()) std::cerr << "wrote " << path << "\n";
-  nlohmann::json record = nlohmann::json::parse(info);
   if (cl.json) {
-    std::cout << record.dump(2) << "\n";
+    std::cout << Pretty(record);
   } else {
     // What the export wrote but the target cannot take, on stdout with the export's result.
     for (const auto& warning : record.value("warnings", nlohmann::json::array())) {

@@ -58,14 +58,14 @@ void Check(const std::string& what, const OptionSpec& spec, const json& value) {
       }
       return;
     case OptionType::kMessage:
-      // A protobuf-JSON object or {"$bytes": ...}; the family parses it and names the field.
-      if (!value.is_object()) {
+      // A protobuf-JSON object or the message's bytes; the family parses it and names the field.
+      if (!value.is_object() && !value.is_binary()) {
         Fail(what, spec, "a protobuf-JSON object or the message's bytes", value);
       }
       return;
     case OptionType::kBytes: {
       std::string bytes;
-      if (!value.is_string() && !IsBytesOption(value, &bytes)) {
+      if (!value.is_string() && !value.is_binary() && !IsBytesOption(value, &bytes)) {
         Fail(what, spec, "bytes or a string", value);
       }
       return;
@@ -193,6 +193,7 @@ std::string OptionValues::Bytes(const std::string& name) const {
   const json& v = Raw(name);
   std::string bytes;
   if (v.is_string()) return v.get<std::string>();
+  if (v.is_binary()) return std::string(v.get_binary().begin(), v.get_binary().end());
   IsBytesOption(v, &bytes);
   return bytes;
 }
@@ -206,9 +207,15 @@ std::vector<std::string> OptionValues::GivenNames() const {
   return out;
 }
 
-json BytesOption(const std::string& bytes) { return json{{"$bytes", Base64Encode(bytes)}}; }
+json BytesOption(const std::string& bytes) {
+  return json::binary(json::binary_t::container_type(bytes.begin(), bytes.end()));
+}
 
 bool IsBytesOption(const json& value, std::string* bytes) {
+  if (value.is_binary()) {
+    bytes->assign(value.get_binary().begin(), value.get_binary().end());
+    return true;
+  }
   if (!value.is_object() || value.size() != 1 || !value.contains("$bytes")) return false;
   const json& text = value["$bytes"];
   return text.is_string() && Base64Decode(text.get<std::string>(), bytes);

@@ -94,9 +94,11 @@ class OptionValues {
   std::map<std::string, nlohmann::json> given_;
 };
 
-// Bytes as they travel inside JSON options: {"$bytes": "<base64>"}.
+// A bytes option's value as the CLI and the WebAssembly binding give it: a binary value, the
+// bytes as they are. JSON text (a test, a hand-written options file) gives bytes as
+// {"$bytes": "<base64>"}, which is read the same.
 nlohmann::json BytesOption(const std::string& bytes);
-// True and the bytes when `value` is such an object.
+// True and the bytes when `value` is either form.
 bool IsBytesOption(const nlohmann::json& value, std::string* bytes);
 
 }  // namespace graphport

@@ -1,6 +1,5 @@
 #include "tf/message_option.h"
 
-#include "core/base64.h"
 #include "core/byte_stream.h"
 #include "core/error.h"
 #include "core/option_schema.h"
@@ -14,7 +13,7 @@ namespace graphport::tf {
 void ParseProtoOption(const std::string& option, const nlohmann::json& value,
                       google::protobuf::MessageLite* message, const proto::MessageSchema& schema) {
   const std::string type(schema.name);
-  if (value.is_object() && value.size() == 1 && value.contains("$bytes")) {
+  if (value.is_binary() || (value.is_object() && value.size() == 1 && value.contains("$bytes"))) {
     std::string bytes;
     if (!IsBytesOption(value, &bytes)) {
       throw Error(ErrorCode::kInvalidOption,

@@ -1,6 +1,6 @@
 // Export options that carry a protobuf message (metaInfoDef, saverDef, graphDef, opRegistry).
-// From JS they come as a protobuf-JSON object, or as bytes (binary or text format) that the JS
-// layer wraps as {"$bytes": "<base64>"}; the CLI reads a file the same way.
+// From JS they come as a protobuf-JSON object, or as bytes (binary or text format), which the
+// binding and the CLI give as a binary value (core/option_schema.h, BytesOption).
 #ifndef GRAPHPORT_TF_MESSAGE_OPTION_H_
 #define GRAPHPORT_TF_MESSAGE_OPTION_H_
 

@@ -136,11 +136,23 @@ TEST(OptionSchemaTest, ToJsonListsEveryOption) {
   EXPECT_EQ(j["options"][0]["default"], true);
 }
 
+TEST(OptionValuesTest, BinaryValuesAreBytes) {
+  OptionSchema schema = TestSchema();
+  json given = json::object();
+  given["blob"] = BytesOption(std::string("\x01\x02", 2));
+  OptionValues v = OptionValues::Read(schema, given, "export");
+  EXPECT_EQ(v.Bytes("blob"), std::string("\x01\x02", 2));
+}
+
 TEST(BytesOptionTest, RoundTrips) {
   std::string bytes("\0\xff\x10", 3);
   std::string back;
+  // The bytes themselves, as the CLI and the binding give them: no base64 on the way.
+  ASSERT_TRUE(BytesOption(bytes).is_binary());
   ASSERT_TRUE(IsBytesOption(BytesOption(bytes), &back));
   EXPECT_EQ(back, bytes);
+  ASSERT_TRUE(IsBytesOption(json::parse(R"({"$bytes": "AP8Q"})"), &back));
+  EXPECT_EQ(back, bytes) << "JSON text gives bytes as base64";
   EXPECT_FALSE(IsBytesOption(json::parse(R"({"$bytes": 1})"), &back));
   EXPECT_FALSE(IsBytesOption(json::parse(R"({"$bytes": "AA==", "x": 1})"), &back));
 }
