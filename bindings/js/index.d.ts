@@ -379,6 +379,8 @@ export interface ResultFieldDescription {
   type: string;
   optional: boolean;
   meaning: string;
+  /** One of the header fields every summary starts with (results.d.ts: SummaryHeader). */
+  header: boolean;
 }
 
 /** A type a family's results name: an object with fields, or an alias of a type expression. */
