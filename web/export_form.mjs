@@ -4,13 +4,11 @@
 // user changes anything. A family's own parts (web/<family>/form.mjs) add labels for choices,
 // suggestions, controls of their own and the plan; without them the form still works.
 import { clear, formatBytes, h } from './dom.mjs';
+import { FILE_TYPES, derivedDefault, exportRequest, isTriState, schemaPlan } from './export_request.mjs';
 import { parseMessageFile } from './message_file.mjs';
 
-const FILE_TYPES = new Set(['message', 'bytes']);
+export { schemaPlan };
 
-// A bool without a default (freeze) has three states: unset (the core decides, as its help
-// says), on and off; it is picked like a choice.
-const isTriState = (option) => option.type === 'bool' && option.default === null;
 const TRI_STATE_LABELS = { none: 'default', true: 'on', false: 'off' };
 
 // The form's starting values, from the schema's defaults. Message and bytes options hold
@@ -32,29 +30,6 @@ function isDefault(option, value) {
   if (option.type === 'bool') return value === (option.default ?? false);
   if (option.type === 'string') return value === (option.default ?? '');
   return value === option.default || (value === null && option.default === undefined);
-}
-
-// The plan of a family whose page has none of its own: the options that differ from their
-// defaults; the core checks the rest when the export runs.
-export function schemaPlan(schema, state) {
-  const plan = { options: {}, files: [], errors: [], warnings: [], notes: [] };
-  for (const o of schema.options) {
-    const value = state[o.name];
-    if (FILE_TYPES.has(o.type)) {
-      if (value?.error) plan.errors.push({ option: o.name, text: value.error });
-      else if (value) plan.options[o.name] = value.value;
-    } else if (o.type === 'int') {
-      if (value === '' || value === null) continue;
-      const n = Number(value);
-      if (!Number.isSafeInteger(n)) plan.errors.push({ option: o.name, text: `“${value}” is not a whole number` });
-      else if (n !== o.default) plan.options[o.name] = n;
-    } else if (o.type === 'string-list') {
-      if (Array.isArray(value)) plan.options[o.name] = value;
-    } else if (!isDefault(o, value)) {
-      plan.options[o.name] = value;
-    }
-  }
-  return plan;
 }
 
 // "a", "a and b", "a, b and c"; past four, the first three and how many more.
@@ -122,6 +97,12 @@ export function exportForm({ onExport, onChange, onPlan }) {
 
   function update() {
     if (!schema) return;
+    // An option whose default depends on others shows the one these values give.
+    const { options } = exportRequest(schema, state);
+    for (const option of schema.options.filter((o) => o.defaultWhen?.length)) {
+      const input = element.querySelector(`#opt-${option.name}`);
+      if (input) input.placeholder = String(derivedDefault(schema, options, option) ?? '');
+    }
     for (const [name, make] of Object.entries(hooks().placeholders ?? {})) {
       const input = element.querySelector(`#opt-${name}`);
       if (input) input.placeholder = make(state);
@@ -190,7 +171,9 @@ export function exportForm({ onExport, onChange, onPlan }) {
   function textInput(option, { type = 'text', value, onValue }) {
     const suggest = hooks().suggestions?.[option.name];
     return h('input', { type, id: `opt-${option.name}`, value, spellcheck: false, autocomplete: 'off',
-      placeholder: option.metavar || '', list: suggest ? `suggest-${option.name}` : null,
+      // A text option of few accepted values (MegEngine's "8.14") shows them.
+      placeholder: option.type === 'string' && option.choices?.length ? option.choices.join(' or ') : option.metavar || '',
+      list: suggest ? `suggest-${option.name}` : null,
       oninput: (e) => {
         onValue(e.target.value);
         changed();

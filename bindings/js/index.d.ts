@@ -352,6 +352,27 @@ export interface OptionDescription {
   choices: (string | number)[];
   metavar: string;
   cliValue: 'inline' | 'file';
+  /** When the option applies: "needs" (the core refuses it otherwise), "usedWhen" (ignores it). */
+  rules: OptionRule[];
+  /** Defaults that depend on other options, the first whose conditions all hold. */
+  defaultWhen: { when: OptionCondition[]; value: unknown }[];
+}
+
+/** A condition on another option's value (its default when unset). */
+export interface OptionCondition {
+  option: string;
+  /** Holds when the value is one of these; when empty, when the option is set. */
+  values: unknown[];
+  /** Holds when the value differs from this option's own. */
+  differs: boolean;
+}
+
+/** When an option applies, and what is said when it does not. */
+export interface OptionRule {
+  kind: 'needs' | 'usedWhen';
+  /** The rule holds when any of these does. */
+  anyOf: OptionCondition[];
+  message: string;
 }
 
 export interface OptionSchema {
@@ -370,6 +391,8 @@ export interface ResultFieldDescription {
   type: string;
   optional: boolean;
   meaning: string;
+  /** One of the header fields every summary starts with (results.d.ts: SummaryHeader). */
+  header: boolean;
 }
 
 /** A type a family's results name: an object with fields, or an alias of a type expression. */

@@ -77,6 +77,42 @@ void Check(const std::string& what, const OptionSpec& spec, const json& value) {
   }
 }
 
+// Set: given (null is not) and, for text, not blank: an empty export scope or a compat
+// version of spaces means none, as the originals read them.
+bool IsSet(const json* value) {
+  if (value == nullptr || value->is_null()) return false;
+  if (value->is_string()) {
+    return value->get<std::string>().find_first_not_of(" \t\r\n\f\v") != std::string::npos;
+  }
+  return true;
+}
+
+json ConditionsJson(const std::vector<OptionCondition>& conditions) {
+  json out = json::array();
+  for (const auto& c : conditions) {
+    out.push_back({{"option", c.option}, {"values", c.values}, {"differs", c.differs}});
+  }
+  return out;
+}
+
+json RulesJson(const OptionSpec& spec) {
+  json out = json::array();
+  for (const auto& rule : spec.rules) {
+    out.push_back({{"kind", rule.kind == RuleKind::kNeeds ? "needs" : "usedWhen"},
+                   {"anyOf", ConditionsJson(rule.any_of)},
+                   {"message", rule.message}});
+  }
+  return out;
+}
+
+json DerivedDefaultsJson(const OptionSpec& spec) {
+  json out = json::array();
+  for (const auto& d : spec.derived_defaults) {
+    out.push_back({{"when", ConditionsJson(d.when)}, {"value", d.value}});
+  }
+  return out;
+}
+
 }  // namespace
 
 const OptionSpec* OptionSchema::Find(const std::string& name) const {
@@ -123,7 +159,9 @@ json OptionSchema::ToJson() const {
                            {"help", spec.help},
                            {"choices", spec.choices},
                            {"metavar", spec.metavar},
-                           {"cliValue", spec.cli_value == CliValue::kFile ? "file" : "inline"}});
+                           {"cliValue", spec.cli_value == CliValue::kFile ? "file" : "inline"},
+                           {"rules", RulesJson(spec)},
+                           {"defaultWhen", DerivedDefaultsJson(spec)}});
   }
   out["options"] = option_list;
   return out;
@@ -149,7 +187,33 @@ OptionValues OptionValues::Read(const OptionSchema& schema, const json& given,
     Check(what, *spec, value);
     values.given_[key] = value;
   }
+  values.CheckRules();
   return values;
+}
+
+bool OptionValues::Holds(const OptionSpec& spec, const OptionCondition& condition) const {
+  if (condition.differs) return Raw(condition.option) != Raw(spec.name);
+  if (condition.values.empty()) {
+    auto it = given_.find(condition.option);
+    return IsSet(it == given_.end() ? nullptr : &it->second);
+  }
+  const json& value = Raw(condition.option);
+  return std::find(condition.values.begin(), condition.values.end(), value) !=
+         condition.values.end();
+}
+
+void OptionValues::CheckRules() const {
+  for (const auto& spec : schema_->options) {
+    auto it = given_.find(spec.name);
+    if (it == given_.end() || !IsSet(&it->second)) continue;
+    for (const auto& rule : spec.rules) {
+      if (rule.kind != RuleKind::kNeeds) continue;
+      bool holds = false;
+      for (const auto& condition : rule.any_of) holds = holds || Holds(spec, condition);
+      if (!holds)
+        throw Error(ErrorCode::kInvalidOption, rule.message, ErrorLocation::OfOption(spec.name));
+    }
+  }
 }
 
 const OptionSpec& OptionValues::Spec(const std::string& name) const {

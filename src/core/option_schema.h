@@ -29,18 +29,51 @@ enum class CliValue {
   kFile,    // the argument is a path; the file's bytes are the value
 };
 
+// A condition on another option, read at its value (its default when unset): it holds when
+// that value is one of `values`; with `values` empty, when that option is set (given, and not
+// a blank string); with `differs`, when that value differs from this option's.
+struct OptionCondition {
+  std::string option;
+  std::vector<nlohmann::json> values{};
+  bool differs = false;
+};
+
+enum class RuleKind {
+  kNeeds,     // the option, when set, is refused unless one of the conditions holds
+  kUsedWhen,  // the option, when set, is ignored unless one of the conditions holds
+};
+
+// When an option applies. OptionValues::Read enforces kNeeds; the page says both before an
+// export runs, from the same rule, so neither keeps a copy of it.
+struct OptionRule {
+  RuleKind kind = RuleKind::kNeeds;
+  std::vector<OptionCondition> any_of;
+  std::string message;  // a whole sentence: the error (kNeeds), the page's explanation
+};
+
+// A default that depends on other options (TensorFlow's file name on `to` and `asText`): the
+// first whose conditions all hold.
+struct DerivedDefault {
+  std::vector<OptionCondition> when;
+  nlohmann::json value;
+};
+
 struct OptionSpec {
   std::string name;  // JS and JSON name, camelCase: "clearDevices"
   std::string cli;   // CLI flag without dashes, kebab-case: "clear-devices"; "" for none
   std::string seed;  // the argument of the original API ("clear_devices"); "" for our own
   OptionType type = OptionType::kBool;
-  nlohmann::json default_value;         // null when the option has no default (absent)
-  std::string group;                    // an OptionGroup id
-  std::string label;                    // a few words, for the page's form
-  std::string help;                     // a sentence or two, for --help and the page
-  std::vector<nlohmann::json> choices;  // allowed values (kChoice, optionally kInt)
-  std::string metavar;                  // the CLI's name for the value: "S", "FILE", "N"
+  nlohmann::json default_value;  // null when the option has no default (absent)
+  std::string group;             // an OptionGroup id
+  std::string label;             // a few words, for the page's form
+  std::string help;              // a sentence or two, for --help and the page
+  // Allowed values: kChoice, optionally kInt; for a kString, the values its family accepts
+  // once surrounding blanks are stripped (and checks itself, with the original's message).
+  std::vector<nlohmann::json> choices;
+  std::string metavar;  // the CLI's name for the value: "S", "FILE", "N"
   CliValue cli_value = CliValue::kInline;
+  std::vector<OptionRule> rules{};
+  std::vector<DerivedDefault> derived_defaults{};  // the default_value's exceptions
 };
 
 struct OptionGroup {
@@ -57,7 +90,8 @@ struct OptionSchema {
 
   const OptionSpec* Find(const std::string& name) const;
   // {family, title, api, groups: [{id, title}], options: [{name, cli, seed, type, default,
-  // group, label, help, choices, metavar, cliValue}]}: what gp.optionSchema() returns.
+  // group, label, help, choices, metavar, cliValue, rules: [{kind, anyOf: [{option, values,
+  // differs}], message}], defaultWhen: [{when, value}]}]}: what gp.optionSchema() returns.
   nlohmann::json ToJson() const;
 };
 
@@ -90,6 +124,9 @@ class OptionValues {
 
  private:
   const OptionSpec& Spec(const std::string& name) const;
+  bool Holds(const OptionSpec& spec, const OptionCondition& condition) const;
+  // Throws the message of the first kNeeds rule of a set option that does not hold.
+  void CheckRules() const;
   const OptionSchema* schema_ = nullptr;
   std::map<std::string, nlohmann::json> given_;
 };

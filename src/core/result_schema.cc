@@ -11,7 +11,8 @@ json FieldJson(const ResultField& field) {
   return {{"name", field.name},
           {"type", field.type},
           {"optional", field.optional},
-          {"meaning", field.meaning}};
+          {"meaning", field.meaning},
+          {"header", field.header}};
 }
 
 json TypeJson(const ResultType& type) {
@@ -63,7 +64,7 @@ std::string Literals(const std::vector<std::string>& values) {
 
 std::vector<ResultField> SummaryHeader(const std::string& family_id, const std::string& title,
                                        const std::string& formats, const std::string& encodings) {
-  return {
+  std::vector<ResultField> fields = {
       {"family", Literals({family_id}), "The family that read the model."},
       {"familyTitle", Literals({title}), "The family's name for people."},
       {"format", formats, "The format the input was read as."},
@@ -76,6 +77,8 @@ std::vector<ResultField> SummaryHeader(const std::string& family_id, const std::
        "What wrote the model, in a line of text; the family's own fields have the details."},
       {"counts", "[string, number][]", "The headline counts, in order: [label, number]."},
   };
+  for (ResultField& field : fields) field.header = true;
+  return fields;
 }
 
 }  // namespace graphport

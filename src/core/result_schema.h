@@ -24,6 +24,7 @@ struct ResultField {
   std::string type;     // a type expression (above)
   std::string meaning;  // one line for people, the doc comment of the generated type
   bool optional = false;
+  bool header = false;  // one of SummaryHeader's: the generated types declare it once
 };
 
 // A named type: an object with `fields`, or (fields empty) an alias of `alias`, a type
@@ -45,7 +46,8 @@ struct ResultSchema {
   // families is described by one of them).
   void Add(const ResultType& type);
   void Add(const std::vector<ResultType>& types);
-  // {summary, exportInfo, types: [{name, meaning, fields: [{name, type, optional, meaning}]}
+  // {summary, exportInfo, types: [{name, meaning, fields: [{name, type, optional, meaning,
+  // header}]}
   // or {name, meaning, alias}]}: what gp.optionSchema() gives as a family's `results`.
   nlohmann::json ToJson() const;
 };

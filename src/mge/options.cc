@@ -57,6 +57,10 @@ OptionSchema BuildExportOptions() {
            "The specified megbrain version which is less than 8.16 for model forward "
            "compatibility; only \"8.14\" is supported, and only with dumpFormat FBS.");
   compat.metavar = "VERSION";
+  compat.choices = {kCompatOlderVersion};
+  compat.rules = {{RuleKind::kNeeds,
+                   {{"dumpFormat", {"FBS"}}},
+                   "forward compatibility for older version only works when dump_format is FBS"}};
   o.push_back(compat);
   OptionSpec filename = Spec("filename", "file", OptionType::kString, "model.mge", "output",
                              "File name", "The name of the written model file.");
@@ -100,6 +104,9 @@ OptionSchema BuildExportOptions() {
                           "If set, the dump information for code strip is written to a second "
                           "output file of this name.");
   strip.metavar = "NAME";
+  strip.rules = {{RuleKind::kNeeds,
+                  {{"filename", {}, true}},
+                  "stripInfoFile must be a file name other than the model's"}};
   o.push_back(strip);
   OptionSpec append_json = Spec(
       "appendJson", "append_json", OptionType::kBytes, nullptr, "strip", "Append to strip info",
@@ -107,6 +114,8 @@ OptionSchema BuildExportOptions() {
       "for code strip is appended to it (otherwise the file is rewritten).");
   append_json.cli_value = CliValue::kFile;
   append_json.metavar = "FILE";
+  append_json.rules = {
+      {RuleKind::kUsedWhen, {{"stripInfoFile"}}, "is read only when stripInfoFile is set"}};
   o.push_back(append_json);
 
   o.push_back(Spec("optimizeForInference", "optimize_for_inference", OptionType::kBool, true,

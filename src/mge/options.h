@@ -10,6 +10,9 @@
 
 namespace graphport::mge {
 
+// The one older MegEngine version a dump can be made compatible with (compatOlderVersion).
+inline constexpr char kCompatOlderVersion[] = "8.14";
+
 const OptionSchema& MgeLoadOptions();
 const OptionSchema& MgeExportOptions();
 

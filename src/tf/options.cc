@@ -4,6 +4,7 @@
 #include "core/limits.h"
 #include "tensorflow/schemas.h"
 #include "tf/message_option.h"
+#include "tf/tf_format.h"
 
 namespace graphport::tf {
 namespace {
@@ -77,6 +78,13 @@ OptionSchema MakeExportSchema() {
   filename.help =
       "Name of the main output file (on the CLI, -o sets it). Empty: model.meta / model.pbtxt, "
       "graph.pb / graph.pbtxt, or saved_model.pb / saved_model.pbtxt.";
+  // The names the export gives, published so that the page names the files it will write.
+  for (TfKind kind : {TfKind::kMetaGraphDef, TfKind::kGraphDef, TfKind::kSavedModel}) {
+    for (bool as_text : {false, true}) {
+      filename.derived_defaults.push_back(
+          {{{"to", {KindName(kind)}}, {"asText", {as_text}}}, DefaultFileName(kind, as_text)});
+    }
+  }
   s.options.push_back(filename);
 
   OptionSpec freeze;

@@ -242,11 +242,20 @@ const OptionSchema& TfWithTfjsExportSchema() {
           "tfjs-converter lays them out.";
     }
     for (OptionSpec& spec : s->options) {
-      if (spec.name != "filename") continue;
-      spec.help +=
-          " With to: 'tfjs', the name of the model JSON in the output folder (a bare name "
-          "ending in .json; empty: model.json); the shards keep their "
-          "group1-shard<i>of<n>.bin names, which the JSON lists.";
+      if (spec.name == "filename") {
+        spec.help +=
+            " With to: 'tfjs', the name of the model JSON in the output folder (a bare name "
+            "ending in .json; empty: model.json); the shards keep their "
+            "group1-shard<i>of<n>.bin names, which the JSON lists.";
+        spec.derived_defaults.insert(spec.derived_defaults.begin(),
+                                     {{{"to", {"tfjs"}}}, WriteOptions().model_json});
+      }
+      if (spec.name == "asText") {
+        spec.rules.push_back({RuleKind::kUsedWhen,
+                              {{"to", {"meta-graph", "graph-def", "saved-model"}}},
+                              "model.json is JSON either way: asText changes nothing with "
+                              "to: 'tfjs'"});
+      }
     }
     s->groups.push_back(TfjsOptionGroup());
     for (OptionSpec& spec : TfjsExportOptionSpecs()) s->options.push_back(std::move(spec));
@@ -259,13 +268,6 @@ json ExportWithTfjs(tf::TfModel* model, const OptionValues& values, const json& 
                     OutputSet* out) {
   bool unfuse = values.Bool("unfuseOps");
   bool to_tfjs = values.String("to") == "tfjs";
-  for (const char* tfjs_only : {"quantize", "quantizeWeights", "shardSize"}) {
-    if (!to_tfjs && values.Has(tfjs_only)) {
-      throw Error(ErrorCode::kInvalidOption,
-                  std::string("export option '") + tfjs_only + "' needs to: 'tfjs'",
-                  ErrorLocation::OfOption(tfjs_only));
-    }
-  }
   tf::TfMessageOptions messages;
   tf::TfExportOptions options = tf::ReadTfExportOptions(values, &messages);
   json rewrites;

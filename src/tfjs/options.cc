@@ -3,6 +3,18 @@
 #include "core/error.h"
 
 namespace graphport::tfjs {
+namespace {
+
+// Only a TF.js export reads the weights' encoding and layout; any other refuses them.
+OptionRule NeedsTfjs(const std::string& name) {
+  return {RuleKind::kNeeds,
+          {{"to", {"tfjs"}}},
+          "export option '" + name +
+              "' needs to: 'tfjs' (it is used only when writing a "
+              "TensorFlow.js model)"};
+}
+
+}  // namespace
 
 OptionGroup TfjsOptionGroup() { return {kOptionGroup, "TensorFlow.js"}; }
 
@@ -36,6 +48,7 @@ std::vector<OptionSpec> TfjsExportOptionSpecs() {
       "With to: 'tfjs', store float32 weights as float16, or as uint8/uint16 codes with a scale "
       "and a minimum, with tfjs-converter's formulas. TF.js dequantizes them when it loads the "
       "model.";
+  quantize.rules = {NeedsTfjs(quantize.name)};
   specs.push_back(quantize);
 
   OptionSpec patterns;
@@ -49,6 +62,9 @@ std::vector<OptionSpec> TfjsExportOptionSpecs() {
   patterns.help =
       "Quantize only the weights whose names match one of these fnmatch patterns ('*' matches "
       "across '/'), as tfjs-converter's --quantize_* flags take them. Needs quantize.";
+  patterns.rules = {
+      NeedsTfjs(patterns.name),
+      {RuleKind::kNeeds, {{"quantize"}}, "quantizeWeights needs quantize (the dtype to use)"}};
   specs.push_back(patterns);
 
   OptionSpec shard;
@@ -63,6 +79,7 @@ std::vector<OptionSpec> TfjsExportOptionSpecs() {
   shard.help =
       "With to: 'tfjs', the size of each weight file (group1-shard1ofN.bin); the last holds the "
       "rest. tfjs-converter's default is 4 MiB.";
+  shard.rules = {NeedsTfjs(shard.name)};
   specs.push_back(shard);
 
   OptionSpec unfuse;
@@ -91,6 +108,10 @@ std::vector<OptionSpec> TfjsExportOptionSpecs() {
       "(for a runtime with custom ops, tf.registerOp); with unfuseOps and a TensorFlow "
       "format, even when it holds ops TensorFlow's registry lacks. info.unsupportedOps lists "
       "them. Off: such an export fails with UNSUPPORTED, naming each op and its nodes.";
+  allow.rules = {{RuleKind::kUsedWhen,
+                  {{"to", {"tfjs"}}, {"unfuseOps", {true}}},
+                  "is used only when writing a TensorFlow.js model, or a TensorFlow format "
+                  "with unfuseOps"}};
   specs.push_back(allow);
   return specs;
 }

@@ -158,7 +158,7 @@ test('MegEngine: the export form is the schema (groups, seed names, help) with i
   // The plan refuses compat_older_version without FBS before the export runs.
   await page.fill('#opt-compatOlderVersion', '8.14');
   assert.equal(await page.isDisabled('#export-button'), true);
-  assert.match(await page.textContent('#plan'), /needs dump format FBS/);
+  assert.match(await page.textContent('#plan'), /only works when dump_format is FBS/);
   await page.click('label:has(input[name="opt-dumpFormat"][value="FBS"])');
   assert.equal(await page.isDisabled('#export-button'), false);
   await page.click('label:has(input[name="opt-keepVarName"][value="2"])');

@@ -12,7 +12,7 @@ import createGraphport from '../../bindings/js/node.mjs';
 import { corpus, corpusFile, filesUnder, requireCorpus } from './page_helpers.mjs';
 import { initialValues } from '../../web/export_form.mjs';
 import { PreflightRequests } from '../../web/preflight_requests.mjs';
-import { planExport } from '../../web/tf/plan.mjs';
+import { planExport as tfPlan } from '../../web/tf/plan.mjs';
 import { preflightFindings, preflightRequest } from '../../web/tf/preflight.mjs';
 
 // A clock the test moves: timers fire only on tick().
@@ -229,12 +229,13 @@ test('Cancel while an Export waits for a check: the export does not run', async 
 // TensorFlow's pre-flight on real reports.
 
 let gp;
-let initial;
+let schema;
+const initial = () => initialValues(schema);
+const planExport = (state, summary) => tfPlan(state, summary, schema);
 before(async () => {
   requireCorpus();
   gp = await createGraphport();
-  const schema = gp.optionSchema('tensorflow').export;
-  initial = () => initialValues(schema);
+  schema = gp.optionSchema('tensorflow').export;
 });
 
 // The findings the page shows for `state` (the form's values) on a model.

@@ -1,10 +1,10 @@
 // bindings/js/options.d.ts and the README's option tables are generated from the families'
-// option schemas, bindings/js/results.d.ts from their result descriptions: each must be what
+// option schemas, bindings/js/results*.d.ts from their result descriptions: each must be what
 // its generator makes of this build's schemas, or the published types and the documentation
 // lie about the options and the results.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,15 +30,27 @@ test('every option of every family is in options.d.ts with its seed name', () =>
   }
 });
 
-test('every described result type is in results.d.ts, and Summary is the union by family', () => {
-  const types = readFileSync(`${repo}bindings/js/results.d.ts`, 'utf8');
+test('every described result type is in the results files, and Summary is the union by family', () => {
+  const dir = `${repo}bindings/js/`;
+  const files = readdirSync(dir).filter((f) => /^results(_[a-z]+)?\.d\.ts$/.test(f));
+  const text = Object.fromEntries(files.map((f) => [f, readFileSync(dir + f, 'utf8')]));
+  const all = Object.values(text).join('\n');
   for (const family of gp.optionSchema()) {
+    assert.ok(files.includes(`results_${family.family}.d.ts`), `${family.family} has its own file`);
     for (const type of family.results.types) {
-      assert.match(types, new RegExp(`\\nexport (interface|type) ${type.name} [={]`), `${family.family}: ${type.name}`);
+      // Declared once, in one file.
+      const declared = Object.keys(text).filter((f) => new RegExp(`\\nexport (interface|type) ${type.name} [={<e]`).test(text[f]));
+      assert.equal(declared.length, 1, `${family.family}: ${type.name} in ${declared.join(', ') || 'no file'}`);
     }
   }
-  assert.ok(types.includes('export type Summary = TensorflowSummary | MegEngineSummary | TfjsSummary;\n'));
-  assert.ok(types.includes('export type ExportInfo = TensorflowExportInfo | MegEngineExportInfo;\n'));
+  const unions = text['results.d.ts'];
+  assert.ok(unions.includes('export type Summary = TensorflowSummary | MegEngineSummary | TfjsSummary;\n'));
+  assert.ok(unions.includes('export type ExportInfo = TensorflowExportInfo | MegEngineExportInfo;\n'));
+  // The summary header is written once; each summary extends it with its own literals.
+  assert.equal(all.match(/\n  detection: string;\n/g).length, 1);
+  assert.match(text['results_tensorflow.d.ts'], /\nexport interface TensorflowSummary extends SummaryHeader<'tensorflow', 'TensorFlow', /);
+  assert.match(text['results_megengine.d.ts'], /\nexport interface MegEngineSummary extends SummaryHeader<'megengine', 'MegEngine', /);
+  assert.match(text['results_tfjs.d.ts'], /\nexport interface TfjsSummary extends SummaryHeader<'tfjs', 'TensorFlow.js', 'tfjs-graph-model', 'json'> \{/);
 });
 
 // A TF.js model exports through the TensorFlow family's writers, with its options: their type

@@ -19,14 +19,8 @@ export const mgeForm = {
     keepVarName: { 0: '0 · none', 1: '1 · outputs', 2: '2 · all' },
   },
   placeholders: {
-    compatOlderVersion: () => '8.14 (with FBS)',
     stripInfoFile: () => 'e.g. strip_info.json',
   },
   controls: { userInfo: userInfoControl },
-  plan(state, summary, schema) {
-    const plan = planExport(state, summary, schema);
-    delete plan.options.userInfo;
-    if (typeof state.userInfo === 'string' && state.userInfo !== '') plan.options.userInfo = state.userInfo;
-    return plan;
-  },
+  plan: planExport,
 };

@@ -1,7 +1,9 @@
-// The MegEngine export plan: the options that differ from the schema's defaults (as for any
-// family), the files Network.dump will write (the model, and the strip-info JSON when a name
-// is given), and the combinations the core refuses, said before the export runs. No DOM.
-import { schemaPlan } from '../export_form.mjs';
+// The MegEngine export plan: the request the schema makes of the form's values, with what
+// the schema's rules say of it (compat_older_version's "8.14" and FBS, a strip-info name other
+// than the model's: web/export_request.mjs), the files Network.dump will write (the model,
+// and the strip-info JSON when a name is given), and what else the core refuses, said before
+// the export runs. No DOM.
+import { requestedValue, schemaPlan } from '../export_request.mjs';
 
 function fileName(errors, option, value) {
   if (/[/\\]/.test(value)) {
@@ -35,32 +37,17 @@ export function planExport(state, summary, schema) {
   const plan = schemaPlan(schema, state);
   const { options, errors, warnings, notes } = plan;
   const say = (list, option, text) => list.push({ option, text });
-  const filename = (state.filename ?? '').trim() || 'model.mge';
+  const filename = requestedValue(schema, options, 'filename');
   fileName(errors, 'filename', filename);
-  if (options.filename !== undefined) options.filename = filename;
   plan.files = [filename];
-
-  delete options.compatOlderVersion;
-  delete options.stripInfoFile;
-  const compat = (state.compatOlderVersion ?? '').trim();
-  if (compat) {
-    options.compatOlderVersion = compat;
-    if (state.dumpFormat !== 'FBS') say(errors, 'compatOlderVersion', 'compat_older_version needs dump format FBS');
-    else if (compat !== '8.14') say(errors, 'compatOlderVersion', `only “8.14” is supported, not “${compat}”`);
-  }
-
-  const strip = (state.stripInfoFile ?? '').trim();
-  if (strip) {
-    options.stripInfoFile = strip;
+  const strip = options.stripInfoFile;
+  if (strip !== undefined) {
     fileName(errors, 'stripInfoFile', strip);
-    if (strip === filename) say(errors, 'stripInfoFile', 'the strip-info file needs a name other than the model’s');
     plan.files.push(strip);
     say(notes, 'stripInfoFile', `adds ${strip}; both files also come as one .zip`);
-  } else if (state.appendJson) {
-    say(warnings, 'appendJson', 'is read only when a strip-info file name is given');
   }
-  if (state.append?.value) say(notes, 'append', `the dump follows the ${state.append.value.length} bytes of ${state.append.name}`);
-  if (state.userInfo && state.enableMetadata === false) {
+  if (state.append?.value && options.append) say(notes, 'append', `the dump follows the ${state.append.value.length} bytes of ${state.append.name}`);
+  if (options.userInfo !== undefined && options.enableMetadata === false) {
     say(warnings, 'userInfo', 'user_info is kept in the metadata, which “Save metadata” turned off');
   }
   optimizePlan(state, schema, say, errors, warnings);

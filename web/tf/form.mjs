@@ -3,7 +3,7 @@
 // options themselves (labels, help, the seed's names) come from the core's schema.
 import { h, plural } from '../dom.mjs';
 import { FORMAT_TITLES } from './names.mjs';
-import { defaultFilename, planExport } from './plan.mjs';
+import { planExport } from './plan.mjs';
 
 // The collections: all (collectionList null, the default) or the ticked ones (a list).
 function collectionsControl({ state, summary, changed, rerender }) {
@@ -46,7 +46,6 @@ export const tfForm = {
   choiceLabels: { to: FORMAT_TITLES, freeze: { none: 'Auto', true: 'On', false: 'Off' } },
   placeholders: {
     exportScope: () => 'e.g. tower_0 or model/dense',
-    filename: (state) => defaultFilename(state.to, state.asText),
   },
   // The model's name scopes, offered as the user types an export scope.
   suggestions: {

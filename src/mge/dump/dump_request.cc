@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "mge/dump/user_info.h"
+#include "mge/options.h"
 
 namespace graphport::mge {
 namespace {
@@ -28,13 +29,10 @@ DumpRequest ReadDumpRequest(const OptionValues& options) {
     // As network.py: the value is stripped, and an empty one means none.
     std::string compat = Strip(options.String("compatOlderVersion"));
     if (!compat.empty()) {
-      if (compat != "8.14") {
+      // That it goes with dump_format FBS is the schema's rule (mge/options.cc).
+      if (compat != kCompatOlderVersion) {
         Fail(ErrorCode::kInvalidOption, "compatOlderVersion",
              "Forward compatibility for older version only support 8.14 currently.");
-      }
-      if (r.format != DumpFormat::kFbsV1) {
-        Fail(ErrorCode::kInvalidOption, "compatOlderVersion",
-             "forward compatibility for older version only works when dump_format is FBS");
       }
       r.compat_814 = true;
     }
@@ -56,7 +54,8 @@ DumpRequest ReadDumpRequest(const OptionValues& options) {
   if (r.filename.empty()) Fail(ErrorCode::kInvalidOption, "filename", "filename is empty");
   if (options.Has("stripInfoFile")) {
     r.strip_info_file = options.String("stripInfoFile");
-    if (r.strip_info_file->empty() || *r.strip_info_file == r.filename) {
+    // A name other than the model's is the schema's rule; an empty one is no name.
+    if (r.strip_info_file->empty()) {
       Fail(ErrorCode::kInvalidOption, "stripInfoFile",
            "stripInfoFile must be a file name other than the model's ('" + r.filename + "')");
     }

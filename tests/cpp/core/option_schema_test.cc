@@ -144,6 +144,70 @@ TEST(OptionValuesTest, BinaryValuesAreBytes) {
   EXPECT_EQ(v.Bytes("blob"), std::string("\x01\x02", 2));
 }
 
+// The test schema with rules: `text` needs kind "b" or flag off, and a value other than
+// `other`'s (as a second file name must differ from the first); `list` needs `text` set;
+// `blob` is only used with kind "b".
+OptionSchema RuleSchema() {
+  OptionSchema s = TestSchema();
+  OptionSpec other;
+  other.name = "other";
+  other.type = OptionType::kString;
+  other.default_value = "same";
+  s.options.push_back(other);
+  for (OptionSpec& spec : s.options) {
+    if (spec.name == "text") {
+      spec.rules = {{RuleKind::kNeeds, {{"kind", {"b"}}, {"flag", {false}}}, "text needs kind b"},
+                    {RuleKind::kNeeds, {{"other", {}, true}}, "text must differ from other"}};
+    }
+    if (spec.name == "list") spec.rules = {{RuleKind::kNeeds, {{"text"}}, "list needs text"}};
+    if (spec.name == "blob") {
+      spec.rules = {{RuleKind::kUsedWhen, {{"kind", {"b"}}}, "blob is used with kind b only"}};
+    }
+  }
+  return s;
+}
+
+TEST(OptionRulesTest, ANeedsRuleThatFailsIsAnErrorNamingTheOption) {
+  OptionSchema s = RuleSchema();
+  ExpectInvalid(s, R"({"text": "x"})", "text needs kind b");
+  try {
+    OptionValues::Read(s, json::parse(R"({"text": "x"})"), "export");
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where().option, "text");
+  }
+  // Any condition of the rule will do, read at the value given or the default.
+  EXPECT_NO_THROW(OptionValues::Read(s, json::parse(R"({"text": "x", "kind": "b"})"), "export"));
+  EXPECT_NO_THROW(OptionValues::Read(s, json::parse(R"({"text": "x", "flag": false})"), "export"));
+  // Blank text is no value: its rules are not asked.
+  EXPECT_NO_THROW(OptionValues::Read(s, json::parse(R"({"text": "  "})"), "export"));
+  ExpectInvalid(s, R"({"text": "same", "kind": "b"})", "text must differ from other");
+  ExpectInvalid(s, R"({"list": ["a"]})", "list needs text");
+  ExpectInvalid(s, R"({"list": ["a"], "text": " "})", "list needs text");
+  EXPECT_NO_THROW(
+      OptionValues::Read(s, json::parse(R"({"list": ["a"], "text": "y", "kind": "b"})"), "export"));
+}
+
+TEST(OptionRulesTest, AUsedWhenRuleIsOnlyDescribed) {
+  OptionSchema s = RuleSchema();
+  // The core ignores such an option; the page says so from the same rule.
+  EXPECT_NO_THROW(OptionValues::Read(s, json::parse(R"({"blob": "x"})"), "export"));
+  json rule = s.ToJson()["options"][5]["rules"][0];
+  EXPECT_EQ(rule["kind"], "usedWhen");
+  EXPECT_EQ(rule["anyOf"],
+            json::parse(R"([{"option": "kind", "values": ["b"], "differs": false}])"));
+  EXPECT_EQ(rule["message"], "blob is used with kind b only");
+}
+
+TEST(OptionRulesTest, DerivedDefaultsAreListedInOrder) {
+  OptionSchema s = TestSchema();
+  s.options[4].derived_defaults = {{{{"kind", {"b"}}}, "b.txt"}, {{{"flag", {false}}}, "off.txt"}};
+  json j = s.ToJson()["options"][4]["defaultWhen"];
+  ASSERT_EQ(j.size(), 2u);
+  EXPECT_EQ(j[0]["value"], "b.txt");
+  EXPECT_EQ(j[1]["when"][0]["option"], "flag");
+  EXPECT_EQ(s.ToJson()["options"][0]["defaultWhen"], json::array());
+}
+
 TEST(BytesOptionTest, RoundTrips) {
   std::string bytes("\0\xff\x10", 3);
   std::string back;

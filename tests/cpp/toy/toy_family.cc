@@ -3,8 +3,9 @@
 // `graphport schema` (from which the TypeScript types are made) without a line changed in
 // src/api, src/cli, bindings or web. tests/wasm links it into a WebAssembly module too, on
 // which tests/js/toy_family.test.mjs runs gp.load, gp.optionSchema and the Node CLI. Its
-// format: a text file whose first line is "TOY1", then one word per line; its one option
-// upper-cases the words on export.
+// format: a text file whose first line is "TOY1", then one word per line; its options
+// upper-case the words on export and add a suffix to each; its summary lists the words and
+// counts their letters.
 #include <nlohmann/json.hpp>
 
 #include "api/families.h"
@@ -13,6 +14,22 @@
 
 namespace graphport::testing {
 namespace {
+
+// The toy's export options, read once from the schema's values: the export reads fields.
+struct ToyExportOptions {
+  bool shout = false;
+  std::string suffix;
+};
+
+ToyExportOptions ReadToyExportOptions(const OptionValues& values) {
+  return {values.Bool("shout"), values.String("suffix")};
+}
+
+size_t Letters(const std::vector<std::string>& words) {
+  size_t n = 0;
+  for (const auto& w : words) n += w.size();
+  return n;
+}
 
 class ToyModel : public FamilyModel {
  public:
@@ -26,16 +43,18 @@ class ToyModel : public FamilyModel {
             {"inputBytes", 0},
             {"producerText", "a test"},
             {"counts", nlohmann::json::array({nlohmann::json::array({"words", words_.size()})})},
-            {"words", words_}};
+            {"words", words_},
+            {"letters", Letters(words_)}};
   }
   nlohmann::json Export(const OptionValues& options, OutputSet* out) override {
     ByteSink* sink = out->Open("words.txt");
+    const ToyExportOptions toy = ReadToyExportOptions(options);
     std::string text = "TOY1\n";
     for (std::string w : words_) {
-      if (options.Bool("shout")) {
+      if (toy.shout) {
         for (char& c : w) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
       }
-      text += w + "\n";
+      text += w + toy.suffix + "\n";
     }
     sink->Write(reinterpret_cast<const uint8_t*>(text.data()), text.size());
     out->Close();
@@ -63,6 +82,16 @@ class ToyFamily : public Family {
     shout.label = "Shout";
     shout.help = "Write every word in capitals.";
     schema_.options.push_back(shout);
+    OptionSpec suffix;
+    suffix.name = "suffix";
+    suffix.cli = "suffix";
+    suffix.seed = "word_suffix";
+    suffix.type = OptionType::kString;
+    suffix.group = "words";
+    suffix.label = "Suffix";
+    suffix.metavar = "TEXT";
+    suffix.help = "Text written after every word.";
+    schema_.options.push_back(suffix);
     load_.family = "toy";
     load_.title = "Toy";
     results_.summary = "ToySummary";
@@ -70,6 +99,7 @@ class ToyFamily : public Family {
     ResultType summary{"ToySummary", "What inspect() tells of a toy model."};
     summary.fields = SummaryHeader("toy", "Toy", Literals({"toy-text"}), Literals({"text"}));
     summary.fields.push_back({"words", "string[]", "The words, in order."});
+    summary.fields.push_back({"letters", "number", "The letters of all the words."});
     results_.Add(summary);
     results_.Add(
         {"ToyExportInfo",
@@ -117,7 +147,8 @@ class ToyFamily : public Family {
     return std::make_unique<ToyModel>(std::move(words));
   }
   std::string SummaryText(const nlohmann::json& summary) const override {
-    return "words:       " + std::to_string(summary["words"].size()) + "\n";
+    return "words:       " + std::to_string(summary["words"].size()) + "\n" +
+           "letters:     " + summary["letters"].dump() + "\n";
   }
 
  private:

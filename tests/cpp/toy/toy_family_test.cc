@@ -34,11 +34,16 @@ TEST(ToyFamilyTest, LoadsInspectsAndExportsThroughTheFacade) {
   nlohmann::json summary = nlohmann::json::parse(model->InspectJson());
   EXPECT_EQ(summary["words"], nlohmann::json::parse(R"(["hello", "world"])"));
   EXPECT_EQ(SummaryText(model->InspectJson()),
-            "family:      toy\nformat:      toy-text (text, 0 bytes)\nwords:       2\n");
+            "family:      toy\nformat:      toy-text (text, 0 bytes)\nwords:       2\n"
+            "letters:     10\n");
   MemoryOutputSet out;
   model->ExportJson(R"({"shout": true})", &out);
   ASSERT_EQ(out.files().size(), 1u);
   EXPECT_EQ(out.files()[0].bytes, "TOY1\nHELLO\nWORLD\n");
+  // The new option reaches the toy's options struct through the facade's JSON.
+  MemoryOutputSet suffixed;
+  model->ExportJson(R"({"suffix": "!"})", &suffixed);
+  EXPECT_EQ(suffixed.files()[0].bytes, "TOY1\nhello!\nworld!\n");
   MemoryOutputSet plain;
   model->ExportJson("{}", &plain);
   EXPECT_EQ(plain.files()[0].bytes, "TOY1\nhello\nworld\n");
@@ -62,10 +67,14 @@ TEST(ToyFamilyTest, TheCommandLineKnowsItsFlagAndHelp) {
   EXPECT_EQ(cl.export_, nlohmann::json::parse(R"({"shout": true})"));
   cl = ParseCommandLine({"export", "w.txt", "--no-shout"}, &files);
   EXPECT_EQ(cl.export_, nlohmann::json::parse(R"({"shout": false})"));
+  cl = ParseCommandLine({"export", "w.txt", "--suffix", "!"}, &files);
+  EXPECT_EQ(cl.export_, nlohmann::json::parse(R"({"suffix": "!"})"));
   std::string usage = UsageText();
   EXPECT_NE(usage.find("export options for Toy models (as toy.save"), std::string::npos) << usage;
   EXPECT_NE(usage.find("  --shout"), std::string::npos);
   EXPECT_NE(usage.find("[shout_words]"), std::string::npos);
+  EXPECT_NE(usage.find("  --suffix TEXT"), std::string::npos) << usage;
+  EXPECT_NE(usage.find("[word_suffix]"), std::string::npos);
 }
 
 TEST(ToyFamilyTest, OtherFamiliesStillDetectTheirOwn) {
