@@ -147,6 +147,9 @@ function generateResults(families) {
   out += `export type ExportInfo = ${unique(families.map((f) => f.results.exportInfo)).join(' | ')};\n`;
   out += '\n/** Each family\'s export info, by family id. */\n';
   out += `export interface ExportInfoByFamily {\n${byFamily('exportInfo')}}\n`;
+  const previews = families.filter((f) => f.results.preview);
+  out += '\n/** What preview() gives: the export preview of the loaded model\'s family. */\n';
+  out += `export type ExportPreview = ${unique(previews.map((f) => f.results.preview)).join(' | ') || 'never'};\n`;
   return out;
 }
 

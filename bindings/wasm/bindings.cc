@@ -14,6 +14,7 @@
 #include "api/command_line.h"
 #include "api/families.h"
 #include "api/model.h"
+#include "api/preview_text.h"
 #include "api/summary_text.h"
 #include "core/error.h"
 #include "core/json_parse.h"
@@ -93,6 +94,10 @@ class LoadedModel {
     return Guard([&] { return TextRecord("json", model_->CheckJson(options_json)); });
   }
 
+  val Preview(const std::string& options_json) {
+    return Guard([&] { return TextRecord("json", model_->PreviewJson(options_json)); });
+  }
+
   val Graph(const std::string& options_json) {
     return Guard([&] { return TextRecord("json", model_->GraphJson(options_json)); });
   }
@@ -169,13 +174,18 @@ val ParseArgs(val args, val reader) {
     nlohmann::json out = {
         {"command", cl.command}, {"input", cl.input},   {"output", cl.output},
         {"json", cl.json},       {"help", cl.help},     {"load", cl.load},
-        {"export", cl.export_},  {"target", cl.target}, {"checkOptions", CheckOptions(cl)}};
+        {"export", cl.export_},  {"target", cl.target}, {"checkOptions", CheckOptions(cl)},
+        {"dryRun", cl.dry_run}};
     return TextRecord("json", out.dump());
   });
 }
 
 val CheckReportText(const std::string& report_json) {
   return Guard([&] { return TextRecord("text", CheckText(report_json)); });
+}
+
+val PreviewReportText(const std::string& preview_json) {
+  return Guard([&] { return TextRecord("text", PreviewText(preview_json)); });
 }
 
 std::string Usage() { return UsageText(); }
@@ -192,6 +202,7 @@ EMSCRIPTEN_BINDINGS(graphport) {
       .function("inspect", &LoadedModel::Inspect)
       .function("export", &LoadedModel::Export)
       .function("check", &LoadedModel::Check)
+      .function("preview", &LoadedModel::Preview)
       .function("graph", &LoadedModel::Graph)
       .function("node", &LoadedModel::Node)
       .function("searchGraph", &LoadedModel::SearchGraph)
@@ -200,6 +211,7 @@ EMSCRIPTEN_BINDINGS(graphport) {
   emscripten::function("load", &Load);
   emscripten::function("summaryText", &Summary);
   emscripten::function("checkText", &CheckReportText);
+  emscripten::function("previewText", &PreviewReportText);
   emscripten::constant("checkFailsExitCode", graphport::kCheckFailsExitCode);
   emscripten::function("schemas", &Schemas);
   emscripten::function("parseArgs", &ParseArgs);
