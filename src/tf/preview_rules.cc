@@ -95,7 +95,7 @@ std::vector<PreviewRule> TfPreviewRules(const OptionValues& options, const json&
     // the last of them, and the others are new.
     PreviewRule rule = Claims("unfuseOps", "unfuseOps",
                               {change::kOpChanged, change::kAttrsChanged, change::kAttrsStripped,
-                               change::kInputsChanged});
+                               change::kAttrsAdded, change::kInputsChanged});
     rule.adds = true;
     rules.push_back(std::move(rule));
   }
