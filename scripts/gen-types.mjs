@@ -212,7 +212,8 @@ function generateResults(families) {
   }
   const unique = (list) => [...new Set(list)];
   const byFamily = (key) => families.map((f) => `  ${f.family}: ${f.results[key]};\n`).join('');
-  const unionNames = new Set(families.flatMap((f) => [f.results.summary, f.results.exportInfo])
+  const unionNames = new Set(families.flatMap((f) => [f.results.summary, f.results.exportInfo, f.results.preview])
+    .filter(Boolean)
     .flatMap((t) => [...referencedNames(parseType(t))]));
   let out = RESULTS_HEAD;
   out += `\n${[...files.keys()].map((f) => `export type * from './${f.replace(/\.d\.ts$/, '.js')}';\n`).join('')}`;
@@ -225,6 +226,9 @@ function generateResults(families) {
   out += `export type ExportInfo = ${unique(families.map((f) => f.results.exportInfo)).join(' | ')};\n`;
   out += '\n/** Each family\'s export info, by family id. */\n';
   out += `export interface ExportInfoByFamily {\n${byFamily('exportInfo')}}\n`;
+  const previews = families.filter((f) => f.results.preview);
+  out += '\n/** What preview() gives: the export preview of the loaded model\'s family. */\n';
+  out += `export type ExportPreview = ${unique(previews.map((f) => f.results.preview)).join(' | ') || 'never'};\n`;
   files.set('results.d.ts', out);
   return files;
 }

@@ -3,9 +3,10 @@
 // core decides what the given files are; this thread only handles the page, so it stays
 // responsive with big models. Nothing here knows a family's options: they come from the
 // schemas, and a family's own parts from web/families.mjs.
-import { clear, formatBytes, formatSeconds, h, plural } from './dom.mjs';
+import { clear, formatBytes, formatCount, formatSeconds, h, plural } from './dom.mjs';
 import { errorView, unsupportedView } from './errors_view.mjs';
 import { exportForm } from './export_form.mjs';
+import { previewFindings, previewMarks, previewView } from './export_preview.mjs';
 import { familyPage } from './families.mjs';
 import { inputCause } from './input_causes.mjs';
 import { graphView } from './graph_view.mjs';
@@ -46,53 +47,94 @@ const app = {
   settled: 0, // opens finished (loaded, failed, refused or cancelled): tests wait on it
   exported: 0, // exports finished, the same way
   checked: 0, // pre-flight outcomes shown, the same way
+  previewed: 0, // export previews shown, the same way
+  preview: null, // the export preview shown (index.d.ts ExportPreview), or null
 };
 
 // ---------------------------------------------------------------------------------------
-// The pre-flight: model.check() of the plan's options, shown above Export whenever the model
-// or the options change (web/preflight_requests.mjs says how it takes turns with loads and
-// exports). The family's page says which check its plan calls for and how it reads.
+// The pre-flight and the export preview: model.check() of the plan's options (when the
+// family's page calls for one) and model.preview() (always), run one after the other as one
+// request whenever the model or the options change (web/preflight_requests.mjs says how it
+// takes turns with loads and exports). The family's page says which check its plan calls for
+// and how it reads; the preview shows its counts per option and marks the Graph tab.
 
 // Focusable: on a narrow screen it scrolls within the sticky footer, by keyboard too.
 const preflightBox = h('section.preflight', { id: 'preflight', 'aria-live': 'polite', 'aria-label': 'Pre-flight', tabindex: '0', hidden: true });
-$('export-footer').prepend(preflightBox);
-let preflightKey = null; // the check shown or coming, as JSON: the same again is no change (a new model clears it)
+const previewBox = h('section.preflight.export-preview', { id: 'export-preview', 'aria-live': 'polite', 'aria-label': 'Export preview', tabindex: '0', hidden: true });
+$('export-footer').prepend(preflightBox, previewBox);
+let preflightKey = null; // the request shown or coming, as JSON: the same again is no change (a new model clears it)
+let graph = null; // the Graph tab's view of the model shown
+
+// One outcome of a worker request, never a rejection: the check's failure must not hide the
+// preview's result, nor the other way round.
+const settle = (promise) => promise.then((report) => ({ report }), (error) => ({ error }));
 
 const preflight = new PreflightRequests({
-  run: (options) => worker.request({ type: 'check', options }),
+  run: async ({ check, preview }) => ({
+    check: check ? await settle(worker.request({ type: 'check', options: check })) : null,
+    preview: preview ? await settle(worker.request({ type: 'preview', options: preview })) : null,
+  }),
   onState: (state) => {
+    if (state === 'idle') return;
     const page = familyPage(app.summary?.family).preflight;
-    if (state === 'idle' || preflightBox.hidden || !page) return;
     // The outcome shown no longer holds: it goes, and screen readers hear the next one whole.
-    preflightBox.dataset.state = state;
-    preflightBox.setAttribute('aria-busy', 'true');
-    clear(preflightBox, page.view({ state }));
+    if (!preflightBox.hidden && page) {
+      preflightBox.dataset.state = state;
+      preflightBox.setAttribute('aria-busy', 'true');
+      clear(preflightBox, page.view({ state }));
+    }
+    if (!previewBox.hidden) {
+      previewBox.dataset.state = state;
+      previewBox.setAttribute('aria-busy', 'true');
+      clear(previewBox, previewView({ state }));
+    }
   },
-  onResult: (outcome) => {
+  onResult: ({ options, report, error }) => {
     const page = familyPage(app.summary?.family).preflight;
-    if (!page) return;
-    const findings = page.findings(outcome);
-    preflightBox.dataset.state = findings.state;
-    preflightBox.removeAttribute('aria-busy');
-    clear(preflightBox, page.view(findings));
-    app.checked += 1;
+    const outcomes = report ?? { check: options.check ? { error } : null, preview: options.preview ? { error } : null };
+    if (outcomes.check && page) {
+      const findings = page.findings({ options: options.check, ...outcomes.check });
+      preflightBox.dataset.state = findings.state;
+      preflightBox.removeAttribute('aria-busy');
+      clear(preflightBox, page.view(findings));
+      app.checked += 1;
+    }
+    if (outcomes.preview) {
+      const findings = previewFindings(outcomes.preview);
+      previewBox.dataset.state = findings.state;
+      previewBox.removeAttribute('aria-busy');
+      clear(previewBox, previewView(findings));
+      app.preview = outcomes.preview.report ?? null;
+      graph?.setMarks(app.preview ? previewMarks(app.preview) : null);
+      app.previewed += 1;
+    }
   },
 });
 
 function onPlan(plan) {
   const page = familyPage(app.summary?.family).preflight;
-  const request = plan && page ? page.request(plan, app.summary) : null;
+  const check = plan && page ? page.request(plan, app.summary) : null;
+  const preview = plan && !plan.errors.length ? { ...plan.options } : null;
+  const request = check || preview ? { check, preview } : null;
   const key = request ? JSON.stringify(request) : null;
   if (key === preflightKey) return;
   preflightKey = key;
-  if (!request) {
-    preflight.cancel();
-    preflightBox.hidden = true;
+  preflightBox.hidden = !check;
+  previewBox.hidden = !preview;
+  if (!check) {
     preflightBox.removeAttribute('aria-busy');
     clear(preflightBox);
+  }
+  if (!preview) {
+    previewBox.removeAttribute('aria-busy');
+    clear(previewBox);
+    app.preview = null;
+    graph?.setMarks(null);
+  }
+  if (!request) {
+    preflight.cancel();
     return;
   }
-  preflightBox.hidden = false;
   preflight.want(request);
 }
 
@@ -297,7 +339,8 @@ async function openSet(entries, note = '') {
         summaryPage: (request) => worker.query({ type: 'summaryPage', ...request }),
       },
     }));
-    ui.summaryPanel.append(graphView({ request: (message) => worker.query(message) }));
+    graph = graphView({ request: (message) => worker.query(message) });
+    ui.summaryPanel.append(graph);
     form.setModel(summary);
     document.title = `${name} (${(page.formatTitle ?? String)(summary.format)}) · graphport`;
   } catch (error) {
@@ -414,6 +457,24 @@ function resultLine(info, formatTitle, seconds) {
   return what.join(' · ');
 }
 
+// The output read back (the worker loads the written files again): its counts beside the
+// input's, so the user sees what a reader of the output finds.
+function readBackView(back) {
+  if (!back) return null;
+  if (back.error) {
+    return h('p.read-back', { id: 'read-back' }, h('strong', 'Read back: '), `the output does not load: ${back.error.code}: ${back.error.message}`);
+  }
+  const before = new Map(app.summary?.counts ?? []);
+  const opsBefore = Object.keys(app.summary?.ops ?? {}).length;
+  const rows = [...back.counts.filter(([label]) => before.has(label)).map(([label, n]) => [label, before.get(label), n]),
+    ['op types', opsBefore, back.ops]];
+  return h('table.read-back', { id: 'read-back' },
+    h('caption', 'Read back: the output loaded again'),
+    h('thead', h('tr', h('th', { scope: 'col' }, ''), h('th', { scope: 'col' }, 'Input'), h('th', { scope: 'col' }, 'Output'))),
+    h('tbody', rows.map(([label, a, b]) => h('tr', { dataset: { field: label.replace(/\s+/g, '-') } },
+      h('th', { scope: 'row' }, label), h('td', formatCount(a)), h('td', formatCount(b))))));
+}
+
 function showResult(result) {
   const { files, zip, info, seconds } = result;
   const page = familyPage(app.summary?.family);
@@ -425,6 +486,7 @@ function showResult(result) {
     info.notes?.length ? h('ul.export-notes', { id: 'export-notes' }, info.notes.map((n) => h('li', n))) : null,
     zip ? h('div.zip', download(zip.name, zip.blob, zip.folder ? `Download the folder as ${zip.name}` : `Download all as ${zip.name}`, 'download-zip'),
       h('span.muted', `${formatBytes(zip.size)}, ${plural(files.length, 'file')}`)) : null,
+    readBackView(result.readBack),
     outputRows(files),
     page.exportInfoView
       ? h('details.export-info', { ontoggle: (e) => e.target.open && e.target.scrollIntoView({ block: 'nearest' }) },
@@ -460,6 +522,8 @@ window.graphportPage = {
   get settled() { return app.settled; },
   get exported() { return app.exported; },
   get checked() { return app.checked; },
+  get previewed() { return app.previewed; },
+  get preview() { return app.preview; },
   get schemas() { return app.schemas; },
 };
 setBusy(null);

@@ -52,7 +52,8 @@ export function exportForm({ onExport, onChange, onPlan }) {
   const rows = {};
   const customs = {}; // name -> container of a family's own control
   const element = h('div.export-form');
-  const planBox = h('div.plan', { id: 'plan', 'aria-live': 'polite' });
+  // Focusable: on a narrow screen it scrolls within the sticky footer, by keyboard too.
+  const planBox = h('div.plan', { id: 'plan', 'aria-live': 'polite', 'aria-label': 'Export plan', tabindex: '0' });
   const exportButton = h('button.primary', { type: 'button', id: 'export-button', disabled: true,
     onclick: () => plan && !plan.errors.length && onExport(plan) }, 'Export');
   const actions = h('div.export-actions', planBox, exportButton);

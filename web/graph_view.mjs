@@ -4,8 +4,9 @@
 // -), fit (0); keyboard: Tab reaches the drawing, the arrow keys move between boxes, Enter
 // expands a group or shows a node's details, Backspace goes up a level. Search by name or op
 // over the whole graph; a match opens the level that shows it. Nodes carry their full name
-// (data-name), which is what a later export preview marks them by.
+// (data-name), which is what the export preview marks them by (setMarks).
 import { clear, formatBytes, formatCount, h, plural } from './dom.mjs';
+import { MARKS, marksInGroup } from './export_preview.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const MIN_ZOOM = 0.05;
@@ -36,7 +37,7 @@ function valueText(v) {
 
 // request(message): a Promise of the worker's answer (WorkerClient.query).
 export function graphView({ request }) {
-  const state = { group: '', level: null, layout: null, focus: 0, selected: null, view: { x: 0, y: 0, k: 1 }, drawn: 0 };
+  const state = { group: '', level: null, layout: null, focus: 0, selected: null, view: { x: 0, y: 0, k: 1 }, drawn: 0, marks: null };
   const title = h('h3', { id: 'graph-title' }, 'Graph');
   const path = h('nav.graph-path', { 'aria-label': 'Group path' });
   const stats = h('span.graph-stats.muted', { dataset: { field: 'graph-stats' } });
@@ -49,6 +50,8 @@ export function graphView({ request }) {
     viewport);
   const canvas = h('div.graph-canvas', svg);
   const status = h('p.graph-status.muted', { role: 'status' });
+  // What the export preview marks, and how: shown while there are marks.
+  const legend = h('p.graph-legend', { id: 'graph-legend', hidden: true });
   const details = h('section.graph-details', { 'aria-label': 'Node details', 'aria-live': 'polite' },
     h('p.muted', 'Select a node to see its op, attributes, inputs and outputs.'));
   const button = (label, name, onclick) => h('button.small', { type: 'button', 'aria-label': name, title: name, onclick }, label);
@@ -62,6 +65,7 @@ export function graphView({ request }) {
         button('+', 'Zoom in', () => zoomBy(1.25)),
         button('Fit', 'Fit the level to the view', () => fit()))),
     results,
+    legend,
     status,
     h('div.graph-body', canvas, details));
 
@@ -130,6 +134,7 @@ export function graphView({ request }) {
         document.createTextNode(' '),
         s('tspan', { x: 8, y: 32, class: 'graph-sub' }, fitText(sub, box.width))));
       if (child.name === state.selected) item.classList.add('selected');
+      markItem(item, child, sub, box);
       items.append(item);
     });
     viewport.replaceChildren(...[edges, drawPort(layout.ports.in, 'from outside'), drawPort(layout.ports.out, 'to outside'), items].filter(Boolean));
@@ -142,6 +147,54 @@ export function graphView({ request }) {
     root.dataset.drawn = String(state.drawn);
     root.dataset.group = level.group;
     root.dataset.drawnAt = String(performance.now());
+  }
+
+  // The export preview's mark on a node (its glyph, outline and words), or a group's counts
+  // of marked nodes inside it.
+  function markItem(item, child, sub, box) {
+    const marks = state.marks;
+    if (!marks) return;
+    let badge = '';
+    let words = '';
+    if (child.kind === 'node') {
+      const kind = marks.dropped.has(child.name) ? 'dropped' : marks.changed.has(child.name) ? 'changed' : null;
+      if (!kind) return;
+      item.classList.add(`mark-${kind}`);
+      item.dataset.mark = kind;
+      badge = MARKS[kind].glyph;
+      words = kind === 'changed' ? `changed by the export: ${marks.changed.get(child.name).join(', ')}` : 'dropped by the export';
+    } else {
+      const n = marksInGroup(marks, child.name, state.level.separator);
+      const parts = Object.entries(n).filter(([, count]) => count > 0);
+      if (!parts.length) return;
+      item.classList.add('mark-group');
+      item.dataset.marks = JSON.stringify(n);
+      badge = parts.map(([kind, count]) => `${MARKS[kind].glyph}${formatCount(count)}`).join(' ');
+      words = `export preview: ${parts.map(([kind, count]) => `${count} ${MARKS[kind].words}`).join(', ')}`;
+    }
+    // The badge is part of the box's text, so the name holds it too, in the order shown.
+    item.setAttribute('aria-label', `${itemLabel(child, `${sub} ${badge}`)}; ${words}`);
+    item.querySelector('text').append(document.createTextNode(' '),
+      s('tspan', { class: 'graph-mark', x: box.width - 6, y: 14, 'text-anchor': 'end' }, badge));
+  }
+
+  function showLegend() {
+    const marks = state.marks;
+    legend.hidden = !marks;
+    if (!marks) return;
+    const { dropped, changed, added } = marks.counts;
+    clear(legend, h('strong', 'Export preview: '),
+      h('span.legend-item.mark-dropped', `${MARKS.dropped.glyph} dotted: ${formatCount(dropped)} dropped`), ' · ',
+      h('span.legend-item.mark-changed', `${MARKS.changed.glyph} thick: ${formatCount(changed)} changed`), ' · ',
+      h('span.legend-item.mark-added', `${MARKS.added.glyph} ${formatCount(added)} added (new in the output, counted in their groups)`),
+      h('span.muted', ' · a group shows the marked nodes inside it'));
+  }
+
+  // Marks from the export preview (export_preview.mjs previewMarks), or null to clear them.
+  function setMarks(marks) {
+    state.marks = marks;
+    showLegend();
+    if (state.level) draw();
   }
 
   function fitText(text, width) {
@@ -374,6 +427,7 @@ export function graphView({ request }) {
   });
 
   root.open = open;
+  root.setMarks = setMarks;
   root.reveal = reveal;
   open('');
   return root;

@@ -5,13 +5,15 @@
 // Messages in:  {id, type: 'load', files: [{path, file: File}], options}
 //               {id, type: 'export', options}   {id, type: 'unload'}
 //               {id, type: 'check', options}: model.check(), the pre-flight (a CheckReport)
+//               {id, type: 'preview', options}: model.preview(), the export preview
 //               {id, type: 'graph', group, reveal}: a level of the graph and its layout
 //               (reveal: a node's name; the level that shows it); {id, type: 'node', name};
 //               {id, type: 'search', query}
 //               {id, type: 'summaryPage', list, offset, limit, filter}: model.summaryPage()
 // Messages out: {type: 'ready', schemas} | {type: 'fatal', message}
 //               {id, type: 'progress', phase: 'read' | 'write' | 'zip', done, total, file}
-//               {id, type: 'done', result}  (an export's files are {name, size, blob})
+//               {id, type: 'done', result}  (an export's files are {name, size, blob}, and
+//               readBack: the output loaded again, {family, format, counts} or {error})
 //               {id, type: 'error', error: {code, message, file, offset, line, ...}}
 import { createApi } from '../bindings/js/api.mjs';
 import { instantiateUrl, startLoader } from '../bindings/js/instantiate.mjs';
@@ -28,9 +30,13 @@ const ZIP_READ_BYTES = 8 << 20;
 const OCTETS = { type: 'application/octet-stream' };
 
 let model = null;
+let gpInstance = null; // the API once ready
 
 const wasmUrl = new URL('../bindings/js/wasm/graphport_web.wasm', import.meta.url).href;
-const ready = startLoader(factory, (imports) => instantiateUrl(wasmUrl, imports), wasmUrl).then(createApi);
+const ready = startLoader(factory, (imports) => instantiateUrl(wasmUrl, imports), wasmUrl).then(createApi).then((gp) => {
+  gpInstance = gp;
+  return gp;
+});
 
 ready.then(
   (gp) => postMessage({ type: 'ready', schemas: gp.optionSchema() }),
@@ -144,7 +150,23 @@ function exportModel(id, options) {
     const blob = zipOf(sink.files);
     zip = { name: `${stem}.zip`, size: blob.size, folder, blob };
   }
-  return { result: { files: sink.files, zip, info: out.info, seconds } };
+  return { result: { files: sink.files, zip, info: out.info, seconds, readBack: readBack(sink.files) } };
+}
+
+// The written files loaded again, as any input is, for the counts shown beside the input's: a
+// user sees what a reader of the output will find. Its error, when the output does not load,
+// is shown, not thrown: the export itself succeeded.
+function readBack(files) {
+  let back = null;
+  try {
+    back = gpInstance.load({ files: Object.fromEntries(files.map((f) => [f.name, f.blob])) });
+    const summary = back.inspect();
+    return { family: summary.family, format: summary.format, counts: summary.counts, ops: Object.keys(summary.ops ?? {}).length };
+  } catch (e) {
+    return { error: errorRecord(e) };
+  } finally {
+    back?.delete();
+  }
 }
 
 // A GraphportError crosses as a plain object with its location fields (structured clone
@@ -177,6 +199,10 @@ self.onmessage = async ({ data }) => {
       await ready;
       if (!model) throw Object.assign(new Error('no model is loaded: open one first'), { code: 'INVALID_OPTION' });
       postMessage({ id, type: 'done', result: model.check(data.options) });
+    } else if (type === 'preview') {
+      await ready;
+      if (!model) throw Object.assign(new Error('no model is loaded: open one first'), { code: 'INVALID_OPTION' });
+      postMessage({ id, type: 'done', result: model.preview(data.options) });
     } else if (type === 'graph' || type === 'node' || type === 'search') {
       await ready;
       postMessage({ id, type: 'done', result: await graphRequest(model, data) });

@@ -235,6 +235,14 @@ export function createApi(wasm) {
       return JSON.parse(unwrap(this.#live().check(...optionsForCore(opts))).json);
     }
 
+    // The export preview: what export() with these options would drop, change and add, node
+    // by node and option by option, with the node counts before and after; nothing is
+    // written (index.d.ts, ExportPreview).
+    preview(options) {
+      const opts = checkOptions(options, 'export');
+      return JSON.parse(unwrap(this.#live().preview(...optionsForCore(opts))).json);
+    }
+
     // One level of the graph for drawing: `group` '' (the top) or a group's name ('a/b' of
     // a TensorFlow name scope, 'backbone.layer1' of MegEngine operator names); its direct
     // children (nodes, and groups with their node counts) and the edges between them, an
@@ -389,6 +397,10 @@ export function createApi(wasm) {
     // The CLI's readable form of check()'s report.
     checkText(report) {
       return unwrap(wasm.checkText(JSON.stringify(report))).text;
+    },
+    // The CLI's readable form of preview()'s result (`graphport export --dry-run`).
+    previewText(preview) {
+      return unwrap(wasm.previewText(JSON.stringify(preview))).text;
     },
     // The exit status of `graphport check` when the target cannot run the model (the core's).
     checkFailsExitCode: wasm.checkFailsExitCode,

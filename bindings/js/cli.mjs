@@ -3,6 +3,7 @@
 // WebAssembly build. The grammar and --help are the core's (gp.parseArgs, gp.usage), so the
 // two CLIs cannot drift apart; this file only reads and writes files.
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 
 import createGraphport, { GraphportError } from './node.mjs';
 
@@ -29,6 +30,7 @@ async function run(argv) {
   if (!['inspect', 'export', 'check'].includes(args.command)) {
     throw usageError(`unknown command '${args.command}'`);
   }
+  if (args.dryRun && args.command !== 'export') throw usageError('--dry-run goes with export');
   if (!args.input) throw usageError(`${args.command} needs an INPUT file or folder`);
   const model = gp.loadFile(args.input, args.load);
   try {
@@ -44,6 +46,16 @@ async function run(argv) {
       return report.runs ? 0 : gp.checkFailsExitCode;
     }
     if (args.target) throw usageError('--target goes with check');
+    if (args.dryRun) {
+      // The export runs into memory and is read back; nothing is created or written.
+      const options = { ...args.export };
+      if (args.output && !model.writesFolder(options) && gp.optionSchema(model.family).export.options.some((o) => o.name === 'filename')) {
+        options.filename = basename(args.output);
+      }
+      const preview = model.preview(options);
+      process.stdout.write(args.json ? `${JSON.stringify(preview, null, 2)}\n` : gp.previewText(preview));
+      return 0;
+    }
     if (!args.output) throw usageError('export needs -o OUT');
     // Streamed to disk chunk by chunk, under temporary names renamed into place only once
     // the whole export succeeded (gp.exportToFile): a failed export leaves no file behind.

@@ -46,7 +46,8 @@ import type { FamilyExportOptions, FamilyId, FamilyLoadOptions, InputFormat } fr
 // families' result descriptions: results.d.ts.
 export type * from './results.js';
 import type {
-  ExportInfo, FreezeReport, MegEngineOperator, Summary, UnfusedOp, UnsupportedOp, WeightQuantizationChange,
+  ExportInfo, ExportPreview, FreezeReport, MegEngineOperator, Summary, UnfusedOp, UnsupportedOp,
+  WeightQuantizationChange,
 } from './results.js';
 
 /**
@@ -451,6 +452,13 @@ export interface Model {
    * nothing. Throws what export() would throw for any other reason.
    */
   check(options?: CheckOptions): CheckReport;
+  /**
+   * The export preview: runs export() with these options into memory, reads the output back
+   * and compares it with this model's graph, node by node: the nodes each option drops,
+   * changes (and how) and adds, with the node counts before and after. Writes nothing. Throws
+   * what export() would throw.
+   */
+  preview(options?: ExportOptions): ExportPreview;
   /** One level of the model's graph for drawing: a group's children and the edges between them. */
   graph(options?: GraphOptions): GraphLevel;
   /** One node's details (op, attrs or params, inputs, outputs, device, weights); throws
@@ -485,6 +493,8 @@ export interface Graphport {
   summaryText(summary: Summary): string;
   /** The CLI's text of a check report. */
   checkText(report: CheckReport): string;
+  /** The CLI's text of an export preview (`graphport export --dry-run`). */
+  previewText(preview: ExportPreview): string;
   /** The exit status of `graphport check` when the target cannot run the model (3). */
   readonly checkFailsExitCode: number;
   usage(): string;

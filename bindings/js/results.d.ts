@@ -6,9 +6,977 @@ export type * from './results_tensorflow.js';
 export type * from './results_megengine.js';
 export type * from './results_tfjs.js';
 
-import type { MegEngineExportInfo, MegEngineSummary } from './results_megengine.js';
-import type { TensorflowExportInfo, TensorflowSummary } from './results_tensorflow.js';
-import type { TfjsSummary } from './results_tfjs.js';
+/** What an export of a TensorFlow model wrote. */
+export type TensorflowExportInfo = TensorflowFormatExportInfo | TfjsExportInfo;
+
+/** What an export to a TensorFlow format (meta-graph, graph-def, saved-model) wrote. */
+export interface TensorflowFormatExportInfo {
+  /** The format written. */
+  format: 'meta-graph' | 'graph-def' | 'saved-model';
+  /** Binary or text format. */
+  encoding: 'binary' | 'text';
+  /** Names of the files written, main output first. */
+  files: string[];
+  /** Nodes of the exported graph. */
+  nodeCount: number;
+  /** The op names of the exported stripped_op_list. */
+  strippedOpList: string[];
+  /** Ops the graph uses that no registry defines (left out of stripped_op_list). */
+  unregisteredOps: string[];
+  /** The collections exported. */
+  collections: string[];
+  /** Inputs of an exportScope export that name nodes outside. */
+  unboundInputs: string[];
+  /** Nodes removed by clearExtraneousSavers. */
+  excludedNodes: string[];
+  /** Attrs stripDefaultAttrs removed. */
+  strippedDefaultAttrs?: number;
+  /** Ops whose defaults were unknown, so their attrs were kept. */
+  unknownDefaultOps?: string[];
+  /** Nodes saveDebugInfo traced. */
+  debugInfoNodes?: number;
+  /** What a SavedModel export passed through or left out, for people. */
+  notes?: string[];
+  /** A text export leaves out the fields the schema does not know (as TensorFlow does). */
+  unknownFieldsLeftOut?: UnknownFieldsLeftOut;
+  /** With exportScope: the signatures and the saver dropped because they name tensors outside. */
+  droppedReferences?: DroppedReference[];
+  /** What the freeze did. */
+  frozen?: FreezeReport;
+  /** The ops written that TensorFlow's op registry lacks (a TF.js model's graph, or any graph with unfuseOps and allowUnsupportedOps). */
+  unsupportedOps?: UnsupportedOp[];
+  /** What was written that its target cannot take (the CLI prints each line on stdout). */
+  warnings?: string[];
+  /** With unfuseOps: what it rewrote. */
+  unfusedOps?: UnfusedOp[];
+}
+
+/** The fields a text export left out. */
+export interface UnknownFieldsLeftOut {
+  /** How many. */
+  count: number;
+  /** The first of them, as "file: field path". */
+  fields: string[];
+}
+
+/** A signature or the saver an exportScope export dropped. */
+export interface DroppedReference {
+  /** What was dropped. */
+  what: string;
+  /** Why. */
+  reason: string;
+}
+
+/** The versions a TensorFlow graph records. */
+export interface TensorflowProducer {
+  /** GraphDef versions.producer. */
+  graphProducer: number;
+  /** GraphDef versions.min_consumer. */
+  minConsumer: number;
+  /** meta_info_def.tensorflow_version (a MetaGraphDef or SavedModel). */
+  tensorflowVersion?: string;
+  /** meta_info_def.tensorflow_git_version. */
+  tensorflowGitVersion?: string;
+}
+
+/** Const nodes and their values' bytes. */
+export interface ConstantTotals {
+  /** Const nodes. */
+  count: number;
+  /** Bytes of their values (a splatted value counts its full shape). */
+  bytes: number;
+}
+
+/** A name scope of the graph. */
+export interface NameScope {
+  /** The scope, without a trailing '/'. */
+  name: string;
+  /** Nodes inside it, at any depth. */
+  nodeCount: number;
+}
+
+/** A function of the graph's library. */
+export interface GraphFunction {
+  /** Its signature's name. */
+  name: string;
+  /** Nodes of its body. */
+  nodeCount: number;
+}
+
+/** A collection of the MetaGraphDef. */
+export interface CollectionSummary {
+  /** Its key. */
+  name: string;
+  /** Which list it holds. */
+  kind: 'node_list' | 'bytes_list' | 'int64_list' | 'float_list' | 'any_list' | 'none';
+  /** Values in the list. */
+  size: number;
+}
+
+/** A signature of the MetaGraphDef. */
+export interface SignatureSummary {
+  /** Its key (serving_default, ...). */
+  name: string;
+  /** Its method_name. */
+  methodName: string;
+  /** Its inputs by key. */
+  inputs: Record<string, TensorSummary>;
+  /** Its outputs by key. */
+  outputs: Record<string, TensorSummary>;
+}
+
+/** A tensor a signature names. */
+export interface TensorSummary {
+  /** The tensor (a sparse one's values tensor). */
+  name: string;
+  /** TensorFlow's name of its dtype, e.g. "DT_FLOAT". */
+  dtype: string;
+  /** Its dimensions (-1 unknown); null for an unknown rank. */
+  shape: number[] | null;
+  /** A COO sparse tensor. */
+  sparse?: boolean;
+}
+
+/** A MetaGraphDef of a SavedModel. */
+export interface MetaGraphSummary {
+  /** Its tags, by which a loader selects it. */
+  tags: string[];
+  /** Nodes of its graph. */
+  nodeCount: number;
+  /** Its signatures. */
+  signatureCount: number;
+}
+
+/** A file of a SavedModel folder besides saved_model.pb. */
+export interface SavedModelFile {
+  /** Its path in the folder. */
+  name: string;
+  /** Its size, null when the input set cannot tell. */
+  bytes: number | null;
+}
+
+/** A tensor of a checkpoint, from its index. */
+export interface CheckpointVariable {
+  /** Its checkpoint key. */
+  key: string;
+  /** TensorFlow's name of its dtype, e.g. "DT_FLOAT". */
+  dtype: string;
+  /** Its full shape. */
+  shape: number[];
+  /** Its stored bytes. */
+  bytes: number;
+  /** The data file that holds it. */
+  shard: number;
+  /** The signatures that read it, with the node that the freeze makes its Const. */
+  readBy: VariableReader[];
+}
+
+/** A signature that reads a variable. */
+export interface VariableReader {
+  /** The signature's key. */
+  signature: string;
+  /** The node that the freeze makes a Const of the value. */
+  node: string;
+}
+
+/** An op the target runtime cannot run: how many nodes, the first few, and what fixes it. */
+export interface UnsupportedOp {
+  /** The op. */
+  op: string;
+  /** Nodes of that op, function bodies included. */
+  count: number;
+  /** The first five, as "node" or "function/node". */
+  nodes: string[];
+  /** "freeze fixes this", "unfuseOps fixes this", ...; null when graphport knows no fix. */
+  hint: string | null;
+}
+
+/** A fused node that unfuseOps rewrote into TensorFlow's ops. */
+export interface UnfusedOp {
+  /** The fused node. */
+  node: string;
+  /** Its op (_FusedConv2D, FusedDepthwiseConv2dNative, ...). */
+  op: string;
+  /** Its fused_ops attr. */
+  fusedOps: string[];
+  /** The function whose body holds it. */
+  function?: string;
+  /** The nodes it became. */
+  into: UnfusedNode[];
+}
+
+/** A node an unfused node became. */
+export interface UnfusedNode {
+  /** The node. */
+  name: string;
+  /** Its op. */
+  op: string;
+}
+
+/** What a freeze did (freeze: true, or to: 'tfjs' of a graph with variables or calls). */
+export interface FreezeReport {
+  /** The signature frozen. */
+  signature: string;
+  /** The signature's function (TF2), null for a TF1 graph frozen in place. */
+  function: string | null;
+  /** Function calls inlined. */
+  inlinedCalls: number;
+  /** Variables made Consts. */
+  variables: number;
+  /** The bytes of their values. */
+  variableBytes: number;
+  /** Variable reads made Identity nodes. */
+  readsMadeIdentity: number;
+  /** ResourceGathers made GatherV2 of a Const. */
+  gathersRewritten: number;
+  /** Nodes the signature's outputs do not need, removed. */
+  nodesPruned: number;
+  /** Nodes of the frozen graph. */
+  nodes: number;
+  /** Nodes before the pruning. */
+  nodesBeforePrune: number;
+  /** Signature inputs dropped because the outputs do not need them. */
+  unusedInputsDropped?: string[];
+  /** With optimize (to: 'tfjs'): what each of tfjs-converter's passes did; else null. */
+  optimized: Record<string, unknown> | null;
+  /** The lookup tables the freeze initializes in the graph; null when the graph has none. */
+  tables: FreezeTables | null;
+  /** Each Const the freeze made, named as the freeze made it: optimize may then rename it (an Identity chain folds onto its last node). */
+  constants: FrozenConstant[];
+  /** The checkpoint the values came from, null when the graph had none to read. */
+  checkpoint: string | null;
+}
+
+/** The lookup tables of a frozen TF2 signature, made again by an initializer graph. */
+export interface FreezeTables {
+  /** Each table the initializer makes. */
+  tables: FrozenTable[];
+  /** Resources it could not make, and why. */
+  resourcesLeftOut: LeftOutResource[];
+  /** Tables filled from an asset's text file, made LookupTableImportV2 of its entries. */
+  fromTextFiles?: TextFileTable[];
+  /** Nodes of the initializer graph. */
+  initializerNodes?: number;
+  /** The table initializers (the table_initializer collection). */
+  initOps: string[];
+  /** The NoOp the loader runs. */
+  mainOp: string;
+  /** Initializer nodes whose name a node of the graph has: old -> new name. */
+  renamed: Record<string, string>;
+}
+
+/** A table the initializer makes. */
+export interface FrozenTable {
+  /** Its object in the SavedModel's object graph. */
+  object: number;
+  /** The initializer's output that hands out its handle. */
+  output: string;
+  /** The id TF.js pairs the signature input with it by. */
+  resourceId: number;
+  /** The function that creates it. */
+  createResource: string;
+  /** The function that fills it. */
+  initialize: string;
+  /** The signature input (a Placeholder) fed with it; null when none reads it. */
+  input: string | null;
+}
+
+/** A resource the freeze could not make again. */
+export interface LeftOutResource {
+  /** Its object in the object graph. */
+  object: number;
+  /** Why. */
+  why: string;
+}
+
+/** A table filled from a text file. */
+export interface TextFileTable {
+  /** The node made. */
+  node: string;
+  /** The asset file read. */
+  asset: string;
+  /** The column of the keys (-1 the line number, -2 the line). */
+  keyIndex: number;
+  /** The column of the values (as keyIndex). */
+  valueIndex: number;
+  /** Lines read. */
+  lines: number;
+  /** Entries made (duplicate keys once). */
+  entries: number;
+  /** The op made of them. */
+  madeOp: string;
+}
+
+/** A Const the freeze made. */
+export interface FrozenConstant {
+  /** The node. */
+  node: string;
+  /** The checkpoint key of its value ("" for a constant). */
+  key: string;
+}
+
+/** What an export to: 'tfjs' wrote: a TensorFlow.js graph model. */
+export interface TfjsExportInfo {
+  /** The format written. */
+  format: 'tfjs';
+  /** model.json and binary shards. */
+  encoding: 'json';
+  /** Names of the files written, model.json first. */
+  files: string[];
+  /** Weights in the manifest. */
+  weights: number;
+  /** Shard files written. */
+  shards: number;
+  /** Bytes of every weight as written. */
+  weightBytes: number;
+  /** The weights written quantized, by name. */
+  quantized: string[];
+  /** Consts of function bodies renamed so that their weight names are unique. */
+  renamedFunctionConsts: number;
+  /** A TF.js model written again with quantize: its weights' bytes as read and as written, when quantization changed them (float16 of uint8 weights doubles them). */
+  quantization?: WeightQuantizationChange;
+  /** With allowUnsupportedOps: the ops written that the TF.js runtime lacks. */
+  unsupportedOps?: UnsupportedOp[];
+  /** What the freeze did. */
+  frozen?: FreezeReport;
+  /** With unfuseOps: what it rewrote. */
+  unfusedOps?: UnfusedOp[];
+}
+
+/** ExportInfo.quantization: how quantize changed a TF.js model's weights. */
+export interface WeightQuantizationChange {
+  /** The quantize option: 'float16', 'uint8' or 'uint16'. */
+  quantize: string;
+  /** The source's quantized weights, by their dtype ('uint8', 'uint16', 'float16'): how many. */
+  sourceQuantized: Record<string, number>;
+  /** Bytes of every weight as the source stored them. */
+  sourceWeightBytes: number;
+  /** Bytes of every weight as written. */
+  writtenWeightBytes: number;
+  /** For people: why the model grew. */
+  note: string | null;
+}
+
+/** What an export with these options would do to the graph (model.preview(), graphport export --dry-run): the output read back and compared with the input by node name and content. Nothing is written. */
+export interface TensorflowExportPreview {
+  /** Nodes before and after. */
+  nodes: PreviewNodeCounts;
+  /** Nodes of the input the output lacks, by input name. */
+  dropped: PreviewNameList;
+  /** Nodes kept but changed. */
+  changed: PreviewChanges;
+  /** Nodes of the output the input lacks. */
+  added: PreviewNameList;
+  /** Each option that changed the graph, in the order the export applies them; "export" last for what no option claims (the writer's own doing). */
+  options: TensorflowPreviewOption[];
+  /** The files the export would write. */
+  files: string[];
+}
+
+/** What one export option does to the graph. */
+export interface TensorflowPreviewOption {
+  /** The option's name, or "export". */
+  option: string;
+  /** How the preview names it: "exportScope 'a'". */
+  label: string;
+  /** Its line for people: "clearDevices: 89 nodes changed". */
+  text: string;
+  /** Nodes it kept (an export scope). */
+  kept?: number;
+  /** The nodes it drops, by input name. */
+  dropped: PreviewNameList;
+  /** The nodes it changes, by output name. */
+  changed: PreviewOptionChanges;
+  /** The nodes it adds. */
+  added: PreviewNameList;
+  /** What else it has to say. */
+  facts: TensorflowPreviewFacts;
+}
+
+/** What an option of this family says besides its node counts. */
+export interface TensorflowPreviewFacts {
+  /** exportScope: signatures dropped (they name tensors outside). */
+  signaturesDropped?: number;
+  /** exportScope: the saver dropped. */
+  saverDropped?: boolean;
+  /** freeze: the signature frozen. */
+  signature?: string;
+  /** freeze: variables made Consts. */
+  variables?: number;
+  /** freeze: nodes the signature's outputs do not need. */
+  nodesPruned?: number;
+  /** freeze: function calls inlined. */
+  inlinedCalls?: number;
+  /** freeze: variable reads made Identity nodes. */
+  readsMadeIdentity?: number;
+  /** freeze: ResourceGathers made GatherV2 of a Const. */
+  gathersRewritten?: number;
+  /** freeze: tfjs-converter's optimizations ran too. */
+  optimized?: boolean;
+}
+
+/** Node counts. */
+export interface PreviewNodeCounts {
+  /** In the input. */
+  before: number;
+  /** In the output. */
+  after: number;
+}
+
+/** Node names: the first 1,000, and how many there are. */
+export interface PreviewNameList {
+  /** How many. */
+  count: number;
+  /** The first 1,000. */
+  names: string[];
+}
+
+/** The changed nodes: the first 1,000 with what changed, and how many there are. */
+export interface PreviewChanges {
+  /** How many. */
+  count: number;
+  /** The first 1,000. */
+  nodes: PreviewNodeChange[];
+}
+
+/** One changed node. */
+export interface PreviewNodeChange {
+  /** Its name in the output. */
+  name: string;
+  /** What changed. */
+  changes: PreviewChangeKind[];
+  /** Its name in the input, when renamed. */
+  was?: string;
+  /** The attrs (or params) removed, added or changed. */
+  attrs?: string[];
+}
+
+/** The nodes one option changes. */
+export interface PreviewOptionChanges {
+  /** How many. */
+  count: number;
+  /** The first 1,000, by output name. */
+  names: string[];
+  /** Nodes by kind of change. */
+  kinds: Record<string, number>;
+}
+
+/** A kind of change. */
+export type PreviewChangeKind = 'renamed' | 'device cleared' | 'device changed' | 'attrs removed' | 'attrs added' | 'attrs changed' | 'value changed' | 'op changed' | 'inputs changed' | 'tensors changed';
+
+/** What inspect() tells of a MegEngine model. */
+export interface MegEngineSummary {
+  /** The family that read the model. */
+  family: 'megengine';
+  /** The family's name for people. */
+  familyTitle: 'MegEngine';
+  /** The format the input was read as. */
+  format: 'mge-fbs' | 'mge-fbs-v2' | 'mge-test';
+  /** How the input was encoded. */
+  encoding: 'binary';
+  /** Why the input was taken for this format, for people. */
+  detection: string;
+  /** The bytes read. */
+  inputBytes: number;
+  /** Input names read, when a set of several was given (a SavedModel folder). */
+  inputs?: string[];
+  /** What wrote the model, in a line of text; the family's own fields have the details. */
+  producerText: string;
+  /** The headline counts, in order: [label, number]. */
+  counts: [string, number][];
+  /** The graph read, in detail. */
+  megengine: MegEngineDetails;
+}
+
+/** The MegEngine graph read and the file around it. */
+export interface MegEngineDetails {
+  /** The graph read, by its index in `graphs` (load option graph). */
+  graph: number;
+  /** Every dump in the file, in order. */
+  graphs: MegEngineGraphEntry[];
+  /** An mgbtest0 container's test cases (the dumps after the model). */
+  testCases?: MegEngineTestCase[];
+  /** The dump's header. */
+  header: MegEngineHeader;
+  /** Operators by type, sorted by type. */
+  ops: Record<string, number>;
+  /** Every operator, in order. */
+  operators: MegEngineOperator[];
+  /** The graph's outputs, in order. */
+  outputs: MegEngineVar[];
+  /** FBS_V2 output aliases. */
+  outputAliases?: MegEngineOutputAlias[];
+  /** The dump's metadata; null when it has none. */
+  metadata: MegEngineMetadata | null;
+  /** What MegEngine's dump returned when it wrote this file, as far as the file tells. */
+  dumpInfo: MegEngineDumpInfo;
+}
+
+/** A dump in the file. */
+export interface MegEngineGraphEntry {
+  /** Its index. */
+  index: number;
+  /** Its format. */
+  format: 'mge-fbs' | 'mge-fbs-v2';
+  /** Where it starts in the file. */
+  offset: number;
+  /** Its size. */
+  bytes: number;
+  /** Its operators. */
+  operators: number;
+  /** The model, or a test case of mgbtest0. */
+  role: 'model' | 'test case';
+}
+
+/** A test case of an mgbtest0 container. */
+export interface MegEngineTestCase {
+  /** Its index among the test cases. */
+  index: number;
+  /** Its index in `graphs`. */
+  graph: number;
+  /** Its operators. */
+  operators: number;
+  /** Bytes of its tensor values. */
+  valueBytes: number;
+  /** Its output var names (null when unnamed). */
+  outputs: (string | null)[];
+}
+
+/** The dump's header fields. */
+export interface MegEngineHeader {
+  /** MegEngine's name of the dump format. */
+  format: 'FBS' | 'FBS_V2';
+  /** FBS: the magic. */
+  magic?: 'MGBS' | 'MGBC';
+  /** FBS: how operator types are identified. */
+  typeIds?: 'unversioned' | 'persist';
+  /** FBS MGBC: the feature bits (hex text: a JavaScript number cannot hold 64 bits) */
+  featureBits?: string;
+  /** FBS: the graph hash (hex text: a JavaScript number cannot hold 64 bits) */
+  hash?: string;
+  /** FBS: value bytes no tensor reads. */
+  unusedValueBytes?: number;
+  /** FBS_V2: the model version. */
+  modelVersion?: number;
+  /** FBS_V2: the dump stores middle tensors. */
+  middleTensors?: boolean;
+  /** mgb_version (FBS) or mge_version (FBS_V2). */
+  version: number;
+  /** Tensors shared between operators. */
+  nrSharedTensor: number;
+}
+
+/** An operator of the graph. */
+export interface MegEngineOperator {
+  /** The sizes of its blobs. */
+  blobs: number[];
+  /** Its C++ class; null for a type graphport does not know. */
+  class: string | null;
+  /** Its comp nodes ("" for the default). */
+  compNodes: string[];
+  /** Its index in the graph. */
+  index: number;
+  /** Its input vars. */
+  inputs: MegEngineVar[];
+  /** Its name; null when the file stores none. */
+  name: string | null;
+  /** FBS_V2: its operator version. */
+  oprVersion?: number;
+  /** Its output dtype, when stored. */
+  outputDtype: MegEngineDtype | null;
+  /** Its output vars. */
+  outputs: MegEngineVar[];
+  /** Its params, in order. */
+  params: MegEngineParam[];
+  /** Its priority. */
+  priority: number;
+  /** Its tensors (values of params and constants). */
+  tensors: MegEngineTensor[];
+  /** Its type, as `ops` counts it. */
+  type: string;
+  /** Its type id (hex text: a JavaScript number cannot hold 64 bits) */
+  typeId: string;
+}
+
+/** A var of the graph. */
+export interface MegEngineVar {
+  /** Its comp node (FBS_V2 middle tensors). */
+  compNode?: string | null;
+  /** Its dtype (FBS_V2 middle tensors). */
+  dtype?: string;
+  /** Its id. */
+  id: number;
+  /** Its name; null when the file stores none. */
+  name: string | null;
+  /** A graph output's id in the original graph. */
+  originalId?: number;
+  /** Its shape (FBS_V2 middle tensors). */
+  shape?: number[];
+}
+
+/** A tensor an operator stores. */
+export interface MegEngineTensor {
+  /** Its comp node. */
+  compNode: string | null;
+  /** Its dtype. */
+  dtype: MegEngineDtype | null;
+  /** Its name. */
+  name: string | null;
+  /** Its shape. */
+  shape: number[] | null;
+  /** Bytes of its value (0 without one). */
+  valueBytes: number;
+}
+
+/** A dtype, with the parameters of a quantized one. */
+export interface MegEngineDtype {
+  /** Its name ("Float32", "QuantizedS8", ...). */
+  dtype: string;
+  /** A quantized dtype's scale. */
+  scale?: number;
+  /** An asymmetric quantized dtype's zero point. */
+  zero_point?: number;
+}
+
+/** A MegEngine operator param as inspect() shows it: the union member's number, its table's name (null for a member newer than graphport's schema, which a re-dump keeps byte for byte), and its fields by name (enums by name). 64-bit integers: a field of type long or ulong (a seed, ExecutionPolicy.workspace_limit) whose value lies beyond Number.MAX_SAFE_INTEGER (2^53 - 1) in magnitude is its decimal string, since a JavaScript number cannot hold it exactly; every other value is a number. BigInt(value) reads both forms exactly. The same rule holds for the metadata's optimizeOptions word. */
+export interface MegEngineParam {
+  /** The union member's number. */
+  union: number;
+  /** Its table's name; null for a member graphport does not know. */
+  type: string | null;
+  /** Its fields by name (enums by name). */
+  fields?: Record<string, unknown>;
+  /** The table layout read, when it is not the type's own. */
+  layout?: string;
+  /** More than one layout fits the bytes. */
+  ambiguous?: boolean;
+}
+
+/** An output alias of an FBS_V2 dump. */
+export interface MegEngineOutputAlias {
+  /** The var. */
+  id: number;
+  /** Its alias. */
+  name: string | null;
+}
+
+/** The dump's metadata. */
+export interface MegEngineMetadata {
+  /** metadata.is_valid. */
+  isValid: boolean;
+  /** metadata.graph_modified. */
+  graphModified: boolean;
+  /** The optimize_options word (a decimal string beyond 2^53 - 1). */
+  optimizeOptions: number | string;
+  /** The word is not 0. */
+  optimizedForInference: boolean;
+  /** The word's flags by their option names. */
+  optimizeFlags: string[];
+  /** metadata.user_info; null without one. */
+  userInfo: MegEngineUserInfo | null;
+}
+
+/** The user_info a dump's metadata carries (a pickle). */
+export interface MegEngineUserInfo {
+  /** Its bytes, in base64. */
+  base64: string;
+  /** Its bytes. */
+  size: number;
+  /** The pickle's plain values; null when it is not such a pickle. */
+  value: unknown;
+  /** Why `value` is null. */
+  note?: string;
+}
+
+/** MegEngine's CompGraphDumpResult. */
+export interface MegEngineDumpInfo {
+  /** Operators written. */
+  nr_opr: number;
+  /** Bytes of the dump. */
+  tot_bytes: number;
+  /** Bytes of tensor values. */
+  tensor_value_bytes: number;
+  /** The content hash (hex text: a JavaScript number cannot hold 64 bits) */
+  content_hash: string;
+  /** The input (Host2DeviceCopy) var names, sorted. */
+  inputs: string[];
+  /** The output var names, in order ("unnamed<i>" without names). */
+  outputs: string[];
+  /** The param names. */
+  params: string[];
+}
+
+/** What a MegEngine export (Network.dump) wrote: MegEngine's dump result (MegEngineDumpInfo's fields), and more. */
+export interface MegEngineExportInfo {
+  /** Operators written. */
+  nr_opr: number;
+  /** Bytes of the dump. */
+  tot_bytes: number;
+  /** Bytes of tensor values. */
+  tensor_value_bytes: number;
+  /** The content hash (hex text: a JavaScript number cannot hold 64 bits) */
+  content_hash: string;
+  /** The input (Host2DeviceCopy) var names, sorted. */
+  inputs: string[];
+  /** The output var names, in order ("unnamed<i>" without names). */
+  outputs: string[];
+  /** The param names. */
+  params: string[];
+  /** Names of the files written, the model first. */
+  files: string[];
+  /** The dump format written. */
+  format: 'FBS' | 'FBS_V2';
+  /** FBS: the magic written. */
+  header?: 'MGBS' | 'MGBC';
+  /** What optimize_for_inference did; 'as loaded' with asLoaded, 'no' with optimizeForInference false. */
+  optimized: MegEngineOptimized | 'as loaded' | 'no';
+  /** `optimized` in a line, for people (the CLIs print it). */
+  notes?: string[];
+  /** What the dump kept or could not keep, for people. */
+  kept: MegEngineKept;
+}
+
+/** What optimize_for_inference did to the graph before the dump. */
+export interface MegEngineOptimized {
+  /** The optimize_options word written (64: fuse_grain). */
+  optimizeOptions: number;
+  /** The kwargs that word holds, by name. */
+  flags: string[];
+  /** Operators before and after. */
+  operators: MegEngineOperatorCounts;
+  /** Each pass that changed the graph, in order; empty when the graph written is the loaded one. */
+  passes: MegEnginePassReport[];
+}
+
+/** Operator counts. */
+export interface MegEngineOperatorCounts {
+  /** In the loaded graph. */
+  before: number;
+  /** In the graph written. */
+  after: number;
+}
+
+/** One pass of the optimizer. */
+export interface MegEnginePassReport {
+  /** Its name, as MegEngine names it. */
+  pass: string;
+  /** What it did. */
+  did: string;
+}
+
+/** Notes on what a dump kept, for people. */
+export interface MegEngineKept {
+  /** What became of the metadata. */
+  metadata: string;
+  /** Var names written as var<id>. */
+  varNames?: string;
+  /** Operators without a name. */
+  oprNames?: string;
+  /** An mgbtest0 container's test cases, kept. */
+  testCases?: number;
+  /** Operators the compatibility rewrite replaced. */
+  compatRewrite?: string;
+  /** What the compatibility rewrite kept. */
+  compatRewriteKept?: string[];
+  /** Vars whose dtype strip info cannot tell. */
+  stripInfoDtypes?: string;
+}
+
+/** What an export with these options would do to the graph (model.preview(), graphport export --dry-run): the output read back and compared with the input by node name and content. Nothing is written. */
+export interface MegEngineExportPreview {
+  /** Nodes before and after. */
+  nodes: PreviewNodeCounts;
+  /** Nodes of the input the output lacks, by input name. */
+  dropped: PreviewNameList;
+  /** Nodes kept but changed. */
+  changed: PreviewChanges;
+  /** Nodes of the output the input lacks. */
+  added: PreviewNameList;
+  /** Each option that changed the graph, in the order the export applies them; "export" last for what no option claims (the writer's own doing). */
+  options: MegEnginePreviewOption[];
+  /** The files the export would write. */
+  files: string[];
+}
+
+/** What one export option does to the graph. */
+export interface MegEnginePreviewOption {
+  /** The option's name, or "export". */
+  option: string;
+  /** How the preview names it: "exportScope 'a'". */
+  label: string;
+  /** Its line for people: "clearDevices: 89 nodes changed". */
+  text: string;
+  /** Nodes it kept (an export scope). */
+  kept?: number;
+  /** The nodes it drops, by input name. */
+  dropped: PreviewNameList;
+  /** The nodes it changes, by output name. */
+  changed: PreviewOptionChanges;
+  /** The nodes it adds. */
+  added: PreviewNameList;
+  /** What else it has to say. */
+  facts: MegEnginePreviewFacts;
+}
+
+/** What an option of this family says besides its node counts. */
+export interface MegEnginePreviewFacts {
+  /** optimizeForInference: each pass that changed the graph. */
+  passes?: MegEnginePassReport[];
+  /** optimizeForInference: operators before and after. */
+  operators?: MegEngineOperatorCounts;
+}
+
+/** What inspect() tells of a TensorFlow.js graph model: TensorFlow's graph fields for its topology, and the model.json's own. */
+export interface TfjsSummary {
+  /** The family that read the model. */
+  family: 'tfjs';
+  /** The family's name for people. */
+  familyTitle: 'TensorFlow.js';
+  /** The format the input was read as. */
+  format: 'tfjs-graph-model';
+  /** How the input was encoded. */
+  encoding: 'json';
+  /** Why the input was taken for this format, for people. */
+  detection: string;
+  /** The bytes read. */
+  inputBytes: number;
+  /** Input names read, when a set of several was given (a SavedModel folder). */
+  inputs?: string[];
+  /** What wrote the model, in a line of text; the family's own fields have the details. */
+  producerText: string;
+  /** The headline counts, in order: [label, number]. */
+  counts: [string, number][];
+  /** Who wrote the graph: GraphDef versions, TensorFlow's. */
+  producer: TensorflowProducer;
+  /** Nodes of the graph, function bodies left out. */
+  nodeCount: number;
+  /** Nodes by op, sorted by op name. */
+  ops: Record<string, number>;
+  /** The graph's Const nodes and the bytes of their values. */
+  constants: ConstantTotals;
+  /** Name scopes for exportScope, sorted by name: each with the nodes inside it. At most 2,000, the shallowest first; `scopeCount` counts them all. */
+  scopes: NameScope[];
+  /** Every name scope of the graph, listed or not. */
+  scopeCount: number;
+  /** The functions of the graph's library. */
+  functions: GraphFunction[];
+  /** The MetaGraphDef's collections, by name. */
+  collections: CollectionSummary[];
+  /** The MetaGraphDef's signatures, by name. */
+  signatures: SignatureSummary[];
+  /** The MetaGraphDef's tags. */
+  tags: string[];
+  /** The MetaGraphDef has a saver_def. */
+  hasSaver: boolean;
+  /** Every MetaGraphDef of a SavedModel, in order. */
+  metaGraphs: MetaGraphSummary[];
+  /** The MetaGraphDef read, by its index in `metaGraphs` (-1 when the input has none). */
+  selectedMetaGraph: number;
+  /** The files of a SavedModel folder besides saved_model.pb that a SavedModel export passes through. */
+  savedModelFiles: SavedModelFile[];
+  /** A SavedModel folder's checkpoint (variables/variables.index), listed from its index alone, in key order. A TF2 checkpoint's object graph is left out. Absent when the folder has no checkpoint. */
+  variables?: CheckpointVariable[];
+  /** The bytes of all `variables`. */
+  variableBytes?: number;
+  /** How many data files the checkpoint has. */
+  variableShards?: number;
+  /** Why the folder's checkpoint could not be read, in place of `variables`. */
+  variablesError?: string;
+  /** The graph holds variables or function calls: an export to TF.js freezes it. */
+  needsFreeze: boolean;
+  /** Those ops (variables, their reads, calls) with their counts. */
+  freezeOps: Record<string, number>;
+  /** What model.json holds besides the graph. */
+  tfjs: TfjsModelJson;
+}
+
+/** The fields of a model.json besides its graph, and where its weights lie. */
+export interface TfjsModelJson {
+  /** model.json's format ("graph-model"), as written. */
+  format: unknown;
+  /** model.json's generatedBy (the TensorFlow that made it). */
+  generatedBy: unknown;
+  /** model.json's convertedBy (the converter). */
+  convertedBy: unknown;
+  /** model.json's userDefinedMetadata, as written. */
+  userDefinedMetadata: unknown;
+  /** model.json's initializerSignature, as written. */
+  initializerSignature: unknown;
+  /** Where the signature came from ("signature", "userDefinedMetadata.signature"); null when the model has none. */
+  signatureSource: string | null;
+  /** The initializer graph (lookup tables), merged into the TensorFlow graph; null when the model has none. */
+  modelInitializer: TfjsModelInitializer | null;
+  /** The dequantize load option: quantized weights read as float32. */
+  dequantized: boolean;
+  /** Every weight of the manifest, in order. */
+  weights: TfjsWeight[];
+  /** Every shard file, in order. */
+  shards: TfjsShard[];
+  /** Weights no node of the graph reads. */
+  unusedWeights: string[];
+}
+
+/** How modelInitializer's nodes joined the TensorFlow graph. */
+export interface TfjsModelInitializer {
+  /** Nodes of the initializer graph. */
+  nodes: number;
+  /** Of them, identical to a node of the model's graph (its tables): kept once. */
+  shared: number;
+  /** Initializer nodes whose name a different node of the graph has: old -> new name. */
+  renamed: Record<string, string>;
+  /** The table initializers (the table_initializer collection). */
+  initOps: string[];
+  /** The NoOp the loader runs. */
+  mainOp: string;
+  /** Placeholders that became an Identity of the initializer's output (resourceId). */
+  linkedInputs: string[];
+}
+
+/** A weight of the manifest. */
+export interface TfjsWeight {
+  /** The Const it fills. */
+  name: string;
+  /** Its dtype as the graph sees it ("float32", "int32", ...). */
+  dtype: string;
+  /** Its shape. */
+  shape: number[];
+  /** How it is stored quantized. */
+  quantization?: TfjsQuantization;
+  /** Its weight group in the manifest. */
+  group: number;
+  /** Where it starts in its group's bytes. */
+  offset: number;
+  /** Its stored bytes. */
+  bytes: number;
+  /** The shard files it lies in. */
+  shards: string[];
+}
+
+/** A weight's quantization entry. */
+export interface TfjsQuantization {
+  /** The stored dtype: 'uint8', 'uint16' or 'float16'. */
+  dtype: string;
+  /** The step between two stored values (uint8, uint16). */
+  scale?: number;
+  /** The value of stored 0 (uint8, uint16). */
+  min?: number;
+  /** The dtype before quantization. */
+  original_dtype?: string;
+}
+
+/** A shard file of the manifest. */
+export interface TfjsShard {
+  /** Its path as the manifest names it. */
+  path: string;
+  /** The input it was read from. */
+  input: string;
+  /** Its weight group. */
+  group: number;
+  /** Its size (-1 when the input set cannot tell). */
+  bytes: number;
+  /** Bytes after the group's last weight, which no weight reads. */
+  trailingBytes?: number;
+}
 
 /** What inspect() gives: the summary of the loaded model's family, told apart by `family`. */
 export type Summary = TensorflowSummary | MegEngineSummary | TfjsSummary;
@@ -29,3 +997,6 @@ export interface ExportInfoByFamily {
   megengine: MegEngineExportInfo;
   tfjs: TensorflowExportInfo;
 }
+
+/** What preview() gives: the export preview of the loaded model's family. */
+export type ExportPreview = TensorflowExportPreview | MegEngineExportPreview;

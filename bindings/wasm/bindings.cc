@@ -14,6 +14,7 @@
 #include "api/command_line.h"
 #include "api/families.h"
 #include "api/model.h"
+#include "api/preview_text.h"
 #include "api/summary_text.h"
 #include "core/error.h"
 #include "core/json_parse.h"
@@ -102,6 +103,13 @@ class LoadedModel {
     });
   }
 
+  val Preview(const std::string& options_json, val blobs) {
+    return Guard([&] {
+      return TextRecord("json",
+                        Dump(model_->Preview(OptionsFromJs(options_json, blobs, "preview"))));
+    });
+  }
+
   val Graph(const std::string& options_json) {
     return Guard([&] { return TextRecord("json", model_->GraphJson(options_json)); });
   }
@@ -183,7 +191,8 @@ val ParseArgs(val args, val reader) {
     val blobs = val::array();
     BlobsToJs(&options, &blobs);
     nlohmann::json out = {{"command", cl.command}, {"input", cl.input}, {"output", cl.output},
-                          {"json", cl.json},       {"help", cl.help},   {"target", cl.target}};
+                          {"json", cl.json},       {"help", cl.help},   {"target", cl.target},
+                          {"dryRun", cl.dry_run}};
     out.update(options);
     val result = TextRecord("json", out.dump());
     result.set("blobs", blobs);
@@ -193,6 +202,10 @@ val ParseArgs(val args, val reader) {
 
 val CheckReportText(const std::string& report_json) {
   return Guard([&] { return TextRecord("text", CheckText(ParseJson(report_json))); });
+}
+
+val PreviewReportText(const std::string& preview_json) {
+  return Guard([&] { return TextRecord("text", PreviewText(ParseJson(preview_json))); });
 }
 
 std::string Usage() { return UsageText(); }
@@ -209,6 +222,7 @@ EMSCRIPTEN_BINDINGS(graphport) {
       .function("inspect", &LoadedModel::Inspect)
       .function("export", &LoadedModel::Export)
       .function("check", &LoadedModel::Check)
+      .function("preview", &LoadedModel::Preview)
       .function("graph", &LoadedModel::Graph)
       .function("node", &LoadedModel::Node)
       .function("searchGraph", &LoadedModel::SearchGraph)
@@ -218,6 +232,7 @@ EMSCRIPTEN_BINDINGS(graphport) {
   emscripten::function("load", &Load);
   emscripten::function("summaryText", &Summary);
   emscripten::function("checkText", &CheckReportText);
+  emscripten::function("previewText", &PreviewReportText);
   emscripten::constant("checkFailsExitCode", graphport::kCheckFailsExitCode);
   emscripten::function("schemas", &Schemas);
   emscripten::function("parseArgs", &ParseArgs);

@@ -163,6 +163,8 @@ CommandLine ParseCommandLine(const std::vector<std::string>& args, OptionFileRea
     };
     if (a == "--json") {
       cl.json = true;
+    } else if (a == "--dry-run") {
+      cl.dry_run = true;
     } else if (a == "-o" || a == "--output") {
       cl.output = value(a);
     } else if (a == "--target") {
@@ -208,7 +210,7 @@ std::string UsageText() {
       "\n"
       "usage:\n"
       "  graphport inspect INPUT [--json] [input options]\n"
-      "  graphport export INPUT -o OUT [input options] [export options]\n"
+      "  graphport export INPUT -o OUT [--dry-run] [input options] [export options]\n"
       "  graphport check INPUT [--target tfjs|tensorflow] [--json] [input options]\n"
       "                  [export options]\n"
       "  graphport schema [FAMILY]\n"
@@ -237,7 +239,11 @@ std::string UsageText() {
   out += Wrap("  -o, --output OUT", "The output file, or folder (export).");
   out += Wrap("  --json",
               "inspect: the summary as JSON; export: the info record as JSON; check: the "
-              "report as JSON.");
+              "report as JSON; export --dry-run: the preview as JSON.");
+  out += Wrap("  --dry-run",
+              "export: write nothing; print what the export would do to the graph, per "
+              "option: the nodes it drops, changes and adds, with the node counts before and "
+              "after.");
   out += Wrap("  --target TARGET", "check: tfjs or tensorflow, the runtime to check against.");
   out += "\ninput options:\n";
   std::map<std::string, bool> shown;

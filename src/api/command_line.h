@@ -11,12 +11,13 @@
 namespace graphport {
 
 struct CommandLine {
-  std::string command;  // "inspect", "export", "check", "schema", "help" (or "" when none)
-  std::string input;    // a file or a folder; for "schema", an optional family id
-  std::string output;   // -o
-  std::string target;   // check's --target: "tfjs", "tensorflow", or "" when not given
-  bool json = false;    // --json
-  bool help = false;    // --help or -h anywhere
+  std::string command;   // "inspect", "export", "check", "schema", "help" (or "" when none)
+  std::string input;     // a file or a folder; for "schema", an optional family id
+  std::string output;    // -o
+  std::string target;    // check's --target: "tfjs", "tensorflow", or "" when not given
+  bool json = false;     // --json
+  bool dry_run = false;  // export's --dry-run: print the export preview, write nothing
+  bool help = false;     // --help or -h anywhere
   nlohmann::json load = nlohmann::json::object();     // load options, by JSON name
   nlohmann::json export_ = nlohmann::json::object();  // export options, by JSON name
 };

@@ -137,6 +137,7 @@ std::unique_ptr<Model> Model::Load(std::unique_ptr<InputSet> inputs, const json&
 
   OptionValues family_options = FamilyLoadValues(*chosen, split.per_family);
   model->family_ = chosen;
+  model->load_options_ = options;
   try {
     model->model_ = chosen->Read(&probe, best, family_options);
   } catch (const Error& e) {
@@ -361,6 +362,36 @@ std::string Model::SummaryPageJson(const std::string& options_json) const {
                 ErrorLocation::OfOption("list"));
   }
   return pages->SummaryPageJson(request);
+}
+
+std::string Model::PreviewJson(const std::string& options_json) {
+  return Dump(Preview(OptionsObject(options_json, "preview")));
+}
+
+json Model::Preview(const json& options) {
+  const json given = options.is_null() ? json::object() : options;
+  if (!given.is_object()) {
+    throw Error(ErrorCode::kInvalidOption, "preview options must be a JSON object");
+  }
+  GraphSource* before = GraphOf(model_.get(), *family_);
+  OptionValues values =
+      OptionValues::Read(family_->export_options(), model_->PreviewExportOptions(given), "export");
+  MemoryOutputSet written;
+  json info = model_->Export(values, &written);
+  // The output is read back as any input is: what the preview compares is what a user who
+  // loads the export would see.
+  auto back_inputs = std::make_unique<MemoryInputSet>("the export's output");
+  for (const auto& file : written.files()) back_inputs->Add(file.name, file.bytes);
+  json back_options = {{"name", "the export's output"}};
+  if (load_options_.is_object() && load_options_.contains("tags")) {
+    back_options["tags"] = load_options_["tags"];
+  }
+  std::unique_ptr<Model> back = Load(std::move(back_inputs), back_options);
+  GraphSource* after = GraphOf(back->model_.get(), back->family());
+  GraphDiff diff = DiffGraphs(before, after, model_->PreviewRenaming(values));
+  json preview = graphport::PreviewJson(diff, before, after, model_->PreviewRules(values, info));
+  preview["files"] = info.value("files", json::array());
+  return preview;
 }
 
 bool Model::ExportWritesFolder(const std::string& options_json) const {

@@ -82,6 +82,14 @@ class Model {
   // (default 100), filter (any case)}. Throws kInvalidOption for bad options or a list the
   // model does not page.
   std::string SummaryPageJson(const std::string& options_json) const;
+  // The export preview: what an export with these options (the export's, as JSON) would drop,
+  // change and add, node by node, with which option did what; nothing is written. The export
+  // runs into memory, its output is read back and compared with the model's graph
+  // (core/export_preview.h). Returns {nodes: {before, after}, dropped, changed, added,
+  // options: [{option, label, text, kept?, dropped, changed, added, ...}], files} as JSON text.
+  // Throws graphport::Error as the export would, and kUnsupported for a family with no graph.
+  std::string PreviewJson(const std::string& options_json);
+  nlohmann::json Preview(const nlohmann::json& options);
 
   // True when these export options write a folder (the CLI's -o then names the folder).
   bool ExportWritesFolder(const std::string& options_json) const;
@@ -90,6 +98,7 @@ class Model {
  private:
   Model() = default;
   std::unique_ptr<InputSet> inputs_;
+  nlohmann::json load_options_;  // as given to Load: the preview reads its output back so
   const Family* family_ = nullptr;
   std::unique_ptr<FamilyModel> model_;
 };

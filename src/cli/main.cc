@@ -13,6 +13,7 @@
 #include "api/command_line.h"
 #include "api/families.h"
 #include "api/model.h"
+#include "api/preview_text.h"
 #include "api/summary_text.h"
 #include "cli/file_io.h"
 #include "core/error.h"
@@ -78,6 +79,7 @@ int Run(int argc, char** argv) {
   if (cl.command != "inspect" && cl.command != "export" && cl.command != "check") {
     UsageError("unknown command '" + cl.command + "'");
   }
+  if (cl.dry_run && cl.command != "export") UsageError("--dry-run goes with export");
   if (cl.input.empty()) UsageError(cl.command + " needs an INPUT file or folder");
   std::unique_ptr<InputSet> inputs;
   std::unique_ptr<FileSource> single;
@@ -108,6 +110,16 @@ int Run(int argc, char** argv) {
     return report["runs"] == true ? 0 : kCheckFailsExitCode;
   }
   if (!cl.target.empty()) UsageError("--target goes with check");
+  if (cl.dry_run) {
+    // The export's options as the export would take them, and nothing created or written.
+    if (!cl.output.empty() && !model->WritesFolder(cl.export_) &&
+        model->family().export_options().Find("filename") != nullptr) {
+      cl.export_["filename"] = BaseName(cl.output);
+    }
+    nlohmann::json preview = model->Preview(cl.export_);
+    std::cout << (cl.json ? Pretty(preview) : PreviewText(preview));
+    return 0;
+  }
   if (cl.output.empty()) UsageError("export needs -o OUT");
   std::string directory;
   if (model->WritesFolder(cl.export_)) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/byte_stream.h"
+#include "core/export_preview.h"
 #include "core/input_set.h"
 #include "core/option_schema.h"
 #include "core/output_set.h"
@@ -84,6 +85,19 @@ class FamilyModel {
   // True when an export with these options writes a folder (a SavedModel with its variables,
   // a TensorFlow.js model): then the CLI's -o names that folder, not the main file.
   virtual bool WritesFolder(const OptionValues& /*options*/) const { return false; }
+
+  // The export preview (core/export_preview.h). The export options its dry run runs with,
+  // from the caller's: a family whose output loses what the preview knows nodes by (MegEngine
+  // drops operator names unless asked) keeps it there; the graph is written the same.
+  virtual nlohmann::json PreviewExportOptions(nlohmann::json given) const { return given; }
+  // How an export with `options` renames the input's nodes (unset: it keeps their names).
+  virtual PreviewRename PreviewRenaming(const OptionValues& /*options*/) const { return {}; }
+  // Which option each difference belongs to, from where each acts; `info` is the dry run's
+  // info record. Without rules, every difference is listed under the export itself.
+  virtual std::vector<PreviewRule> PreviewRules(const OptionValues& /*options*/,
+                                                const nlohmann::json& /*info*/) const {
+    return {};
+  }
 };
 
 class Family {

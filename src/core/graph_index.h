@@ -98,6 +98,10 @@ class GraphSource {
   // node, output, control, dtype?, shape?}], outputs: [{index, dtype?, shape?}], weightBytes},
   // the family adding what it knows besides.
   virtual nlohmann::json NodeDetails(uint32_t node) = 0;
+  // What the export preview compares of a node (core/export_preview.h): NodeDetails' op,
+  // device, attrs or params, inputs ({node, output, control, missing?}) and tensors. A family
+  // may leave out the rest (its producers' dtypes and shapes) to compare 200k nodes faster.
+  virtual nlohmann::json NodeContent(uint32_t node) { return NodeDetails(node); }
 };
 
 // An optional side of FamilyModel (core/family.h), as InspectsAsText is: a model that has a

@@ -48,7 +48,9 @@ void ResultSchema::Add(const std::vector<ResultType>& more) {
 json ResultSchema::ToJson() const {
   json list = json::array();
   for (const ResultType& type : types) list.push_back(TypeJson(type));
-  return {{"summary", summary}, {"exportInfo", export_info}, {"types", std::move(list)}};
+  json out = {{"summary", summary}, {"exportInfo", export_info}, {"types", std::move(list)}};
+  if (!preview.empty()) out["preview"] = preview;
+  return out;
 }
 
 ResultField Optional(ResultField field) {

@@ -40,15 +40,16 @@ struct ResultType {
 struct ResultSchema {
   std::string summary;      // the type expression of inspect()'s result
   std::string export_info;  // the type expression of export()'s info
+  std::string preview;      // the type expression of preview()'s result ("" for none)
   std::vector<ResultType> types;
 
   // Adds `type`, or checks that a type of that name is the same (a type shared by two
   // families is described by one of them).
   void Add(const ResultType& type);
   void Add(const std::vector<ResultType>& types);
-  // {summary, exportInfo, types: [{name, meaning, fields: [{name, type, optional, meaning,
-  // header}]}
-  // or {name, meaning, alias}]}: what gp.optionSchema() gives as a family's `results`.
+  // {summary, exportInfo, preview?, types: [{name, meaning, fields: [{name, type, optional,
+  // meaning, header}]} or {name, meaning, alias}]}: what gp.optionSchema() gives as a family's
+  // `results`.
   nlohmann::json ToJson() const;
 };
 

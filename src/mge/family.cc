@@ -11,6 +11,7 @@
 #include "mge/graph_source.h"
 #include "mge/inspect.h"
 #include "mge/options.h"
+#include "mge/preview_rules.h"
 #include "mge/read.h"
 #include "mge/results.h"
 #include "mge/summary_text.h"
@@ -65,6 +66,13 @@ class MgeModel : public FamilyModel,
   }
   nlohmann::json Export(const OptionValues& options, OutputSet* out) override {
     return mge::ExportMgeGraph(*file_, context_.graph, options, out);
+  }
+  nlohmann::json PreviewExportOptions(nlohmann::json given) const override {
+    return mge::MgePreviewExportOptions(std::move(given));
+  }
+  std::vector<PreviewRule> PreviewRules(const OptionValues& options,
+                                        const nlohmann::json& info) const override {
+    return mge::MgePreviewRules(options, info);
   }
   GraphSource* Graph() override {
     if (graph_ == nullptr) {

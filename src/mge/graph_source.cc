@@ -1,5 +1,6 @@
 #include "mge/graph_source.h"
 
+#include "core/content_digest.h"
 #include "mge/dtype.h"
 #include "mge/dtype_infer.h"
 #include "mge/inspect.h"
@@ -91,12 +92,17 @@ json MgeGraphSource::NodeDetails(uint32_t node) {
     item["index"] = k;
     outputs.push_back(std::move(item));
   }
+  // Each tensor's value by its digest: the export preview compares operators by it.
+  json tensors = op["tensors"];
+  for (size_t k = 0; k < tensors.size() && k < opr.tensors.size(); ++k) {
+    if (opr.tensors[k].has_value) tensors[k]["digest"] = ContentDigestHex(opr.tensors[k].value);
+  }
   json out = {{"name", std::string(index.name(node))},
               {"op", op["type"]},
               {"params", op["params"]},
               {"inputs", std::move(inputs)},
               {"outputs", std::move(outputs)},
-              {"tensors", op["tensors"]},
+              {"tensors", std::move(tensors)},
               {"weightBytes", index.weight_bytes(node)},
               {"operator", node}};
   if (!op["class"].is_null()) out["class"] = op["class"];

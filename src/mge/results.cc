@@ -1,5 +1,7 @@
 #include "mge/results.h"
 
+#include "core/export_preview.h"
+
 namespace graphport::mge {
 namespace {
 
@@ -200,6 +202,12 @@ ResultSchema MakeMgeResultSchema() {
   schema.Add(Summary());
   schema.Add(SummaryTypes());
   schema.Add(ExportTypes());
+  schema.preview = "MegEngineExportPreview";
+  schema.Add(
+      PreviewResultTypes("MegEngine", {{"passes", "MegEnginePassReport[]",
+                                        "optimizeForInference: each pass that changed the graph."},
+                                       {"operators", "MegEngineOperatorCounts",
+                                        "optimizeForInference: operators before and after."}}));
   return schema;
 }
 

@@ -17,6 +17,7 @@
 #include "tf/inspect.h"
 #include "tf/meta_graph/builtin_op_defaults.h"
 #include "tf/options.h"
+#include "tf/preview_rules.h"
 #include "tf/results.h"
 #include "tf/summary_text.h"
 
@@ -335,6 +336,15 @@ bool TfFamilyModel::WritesFolder(const OptionValues& options) const {
 GraphSource* TfFamilyModel::Graph() {
   if (graph_ == nullptr) graph_ = std::make_unique<TfGraphSource>(model_.get());
   return graph_.get();
+}
+
+PreviewRename TfFamilyModel::PreviewRenaming(const OptionValues& options) const {
+  return TfPreviewRenaming(options);
+}
+
+std::vector<PreviewRule> TfFamilyModel::PreviewRules(const OptionValues& options,
+                                                     const json& info) const {
+  return TfPreviewRules(options, info);
 }
 
 json TfFamilyModel::Export(const OptionValues& values, OutputSet* out) {

@@ -49,6 +49,9 @@ class TfFamilyModel : public FamilyModel, public HasGraph {
   nlohmann::json Export(const OptionValues& options, OutputSet* out) override;
   bool WritesFolder(const OptionValues& options) const override;
   GraphSource* Graph() override;
+  PreviewRename PreviewRenaming(const OptionValues& options) const override;
+  std::vector<PreviewRule> PreviewRules(const OptionValues& options,
+                                        const nlohmann::json& info) const override;
 
   // The summary's fields after the header (tf/results.h: TfGraphSummaryFields): the graph's
   // (tf::InspectGraph), and what the folder around it holds (savedModelFiles, variables...).

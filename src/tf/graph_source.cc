@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/content_digest.h"
 #include "tf/dtype.h"
 #include "tf/inspect.h"
 #include "tf/wire_tensor.h"
@@ -44,10 +45,13 @@ json TextJson(const std::string& s) {
   return s.substr(0, kMaxAttrStringChars) + "… (" + std::to_string(s.size()) + " bytes)";
 }
 
+// `digest` tells two values apart (the export preview compares a Const before and after by
+// it) without showing either.
 json TensorJson(const tensorflow::TensorProto& t) {
   return {{"dtype", DtypeName(t.dtype())},
           {"shape", ShapeJson(t.tensor_shape())},
-          {"bytes", TensorPayloadBytes(t)}};
+          {"bytes", TensorPayloadBytes(t)},
+          {"digest", ContentDigestHex(t.SerializeAsString())}};
 }
 
 template <typename List, typename Convert>
@@ -327,6 +331,24 @@ json TfGraphSource::NodeDetails(uint32_t i) {
   json out = {{"name", std::string(index.name(i))}, {"op", node.op()},
               {"attrs", std::move(attrs)},          {"inputs", std::move(inputs)},
               {"outputs", OutputsFromAttrs(node)},  {"weightBytes", index.weight_bytes(i)}};
+  if (!node.device().empty()) out["device"] = node.device();
+  return out;
+}
+
+json TfGraphSource::NodeContent(uint32_t i) {
+  const GraphIndex& index = Index();
+  tensorflow::NodeDef scratch;
+  const tensorflow::NodeDef& node = NodeAt(i, &scratch);
+  json attrs = json::object();
+  for (const auto& [key, value] : node.attr()) attrs[key] = AttrSummary(value);
+  json inputs = json::array();
+  for (const std::string& input : node.input()) {
+    ParsedInput p = ParseInput(input);
+    json item = {{"node", std::string(p.node)}, {"output", p.output}, {"control", p.control}};
+    if (index.Find(p.node) < 0) item["missing"] = true;
+    inputs.push_back(std::move(item));
+  }
+  json out = {{"op", node.op()}, {"attrs", std::move(attrs)}, {"inputs", std::move(inputs)}};
   if (!node.device().empty()) out["device"] = node.device();
   return out;
 }

@@ -23,6 +23,8 @@ class TfGraphSource : public GraphSource {
   explicit TfGraphSource(const TfModel* model) : model_(model) {}
   const GraphIndex& Index() override;
   nlohmann::json NodeDetails(uint32_t node) override;
+  // NodeDetails without the producers' dtypes and shapes: one node parsed, not its inputs too.
+  nlohmann::json NodeContent(uint32_t node) override;
 
  protected:
   // A node's weights as the index counts them; NodeWeightBytes() unless a family that reads

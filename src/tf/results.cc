@@ -1,5 +1,7 @@
 #include "tf/results.h"
 
+#include "core/export_preview.h"
+
 namespace graphport::tf {
 
 std::vector<ResultField> TfGraphSummaryFields() {
@@ -244,6 +246,19 @@ ResultSchema TfResultSchema(const std::vector<ResultType>& extension_types,
   schema.Add(TfExportResultTypes());
   schema.Add(TfSharedResultTypes());
   schema.Add(extension_types);
+  schema.preview = "TensorflowExportPreview";
+  schema.Add(PreviewResultTypes(
+      "Tensorflow",
+      {{"signaturesDropped", "number",
+        "exportScope: signatures dropped (they name tensors outside)."},
+       {"saverDropped", "boolean", "exportScope: the saver dropped."},
+       {"signature", "string", "freeze: the signature frozen."},
+       {"variables", "number", "freeze: variables made Consts."},
+       {"nodesPruned", "number", "freeze: nodes the signature's outputs do not need."},
+       {"inlinedCalls", "number", "freeze: function calls inlined."},
+       {"readsMadeIdentity", "number", "freeze: variable reads made Identity nodes."},
+       {"gathersRewritten", "number", "freeze: ResourceGathers made GatherV2 of a Const."},
+       {"optimized", "boolean", "freeze: tfjs-converter's optimizations ran too."}}));
   return schema;
 }
 
