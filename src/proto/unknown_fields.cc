@@ -4,11 +4,10 @@
 #include <string>
 #include <vector>
 
-#include "core/limits.h"
 #include "core/message_text.h"
 #include "proto/deterministic_bytes.h"
 #include "proto/wire_path.h"
-#include "proto/wire_record.h"
+#include "proto/wire_reader.h"
 
 namespace graphport::proto {
 namespace {
@@ -27,22 +26,20 @@ class Walk {
  public:
   explicit Walk(UnknownFieldReport* report) : report_(report) {}
 
-  void Message(std::string_view bytes, const MessageSchema& type, int depth) {
-    if (depth > kMaxProtoNesting) return;  // libprotobuf would not have parsed it
-    const auto* base = reinterpret_cast<const uint8_t*>(bytes.data());
-    const uint8_t* p = base;
-    const uint8_t* end = p + bytes.size();
+  void Message(WireReader reader, const MessageSchema& type) {
     Record r;
-    for (; p < end && ReadRecord(p, end, &r); p = r.end) {
+    while (reader.Next(&r)) {
       const FieldSchema* field = type.FindFieldByNumber(r.number);
       const bool packed = field != nullptr && field->packable() && r.wire_type == kWireLength;
+      // A group is kept as an unknown field too: no schema graphport reads has one.
       if (field == nullptr || (r.wire_type != field->wire_type() && !packed)) {
         Unknown(r.number);
         continue;
       }
-      if (field->type != FieldType::kMessage) continue;
-      path_.push_back({field, bytes.substr(0, static_cast<size_t>(r.start - base)), r.view()});
-      Message(r.view(), *field->message, depth + 1);
+      // Deeper messages: libprotobuf would not have parsed them.
+      if (field->type != FieldType::kMessage || !WithinNesting(reader.depth() + 1)) continue;
+      path_.push_back({field, Before(reader, r), r.view()});
+      Message(reader.Nested(r), *field->message);
       path_.pop_back();
     }
   }
@@ -61,6 +58,12 @@ class Walk {
     ++report_->count;
   }
 
+  // The bytes of the reader's message before record `r`.
+  static std::string_view Before(const WireReader& reader, const Record& r) {
+    return std::string_view(reinterpret_cast<const char*>(reader.begin()),
+                            static_cast<size_t>(r.start - reader.begin()));
+  }
+
   UnknownFieldReport* report_;
   std::vector<Step> path_;
 };
@@ -69,7 +72,7 @@ class Walk {
 
 UnknownFieldReport ListUnknownFields(std::string_view bytes, const MessageSchema& type) {
   UnknownFieldReport report;
-  Walk(&report).Message(bytes, type, 0);
+  Walk(&report).Message(WireReader(bytes), type);
   return report;
 }
 

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <limits>
 
-#include "core/limits.h"
+#include "proto/wire_reader.h"
 
 namespace graphport::proto {
 namespace {
@@ -38,7 +38,7 @@ size_t WireFollower::Feed(const uint8_t* bytes, size_t n, uint64_t at) {
       case State::kKey:
       case State::kVarint:
       case State::kLength: {
-        if (state_ == State::kKey && shift_ == 0) {
+        if (state_ == State::kKey && !varint_.started()) {
           // A field starts here: first close the messages that end here.
           uint64_t pos = at + i;
           while (frames_.size() > 1 && frames_.back().end == pos) frames_.pop_back();
@@ -47,49 +47,47 @@ size_t WireFollower::Feed(const uint8_t* bytes, size_t n, uint64_t at) {
             break;
           }
         }
-        uint8_t b = bytes[i++];
-        if (shift_ >= 64) {
+        const VarintBuilder::Step step = varint_.Add(bytes[i++]);
+        if (step == VarintBuilder::kOverlong) {
           state_ = State::kLost;
           break;
         }
-        varint_ |= static_cast<uint64_t>(b & 0x7f) << shift_;
-        shift_ += 7;
-        if (b & 0x80) break;
-        uint64_t value = varint_;
-        varint_ = 0;
-        shift_ = 0;
+        if (step == VarintBuilder::kMore) break;
+        const uint64_t value = varint_.value();
         if (state_ == State::kVarint) {
           state_ = State::kKey;
         } else if (state_ == State::kLength) {
           OnLength(at + i, value);
           if (found_) return i;
         } else {
-          field_number_ = static_cast<int>(std::min<uint64_t>(value >> 3, 1u << 29));
-          switch (value & 7) {
-            case 0:
-              state_ = State::kVarint;
-              break;
-            case 1:
-              skip_ = 8;
-              state_ = State::kSkip;
-              break;
-            case 5:
-              skip_ = 4;
-              state_ = State::kSkip;
-              break;
-            case 2:
-              state_ = State::kLength;
-              break;
-            default:  // groups, or not protobuf: TensorFlow's schemas have no groups
-              state_ = State::kLost;
-          }
-          if (field_number_ == 0) state_ = State::kLost;
+          OnTag(value);
         }
         break;
       }
     }
   }
   return i;
+}
+
+void WireFollower::OnTag(uint64_t tag) {
+  field_number_ = static_cast<int>(std::min<uint64_t>(tag >> 3, kMaxFieldNumber + 1));
+  const int wire_type = static_cast<int>(tag & 7);
+  switch (wire_type) {
+    case kWireVarint:
+      state_ = State::kVarint;
+      break;
+    case kWireFixed64:
+    case kWireFixed32:
+      skip_ = static_cast<uint64_t>(FixedWidth(wire_type));
+      state_ = State::kSkip;
+      break;
+    case kWireLength:
+      state_ = State::kLength;
+      break;
+    default:  // groups, or not protobuf: TensorFlow's schemas have no groups
+      state_ = State::kLost;
+  }
+  if (field_number_ == 0) state_ = State::kLost;
 }
 
 void WireFollower::OnLength(uint64_t at, uint64_t length) {
@@ -100,8 +98,10 @@ void WireFollower::OnLength(uint64_t at, uint64_t length) {
   const FieldSchema* field = frames_.back().type->FindFieldByNumber(field_number_);
   // A message shorter than a long field cannot hold one: skipped whole, so a graph of many
   // small nodes costs one step per node.
+  // frames_ holds the top message (depth 0) and the ones entered since.
+  const int depth = static_cast<int>(frames_.size());
   if (field != nullptr && field->type == FieldType::kMessage && length >= whole_above_ &&
-      frames_.size() < static_cast<size_t>(kMaxProtoNesting)) {
+      WithinNesting(depth)) {
     frames_.push_back({field->message, at + length});
     state_ = State::kKey;
     return;

@@ -24,6 +24,7 @@
 #include "core/byte_stream.h"
 #include "proto/memory_budget.h"
 #include "proto/schema.h"
+#include "proto/wire_reader.h"
 
 namespace graphport::proto {
 
@@ -53,14 +54,14 @@ class WireFollower {
     const MessageSchema* type;
     uint64_t end;
   };
+  void OnTag(uint64_t tag);
   void OnLength(uint64_t at, uint64_t length);
 
   std::vector<Frame> frames_;
   uint64_t input_size_;
   uint64_t whole_above_;
   State state_ = State::kKey;
-  uint64_t varint_ = 0;
-  int shift_ = 0;
+  VarintBuilder varint_;
   int field_number_ = 0;
   uint64_t skip_ = 0;
   bool found_ = false;

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "proto/wire_append.h"
-#include "proto/wire_record.h"
+#include "proto/wire_reader.h"
 
 namespace graphport::proto {
 namespace {

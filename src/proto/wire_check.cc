@@ -10,7 +10,7 @@
 #include "core/utf8.h"
 #include "proto/wire_check_tables.h"
 #include "proto/wire_entry_memo.h"
-#include "proto/wire_scan.h"
+#include "proto/wire_reader.h"
 
 namespace graphport::proto {
 namespace {
@@ -19,8 +19,6 @@ using wire_check_internal::FieldInfo;
 using wire_check_internal::TailRecord;
 using wire_check_internal::TypeInfo;
 
-// libprotobuf stops at 100 levels; anything this deep is left to it.
-constexpr int kMaxDepth = 64;
 // What one parsed message or field costs beyond its payload, roughly (object, pointers,
 // string headers): only an upper estimate for the memory budget.
 constexpr uint64_t kMessageCost = 64;
@@ -32,36 +30,6 @@ enum WireType {
   kLength = kWireLength,
   kFixed32 = kWireFixed32
 };
-
-// Reads one varint; false when it runs past `end` or past 64 bits. `*minimal` is false when
-// it carries padding bytes, which re-serialisation would not write.
-bool ReadLongVarint(const uint8_t** p, const uint8_t* end, uint64_t* value, bool* minimal) {
-  uint64_t result = 0;
-  const uint8_t* q = *p;
-  for (int i = 0; i < 10; ++i) {
-    if (q == end) return false;
-    uint8_t byte = *q++;
-    if (i == 9 && byte > 1) return false;
-    result |= static_cast<uint64_t>(byte & 0x7f) << (7 * i);
-    if ((byte & 0x80) == 0) {
-      *minimal = i == 0 || byte != 0;
-      *value = result;
-      *p = q;
-      return true;
-    }
-  }
-  return false;
-}
-
-// The same, with the one-byte case (most lengths and values a graph holds) inline.
-inline bool ReadVarint(const uint8_t** p, const uint8_t* end, uint64_t* value, bool* minimal) {
-  if (*p < end && **p < 0x80) {
-    *value = *(*p)++;
-    *minimal = true;
-    return true;
-  }
-  return ReadLongVarint(p, end, value, minimal);
-}
 
 // After this many tails, the memo is kept only if it answered for at least one in eight: a
 // graph whose nodes all differ (weights, say) would pay a hash per node for nothing.
@@ -95,7 +63,7 @@ class Walker {
 
   // False when the bytes are not (or not surely) a parseable `type`.
   bool Message(const uint8_t* p, const uint8_t* end, const TypeInfo& info, int depth) {
-    if (depth > kMaxDepth) return false;
+    if (!WithinNesting(depth)) return false;  // libprotobuf refuses it too
     result.parsed_bytes += kMessageCost;
     // proto2 presence (has-bits, closed enums) is not modelled: such messages are parsed.
     if (!info.proto3) result.canonical = false;
@@ -167,7 +135,7 @@ class Walker {
           // Kept as an unknown field, which re-serialisation moves to the end.
           result.canonical = false;
           if (info.map_entry) ++entry_fields;
-          if (!Skip(&p, end, wire_type)) return false;
+          if (!SkipValue(&p, end, wire_type)) return false;
           continue;
         }
       }
@@ -254,10 +222,9 @@ class Walker {
   // A record from `start` (its tag) to `end` (its payload's end), both varints known valid.
   void Watched(const uint8_t* start, const uint8_t* end, int number) {
     const uint8_t* value = start;
-    while (*value++ & 0x80) {
-    }
-    while (*value++ & 0x80) {
-    }
+    uint64_t skipped;
+    ReadVarint(&value, end, &skipped);  // the tag
+    ReadVarint(&value, end, &skipped);  // the length
     Note(start, value, static_cast<uint32_t>(end - value), number);
   }
 
@@ -271,29 +238,6 @@ class Walker {
     r.value = value;
     r.length = length;
     r.number = number;
-  }
-
-  bool Skip(const uint8_t** p, const uint8_t* end, int wire_type) {
-    uint64_t value;
-    bool minimal;
-    switch (wire_type) {
-      case kVarint:
-        return ReadVarint(p, end, &value, &minimal);
-      case kFixed64:
-        if (end - *p < 8) return false;
-        *p += 8;
-        return true;
-      case kFixed32:
-        if (end - *p < 4) return false;
-        *p += 4;
-        return true;
-      default:
-        if (!ReadVarint(p, end, &value, &minimal) || value > static_cast<uint64_t>(end - *p)) {
-          return false;
-        }
-        *p += value;
-        return true;
-    }
   }
 
   // A string or bytes record's length and payload, `*p` past its tag. Returns where the

@@ -4,11 +4,10 @@
 #include <vector>
 
 #include "core/error.h"
-#include "core/limits.h"
 #include "core/message_text.h"
 #include "core/utf8.h"
 #include "proto/wire_path.h"
-#include "proto/wire_record.h"
+#include "proto/wire_reader.h"
 
 namespace graphport::proto {
 namespace {
@@ -23,45 +22,37 @@ struct Step {
 
 class Walk {
  public:
-  explicit Walk(const uint8_t* base) : base_(base) {}
-
   // False when a group was found (then in `found`).
-  bool Message(std::string_view bytes, const MessageSchema& type, int depth) {
-    if (depth > kMaxProtoNesting) return true;  // libprotobuf refuses it before this matters
-    const auto* start = reinterpret_cast<const uint8_t*>(bytes.data());
-    const uint8_t* p = start;
-    const uint8_t* end = p + bytes.size();
+  bool Message(WireReader reader, const MessageSchema& type) {
     Record r;
-    while (p < end) {
-      if (!ReadRecord(p, end, &r)) {
-        // ReadRecord leaves groups (and what does not parse) to the caller.
-        const uint8_t* q = p;
-        uint64_t tag;
-        if (ReadVarint(&q, end, &tag) &&
-            ((tag & 7) == kWireStartGroup || (tag & 7) == kWireEndGroup)) {
-          Found(p, tag);
-          return false;
-        }
-        return true;
-      }
-      p = r.end;
+    while (reader.Next(&r)) {
+      if (r.wire_type == kWireStartGroup) return Found(reader, r);
       if (r.wire_type != kWireLength) continue;
       const FieldSchema* field = type.FindFieldByNumber(r.number);
       if (field == nullptr || field->type != FieldType::kMessage) continue;
-      path_.push_back({field, bytes.substr(0, static_cast<size_t>(r.start - start)), r.view()});
-      if (!Message(r.view(), *field->message, depth + 1)) return false;
+      // libprotobuf refuses deeper messages before their groups would matter.
+      if (!WithinNesting(reader.depth() + 1)) continue;
+      const std::string_view before(reinterpret_cast<const char*>(reader.begin()),
+                                    static_cast<size_t>(r.start - reader.begin()));
+      path_.push_back({field, before, r.view()});
+      if (!Message(reader.Nested(r), *field->message)) return false;
       path_.pop_back();
     }
+    // A group tag the reader stopped at (an end-group alone, a group that does not close or
+    // nests too deep) is found as well; any other fault is the parse's to report.
+    const bool group_tag = r.wire_type == kWireStartGroup || r.wire_type == kWireEndGroup;
+    if (reader.fault() != WireFault::kNone && group_tag) return Found(reader, r);
     return true;
   }
 
   WireGroup found;
 
  private:
-  void Found(const uint8_t* at, uint64_t tag) {
-    found.offset = static_cast<size_t>(at - base_);
-    found.number = static_cast<int>(tag >> 3);
-    found.end = (tag & 7) == kWireEndGroup;
+  // Notes the group of record `r` and returns false.
+  bool Found(const WireReader& reader, const Record& r) {
+    found.offset = reader.Offset(r.start);
+    found.number = r.number;
+    found.end = r.wire_type == kWireEndGroup;
     std::vector<std::string> steps;
     for (const Step& step : path_)
       steps.push_back(WirePathStep(step.before, *step.field, step.value));
@@ -77,10 +68,11 @@ class Walk {
         if (wanted && NameOf(path_[i].value, owner, &name)) {
           found.owner_name = CapForMessage(name);
           found.owner_type = std::string(owner.name);
-          return;
+          return false;
         }
       }
     }
+    return false;
   }
 
   // A message's `name` (a string field of that name), or its `signature`'s.
@@ -97,15 +89,14 @@ class Walk {
            NameOf(signature_bytes, *signature->message, name);
   }
 
-  const uint8_t* base_;
   std::vector<Step> path_;
 };
 
 }  // namespace
 
 std::optional<WireGroup> FindGroup(std::string_view bytes, const MessageSchema& type) {
-  Walk walk(reinterpret_cast<const uint8_t*>(bytes.data()));
-  if (walk.Message(bytes, type, 0)) return std::nullopt;
+  Walk walk;
+  if (walk.Message(WireReader(bytes), type)) return std::nullopt;
   return walk.found;
 }
 

@@ -4,7 +4,7 @@
 
 #include "core/message_text.h"
 #include "core/utf8.h"
-#include "proto/wire_record.h"
+#include "proto/wire_reader.h"
 
 namespace graphport::proto {
 namespace {

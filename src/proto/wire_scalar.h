@@ -2,7 +2,7 @@
 // little-endian fixed widths each way. For code that makes or reads wire bytes with the schema
 // tables instead of libprotobuf's generated code: the JSON mapping writes messages with them
 // (proto_json.cc) and the TF.js writer reads them (tfjs/proto_to_json.cc). Records themselves
-// are read with proto/wire_record.h.
+// are read with proto/wire_reader.h.
 #ifndef GRAPHPORT_PROTO_WIRE_SCALAR_H_
 #define GRAPHPORT_PROTO_WIRE_SCALAR_H_
 

@@ -34,7 +34,7 @@ struct WireScan {
 
 // Walks `bytes` as `type`. `complete` says whether `bytes` is the whole input; if not, a field
 // cut off by the end of `bytes` ends the walk without a conflict. Nested messages are walked
-// to a fixed depth.
+// to the nesting limit (proto/wire_reader.h); deeper ones are left to the parse.
 WireScan ScanWire(std::string_view bytes, const MessageSchema& type, bool complete);
 
 }  // namespace graphport::proto

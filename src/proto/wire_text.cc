@@ -10,14 +10,14 @@
 
 #include "proto/text_escape.h"
 #include "proto/text_real.h"
+#include "proto/wire_reader.h"
+#include "proto/wire_scalar.h"
 #include "proto/wire_text_memo.h"
 
 namespace graphport::proto {
 
 namespace {
 
-// libprotobuf refuses to parse deeper than 100 levels; nothing deeper is printed either.
-constexpr int kMaxDepth = 100;
 // Field numbers up to this are found in a table; larger ones through the schema.
 constexpr int kMaxTabledField = 255;
 // Enums whose numbers span at most this many values get a table of names.
@@ -28,8 +28,9 @@ constexpr size_t kMaxScalarChars = kMaxRealChars;
 constexpr size_t kEscapePiece = 16 << 10;
 // Short copies write whole 8-byte words, up to 7 bytes past their end: room for those.
 constexpr size_t kSlack = 8;
-// The deepest line: an initial indent and a nesting of kMaxDepth each, two spaces a level.
-constexpr size_t kMaxIndentChars = 4 * (kMaxDepth + 1);
+// The deepest line: an initial indent and a nesting of kMaxProtoNesting each (what a walk
+// enters: proto/wire_reader.h), two spaces a level.
+constexpr size_t kMaxIndentChars = 4 * (kMaxProtoNesting + 1);
 
 enum WireType {
   kVarint = kWireVarint,
@@ -248,34 +249,13 @@ char* WriteLiteral(const char* text, char* w) {
   return w + n;
 }
 
-bool ReadVarint(const uint8_t** p, const uint8_t* end, uint64_t* value) {
-  const uint8_t* q = *p;
-  if (q < end && *q < 0x80) {  // most tags and small values: one byte
-    *value = *q;
-    *p = q + 1;
-    return true;
-  }
-  uint64_t result = 0;
-  for (int i = 0; i < 10; ++i) {
-    if (q == end) return false;
-    uint8_t byte = *q++;
-    result |= static_cast<uint64_t>(byte & 0x7f) << (7 * i);
-    if ((byte & 0x80) == 0) {
-      *value = result;
-      *p = q;
-      return true;
-    }
-  }
-  return false;
-}
-
 class Walk {
  public:
   Walk(WireTextPrinter::Tables* tables, TextOutput* out) : tables_(tables), out_(out) {}
 
   bool Message(const uint8_t* p, const uint8_t* end, TypeTable* type, int level, int depth,
                int left_out) {
-    if (depth > kMaxDepth) return false;
+    if (!WithinNesting(depth)) return false;
     while (p < end) {
       uint64_t tag;
       if (!ReadVarint(&p, end, &tag) || tag > UINT32_MAX) return false;
@@ -286,7 +266,7 @@ class Walk {
       const bool packed = field != nullptr && field->packable && wire_type == kLength;
       if (field == nullptr || number == left_out || (wire_type != field->wire_type && !packed)) {
         // Unknown fields are hidden, as the printer is told to; a left-out field is cleared.
-        if (!Skip(&p, end, wire_type)) return false;
+        if (!SkipValue(&p, end, wire_type)) return false;
         continue;
       }
       if (wire_type == kVarint) {
@@ -298,12 +278,7 @@ class Walk {
       if (wire_type == kFixed32 || wire_type == kFixed64) {
         size_t width = wire_type == kFixed64 ? 8 : 4;
         if (static_cast<size_t>(end - p) < width) return false;
-        uint64_t bits = 0;
-        if (width == 8) {
-          bits = Fixed64(p);
-        } else {
-          bits = Fixed32(p);
-        }
+        const uint64_t bits = width == 8 ? ReadFixed64(p) : ReadFixed32(p);
         p += width;
         Scalar(*field, bits, level);
         continue;
@@ -362,33 +337,6 @@ class Walk {
                  std::string_view(start, static_cast<size_t>(out_->cursor() - start)));
     }
     return true;
-  }
-
-  static uint64_t Fixed32(const uint8_t* p) {
-    return static_cast<uint64_t>(p[0]) | static_cast<uint64_t>(p[1]) << 8 |
-           static_cast<uint64_t>(p[2]) << 16 | static_cast<uint64_t>(p[3]) << 24;
-  }
-  static uint64_t Fixed64(const uint8_t* p) { return Fixed32(p) | Fixed32(p + 4) << 32; }
-
-  static bool Skip(const uint8_t** p, const uint8_t* end, int wire_type) {
-    uint64_t value;
-    switch (wire_type) {
-      case kVarint:
-        return ReadVarint(p, end, &value);
-      case kFixed64:
-      case kFixed32: {
-        size_t width = wire_type == kFixed64 ? 8 : 4;
-        if (static_cast<size_t>(end - *p) < width) return false;
-        *p += width;
-        return true;
-      }
-      case kLength:
-        if (!ReadVarint(p, end, &value) || value > static_cast<uint64_t>(end - *p)) return false;
-        *p += value;
-        return true;
-      default:  // groups and wire types 6, 7: not printed here
-        return false;
-    }
   }
 
   // Copies of a few bytes are the bulk of the work (indents, field names): whole words, which
@@ -491,7 +439,7 @@ class Walk {
     }
     size_t width = field.wire_type == kFixed64 ? 8 : 4;
     if (static_cast<size_t>(end - p) % width != 0) return false;
-    for (; p < end; p += width) Scalar(field, width == 8 ? Fixed64(p) : Fixed32(p), level);
+    for (; p < end; p += width) Scalar(field, width == 8 ? ReadFixed64(p) : ReadFixed32(p), level);
     return true;
   }
 
@@ -528,7 +476,7 @@ WireTextPrinter::~WireTextPrinter() = default;
 
 bool WireTextPrinter::Print(std::string_view bytes, int indent_level, TextOutput* out,
                             int left_out) {
-  if (indent_level < 0 || indent_level > kMaxDepth) return false;
+  if (indent_level < 0 || !WithinNesting(indent_level)) return false;
   const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
   Walk walk(tables_.get(), out);
   return walk.Message(p, p + bytes.size(), tables_->For(*type_), indent_level, 0, left_out);

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
 #include "core/content_digest.h"
+#include "proto/wire_reader.h"
 #include "tf/dtype.h"
 #include "tf/inspect.h"
 #include "tf/wire_tensor.h"
@@ -102,44 +104,17 @@ ParsedInput ParseInput(std::string_view input) {
   return out;
 }
 
-// Reads a varint at bytes[*at]; false past the end or past ten bytes.
-bool ReadVarint(std::string_view bytes, size_t* at, uint64_t* value) {
-  *value = 0;
-  for (int shift = 0; shift < 64 && *at < bytes.size(); shift += 7) {
-    auto b = static_cast<uint8_t>(bytes[(*at)++]);
-    *value |= static_cast<uint64_t>(b & 0x7F) << shift;
-    if ((b & 0x80) == 0) return true;
-  }
-  return false;
-}
-
 // Calls `add` with each `input` (NodeDef field 3) of the node whose payload is `bytes`, in
 // order, without parsing the rest of it: a graph of 200k nodes is indexed in a walk over its
 // bytes. The bytes were checked when the graph was indexed; a record that does not fit ends
 // the walk.
 template <typename Add>
 void ForEachWireInput(std::string_view bytes, Add add) {
-  size_t at = 0;
-  uint64_t tag = 0, value = 0;
-  while (at < bytes.size() && ReadVarint(bytes, &at, &tag)) {
-    switch (tag & 7) {
-      case 0:
-        if (!ReadVarint(bytes, &at, &value)) return;
-        break;
-      case 1:
-        at += 8;
-        break;
-      case 5:
-        at += 4;
-        break;
-      case 2:
-        if (!ReadVarint(bytes, &at, &value) || value > bytes.size() - at) return;
-        if ((tag >> 3) == 3) add(bytes.substr(at, value));
-        at += value;
-        break;
-      default:
-        return;  // groups: NodeDef has none
-    }
+  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+  const uint8_t* end = p + bytes.size();
+  proto::Record r;
+  for (; p < end && proto::ReadRecord(p, end, &r); p = r.end) {
+    if (r.number == 3 && r.wire_type == proto::kWireLength) add(r.view());
   }
 }
 

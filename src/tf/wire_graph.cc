@@ -14,7 +14,7 @@
 #include "proto/short_copy.h"
 #include "proto/unknown_fields.h"
 #include "proto/wire_check.h"
-#include "proto/wire_record.h"
+#include "proto/wire_reader.h"
 #include "tensorflow/schemas.h"
 
 namespace graphport::tf {

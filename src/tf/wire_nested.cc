@@ -2,7 +2,7 @@
 
 #include <google/protobuf/io/coded_stream.h>
 
-#include "proto/wire_record.h"
+#include "proto/wire_reader.h"
 #include "proto/wire_scalar.h"
 
 namespace graphport::tf {

@@ -2,7 +2,7 @@
 
 #include <cstdint>
 
-#include "proto/wire_record.h"
+#include "proto/wire_reader.h"
 #include "tensorflow/tensor_shape.pb.h"
 #include "tf/dtype.h"
 

@@ -13,7 +13,7 @@
 #include "proto/protobuf_log.h"
 #include "proto/text_output.h"
 #include "proto/wire_groups.h"
-#include "proto/wire_record.h"
+#include "proto/wire_reader.h"
 #include "proto/wire_text.h"
 #include "tensorflow/saved_model.pb.h"
 #include "tensorflow/schemas.h"

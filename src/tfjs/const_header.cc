@@ -1,6 +1,6 @@
 #include "tfjs/const_header.h"
 
-#include "proto/wire_record.h"
+#include "proto/wire_reader.h"
 #include "tf/wire_tensor.h"
 #include "tfjs/read_graph_model.h"
 

@@ -18,7 +18,7 @@
 #include "core/text_appender.h"
 #include "core/utf8.h"
 #include "proto/deterministic_bytes.h"
-#include "proto/wire_record.h"
+#include "proto/wire_reader.h"
 #include "proto/wire_scalar.h"
 
 namespace graphport::tfjs {
@@ -67,44 +67,6 @@ struct Entry {
   bool has_value = false;
 };
 
-// Skips a group whose start tag was read, nested groups included. Only unknown fields can hold
-// one: the schema generator refuses groups.
-void SkipGroup(const uint8_t** p, const uint8_t* end) {
-  int open = 1;
-  while (*p < end) {
-    uint64_t tag, value;
-    if (!proto::ReadVarint(p, end, &tag)) break;
-    switch (tag & 7) {
-      case proto::kWireVarint:
-        if (!proto::ReadVarint(p, end, &value)) Unreadable();
-        break;
-      case proto::kWireFixed64:
-        if (end - *p < 8) Unreadable();
-        *p += 8;
-        break;
-      case proto::kWireFixed32:
-        if (end - *p < 4) Unreadable();
-        *p += 4;
-        break;
-      case proto::kWireLength:
-        if (!proto::ReadVarint(p, end, &value) || value > static_cast<uint64_t>(end - *p)) {
-          Unreadable();
-        }
-        *p += value;
-        break;
-      case proto::kWireStartGroup:
-        ++open;
-        break;
-      case proto::kWireEndGroup:
-        if (--open == 0) return;
-        break;
-      default:
-        Unreadable();
-    }
-  }
-  Unreadable();
-}
-
 // Writes JSON text straight from the bytes: a member as its record is read, a map once its
 // entries are gathered and ordered. Nothing is built but the text.
 class Printer {
@@ -116,54 +78,31 @@ class Printer {
   // fields: the order ListFields gives, which is the order the members are written in. False
   // when a string is not UTF-8.
   bool Message(std::string_view bytes, const MessageSchema& type, int depth) {
-    if (depth > kMaxProtoNesting) {
+    if (!proto::WithinNesting(depth)) {
       throw Error(ErrorCode::kTooLarge,
                   "messages nest more than " + std::to_string(kMaxProtoNesting) + " levels deep");
     }
     out_.Put('{');
     Members members;
-    const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
-    const uint8_t* end = p + bytes.size();
+    proto::WireReader reader(bytes, depth);
     const FieldSchema* current = nullptr;  // the field of the last record read
     const size_t first_entry = entries_.size();
-    while (p < end) {
-      uint64_t tag;
+    proto::Record r;
+    while (reader.Next(&r)) {
+      const int wire_type = r.wire_type;
       WireValue wire;
-      if (!proto::ReadVarint(&p, end, &tag)) Unreadable();
-      const int wire_type = static_cast<int>(tag & 7);
-      switch (wire_type) {
-        case proto::kWireVarint:
-          if (!proto::ReadVarint(&p, end, &wire.bits)) Unreadable();
-          break;
-        case proto::kWireFixed64:
-          if (end - p < 8) Unreadable();
-          wire.bits = proto::ReadFixed64(p);
-          p += 8;
-          break;
-        case proto::kWireFixed32:
-          if (end - p < 4) Unreadable();
-          wire.bits = proto::ReadFixed32(p);
-          p += 4;
-          break;
-        case proto::kWireLength: {
-          uint64_t size;
-          if (!proto::ReadVarint(&p, end, &size) || size > static_cast<uint64_t>(end - p)) {
-            Unreadable();
-          }
-          wire.payload = std::string_view(reinterpret_cast<const char*>(p), size);
-          p += size;
-          break;
-        }
-        case proto::kWireStartGroup:
-          SkipGroup(&p, end);
-          continue;
-        default:
-          Unreadable();
+      if (wire_type == proto::kWireVarint) {
+        wire.bits = r.varint;
+      } else if (wire_type == proto::kWireFixed64) {
+        wire.bits = proto::ReadFixed64(r.end - 8);
+      } else if (wire_type == proto::kWireFixed32) {
+        wire.bits = proto::ReadFixed32(r.end - 4);
+      } else if (wire_type == proto::kWireLength) {
+        wire.payload = r.view();
+      } else {
+        continue;  // a group: only unknown fields hold one (the schema generator refuses them)
       }
-      const uint64_t number = tag >> 3;
-      const FieldSchema* field = number <= static_cast<uint64_t>(INT32_MAX)
-                                     ? type.FindFieldByNumber(static_cast<int>(number))
-                                     : nullptr;
+      const FieldSchema* field = type.FindFieldByNumber(r.number);
       if (field == nullptr) continue;  // an unknown field
       const bool packed = wire_type == proto::kWireLength && field->packable();
       // libprotobuf keeps a record of a known number but another wire type as unknown.
@@ -186,6 +125,7 @@ class Printer {
         return false;
       }
     }
+    if (reader.fault() != proto::WireFault::kNone) Unreadable();
     if (!Finish(current, first_entry, depth, &members)) return false;
     out_.Put('}');
     return true;

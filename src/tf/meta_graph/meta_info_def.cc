@@ -8,7 +8,7 @@
 #include "core/error.h"
 #include "core/message_text.h"
 #include "proto/deterministic_bytes.h"
-#include "proto/wire_record.h"
+#include "proto/wire_reader.h"
 #include "tensorflow/schemas.h"
 #include "tf/meta_graph/version_string.h"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "proto/wire_record.h"
+#include "proto/wire_reader.h"
 
 namespace graphport::tf {
 namespace {
