@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "mge/dump/compat_rewrite.h"
@@ -29,6 +30,12 @@ struct VarRef {
   bool operator!=(const VarRef& o) const { return !(*this == o); }
   bool operator<(const VarRef& o) const {
     return node != o.node ? node < o.node : output < o.output;
+  }
+};
+
+struct VarRefHash {
+  size_t operator()(const VarRef& v) const {
+    return std::hash<uint64_t>()(uint64_t{v.node} << 32 | v.output);
   }
 };
 
@@ -103,6 +110,27 @@ class OptNode {
   int32_t priority_ = 0;
 };
 
+// What makes two operators the same for MegEngine's deduplication: a key naming the class
+// and params ("Elemwise:16"), and the inputs in order.
+struct SameKey {
+  std::string key;
+  std::vector<VarRef> inputs;
+  bool operator==(const SameKey& o) const { return key == o.key && inputs == o.inputs; }
+};
+struct SameKeyHash {
+  size_t operator()(const SameKey& k) const;
+};
+
+// The operators of the graph by SameKey, the oldest first: OprMaker fills it, across passes,
+// so that an operator a pass makes again is the one that is already there (a loaded one
+// included), as in MegEngine. `indexed` counts the nodes already looked at.
+struct SameIndex {
+  std::unordered_map<SameKey, VarRef, SameKeyHash> map;
+  uint32_t indexed = 0;
+  // A copy of an operator (OprMaker::Copy) -> the operator first copied: they share params.
+  std::unordered_map<uint32_t, uint32_t> copy_root;
+};
+
 class OptGraph {
  public:
   // The graph as loaded; new param tables and values go to `storage`, which must outlive
@@ -155,6 +183,8 @@ class OptGraph {
   // Owns `bytes` and returns a view of them.
   std::string_view OwnBytes(std::string bytes);
 
+  SameIndex& same_index() { return same_index_; }
+
   // The comp node locator of a var: its operator's, or its tensor's, or its first input's.
   std::optional<std::string> LocatorOf(VarRef v) const;
 
@@ -177,6 +207,7 @@ class OptGraph {
   mutable std::vector<uint32_t> topo_;
   mutable bool topo_valid_ = false;
   int32_t current_priority_ = 0;
+  SameIndex same_index_;
 };
 
 }  // namespace graphport::mge::opt
