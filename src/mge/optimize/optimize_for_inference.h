@@ -1,15 +1,16 @@
-// optimize_for_inference, as far as graphport has its passes: the internal entry point the
-// next steps build on (research megengine_optimize.md §2.2). Runs, in MegEngine's order,
-// ConvertBatchNormToElemwise, RemoveNonComputingOpr, DelayBroadcast, ParamFuse #1,
-// ArithMulDistribute, RemoveRedundantTypeCvt, RemoveRedundantCopy, CombineAstypeAndReduce,
+// optimize_for_inference (research megengine_optimize.md §2.2): MegEngine's default pipeline on
+// a loaded graph, in MegEngine's order: ConvertBatchNormToElemwise, RemoveNonComputingOpr,
+// DelayBroadcast, ExpandFusedArith, NormalizeArithChain, ParamRedistribute, ParamFuse #1,
+// ArithMulDistribute, ReorderArithChain, ArithFuse, ReorderArithChain again,
+// FinalArithTransform, RemoveRedundantTypeCvt, RemoveRedundantCopy, CombineAstypeAndReduce,
 // ParamFuse #2, with fuse_grain (on by default) FoldingReduceMean, FoldingGlobalPooling and
-// ParamFuse #3, then ParamMerge and RemoveShapeHint. The passes between them (the arithmetic chain
-// passes, ParamRedistribute, the option passes, ...) are not all implemented yet, so the result is
-// not yet what MegEngine's dump writes; default exports do not call this. ExpandFusedArith,
-// NormalizeArithChain and FinalArithTransform are implemented but not run: the first two take apart
-// what ArithFuse and FinalArithTransform put together again, and with ParamRedistribute,
-// ReorderArithChain and ArithFuse missing between them the arithmetic would not come out as
-// MegEngine's does.
+// ParamFuse #3, then ParamMerge and RemoveShapeHint. The arithmetic passes take apart what
+// they later put together (ExpandFusedArith and ArithFuse, NormalizeArithChain and
+// FinalArithTransform); operators made again are deduplicated against the graph's own, so a
+// graph that is already optimized comes out as the loaded graph itself.
+// Not here yet: CondExecConstPredicateFolding (no conditional execution in a dump), the
+// kwarg passes (fuse_conv_bias_nonlinearity, io16xc32, the layouts, ...) and FuseDeconvCvt;
+// default exports do not call this.
 #ifndef GRAPHPORT_MGE_OPTIMIZE_OPTIMIZE_FOR_INFERENCE_H_
 #define GRAPHPORT_MGE_OPTIMIZE_OPTIMIZE_FOR_INFERENCE_H_
 

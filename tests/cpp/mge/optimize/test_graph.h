@@ -383,6 +383,27 @@ inline void ExpectSameOutputs(const Graph& before, const Graph& after, double re
   }
 }
 
+// Outputs equal within `rel` of the output's largest magnitude (the normwise relative error):
+// a rewrite that moves a scale into convolution weights rounds each product differently, and
+// where a sum of many products cancels to near zero the elementwise relative error says
+// nothing about the rewrite.
+inline void ExpectSameOutputsNormwise(const Graph& before, const Graph& after, double rel) {
+  for (uint32_t seed : {1u, 2u, 3u}) {
+    std::vector<HostValue> a = Run(before, seed), b = Run(after, seed);
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t k = 0; k < a.size(); ++k) {
+      ASSERT_EQ(a[k].shape, b[k].shape) << "output " << k;
+      double scale = 1.0, worst = 0.0;
+      for (size_t e = 0; e < a[k].size(); ++e)
+        scale = std::max(scale, double{std::fabs(a[k].AsFloat(e))});
+      for (size_t e = 0; e < a[k].size(); ++e) {
+        worst = std::max(worst, std::fabs(double{a[k].AsFloat(e)} - b[k].AsFloat(e)));
+      }
+      EXPECT_LE(worst, rel * scale) << "output " << k << " seed " << seed;
+    }
+  }
+}
+
 // Runs `pass` on the graph `t` built: the expression of each endpoint after it, with the
 // numerics check of the graph before against the graph after.
 template <typename Pass>
