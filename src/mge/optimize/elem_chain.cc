@@ -31,8 +31,10 @@ void ElemChainPass::Visit(uint32_t node) {
   rw_.AutoReplaceOutputs(node);
   const std::optional<uint32_t> mode = ModeOf({node, 0});
   bool input_changed = false;
-  const std::vector<VarRef> inputs = g_->node(node).inputs;  // the original graph's
-  for (const VarRef& in : inputs) {
+  // The original graph's inputs, read by index: processing a chain adds nodes, which may
+  // move the node's storage.
+  for (size_t k = 0; k < g_->node(node).inputs.size(); ++k) {
+    const VarRef in = g_->node(node).inputs[k];
     if (rw_.ReplacedByHand(in)) {
       input_changed = true;
       continue;
