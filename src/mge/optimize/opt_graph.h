@@ -33,6 +33,12 @@ struct VarRef {
   }
 };
 
+struct VarRefHash {
+  size_t operator()(const VarRef& v) const {
+    return std::hash<uint64_t>()(uint64_t{v.node} << 32 | v.output);
+  }
+};
+
 // A var: the loaded one's middle tensor and FBS v1 name are read where they are in the
 // loaded graph until a pass names the var, which gives it its own copy.
 class OptVar {
