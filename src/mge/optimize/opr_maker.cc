@@ -7,6 +7,7 @@
 
 #include "mge/optimize/eval/graph_eval.h"
 #include "mge/optimize/eval/kernels.h"
+#include "mge/optimize/opr_name.h"
 #include "mge/schema/cpp_opr_params_generated.h"
 #include "mge/schema/mgb_opr_params_generated.h"
 #include "mge/schema/opr_params_generated.h"
@@ -77,6 +78,10 @@ std::optional<float> ImmScalar(const OptGraph& g, VarRef v) {
   return value->AsFloat(0);
 }
 
+void OprMaker::NameMade(uint32_t node) {
+  if (!g_->node(node).op().name) g_->set_opr_name(node, DefaultOprName(*g_, node));
+}
+
 std::string OprMaker::SameKeyOf(uint32_t node) const {
   const OptNode& n = g_->node(node);
   if (n.outputs.size() != 1) return "";
@@ -113,6 +118,7 @@ VarRef OprMaker::Insert(OptNode n, const std::string& dedup_key) {
     if (it != g_->same_index().map.end()) return it->second;
   }
   VarRef v{g_->Add(std::move(n)), 0};
+  NameMade(v.node);
   v = MaybeFold(v);
   if (!dedup_key.empty()) g_->same_index().map[key] = v;
   return v;
@@ -160,6 +166,7 @@ VarRef OprMaker::Imm(const HostValue& value, VarRef like) {
   n.mutable_op().items = {{DumpItem::kTensor, 0}};
   n.outputs.resize(1);
   VarRef v{g_->Add(std::move(n)), 0};
+  NameMade(v.node);
   if (cached) consts_[key] = v;
   return v;
 }
@@ -335,15 +342,11 @@ uint32_t OprMaker::Copy(uint32_t node, const std::vector<VarRef>& inputs, bool k
   const SameKey key{same.empty() ? "copy:" + std::to_string(root) : same, in};
   if (auto it = index.map.find(key); it != index.map.end()) return it->second.node;
   OptNode n;
-  n.set_op(old.op());
+  n.ShareOp(old);
   n.inputs = in;
   n.has_v1_names = old.has_v1_names && keep_var_names;
   for (const OptVar& v : old.outputs) {
-    OptVar copy;
-    if (keep_var_names) {
-      copy.mutable_middle() = v.middle();
-      if (v.v1_name()) copy.set_v1_name(*v.v1_name());
-    }
+    OptVar copy = keep_var_names ? v.SameNames() : OptVar();
     if (keep_var_names) copy.dtype = v.dtype;  // else inferred from the new inputs
     n.outputs.push_back(std::move(copy));
   }

@@ -70,6 +70,8 @@ class OprMaker {
 
  private:
   VarRef MaybeFold(VarRef v);
+  // Gives an operator made without a name MegEngine's default one (opr_name.h).
+  void NameMade(uint32_t node);
 
   OptGraph* g_;
   // The key MegEngine's deduplication tells operator `node` by; "" for those not indexed.

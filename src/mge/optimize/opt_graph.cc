@@ -17,6 +17,13 @@ const std::string* OptVar::v1_name() const {
   return loaded_v1_name_;
 }
 
+OptVar OptVar::SameNames() const {
+  if (!own_) return OptVar(loaded_middle_, loaded_v1_name_);
+  OptVar v;
+  v.own_ = std::make_unique<Names>(*own_);
+  return v;
+}
+
 OptVar::Names& OptVar::Own() {
   if (!own_) {
     own_ = std::make_unique<Names>();
@@ -32,14 +39,26 @@ const Operator& OptNode::op() const {
 }
 
 Operator& OptNode::mutable_op() {
-  if (!own_) own_ = std::make_unique<Operator>(loaded_ ? *loaded_ : Operator());
+  if (!own_) {
+    own_ = std::make_shared<Operator>(loaded_ ? *loaded_ : Operator());
+  } else if (own_.use_count() > 1) {
+    own_ = std::make_shared<Operator>(*own_);
+  }
   loaded_ = nullptr;
+  copy_ = false;
   return *own_;
 }
 
 void OptNode::set_op(Operator op) {
-  own_ = std::make_unique<Operator>(std::move(op));
+  own_ = std::make_shared<Operator>(std::move(op));
   loaded_ = nullptr;
+  copy_ = false;
+}
+
+void OptNode::ShareOp(const OptNode& other) {
+  loaded_ = other.loaded_;
+  own_ = other.own_;
+  copy_ = true;
 }
 
 OptGraph::OptGraph(const Graph& graph, RewrittenGraph* storage)
@@ -231,11 +250,12 @@ const Graph& OptGraph::Emit() {
   for (uint32_t index : order) {
     OptNode& n = nodes_[index];
     storage_->opr_ids.push_back(n.id);
-    // A loaded operator is copied; one a pass made is moved (Emit() is the graph's last use).
-    if (n.loaded()) {
-      out.oprs.push_back(n.op());
-    } else {
+    // A loaded operator is copied, and so is one shared with a copy of it; one a pass made is
+    // moved (Emit() is the graph's last use).
+    if (n.owns_op_alone()) {
       out.oprs.push_back(std::move(n.mutable_op()));
+    } else {
+      out.oprs.push_back(n.op());
     }
     Operator& op = out.oprs.back();
     if (!n.inputs.empty() || op.inputs) {
