@@ -7,6 +7,8 @@
 
 #include "mge/optimize/eval/graph_eval.h"
 #include "mge/optimize/eval/kernels.h"
+#include "mge/optimize/opr_name.h"
+#include "mge/schema/cpp_opr_params_generated.h"
 #include "mge/schema/mgb_opr_params_generated.h"
 #include "mge/schema/opr_params_generated.h"
 
@@ -18,11 +20,33 @@ namespace param = mgb::serialization::fbs::param;
 constexpr uint8_t kEmptyParam = 1;
 constexpr uint8_t kElemwiseParam = 17;
 constexpr uint8_t kPowCParam = 19;
+constexpr uint8_t kOptionalAxisV1Param = 54;
+constexpr int32_t kNoAxis = 7;                 // OptionalAxisV1's "none"
 constexpr size_t kMaxConstFoldingSize = 1024;  // MegEngine's MAX_CONST_FOLDING_SIZE
 constexpr size_t kCachedValueSize = 28;        // MAX_NDIM * 4: values ImmutableTensor caches
 
 bool Commutative(uint32_t mode) {
-  return mode == kAdd || mode == kMul || mode == kMax || mode == kMin;
+  constexpr uint32_t kFuseAddRelu = 37, kFuseAddSigmoid = 38, kFuseAddTanh = 39;
+  return mode == kAdd || mode == kMul || mode == kMax || mode == kMin || mode == kFuseAddRelu ||
+         mode == kFuseAddSigmoid || mode == kFuseAddTanh;
+}
+
+// The order MegEngine's Elemwise constructor stores inputs in: commutative operands by var
+// id; FUSE_MUL_ADD3's two factors by id (the addend last); FUSE_MUL_ADD4's factors pairwise,
+// then the pairs by their first factors' ids.
+void SortInputs(const OptGraph& g, uint32_t mode, std::vector<VarRef>* in) {
+  constexpr uint32_t kFuseMulAdd3 = 35, kFuseMulAdd4 = 36;
+  auto id = [&](size_t k) { return g.var((*in)[k]).id; };
+  if (Commutative(mode) && in->size() == 2 && id(1) < id(0)) std::swap((*in)[0], (*in)[1]);
+  if (mode == kFuseMulAdd3 && in->size() == 3 && id(1) < id(0)) std::swap((*in)[0], (*in)[1]);
+  if (mode == kFuseMulAdd4 && in->size() == 4) {
+    if (id(1) < id(0)) std::swap((*in)[0], (*in)[1]);
+    if (id(3) < id(2)) std::swap((*in)[2], (*in)[3]);
+    if (id(2) < id(0)) {
+      std::swap((*in)[0], (*in)[2]);
+      std::swap((*in)[1], (*in)[3]);
+    }
+  }
 }
 
 std::string FloatBytes(float v) {
@@ -54,16 +78,49 @@ std::optional<float> ImmScalar(const OptGraph& g, VarRef v) {
   return value->AsFloat(0);
 }
 
+void OprMaker::NameMade(uint32_t node) {
+  if (!g_->node(node).op().name) g_->set_opr_name(node, DefaultOprName(*g_, node));
+}
+
+std::string OprMaker::SameKeyOf(uint32_t node) const {
+  const OptNode& n = g_->node(node);
+  if (n.outputs.size() != 1) return "";
+  const std::string_view key = g_->Key(node);
+  if (key == "Elemwise") {
+    std::optional<uint32_t> mode = ElemwiseModeOf(n.op());
+    return mode ? "Elemwise:" + std::to_string(*mode) : "";
+  }
+  if (key == "PowC" && !n.op().params.empty() && n.op().params[0].type == kPowCParam &&
+      n.op().params[0].table != nullptr) {
+    return "PowC:" +
+           FloatBytes(reinterpret_cast<const param::PowC*>(n.op().params[0].table)->exp());
+  }
+  return "";
+}
+
+void OprMaker::IndexGraph() {
+  SameIndex& index = g_->same_index();
+  for (; index.indexed < g_->size(); ++index.indexed) {
+    std::string key = SameKeyOf(index.indexed);
+    if (key.empty()) continue;
+    // The oldest operator stays: emplace keeps what is there.
+    index.map.emplace(SameKey{std::move(key), g_->node(index.indexed).inputs},
+                      VarRef{index.indexed, 0});
+  }
+}
+
 VarRef OprMaker::Insert(OptNode n, const std::string& dedup_key) {
-  std::pair<std::string, std::vector<VarRef>> key;
+  SameKey key;
   if (!dedup_key.empty()) {
+    IndexGraph();
     key = {dedup_key, n.inputs};
-    auto it = same_.find(key);
-    if (it != same_.end()) return it->second;
+    auto it = g_->same_index().map.find(key);
+    if (it != g_->same_index().map.end()) return it->second;
   }
   VarRef v{g_->Add(std::move(n)), 0};
+  NameMade(v.node);
   v = MaybeFold(v);
-  if (!dedup_key.empty()) same_[key] = v;
+  if (!dedup_key.empty()) g_->same_index().map[key] = v;
   return v;
 }
 
@@ -109,6 +166,7 @@ VarRef OprMaker::Imm(const HostValue& value, VarRef like) {
   n.mutable_op().items = {{DumpItem::kTensor, 0}};
   n.outputs.resize(1);
   VarRef v{g_->Add(std::move(n)), 0};
+  NameMade(v.node);
   if (cached) consts_[key] = v;
   return v;
 }
@@ -126,9 +184,7 @@ VarRef OprMaker::ScalarImm(float value, int dtype, VarRef like) {
 }
 
 VarRef OprMaker::Elemwise(uint32_t mode, std::vector<VarRef> in) {
-  if (Commutative(mode) && in.size() == 2 && g_->var(in[1]).id < g_->var(in[0]).id) {
-    std::swap(in[0], in[1]);
-  }
+  SortInputs(*g_, mode, &in);
   // The in-place shortcuts that give an input back unchanged (its shape is the result's).
   if ((mode == kAdd || mode == kMul) && in.size() == 2) {
     for (int k = 0; k < 2; ++k) {
@@ -178,18 +234,63 @@ VarRef OprMaker::Broadcast(VarRef x, VarRef shape) {
   return Insert(std::move(n), "Broadcast");
 }
 
-VarRef OprMaker::GetVarShape(VarRef x) {
-  constexpr uint8_t kOptionalAxisV1Param = 54;
-  constexpr int32_t kNoAxis = 7;
+VarRef OprMaker::GetVarShape(VarRef x, int32_t axis) {
   OptNode n;
   n.set_op(g_->NewOperator("GetVarShape"));
   n.inputs = {x};
   n.outputs.resize(1);
   flatbuffers::FlatBufferBuilder fbb(64);
   n.mutable_op().params.push_back(
-      g_->OwnParam(kOptionalAxisV1Param, &fbb, param::CreateOptionalAxisV1(fbb, kNoAxis).Union()));
+      g_->OwnParam(kOptionalAxisV1Param, &fbb, param::CreateOptionalAxisV1(fbb, axis).Union()));
   n.mutable_op().items = {{DumpItem::kParam, 0}};
-  return Insert(std::move(n), "GetVarShape");
+  return Insert(std::move(n),
+                axis == kNoAxis ? "GetVarShape" : "GetVarShape:" + std::to_string(axis));
+}
+
+VarRef OprMaker::Concat(std::vector<VarRef> inputs, int32_t axis) {
+  constexpr uint8_t kAxisParam = 2;
+  OptNode n;
+  n.set_op(g_->NewOperator("Concat"));
+  n.inputs = std::move(inputs);
+  n.outputs.resize(1);
+  flatbuffers::FlatBufferBuilder fbb(64);
+  n.mutable_op().params.push_back(
+      g_->OwnParam(kAxisParam, &fbb, param::CreateAxis(fbb, axis).Union()));
+  n.mutable_op().items = {{DumpItem::kParam, 0}};
+  return Insert(std::move(n), "Concat:" + std::to_string(axis));
+}
+
+VarRef OprMaker::Reshape(VarRef x, VarRef target, int32_t unspec_axis) {
+  OptNode n;
+  n.set_op(g_->NewOperator("Reshape"));
+  n.inputs = {x, target};
+  n.outputs.resize(1);
+  flatbuffers::FlatBufferBuilder fbb(64);
+  n.mutable_op().params.push_back(g_->OwnParam(
+      kOptionalAxisV1Param, &fbb, param::CreateOptionalAxisV1(fbb, unspec_axis).Union()));
+  n.mutable_op().items = {{DumpItem::kParam, 0}};
+  return Insert(std::move(n), "Reshape:" + std::to_string(unspec_axis));
+}
+
+VarRef OprMaker::Dimshuffle(VarRef x, const std::vector<int32_t>& pattern) {
+  constexpr uint8_t kDimshuffleParam = 64;
+  const std::optional<Shape>& shape = g_->var(x).shape;
+  const uint32_t ndim = shape ? static_cast<uint32_t>(shape->size()) : 0;
+  OptNode n;
+  n.set_op(g_->NewOperator("Dimshuffle"));
+  n.inputs = {x};
+  n.outputs.resize(1);
+  flatbuffers::FlatBufferBuilder fbb(64);
+  n.mutable_op().params.push_back(g_->OwnParam(
+      kDimshuffleParam, &fbb, param::CreateDimshuffleDirect(fbb, &pattern, ndim).Union()));
+  n.mutable_op().items = {{DumpItem::kParam, 0}};
+  std::string key = "Dimshuffle:" + std::to_string(ndim);
+  for (int32_t p : pattern) key += "," + std::to_string(p);
+  return Insert(std::move(n), key);
+}
+
+VarRef OprMaker::ShapeImm(const std::vector<int32_t>& dims, VarRef like) {
+  return Imm(HostValue::Ints({static_cast<uint32_t>(dims.size())}, dims), like);
 }
 
 VarRef OprMaker::Reduce(VarRef x, uint32_t mode, int32_t axis, uint32_t data_type) {
@@ -209,32 +310,50 @@ VarRef OprMaker::Reduce(VarRef x, uint32_t mode, int32_t axis, uint32_t data_typ
                                   std::to_string(data_type));
 }
 
+VarRef OprMaker::ReduceTo(VarRef x, uint32_t mode, VarRef target) {
+  constexpr uint8_t kReduceParam = 23;
+  constexpr int32_t kToTarget = 2147483647;  // Reduce's axis when a target shape is given
+  OptNode n;
+  n.set_op(g_->NewOperator("Reduce"));
+  n.inputs = {x, target};
+  n.outputs.resize(1);
+  flatbuffers::FlatBufferBuilder fbb(64);
+  n.mutable_op().params.push_back(g_->OwnParam(
+      kReduceParam, &fbb,
+      param::CreateReduce(fbb, static_cast<param::ReduceMode>(mode), kToTarget).Union()));
+  n.mutable_op().items = {{DumpItem::kParam, 0}};
+  return Insert(std::move(n), "Reduce:" + std::to_string(mode) + ":to");
+}
+
 uint32_t OprMaker::Copy(uint32_t node, const std::vector<VarRef>& inputs, bool keep_var_names) {
   const OptNode& old = g_->node(node);
   std::vector<VarRef> in = inputs;
   std::optional<uint32_t> mode = ElemwiseModeOf(old.op());
-  if (mode && Commutative(*mode) && in.size() == 2 && g_->var(in[1]).id < g_->var(in[0]).id) {
-    std::swap(in[0], in[1]);
-  }
-  const std::pair<std::string, std::vector<VarRef>> key{"copy:" + std::to_string(node), in};
-  auto same = same_.find(key);
-  if (same != same_.end()) return same->second.node;
+  if (mode) SortInputs(*g_, *mode, &in);
+  // A copy of a copy has the params of the operator first copied: deduplicated against
+  // that one (which a copy reading its inputs is) and its other copies, or against any
+  // operator of the same key (an Elemwise of the mode).
+  SameIndex& index = g_->same_index();
+  auto root_it = index.copy_root.find(node);
+  const uint32_t root = root_it == index.copy_root.end() ? node : root_it->second;
+  if (g_->node(root).inputs == in) return root;
+  IndexGraph();
+  const std::string same = SameKeyOf(root);
+  const SameKey key{same.empty() ? "copy:" + std::to_string(root) : same, in};
+  if (auto it = index.map.find(key); it != index.map.end()) return it->second.node;
   OptNode n;
-  n.set_op(old.op());
+  n.ShareOp(old);
   n.inputs = in;
   n.has_v1_names = old.has_v1_names && keep_var_names;
   for (const OptVar& v : old.outputs) {
-    OptVar copy;
-    if (keep_var_names) {
-      copy.mutable_middle() = v.middle();
-      if (v.v1_name()) copy.set_v1_name(*v.v1_name());
-    }
+    OptVar copy = keep_var_names ? v.SameNames() : OptVar();
     if (keep_var_names) copy.dtype = v.dtype;  // else inferred from the new inputs
     n.outputs.push_back(std::move(copy));
   }
-  VarRef v{g_->Add(std::move(n)), 0};
-  v = MaybeFold(v);
-  same_[key] = v;
+  const uint32_t added = g_->Add(std::move(n));
+  index.copy_root[added] = root;
+  const VarRef v = MaybeFold({added, 0});
+  index.map[key] = v;
   return v.node;
 }
 

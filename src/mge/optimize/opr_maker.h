@@ -38,10 +38,20 @@ class OprMaker {
   VarRef PowC(VarRef x, float exp);
   // Broadcast::make(x, target shape), with an empty config.
   VarRef Broadcast(VarRef x, VarRef shape);
-  // GetVarShape::make(x): all of x's shape.
-  VarRef GetVarShape(VarRef x);
+  // GetVarShape::make(x, axis): all of x's shape, or one axis of it.
+  VarRef GetVarShape(VarRef x, int32_t axis = 7);
+  // Concat::make(inputs, axis).
+  VarRef Concat(std::vector<VarRef> inputs, int32_t axis);
+  // Reshape::make(x, target shape var, axis left to be worked out; 7: none).
+  VarRef Reshape(VarRef x, VarRef target, int32_t unspec_axis = 7);
+  // Dimshuffle::make(x, pattern): an input axis, or -1 for a new axis of 1.
+  VarRef Dimshuffle(VarRef x, const std::vector<int32_t>& pattern);
+  // An Int32 vector ImmutableTensor (a shape), cached like any small value.
+  VarRef ShapeImm(const std::vector<int32_t>& dims, VarRef like);
   // Reduce::make(x, {mode, axis, data_type}) with no target shape.
   VarRef Reduce(VarRef x, uint32_t mode, int32_t axis, uint32_t data_type);
+  // Reduce::make(x, {mode}, target shape var): reduced to the target's shape.
+  VarRef ReduceTo(VarRef x, uint32_t mode, VarRef target);
   // ImmutableTensor::make: a value on `like`'s comp node; values of at most 28 elements are
   // cached, so the same value is the same operator.
   VarRef Imm(const HostValue& value, VarRef like);
@@ -60,9 +70,15 @@ class OprMaker {
 
  private:
   VarRef MaybeFold(VarRef v);
+  // Gives an operator made without a name MegEngine's default one (opr_name.h).
+  void NameMade(uint32_t node);
 
   OptGraph* g_;
-  std::map<std::pair<std::string, std::vector<VarRef>>, VarRef> same_;
+  // The key MegEngine's deduplication tells operator `node` by; "" for those not indexed.
+  std::string SameKeyOf(uint32_t node) const;
+  // Adds the graph's nodes not yet looked at to its SameIndex.
+  void IndexGraph();
+
   std::map<std::tuple<int, Shape, std::string, std::string>, VarRef> consts_;
   uint32_t folded_ = 0;
 };

@@ -17,6 +17,13 @@ const std::string* OptVar::v1_name() const {
   return loaded_v1_name_;
 }
 
+OptVar OptVar::SameNames() const {
+  if (!own_) return OptVar(loaded_middle_, loaded_v1_name_);
+  OptVar v;
+  v.own_ = std::make_unique<Names>(*own_);
+  return v;
+}
+
 OptVar::Names& OptVar::Own() {
   if (!own_) {
     own_ = std::make_unique<Names>();
@@ -32,14 +39,26 @@ const Operator& OptNode::op() const {
 }
 
 Operator& OptNode::mutable_op() {
-  if (!own_) own_ = std::make_unique<Operator>(loaded_ ? *loaded_ : Operator());
+  if (!own_) {
+    own_ = std::make_shared<Operator>(loaded_ ? *loaded_ : Operator());
+  } else if (own_.use_count() > 1) {
+    own_ = std::make_shared<Operator>(*own_);
+  }
   loaded_ = nullptr;
+  copy_ = false;
   return *own_;
 }
 
 void OptNode::set_op(Operator op) {
-  own_ = std::make_unique<Operator>(std::move(op));
+  own_ = std::make_shared<Operator>(std::move(op));
   loaded_ = nullptr;
+  copy_ = false;
+}
+
+void OptNode::ShareOp(const OptNode& other) {
+  loaded_ = other.loaded_;
+  own_ = other.own_;
+  copy_ = true;
 }
 
 OptGraph::OptGraph(const Graph& graph, RewrittenGraph* storage)
@@ -75,6 +94,19 @@ OptGraph::OptGraph(const Graph& graph, RewrittenGraph* storage)
 std::string_view OptGraph::Key(uint32_t node) const {
   const OprClass* cls = nodes_[node].cls();
   return cls == nullptr ? std::string_view() : std::string_view(cls->key);
+}
+
+size_t SameKeyHash::operator()(const SameKey& k) const {
+  // splitmix64's finalizer over each input in turn: neighbouring node numbers, which a
+  // chain's operators have, must land in different buckets.
+  uint64_t h = std::hash<std::string>()(k.key);
+  for (const VarRef& v : k.inputs) {
+    h ^= (uint64_t{v.node} << 8 | v.output) + 0x9e3779b97f4a7c15ull;
+    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+    h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+    h ^= h >> 31;
+  }
+  return static_cast<size_t>(h);
 }
 
 uint32_t OptGraph::Add(OptNode n) {
@@ -218,11 +250,12 @@ const Graph& OptGraph::Emit() {
   for (uint32_t index : order) {
     OptNode& n = nodes_[index];
     storage_->opr_ids.push_back(n.id);
-    // A loaded operator is copied; one a pass made is moved (Emit() is the graph's last use).
-    if (n.loaded()) {
-      out.oprs.push_back(n.op());
-    } else {
+    // A loaded operator is copied, and so is one shared with a copy of it; one a pass made is
+    // moved (Emit() is the graph's last use).
+    if (n.owns_op_alone()) {
       out.oprs.push_back(std::move(n.mutable_op()));
+    } else {
+      out.oprs.push_back(n.op());
     }
     Operator& op = out.oprs.back();
     if (!n.inputs.empty() || op.inputs) {

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "mge/dump/compat_rewrite.h"
@@ -29,6 +30,12 @@ struct VarRef {
   bool operator!=(const VarRef& o) const { return !(*this == o); }
   bool operator<(const VarRef& o) const {
     return node != o.node ? node < o.node : output < o.output;
+  }
+};
+
+struct VarRefHash {
+  size_t operator()(const VarRef& v) const {
+    return std::hash<uint64_t>()(uint64_t{v.node} << 32 | v.output);
   }
 };
 
@@ -50,6 +57,9 @@ class OptVar {
   void set_v1_name(std::optional<std::string> name) { Own().v1_name = std::move(name); }
   // Whether a pass changed its names (a var of a new operator owns them from the start).
   bool renamed() const { return own_ != nullptr; }
+  // A var of a copy of this var's operator: the same names, read where these are until one
+  // is changed (a pass copies every operator downstream of a change: 100k on a large model).
+  OptVar SameNames() const;
 
   std::optional<int> dtype;
   std::optional<Shape> shape;  // the static shape, where it can be told
@@ -77,10 +87,16 @@ class OptNode {
   OptNode& operator=(OptNode&&) noexcept = default;
 
   const Operator& op() const;
+  // The node's own Operator (copied first when it is the loaded one or shared with a copy).
   Operator& mutable_op();
   void set_op(Operator op);
-  // Whether the Operator is the loaded one, unchanged.
-  bool loaded() const { return loaded_ != nullptr; }
+  // Makes this node a copy of `other`'s operator: the same Operator, shared until either
+  // changes it (copy_opr_shallow keeps params, tensors and name; inputs live in the node).
+  void ShareOp(const OptNode& other);
+  // Whether the Operator is the loaded one at its loaded place, unchanged.
+  bool loaded() const { return loaded_ != nullptr && !copy_; }
+  // Whether the node alone holds its Operator (Emit() may move it out).
+  bool owns_op_alone() const { return own_ != nullptr && own_.use_count() == 1; }
   // The operator's class and priority, read once when the node is added to the graph: a
   // pass asks every node for its class, and the loaded operators lie all over memory.
   const OprClass* cls() const { return cls_; }
@@ -98,9 +114,31 @@ class OptNode {
  private:
   friend class OptGraph;
   const Operator* loaded_ = nullptr;
-  std::unique_ptr<Operator> own_;
+  std::shared_ptr<Operator> own_;
+  bool copy_ = false;  // loaded_ is another node's operator
   const OprClass* cls_ = nullptr;
   int32_t priority_ = 0;
+};
+
+// What makes two operators the same for MegEngine's deduplication: a key naming the class
+// and params ("Elemwise:16"), and the inputs in order.
+struct SameKey {
+  std::string key;
+  std::vector<VarRef> inputs;
+  bool operator==(const SameKey& o) const { return key == o.key && inputs == o.inputs; }
+};
+struct SameKeyHash {
+  size_t operator()(const SameKey& k) const;
+};
+
+// The operators of the graph by SameKey, the oldest first: OprMaker fills it, across passes,
+// so that an operator a pass makes again is the one that is already there (a loaded one
+// included), as in MegEngine. `indexed` counts the nodes already looked at.
+struct SameIndex {
+  std::unordered_map<SameKey, VarRef, SameKeyHash> map;
+  uint32_t indexed = 0;
+  // A copy of an operator (OprMaker::Copy) -> the operator first copied: they share params.
+  std::unordered_map<uint32_t, uint32_t> copy_root;
 };
 
 class OptGraph {
@@ -116,6 +154,10 @@ class OptGraph {
   OptNode& mutable_node(uint32_t index) {
     topo_valid_ = false;  // the caller may change its inputs
     return nodes_[index];
+  }
+  // Names operator `node` (no input changes: the cached order stays).
+  void set_opr_name(uint32_t node, std::string name) {
+    nodes_[node].mutable_op().name = std::move(name);
   }
   const OptVar& var(VarRef v) const { return nodes_[v.node].outputs[v.output]; }
   OptVar& mutable_var(VarRef v) { return nodes_[v.node].outputs[v.output]; }
@@ -155,6 +197,8 @@ class OptGraph {
   // Owns `bytes` and returns a view of them.
   std::string_view OwnBytes(std::string bytes);
 
+  SameIndex& same_index() { return same_index_; }
+
   // The comp node locator of a var: its operator's, or its tensor's, or its first input's.
   std::optional<std::string> LocatorOf(VarRef v) const;
 
@@ -177,6 +221,7 @@ class OptGraph {
   mutable std::vector<uint32_t> topo_;
   mutable bool topo_valid_ = false;
   int32_t current_priority_ = 0;
+  SameIndex same_index_;
 };
 
 }  // namespace graphport::mge::opt

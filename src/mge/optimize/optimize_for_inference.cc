@@ -2,21 +2,27 @@
 
 #include <chrono>
 
+#include "mge/optimize/arith_fuse/arith_fuse.h"
 #include "mge/optimize/arith_mul_distribute/arith_mul_distribute.h"
 #include "mge/optimize/combine_astype_and_reduce/combine_astype_and_reduce.h"
 #include "mge/optimize/convert_batch_norm/convert_batch_norm.h"
 #include "mge/optimize/delay_broadcast/delay_broadcast.h"
+#include "mge/optimize/expand_fused_arith/expand_fused_arith.h"
+#include "mge/optimize/final_arith_transform/final_arith_transform.h"
 #include "mge/optimize/folding_global_pooling/folding_global_pooling.h"
 #include "mge/optimize/folding_reduce_mean/folding_reduce_mean.h"
 #include "mge/optimize/fuse_conv_bias_nonlin/fuse_conv_bias_nonlin.h"
 #include "mge/optimize/fuse_conv_bias_z/fuse_conv_bias_z.h"
 #include "mge/optimize/fuse_preprocess/fuse_preprocess.h"
+#include "mge/optimize/normalize_arith_chain/normalize_arith_chain.h"
 #include "mge/optimize/param_fuse/param_fuse.h"
 #include "mge/optimize/param_merge/param_merge.h"
+#include "mge/optimize/param_redistribute/param_redistribute.h"
 #include "mge/optimize/remove_non_computing/remove_non_computing.h"
 #include "mge/optimize/remove_redundant_copy/remove_redundant_copy.h"
 #include "mge/optimize/remove_redundant_typecvt/remove_redundant_typecvt.h"
 #include "mge/optimize/remove_shape_hint/remove_shape_hint.h"
+#include "mge/optimize/reorder_arith_chain/reorder_arith_chain.h"
 
 namespace graphport::mge::opt {
 
@@ -29,13 +35,21 @@ OptimizeResult OptimizeForInference(const Graph& graph, const OptimizeOptions& o
     result.passes.push_back(pass(&g));
     result.passes.back().ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    result.changed = result.changed || result.passes.back().changed;
   };
   run(ConvertBatchNormToElemwise);
   run(RemoveNonComputingOpr);
   run(DelayBroadcast);
-  run(ParamFuse);  // #1, after ParamRedistribute in MegEngine
+  // Not the fused operators ArithFuse would make again as they are (round_trip.h): the
+  // result is the same, without re-creating everything downstream of each one twice.
+  run(options.expand_every_fused ? ExpandFusedArith : ExpandChangeableFusedArith);
+  run(NormalizeArithChain);
+  run(ParamRedistribute);
+  run(ParamFuse);  // #1
   run(ArithMulDistribute);
+  run(ReorderArithChain);
+  run(ArithFuse);
+  run(ReorderArithChain);  // again: fused operators may have changed shapes
+  run(FinalArithTransform);
   run(RemoveRedundantTypeCvt);
   run(RemoveRedundantCopy);
   run(CombineAstypeAndReduce);
@@ -56,6 +70,9 @@ OptimizeResult OptimizeForInference(const Graph& graph, const OptimizeOptions& o
   run(ParamMerge);
   run(RemoveShapeHint);
   result.graph = &g.Emit();
+  // What one pass does a later one may undo (ArithFuse fuses again what ExpandFusedArith
+  // took apart, into the loaded operators), so the graph changed only if Emit() wrote another.
+  result.changed = result.graph != &graph;
   return result;
 }
 

@@ -1,17 +1,17 @@
-// optimize_for_inference, as far as graphport has its passes: the internal entry point the
-// next steps build on (research megengine_optimize.md §2.2). Runs, in MegEngine's order,
-// ConvertBatchNormToElemwise, RemoveNonComputingOpr, DelayBroadcast, ParamFuse #1,
-// ArithMulDistribute, RemoveRedundantTypeCvt, RemoveRedundantCopy, CombineAstypeAndReduce,
+// optimize_for_inference (research megengine_optimize.md §2.2): MegEngine's default pipeline on
+// a loaded graph, in MegEngine's order: ConvertBatchNormToElemwise, RemoveNonComputingOpr,
+// DelayBroadcast, ExpandFusedArith, NormalizeArithChain, ParamRedistribute, ParamFuse #1,
+// ArithMulDistribute, ReorderArithChain, ArithFuse, ReorderArithChain again,
+// FinalArithTransform, RemoveRedundantTypeCvt, RemoveRedundantCopy, CombineAstypeAndReduce,
 // ParamFuse #2, with fuse_grain (on by default) FoldingReduceMean, FoldingGlobalPooling and
 // ParamFuse #3, then ParamMerge and RemoveShapeHint; the option passes graphport has
 // (FusePreprocess's check, FuseConvBiasNonlin, FuseConvBiasZ) run where MegEngine runs them.
-// The passes between them (the arithmetic chain passes, ParamRedistribute, ...) are not all
-// implemented yet, so the result is not yet always what MegEngine's dump writes. Every
+// The arithmetic passes take apart what they later put together (ExpandFusedArith and
+// ArithFuse, NormalizeArithChain and FinalArithTransform); operators made again are
+// deduplicated against the graph's own, so a graph that is already optimized comes out as the
+// loaded graph itself. Not here: CondExecConstPredicateFolding (no conditional execution in a
+// dump), FuseDeconvCvt, and the float16 and layout kwargs (refused before this runs). Every
 // MegEngine export calls this unless optimizeForInference is false or asLoaded is set.
-// ExpandFusedArith, NormalizeArithChain and FinalArithTransform are implemented but not run: the
-// first two take apart what ArithFuse and FinalArithTransform put together again, and with
-// ParamRedistribute, ReorderArithChain and ArithFuse missing between them the arithmetic would not
-// come out as MegEngine's does.
 #ifndef GRAPHPORT_MGE_OPTIMIZE_OPTIMIZE_FOR_INFERENCE_H_
 #define GRAPHPORT_MGE_OPTIMIZE_OPTIMIZE_FOR_INFERENCE_H_
 

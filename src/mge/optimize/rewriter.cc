@@ -38,8 +38,11 @@ void Rewriter::AutoReplaceOutputs(uint32_t node) {
   const size_t outputs = g_->node(node).outputs.size();
   for (uint32_t k = 0; k < outputs; ++k) {
     const VarRef dst{copy, g_->node(copy).outputs.size() == outputs ? k : 0};
-    // The copy's outputs are renamed to the old ones' current names.
-    g_->mutable_var(dst).mutable_middle().name = g_->var({node, k}).middle().name;
+    // The copy's outputs are renamed to the old ones' current names (an operator that is
+    // already there, which deduplication returns, may have them already).
+    if (g_->var(dst).middle().name != g_->var({node, k}).middle().name) {
+      g_->mutable_var(dst).mutable_middle().name = g_->var({node, k}).middle().name;
+    }
     replace_[{node, k}] = dst;
   }
 }

@@ -7,8 +7,8 @@
 #define GRAPHPORT_MGE_OPTIMIZE_REWRITER_H_
 
 #include <functional>
-#include <map>
-#include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "mge/optimize/opr_maker.h"
 
@@ -40,8 +40,10 @@ class Rewriter {
  private:
   OptGraph* g_;
   OprMaker maker_;
-  std::map<VarRef, VarRef> replace_;
-  std::set<VarRef> by_hand_;
+  // Hashed: a pass that changes a large graph replaces most of its vars, and every visit
+  // looks up each input.
+  std::unordered_map<VarRef, VarRef, VarRefHash> replace_;
+  std::unordered_set<VarRef, VarRefHash> by_hand_;
   uint32_t replaced_ = 0;
 };
 

@@ -93,6 +93,23 @@ std::optional<Shape> ConvolutionShape(const OptGraph& g, const OptNode& n) {
   return Shape{(*x)[0], oc, *oh, *ow};
 }
 
+// MatrixMul of two matrices: (M, N) from A (M, K) and B (K, N), either transposed.
+std::optional<Shape> MatrixMulShape(const OptGraph& g, const OptNode& n) {
+  constexpr uint8_t kMatrixMulParam = 20;
+  if (n.inputs.size() != 2 || n.op().params.empty() || n.op().params[0].type != kMatrixMulParam ||
+      n.op().params[0].table == nullptr) {
+    return std::nullopt;
+  }
+  const auto* p = reinterpret_cast<const param::MatrixMul*>(n.op().params[0].table);
+  const std::optional<Shape>& a = g.var(n.inputs[0]).shape;
+  const std::optional<Shape>& b = g.var(n.inputs[1]).shape;
+  if (p->format() != param::MatrixMulFormat_DEFAULT || !a || !b || a->size() != 2 ||
+      b->size() != 2 || (*a)[p->transposeA() ? 0 : 1] != (*b)[p->transposeB() ? 1 : 0]) {
+    return std::nullopt;
+  }
+  return Shape{(*a)[p->transposeA() ? 1 : 0], (*b)[p->transposeB() ? 0 : 1]};
+}
+
 std::optional<Shape> InferShape(const OptGraph& g, const OptNode& n, uint32_t output) {
   if (n.cls() == nullptr) return std::nullopt;
   const std::string_view key = n.cls()->key;
@@ -117,6 +134,7 @@ std::optional<Shape> InferShape(const OptGraph& g, const OptNode& n, uint32_t ou
     return BroadcastShapes(shapes);
   }
   if (key == "Convolution") return ConvolutionShape(g, n);
+  if (key == "MatrixMul") return MatrixMulShape(g, n);
   if (key == "Reshape" || key == "Broadcast" || key == "Dimshuffle" || key == "AxisAddRemove" ||
       key == "Concat" || key == "GetVarShape" || key == "Reduce" || key == "AdaptivePooling") {
     return ShapeFromKernel(g, n);

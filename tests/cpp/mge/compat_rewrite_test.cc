@@ -182,6 +182,8 @@ Values Evaluate(const std::string& bytes, const std::map<std::string, Values>& i
         if (mode == "LEQ") out[e] = a[0] <= a[1];
         if (mode == "ISNAN") out[e] = std::isnan(a[0]);
         if (mode == "ISINF") out[e] = std::isinf(a[0]) && a[0] > 0;
+      } else if (key == "PowC") {
+        out[e] = std::pow(a[0], ParamToJson(op.params[0])["fields"]["exp"].get<double>());
       } else if (key == "Where") {
         out[e] = a[0] != 0 ? a[1] : a[2];
       } else {
@@ -192,6 +194,27 @@ Values Evaluate(const std::string& bytes, const std::map<std::string, Values>& i
     vars[op.outputs[0]] = out;
   }
   return vars[g.outputs[0].compact_id];
+}
+
+// Re-dumps `out` with the default options until a dump is the bytes it was loaded from;
+// every dump must compute `expected`. Returns "" when a fixed point was reached within four
+// dumps, else what failed.
+std::string RedumpsToFixedPoint(std::string out, const std::string& format,
+                                const std::map<std::string, Values>& inputs,
+                                const Values& expected) {
+  for (int round = 0; round < 4; ++round) {
+    auto l = Load(out);
+    std::string next = Export(l.model.get(), {{"dumpFormat", format}}).model();
+    Values got = Evaluate(next, inputs);
+    for (size_t i = 0; i < 4; ++i) {
+      if (std::fabs(got[i] - expected[i]) > 1e-5 * std::max(1.0, std::fabs(expected[i]))) {
+        return "dump " + std::to_string(round + 2) + " computes " + std::to_string(got[i]);
+      }
+    }
+    if (next == out) return "";
+    out = std::move(next);
+  }
+  return "no fixed point after four dumps";
 }
 
 struct Case {
@@ -244,8 +267,16 @@ TEST_P(MgeCompatRewrite, ElemwiseModeIsDecomposedAndComputesTheSame) {
     EXPECT_EQ(j["megengine"]["outputs"][0]["name"], "out");
     Values got = Evaluate(out, inputs);
     for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(got[i], expected[i], 1e-5) << c.mode << " " << i;
-    // The rewritten file dumps again as it is.
-    EXPECT_EQ(Export(reloaded.model.get(), {{"dumpFormat", format}}).model(), out);
+    // The rewritten file dumps again as it is when kept as loaded: the compat rewrite leaves
+    // its own output alone.
+    EXPECT_EQ(Export(reloaded.model.get(), AsLoaded({{"dumpFormat", format}})).model(), out);
+    // A default re-dump optimizes it again, as MegEngine's Network.dump would: a constant
+    // power the rewrite wrote as POW(x, c) becomes PowC (FinalArithTransform). Each dump
+    // computes the same. It is not always a fixed point at once, in MegEngine either
+    // (research megengine_optimize.md §6.3): a re-made commutative Elemwise stores its inputs
+    // in var id order, and the ids of the next load follow the dumper's walk, which can meet
+    // them the other way round (EXPM1(x) + c here); a few dumps settle it.
+    EXPECT_EQ(RedumpsToFixedPoint(out, format, inputs, expected), "") << c.mode;
   }
 }
 

@@ -3,6 +3,8 @@
 // user_info, the seed's option errors, the optimize kwargs, append.
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include "mge/pickle/pickle_writer.h"
 #include "mge_test_util.h"
 #include "test_model.h"
@@ -106,6 +108,36 @@ TEST_F(MgeDumpOptions, KeepOprName) {
   }
 }
 
+// Optimized (the default), the operators the passes make are named as MegEngine names them,
+// so keep_opr_name writes a name for every operator: "add" made again as ADD(b, mul) is
+// `ADD(<input names>)[<operator id>]`.
+TEST_F(MgeDumpOptions, KeepOprNameNamesWhatTheOptimizerMakes) {
+  for (const char* format : {"FBS", "FBS_V2"}) {
+    Exported e = Dump({{"dumpFormat", format}, {"keepOprName", true}});
+    std::vector<std::string> names;
+    if (std::string(format) == "FBS") {
+      V1Flatbuffer fb;
+      for (const auto* op : *V1Root(e.model(), &fb)->oprs()) {
+        ASSERT_NE(op->name(), nullptr) << format;
+        names.push_back(op->name()->str());
+      }
+    } else {
+      V2Buffer b = V2Root(e.model());
+      for (const auto* op : *b.root->oprs()) {
+        ASSERT_NE(op->name(), nullptr) << format;
+        names.push_back(op->name()->str());
+      }
+    }
+    ASSERT_EQ(names.size(), 4u) << format;
+    EXPECT_EQ(names[0], "merged0");
+    EXPECT_EQ(names[1], "data");
+    EXPECT_EQ(names[2], "mul");
+    EXPECT_TRUE(std::regex_match(names[3], std::regex(R"(ADD\([a-z0-9]+,mul\)\[[0-9]+\])")))
+        << names[3];
+    EXPECT_FALSE(e.info.contains("kept") && e.info["kept"].contains("oprNames")) << format;
+  }
+}
+
 TEST_F(MgeDumpOptions, KeepParamName) {
   // The loaded graph's operators in their order (the optimizer may reorder them).
   Exported off = Dump(AsLoaded());
@@ -141,9 +173,12 @@ TEST_F(MgeDumpOptions, KeepOprPriority) {
     return p;
   };
   EXPECT_EQ(priorities(nullptr), (std::vector<int32_t>{0, 0, 0, 0}));
-  // Network.dump's set_priority_to_id: the operator without a priority takes its id (the
-  // first operator loaded: 1); asLoaded keeps the priorities as they are.
-  EXPECT_EQ(priorities({{"keepOprPriority", true}}), (std::vector<int32_t>{1, 3, 5, 7}));
+  // Network.dump's set_priority_to_id: the operator without a priority takes its id (data,
+  // the first operator loaded: 1); asLoaded keeps the priorities as they are. Optimized,
+  // "add" = ADD(mul, b) is made again with its inputs in var id order, ADD(b, mul)
+  // (ReorderArithChain; the new ADD takes the priority 7 of the operator visited), so the
+  // dumper's walk from the output meets merged0 before data: {merged0, data, mul, add}.
+  EXPECT_EQ(priorities({{"keepOprPriority", true}}), (std::vector<int32_t>{3, 1, 5, 7}));
   EXPECT_EQ(priorities(AsLoaded({{"keepOprPriority", true}})), (std::vector<int32_t>{0, 3, 5, 7}));
   V1Flatbuffer fb;
   const fbs::Graph* g =

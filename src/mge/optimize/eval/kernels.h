@@ -63,6 +63,23 @@ std::optional<HostValue> EvalReduce(const HostValue& x, uint32_t mode, int32_t a
 std::optional<HostValue> EvalAdaptivePooling(const HostValue& x, const HostValue& target, bool max,
                                              bool exact_only, std::string* why);
 
+// Convolution in NCHW: dense weights (OC, IC, FH, FW) or group weights (G, OCPG, ICPG, FH,
+// FW); `flip` for CONVOLUTION mode (CROSS_CORRELATION reads the filter as it is).
+struct ConvolutionParams {
+  uint32_t pad_h = 0, pad_w = 0, stride_h = 1, stride_w = 1, dilate_h = 1, dilate_w = 1;
+  bool group = false;
+  bool flip = false;
+};
+// Each output a float32 sum of products, left to right over input channel, filter row and
+// column; with `exact_only` refused when it sums more than two products (MegEngine's
+// kernels sum in an order of their own).
+std::optional<HostValue> EvalConvolution(const HostValue& x, const HostValue& w,
+                                         const ConvolutionParams& params, bool exact_only,
+                                         std::string* why);
+// A (M, K) times B (K, N), either transposed; sums as EvalConvolution's.
+std::optional<HostValue> EvalMatrixMul(const HostValue& a, const HostValue& b, bool transpose_a,
+                                       bool transpose_b, bool exact_only, std::string* why);
+
 // BatchNorm in INFERENCE mode, y = (x - mean) / sqrt(variance + eps) * scale + bias, in
 // double rounded once: a reference for numerics checks only (MegEngine folds BatchNorm
 // through ConvertBatchNormToElemwise, whose chain is what gets folded bit for bit).

@@ -16,6 +16,8 @@ namespace param = mgb::serialization::fbs::param;
 
 // Union numbers of the param tables read here (megengine.md, OperatorParam).
 constexpr uint8_t kAxisParam = 2;
+constexpr uint8_t kConvolutionParam = 3;
+constexpr uint8_t kMatrixMulParam = 20;
 constexpr uint8_t kBNParam = 11;
 constexpr uint8_t kElemwiseParam = 17;
 constexpr uint8_t kPowCParam = 19;
@@ -74,7 +76,8 @@ bool HasKernel(const Operator& op) {
                                                       "GetVarShape",   "Reduce",
                                                       "Identity",      "MarkNoBroadcastElemwise",
                                                       "ShapeHint",     "AdaptivePooling",
-                                                      "Copy"};
+                                                      "Copy",          "Convolution",
+                                                      "MatrixMul"};
   return keys->count(Key(op)) != 0;
 }
 
@@ -155,6 +158,32 @@ std::optional<HostValue> EvalOperator(const Operator& op, const std::vector<cons
     } else if (Arity(in, 2, why)) {
       out = EvalAdaptivePooling(*in[0], *in[1], p->mode() == param::PoolingV0Mode_MAX_,
                                 options.exact_only, why);
+    }
+  } else if (key == "Convolution") {
+    const auto* p = ParamOf<param::Convolution>(op, kConvolutionParam);
+    if (p == nullptr || p->format() != param::ConvolutionFormat_NCHW ||
+        p->compute_mode() != param::ConvolutionV1ComputeMode_DEFAULT) {
+      *why = "Convolution other than NCHW with the default compute mode";
+    } else if (Arity(in, 2, why)) {
+      ConvolutionParams c;
+      c.pad_h = p->pad_h();
+      c.pad_w = p->pad_w();
+      c.stride_h = p->stride_h();
+      c.stride_w = p->stride_w();
+      c.dilate_h = p->dilate_h();
+      c.dilate_w = p->dilate_w();
+      c.group = p->sparse() == param::ConvolutionV0Sparse_GROUP;
+      c.flip = p->mode() == param::ConvolutionV0Mode_CONVOLUTION;
+      out = EvalConvolution(*in[0], *in[1], c, options.exact_only, why);
+    }
+  } else if (key == "MatrixMul") {
+    const auto* p = ParamOf<param::MatrixMul>(op, kMatrixMulParam);
+    if (p == nullptr || p->format() != param::MatrixMulFormat_DEFAULT ||
+        p->compute_mode() != param::MatrixMulV1ComputeMode_DEFAULT) {
+      *why = "MatrixMul other than the default format and compute mode";
+    } else if (Arity(in, 2, why)) {
+      out =
+          EvalMatrixMul(*in[0], *in[1], p->transposeA(), p->transposeB(), options.exact_only, why);
     }
   } else if (key == "BatchNorm") {
     const auto* p = ParamOf<param::BN>(op, kBNParam);

@@ -1,5 +1,8 @@
 #include "mge/optimize/expand_fused_arith/expand_fused_arith.h"
 
+#include <optional>
+
+#include "mge/optimize/expand_fused_arith/round_trip.h"
 #include "mge/optimize/rewriter.h"
 
 namespace graphport::mge::opt {
@@ -24,12 +27,12 @@ std::optional<uint32_t> ModeAfterAdd(uint32_t fused) {
   }
 }
 
-}  // namespace
-
-PassReport ExpandFusedArith(OptGraph* g) {
+PassReport Expand(OptGraph* g, bool changeable_only) {
   Rewriter rw(g);
   OprMaker& m = rw.maker();
   uint32_t expanded = 0;
+  std::optional<FusedRoundTrip> round_trip;
+  if (changeable_only) round_trip.emplace(*g);
   rw.ForEachOperator([&](uint32_t node) {
     // As MegEngine does: the operator is re-made on its replaced inputs first, then expanded
     // from those inputs.
@@ -37,6 +40,10 @@ PassReport ExpandFusedArith(OptGraph* g) {
     const std::optional<uint32_t> mode = ElemwiseModeOf(g->node(node).op());
     if (!mode) return;
     const std::vector<VarRef> in = rw.Inputs(node);
+    if (round_trip && (*mode == kFuseMulAdd3 || *mode == kFuseMulAdd4 || ModeAfterAdd(*mode)) &&
+        round_trip->Unchanged(node, *mode, in)) {
+      return;
+    }
     VarRef out;
     if (*mode == kFuseMulAdd3 && in.size() == 3) {
       out = m.Elemwise(kAdd, {m.Elemwise(kMul, {in[0], in[1]}), in[2]});
@@ -57,5 +64,11 @@ PassReport ExpandFusedArith(OptGraph* g) {
   if (expanded) report.summary = std::to_string(expanded) + " fused Elemwise expanded";
   return report;
 }
+
+}  // namespace
+
+PassReport ExpandFusedArith(OptGraph* g) { return Expand(g, false); }
+
+PassReport ExpandChangeableFusedArith(OptGraph* g) { return Expand(g, true); }
 
 }  // namespace graphport::mge::opt

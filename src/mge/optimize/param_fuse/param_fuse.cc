@@ -5,6 +5,7 @@
 #include <set>
 
 #include "mge/optimize/eval/graph_eval.h"
+#include "mge/optimize/opr_name.h"
 #include "mge/optimize/rewriter.h"
 
 namespace graphport::mge::opt {
@@ -75,11 +76,7 @@ class Fuser {
     }
     std::set<std::string> shared = SharedSources(v);
     const OptVar& old = g_->var(v);
-    const Operator& op = g_->node(v.node).op();
-    std::string var_name = old.middle().name ? *old.middle().name
-                           : old.v1_name()   ? *old.v1_name()
-                           : op.name         ? *op.name
-                                             : "";
+    const std::string var_name = VarName(*g_, v);
     std::string name = "fuse(";
     bool first = true;
     for (const std::string& s : shared) {  // std::set: sorted as strcmp sorts

@@ -193,6 +193,83 @@ TEST(EvalReduce, AxesTargetsAndPinnedOrder) {
   EXPECT_EQ(EvalReduce(ints, 5 /*MEAN*/, 0, nullptr, true, &why)->i[0], 2);
 }
 
+// x (1, 2, 3, 3), w (1, 2, 2, 2) of ones and twos: each output sums 8 products.
+// Channel 0 of x is 0..8, channel 1 is 10..18; w's channel 0 is 1, channel 1 is 2.
+// Output (0, 0): (0 + 1 + 3 + 4) + 2 (10 + 11 + 13 + 14) = 8 + 96 = 104; moving right adds
+// 4 + 2·4 = 12, moving down 12 + 2·12 = 36.
+TEST(EvalConvolution, DenseGroupPaddingAndFlip) {
+  std::vector<float> xs(18);
+  for (int i = 0; i < 9; ++i) xs[i] = static_cast<float>(i), xs[9 + i] = 10.0f + i;
+  HostValue x = F({1, 2, 3, 3}, xs);
+  HostValue w = F({1, 2, 2, 2}, {1, 1, 1, 1, 2, 2, 2, 2});
+  std::string why;
+  ConvolutionParams p;
+  auto out = EvalConvolution(x, w, p, /*exact_only=*/false, &why);
+  ASSERT_TRUE(out) << why;
+  EXPECT_EQ(out->shape, (Shape{1, 1, 2, 2}));
+  EXPECT_EQ(out->f, (std::vector<float>{104, 116, 140, 152}));
+  // Eight products per output: an order MegEngine leaves open.
+  EXPECT_FALSE(EvalConvolution(x, w, p, /*exact_only=*/true, &why));
+  EXPECT_NE(why.find("8 products"), std::string::npos) << why;
+  // Padding 1: the corner window sees x[0][0] = 0 and x[1][0] = 10 only: 0 + 2·10.
+  p.pad_h = p.pad_w = 1;
+  out = EvalConvolution(x, w, p, false, &why);
+  ASSERT_TRUE(out);
+  EXPECT_EQ(out->shape, (Shape{1, 1, 4, 4}));
+  EXPECT_EQ(out->f[0], 20.0f);
+  // Group (2 groups of one channel), a 1x1 filter of 3 and -1: one product per output,
+  // which is exact.
+  ConvolutionParams g;
+  g.group = true;
+  HostValue gw = F({2, 1, 1, 1, 1}, {3, -1});
+  out = EvalConvolution(x, gw, g, true, &why);
+  ASSERT_TRUE(out) << why;
+  EXPECT_EQ(out->shape, (Shape{1, 2, 3, 3}));
+  EXPECT_EQ(out->f[4], 12.0f);    // 3·4
+  EXPECT_EQ(out->f[13], -14.0f);  // -1·14
+  // CONVOLUTION flips the filter: a (1, 1, 1, 2) filter (1, 0) reads the right neighbour.
+  ConvolutionParams f;
+  f.flip = true;
+  HostValue x1 = F({1, 1, 1, 3}, {5, 6, 7});
+  HostValue w1 = F({1, 1, 1, 2}, {1, 0});
+  out = EvalConvolution(x1, w1, f, true, &why);
+  ASSERT_TRUE(out) << why;
+  EXPECT_EQ(out->f, (std::vector<float>{6, 7}));
+  // Channels that do not match the weights are refused, not guessed.
+  HostValue bad = F({1, 3, 1, 1}, {1, 1, 1});
+  EXPECT_FALSE(EvalConvolution(x, bad, p, false, &why));
+}
+
+// A (2, 3) · B (3, 2) and the transposed forms; float32 sums left to right.
+TEST(EvalMatrixMul, ProductsAndTransposes) {
+  HostValue a = F({2, 3}, {1, 2, 3, 4, 5, 6});
+  HostValue b = F({3, 2}, {1, 0, 0, 1, 1, 1});
+  std::string why;
+  auto out = EvalMatrixMul(a, b, false, false, false, &why);
+  ASSERT_TRUE(out) << why;
+  EXPECT_EQ(out->shape, (Shape{2, 2}));
+  EXPECT_EQ(out->f, (std::vector<float>{4, 5, 10, 11}));
+  HostValue at = F({3, 2}, {1, 4, 2, 5, 3, 6});  // a transposed
+  HostValue bt = F({2, 3}, {1, 0, 1, 0, 1, 1});  // b transposed
+  out = EvalMatrixMul(at, bt, true, true, false, &why);
+  ASSERT_TRUE(out) << why;
+  EXPECT_EQ(out->f, (std::vector<float>{4, 5, 10, 11}));
+  // 2^24 + 1 + 1: left to right each 1 is lost (2^24 + 1 rounds to 2^24); the order shows.
+  HostValue big = F({1, 3}, {16777216.0f, 1, 1});
+  HostValue ones = F({3, 1}, {1, 1, 1});
+  out = EvalMatrixMul(big, ones, false, false, false, &why);
+  ASSERT_TRUE(out);
+  EXPECT_EQ(out->f[0], 16777216.0f);
+  EXPECT_FALSE(EvalMatrixMul(big, ones, false, false, true, &why));
+  // Two products: exact in any order.
+  HostValue two = F({1, 2}, {3, 4});
+  HostValue col = F({2, 1}, {0.5f, 0.25f});
+  out = EvalMatrixMul(two, col, false, false, true, &why);
+  ASSERT_TRUE(out) << why;
+  EXPECT_EQ(out->f[0], 2.5f);
+  EXPECT_FALSE(EvalMatrixMul(a, a, false, false, false, &why));  // inner dims differ
+}
+
 TEST(EvalHostValue, DecodesAndEncodes) {
   HostValue v = HostValue::Floats({2}, {1.0f, -0.5f}, kF16);
   std::string bytes = EncodeValue(v);

@@ -6,10 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -181,6 +183,27 @@ class TestGraph {
     uint32_t node = g_->Add(std::move(n));
     return {node, 5};
   }
+  // Convolution in NCHW, cross-correlation, stride 1; group weights (G, OCPG, ICPG, FH, FW).
+  VarRef Convolution(VarRef x, VarRef w, uint32_t pad = 0, bool group = false) {
+    OptNode n = Node("Convolution", {x, w});
+    flatbuffers::FlatBufferBuilder fbb(64);
+    n.mutable_op().params.push_back(g_->OwnParam(
+        3, &fbb,
+        param::CreateConvolution(
+            fbb, param::ConvolutionV0Mode_CROSS_CORRELATION, pad, pad, 1, 1, 1, 1,
+            group ? param::ConvolutionV0Sparse_GROUP : param::ConvolutionV0Sparse_DENSE)
+            .Union()));
+    n.mutable_op().items = {{DumpItem::kParam, 0}};
+    return Add(std::move(n), "");
+  }
+  VarRef MatrixMul(VarRef a, VarRef b, bool transpose_a = false, bool transpose_b = false) {
+    OptNode n = Node("MatrixMul", {a, b});
+    flatbuffers::FlatBufferBuilder fbb(64);
+    n.mutable_op().params.push_back(
+        g_->OwnParam(20, &fbb, param::CreateMatrixMul(fbb, transpose_a, transpose_b).Union()));
+    n.mutable_op().items = {{DumpItem::kParam, 0}};
+    return Add(std::move(n), "");
+  }
   void Output(VarRef v) { g_->AddEndpoint(v); }
 
   // The graph as a Graph (in the dumper's order), which OptimizeForInference reads.
@@ -228,7 +251,12 @@ class TestGraph {
 // The expression a var stands for, to compare structures the way MegEngine's pass tests
 // do: inputs by name, ImmutableTensors by value (up to 4 elements), Elemwise by mode, any
 // other operator by class, its inputs in order: "Broadcast(RELU(x),GetVarShape(y))".
-inline std::string Expr(const OptGraph& g, VarRef v) {
+//
+// `canonical` sorts the operands of commutative modes (ADD, MUL, MAX, MIN, FUSE_ADD_RELU /
+// SIGMOID / TANH, FUSE_MUL_ADD3's factors, FUSE_MUL_ADD4's factors and pairs) by their text:
+// MegEngine's pass tests compare with an expression built in the same graph, whose
+// constructor orders those operands by var id, so they assert the structure up to that order.
+inline std::string Expr(const OptGraph& g, VarRef v, bool canonical = false) {
   const OptNode& n = g.node(v.node);
   const Operator& op = n.op();
   const std::string key(g.Key(v.node));
@@ -282,8 +310,26 @@ inline std::string Expr(const OptGraph& g, VarRef v) {
   } else if (key == "PowC") {
     head = "PowC" + std::to_string(reinterpret_cast<const param::PowC*>(op.params[0].table)->exp());
   }
+  std::vector<std::string> in;
+  for (const VarRef& r : n.inputs) in.push_back(Expr(g, r, canonical));
+  if (canonical && key == "Elemwise") {
+    static const std::set<std::string> kCommutative = {
+        "ADD",          "MUL", "Elemwise18", "Elemwise19", "FUSE_ADD_RELU", "FUSE_ADD_SIGMOID",
+        "FUSE_ADD_TANH"};
+    if (kCommutative.count(head) && in.size() == 2) std::sort(in.begin(), in.end());
+    if ((head == "FMA3" && in.size() == 3) || (head == "FMA4" && in.size() == 4)) {
+      std::sort(in.begin(), in.begin() + 2);
+    }
+    if (head == "FMA4" && in.size() == 4) {
+      std::sort(in.begin() + 2, in.end());
+      if (in[2] < in[0]) {
+        std::swap(in[0], in[2]);
+        std::swap(in[1], in[3]);
+      }
+    }
+  }
   std::string text = head + "(";
-  for (size_t k = 0; k < n.inputs.size(); ++k) text += (k ? "," : "") + Expr(g, n.inputs[k]);
+  for (size_t k = 0; k < in.size(); ++k) text += (k ? "," : "") + in[k];
   return text + ")";
 }
 
@@ -337,17 +383,39 @@ inline void ExpectSameOutputs(const Graph& before, const Graph& after, double re
   }
 }
 
+// Outputs equal within `rel` of the output's largest magnitude (the normwise relative error):
+// a rewrite that moves a scale into convolution weights rounds each product differently, and
+// where a sum of many products cancels to near zero the elementwise relative error says
+// nothing about the rewrite.
+inline void ExpectSameOutputsNormwise(const Graph& before, const Graph& after, double rel) {
+  for (uint32_t seed : {1u, 2u, 3u}) {
+    std::vector<HostValue> a = Run(before, seed), b = Run(after, seed);
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t k = 0; k < a.size(); ++k) {
+      ASSERT_EQ(a[k].shape, b[k].shape) << "output " << k;
+      double scale = 1.0, worst = 0.0;
+      for (size_t e = 0; e < a[k].size(); ++e)
+        scale = std::max(scale, double{std::fabs(a[k].AsFloat(e))});
+      for (size_t e = 0; e < a[k].size(); ++e) {
+        worst = std::max(worst, std::fabs(double{a[k].AsFloat(e)} - b[k].AsFloat(e)));
+      }
+      EXPECT_LE(worst, rel * scale) << "output " << k << " seed " << seed;
+    }
+  }
+}
+
 // Runs `pass` on the graph `t` built: the expression of each endpoint after it, with the
 // numerics check of the graph before against the graph after.
 template <typename Pass>
-std::vector<std::string> ApplyPass(TestGraph* t, Pass pass, PassReport* report = nullptr) {
+std::vector<std::string> ApplyPass(TestGraph* t, Pass pass, PassReport* report = nullptr,
+                                   bool canonical = false) {
   const Graph& before = t->Emit();
   RewrittenGraph out;
   OptGraph g(before, &out);
   PassReport r = pass(&g);
   if (report != nullptr) *report = r;
   std::vector<std::string> exprs;
-  for (const VarRef& v : g.endpoints()) exprs.push_back(Expr(g, v));
+  for (const VarRef& v : g.endpoints()) exprs.push_back(Expr(g, v, canonical));
   ExpectSameOutputs(before, g.Emit());
   return exprs;
 }

@@ -1,0 +1,194 @@
+#include "mge/optimize/arith_fuse/arith_fuse.h"
+
+#include <algorithm>
+#include <list>
+#include <utility>
+
+#include "mge/optimize/elem_chain.h"
+#include "mge/optimize/eval/kernels.h"
+
+namespace graphport::mge::opt {
+namespace {
+
+// ElemwiseMode numbers (opr_params.fbs) of the fused modes and what they fuse.
+constexpr uint32_t kSigmoid = 12, kTanh = 14, kHSwish = 49;
+constexpr uint32_t kFuseMulAdd3 = 35, kFuseMulAdd4 = 36;
+constexpr uint32_t kFuseAddRelu = 37, kFuseAddSigmoid = 38, kFuseAddTanh = 39;
+constexpr uint32_t kFuseAddHSwish = 51;
+
+bool Quantized(int dtype) { return (dtype >= 11 && dtype <= 16) || dtype == 20; }
+
+// A map kept in the order its keys were first inserted (an erased key inserted again goes
+// last).
+template <typename Key, typename Value>
+class InsertionMap {
+ public:
+  using Entries = std::list<std::pair<Key, Value>>;
+  Value& operator[](const Key& key) {
+    auto it = Find(key);
+    if (it != entries_.end()) return it->second;
+    entries_.push_back({key, Value{}});
+    return entries_.back().second;
+  }
+  typename Entries::iterator Find(const Key& key) {
+    return std::find_if(entries_.begin(), entries_.end(),
+                        [&](const auto& e) { return e.first == key; });
+  }
+  typename Entries::iterator Erase(typename Entries::iterator it) { return entries_.erase(it); }
+  Entries& entries() { return entries_; }
+  bool empty() const { return entries_.empty(); }
+
+ private:
+  Entries entries_;
+};
+
+using Product = std::pair<VarRef, VarRef>;
+
+class Fuser : public ElemChainPass {
+ public:
+  explicit Fuser(OptGraph* g) : ElemChainPass(g) {}
+
+  PassReport Result() {
+    Run();
+    PassReport report{"ArithFuse", fma3_ + fma4_ + fused_add_ != 0, ""};
+    if (report.changed) {
+      report.summary = std::to_string(fma3_) + " FUSE_MUL_ADD3, " + std::to_string(fma4_) +
+                       " FUSE_MUL_ADD4, " + std::to_string(fused_add_) + " FUSE_ADD_*";
+    }
+    return report;
+  }
+
+ private:
+  bool IsChainMode(uint32_t mode) const override { return mode == kAdd; }
+
+  void ProcessChain(VarRef endpoint, uint32_t mode) override {
+    (void)mode;
+    if (!ShapeOf(endpoint)) return;
+    const std::vector<VarRef> leaves = ChainTerms(endpoint, kAdd);
+    if (leaves.empty()) return;
+    products_ = {};
+    bias_ = {};
+    for (const VarRef& leaf : leaves) {
+      const OptNode& n = g_->node(leaf.node);
+      if (readers_(leaf) && ModeOf(leaf) == kMul && n.inputs.size() == 2) {
+        VarRef a = n.inputs[0], b = n.inputs[1];
+        if (!ShapeOf(a) || !ShapeOf(b)) return;
+        if (ElementCount(*ShapeOf(a)) > ElementCount(*ShapeOf(b))) std::swap(a, b);
+        a = rw_.Get(a);
+        b = rw_.Get(b);
+        if (!ShapeOf(a) || !ShapeOf(b)) return;
+        products_[{*ShapeOf(a), *ShapeOf(b)}].push_back({a, b});
+      } else {
+        const VarRef v = rw_.Get(leaf);
+        if (!ShapeOf(v)) return;
+        bias_[*ShapeOf(v)].push_back(v);
+      }
+    }
+    if (products_.empty()) return;
+    // Products of operands of one shape first: their results can be others' bias.
+    for (auto it = products_.entries().begin(); it != products_.entries().end();) {
+      if (it->first.first != it->first.second) {
+        ++it;
+        continue;
+      }
+      AddBias(FuseProducts(&it->second));
+      it = products_.Erase(it);
+    }
+    // The others from the smallest broadcast shape up (fewer products first on a tie).
+    std::vector<std::pair<size_t, std::vector<Product>*>> sorted;
+    for (auto& [shapes, terms] : products_.entries()) {
+      const std::optional<Shape> out = BroadcastShapes({shapes.first, shapes.second});
+      sorted.push_back({out ? ElementCount(*out) : 0, &terms});
+    }
+    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+      return a.first < b.first || (a.first == b.first && a.second->size() < b.second->size());
+    });
+    for (auto& [size, terms] : sorted) AddBias(FuseProducts(terms));
+    std::optional<VarRef> sum;
+    for (auto& [shape, terms] : bias_.entries()) {
+      const VarRef group = ReduceVarList(&m_, terms, kAdd);
+      sum = sum ? m_.Elemwise(kAdd, {*sum, group}) : group;
+    }
+    rw_.Replace(endpoint, *sum);
+  }
+
+  void AddBias(VarRef v) {
+    if (const std::optional<Shape>& shape = ShapeOf(v)) bias_[*shape].push_back(v);
+  }
+
+  // The bias terms of `shape` summed and taken out, if there are any.
+  std::optional<VarRef> PopBias(const Shape& shape) {
+    auto it = bias_.Find(shape);
+    if (it == bias_.entries().end()) return std::nullopt;
+    const VarRef sum = ReduceVarList(&m_, it->second, kAdd);
+    bias_.Erase(it);
+    return sum;
+  }
+
+  // Two products at a time from the back make FUSE_MUL_ADD4; a lone one takes a bias term.
+  VarRef FuseProducts(std::vector<Product>* terms) {
+    std::optional<VarRef> sum;
+    auto add = [&](VarRef v) { sum = sum ? m_.Elemwise(kAdd, {*sum, v}) : v; };
+    while (terms->size() >= 2) {
+      const Product b = terms->back();
+      terms->pop_back();
+      const Product a = terms->back();
+      terms->pop_back();
+      ++fma4_;
+      add(m_.Elemwise(kFuseMulAdd4, {a.first, a.second, b.first, b.second}));
+    }
+    if (!terms->empty()) {
+      const Product t = terms->back();
+      terms->pop_back();
+      std::optional<VarRef> bias = PopBias(*ShapeOf(t.first));
+      if (!bias) bias = PopBias(*ShapeOf(t.second));
+      if (bias) {
+        ++fma3_;
+        add(m_.Elemwise(kFuseMulAdd3, {t.first, t.second, *bias}));
+      } else {
+        add(m_.Elemwise(kMul, {t.first, t.second}));
+      }
+    }
+    return *sum;
+  }
+
+  bool OnVisitFinished(uint32_t node) override {
+    const OptNode& n = g_->node(node);
+    if (n.inputs.size() != 1 || !readers_(n.inputs[0])) return true;
+    const VarRef sum = rw_.Get(n.inputs[0]);
+    if (ModeOf(sum) != kAdd || g_->node(sum.node).inputs.size() != 2) return true;
+    const std::optional<int> dtype = g_->var(n.inputs[0]).dtype;
+    if (dtype && Quantized(*dtype)) return true;
+    uint32_t fused;
+    switch (*ModeOf({node, 0})) {
+      case kRelu:
+        fused = kFuseAddRelu;
+        break;
+      case kSigmoid:
+        fused = kFuseAddSigmoid;
+        break;
+      case kTanh:
+        fused = kFuseAddTanh;
+        break;
+      case kHSwish:
+        fused = kFuseAddHSwish;
+        break;
+      default:
+        return true;
+    }
+    const std::vector<VarRef> in = g_->node(sum.node).inputs;
+    rw_.Replace({node, 0}, m_.Elemwise(fused, in));
+    ++fused_add_;
+    return false;
+  }
+
+  InsertionMap<std::pair<Shape, Shape>, std::vector<Product>> products_;
+  InsertionMap<Shape, std::vector<VarRef>> bias_;
+  uint32_t fma3_ = 0, fma4_ = 0, fused_add_ = 0;
+};
+
+}  // namespace
+
+PassReport ArithFuse(OptGraph* g) { return Fuser(g).Result(); }
+
+}  // namespace graphport::mge::opt

@@ -1,0 +1,27 @@
+// The names MegEngine gives the operators a pass makes (research megengine_dump_details.md
+// §1.2 rule 7, megengine_optimize.md §2.1.6): OperatorNodeConfig::make_name's
+// `<base>(<input names>)[<operator id>]` for an operator made without a name, where an input's
+// name loses its outermost parenthesised part and the list ends in "..." once 64 characters
+// are reached; an ImmutableTensor's base is its value in short (`const<0.5>`, `const{1,256}`).
+// Copies of an operator keep its name (copy_opr_shallow keeps the config); ParamFuse and
+// ParamMerge name theirs themselves.
+#ifndef GRAPHPORT_MGE_OPTIMIZE_OPR_NAME_H_
+#define GRAPHPORT_MGE_OPTIMIZE_OPR_NAME_H_
+
+#include <string>
+
+#include "mge/optimize/opt_graph.h"
+
+namespace graphport::mge::opt {
+
+// The name MegEngine shows for var `v`: its explicit name, else its operator's name (with
+// ":o<k>" for one of several outputs), else its operator's base and id.
+std::string VarName(const OptGraph& g, VarRef v);
+
+// The default name of operator `node`, made from its class, params or value, its inputs'
+// names and its id.
+std::string DefaultOprName(const OptGraph& g, uint32_t node);
+
+}  // namespace graphport::mge::opt
+
+#endif  // GRAPHPORT_MGE_OPTIMIZE_OPR_NAME_H_

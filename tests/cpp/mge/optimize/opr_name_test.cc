@@ -1,0 +1,161 @@
+// The names of the operators the passes make (opr_name.h): MegEngine's default
+// `<base>(<input names>)[<operator id>]`, a value summary for ImmutableTensors, and every
+// operator a pass makes named, so that keep_opr_name never writes a nameless one.
+#include "mge/optimize/opr_name.h"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "mge/optimize/arith_fuse/arith_fuse.h"
+#include "mge/optimize/convert_batch_norm/convert_batch_norm.h"
+#include "mge/optimize/delay_broadcast/delay_broadcast.h"
+#include "mge/optimize/expand_fused_arith/expand_fused_arith.h"
+#include "mge/optimize/final_arith_transform/final_arith_transform.h"
+#include "mge/optimize/normalize_arith_chain/normalize_arith_chain.h"
+#include "mge/optimize/param_fuse/param_fuse.h"
+#include "mge/optimize/param_merge/param_merge.h"
+#include "mge/optimize/reorder_arith_chain/reorder_arith_chain.h"
+#include "test_graph.h"
+
+namespace graphport::mge::opt {
+namespace {
+
+using testing::TestGraph;
+
+constexpr uint32_t kRelu = 0, kNegate = 11, kAdd = 16, kMul = 21, kSub = 24;
+constexpr uint32_t kFuseAddRelu = 37;
+
+HostValue Ramp(Shape shape, float start) {
+  std::vector<float> v(ElementCount(shape));
+  for (size_t k = 0; k < v.size(); ++k) v[k] = start + 0.5f * static_cast<float>(k);
+  return HostValue::Floats(shape, v);
+}
+
+// Runs `pass` on the graph `t` built and returns the names of the operators it made (id
+// above every loaded one) that reach the outputs; each must have one. The loaded operators
+// the test did not name are named "loaded<i>" first, as a file with names is loaded: their
+// copies (re-made on replaced inputs) keep those names and are left out.
+std::vector<std::string> MadeNames(TestGraph* t, PassReport (*pass)(OptGraph*)) {
+  for (uint32_t i = 0; i < t->g().size(); ++i) {
+    if (!t->g().node(i).op().name) t->g().set_opr_name(i, "loaded" + std::to_string(i));
+  }
+  const Graph& before = t->Emit();
+  RewrittenGraph storage;
+  OptGraph g(before, &storage);
+  uint64_t last_loaded = 0;
+  for (uint32_t i = 0; i < g.size(); ++i) last_loaded = std::max(last_loaded, g.node(i).id);
+  EXPECT_TRUE(pass(&g).changed);
+  const Graph& after = g.Emit();
+  std::vector<std::string> names;
+  for (size_t i = 0; i < after.oprs.size(); ++i) {
+    if (storage.opr_ids[i] <= last_loaded) continue;
+    EXPECT_TRUE(after.oprs[i].name.has_value()) << "operator " << i << " has no name";
+    const std::string name = after.oprs[i].name.value_or("");
+    if (name.rfind("loaded", 0) != 0) names.push_back(name);
+  }
+  EXPECT_FALSE(names.empty());
+  return names;
+}
+
+bool DefaultNamed(const std::string& name) {
+  return std::regex_match(
+      name, std::regex(R"([A-Za-z_0-9]+(<[^>]*>)?(\{[0-9,]*\})?(\(.*\))?\[[0-9]+\])"));
+}
+
+// FUSE_ADD_RELU(a, b) -> RELU(ADD(a, b)): ids a 1/2, b 3/4, the fused 5/6, then the ADD
+// (operator 7) and the RELU (operator 9); an input's parenthesised part is dropped.
+TEST(OprName, ExpandFusedArithNamesWhatItMakes) {
+  TestGraph t;
+  VarRef a = t.Input("a", {3, 4}), b = t.Input("b", {3, 4});
+  t.Output(t.Elemwise(kFuseAddRelu, {a, b}, "act"));
+  EXPECT_EQ(MadeNames(&t, ExpandFusedArith),
+            (std::vector<std::string>{"ADD(a,b)[7]", "RELU(ADD[7])[9]"}));
+}
+
+TEST(OprName, ArithFuseNamesTheFusedOperator) {
+  TestGraph t;
+  VarRef x = t.Input("x", {4, 8});
+  VarRef w = t.Imm(Ramp({1, 8}, 1), "w"), b = t.Imm(Ramp({1, 8}, 2), "b");
+  t.Output(t.Elemwise(kRelu, {t.Elemwise(kAdd, {t.Elemwise(kMul, {x, w}), b})}, "out"));
+  std::vector<std::string> names = MadeNames(&t, ArithFuse);
+  ASSERT_EQ(names.size(), 1u);
+  EXPECT_TRUE(std::regex_match(names[0], std::regex(R"(FUSE_MUL_ADD3\(x,w,b\)\[[0-9]+\])")))
+      << names[0];
+}
+
+// The constants folded at creation are named by their value.
+TEST(OprName, ConvertBatchNormNamesItsArithmeticAndConstants) {
+  TestGraph t;
+  VarRef x = t.Input("x", {2, 3, 4, 4});
+  auto param = [&](float start, const char* name) {
+    return t.Imm(Ramp({1, 3, 1, 1}, start), name);
+  };
+  VarRef y = t.BatchNorm(
+      {x, param(1, "scale"), param(0, "bias"), param(0.5f, "mean"), param(2, "var")}, 1e-5, true);
+  t.Output(y);
+  std::vector<std::string> names = MadeNames(&t, ConvertBatchNormToElemwise);
+  for (const std::string& n : names) EXPECT_TRUE(DefaultNamed(n)) << n;
+  EXPECT_NE(std::find_if(names.begin(), names.end(),
+                         [](const std::string& n) { return n.rfind("SUB(x,mean)[", 0) == 0; }),
+            names.end());
+  EXPECT_NE(std::find_if(names.begin(), names.end(),
+                         [](const std::string& n) { return n.rfind("const{1,3,1,1}[", 0) == 0; }),
+            names.end());
+}
+
+TEST(OprName, ChainPassesNameWhatTheyMake) {
+  {
+    TestGraph t;  // x - y -> x + NEGATE(y)
+    VarRef x = t.Input("x", {4}), y = t.Input("y", {4});
+    t.Output(t.Elemwise(kSub, {x, y}));
+    std::vector<std::string> names = MadeNames(&t, NormalizeArithChain);
+    for (const std::string& n : names) EXPECT_TRUE(DefaultNamed(n)) << n;
+    EXPECT_EQ(names.front(), "NEGATE(y)[7]");
+  }
+  {
+    TestGraph t;  // x + NEGATE(y) -> x - y
+    VarRef x = t.Input("x", {4}), y = t.Input("y", {4});
+    t.Output(t.Elemwise(kAdd, {x, t.Elemwise(kNegate, {y})}));
+    std::vector<std::string> names = MadeNames(&t, FinalArithTransform);
+    EXPECT_EQ(names, (std::vector<std::string>{"SUB(x,y)[9]"}));
+  }
+  {
+    TestGraph t;  // (x + c) + y: the constant goes last
+    VarRef x = t.Input("x", {4}), y = t.Input("y", {4});
+    VarRef c = t.Imm(Ramp({4}, 1), "c");
+    t.Output(t.Elemwise(kAdd, {t.Elemwise(kAdd, {x, c}), y}));
+    for (const std::string& n : MadeNames(&t, ReorderArithChain)) EXPECT_TRUE(DefaultNamed(n)) << n;
+  }
+  {
+    TestGraph t;  // relu(broadcast(x)) -> broadcast(relu(x))
+    VarRef x = t.Input("x", {1, 4});
+    VarRef shape = t.Imm(HostValue::Ints({2}, {3, 4}), "shape");
+    t.Output(t.Elemwise(kRelu, {t.Broadcast(x, shape)}));
+    for (const std::string& n : MadeNames(&t, DelayBroadcast)) EXPECT_TRUE(DefaultNamed(n)) << n;
+  }
+}
+
+// ParamFuse and ParamMerge name theirs as MegEngine does: fuse(<shared sources>):<var>@<id>
+// and merged<N>.
+TEST(OprName, ParamPassesNameTheirTensors) {
+  {
+    TestGraph t;
+    VarRef x = t.Input("x", {4});
+    VarRef s0 = t.Shared("s0", Ramp({4}, 1)), s1 = t.Shared("s1", Ramp({4}, 2));
+    t.Output(t.Elemwise(kMul, {x, t.Elemwise(kAdd, {s0, s1}, "sum")}));
+    std::vector<std::string> names = MadeNames(&t, ParamFuse);
+    ASSERT_EQ(names.size(), 1u);  // the folded tensor (the MUL re-made on it is a copy)
+    EXPECT_TRUE(std::regex_match(names[0], std::regex(R"(fuse\(s0,s1\):sum@[0-9]+)"))) << names[0];
+  }
+  {
+    TestGraph t;
+    VarRef x = t.Input("x", {4});
+    t.Output(t.Elemwise(kAdd, {x, t.Shared("s", Ramp({4}, 1))}));
+    std::vector<std::string> names = MadeNames(&t, ParamMerge);
+    EXPECT_EQ(names.front(), "merged1");
+  }
+}
+
+}  // namespace
+}  // namespace graphport::mge::opt
