@@ -97,7 +97,9 @@ std::string Dump(const std::string& model, const std::string& format,
     repeated = next == dumps[n - 1] || (n >= 2 && next == dumps[n - 2]);
     dumps.push_back(std::move(next));
   }
-  if (settles) EXPECT_TRUE(repeated) << format << ": the re-dumps do not repeat after four dumps";
+  if (settles) {
+    EXPECT_TRUE(repeated) << format << ": the re-dumps do not repeat after four dumps";
+  }
   return out;
 }
 
