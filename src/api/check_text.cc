@@ -81,4 +81,6 @@ std::string CheckText(json report) {  // a copy: operator[] reads absent keys as
   return out;
 }
 
+std::string CheckText(const std::string& report_json) { return CheckText(ParseJson(report_json)); }
+
 }  // namespace graphport

@@ -11,6 +11,8 @@ namespace graphport {
 // "all 9 ops (31 nodes) run in TF.js 4.22", or the ops the target cannot run, one a line
 // with their count, first nodes and fix, and what an export with the same options does.
 std::string CheckText(nlohmann::json report);
+// The same of JSON text (a std::string would otherwise become a JSON string value).
+std::string CheckText(const std::string& report_json);
 
 }  // namespace graphport
 

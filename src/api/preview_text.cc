@@ -46,4 +46,8 @@ std::string PreviewText(json p) {  // a copy: operator[] reads absent keys as nu
   return out;
 }
 
+std::string PreviewText(const std::string& preview_json) {
+  return PreviewText(ParseJson(preview_json));
+}
+
 }  // namespace graphport

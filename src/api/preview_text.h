@@ -12,6 +12,8 @@ namespace graphport {
 // "export preview: 120 nodes -> 95 (25 dropped, 89 changed, 0 added); nothing written", then
 // one line per option ("clearDevices: 89 nodes changed") with the first names of each list.
 std::string PreviewText(nlohmann::json preview);
+// The same of JSON text (a std::string would otherwise become a JSON string value).
+std::string PreviewText(const std::string& preview_json);
 
 }  // namespace graphport
 

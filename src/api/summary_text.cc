@@ -26,4 +26,8 @@ std::string SummaryText(const nlohmann::json& s) {
   return out;
 }
 
+std::string SummaryText(const std::string& inspect_json) {
+  return SummaryText(ParseJson(inspect_json));
+}
+
 }  // namespace graphport

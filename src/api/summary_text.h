@@ -9,6 +9,8 @@
 namespace graphport {
 
 std::string SummaryText(const nlohmann::json& summary);
+// The same of JSON text (a std::string would otherwise become a JSON string value).
+std::string SummaryText(const std::string& inspect_json);
 
 }  // namespace graphport
 

@@ -116,7 +116,7 @@ TEST_P(TruncationTest, EveryCutFailsCleanlyOrIsAWholeShorterMessage) {
         EXPECT_EQ(s["format"], kind);
         EXPECT_EQ(s["inputBytes"], n);
         MemoryOutputSet out;
-        o.model->ExportJson(nlohmann::json{{"to", kind}}.dump(), &out);
+        o.model->Export(nlohmann::json{{"to", kind}}, &out);
         ASSERT_EQ(out.files().size(), 1u);
         auto expected = testing::ReferenceParse(g.kind, cut);
         auto actual = testing::ReferenceParse(g.kind, out.files()[0].bytes);

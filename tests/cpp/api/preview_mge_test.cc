@@ -53,14 +53,21 @@ TEST_P(PreviewMge, AsLoadedIsTheWritersOnly) {
 
 INSTANTIATE_TEST_SUITE_P(Corpus, PreviewMge, ::testing::Values(kTestModel, kBackwardFilter));
 
-// data [1,3] * w + b with named operators (tests/cpp/mge/test_model.h): optimize_for_inference
-// runs and no pass changes it, so the preview has nothing to say of it.
-TEST(PreviewMgeOptimize, NoPassThatChangesNothingIsListed) {
+// data [1,3] * w + b with named operators (tests/cpp/mge/test_model.h): ReorderArithChain
+// puts the add's inputs in var id order, as MegEngine does, so the add is made again under
+// MegEngine's name for a made operator; the preview lists it under optimizeForInference with
+// the pass that did it, and the export's read-back agrees (ExpectPreviewMatchesExport).
+TEST(PreviewMgeOptimize, APassThatChangesTheGraphIsListedWithWhatItDid) {
   testing::HeldInputs held;
   held.bytes["model.mge"] = mge::testing::BuildTestModelV2();
   auto model = Model::Load(held.Set("model.mge"), json::object());
   json preview = ExpectPreviewMatchesExport(model.get(), {{"keepOprName", true}});
-  EXPECT_EQ(OptionEntry(preview, "optimizeForInference"), nullptr) << preview.dump(1);
+  json entry = OptionEntry(preview, "optimizeForInference");
+  ASSERT_NE(entry, nullptr) << preview.dump(1);
+  EXPECT_EQ(entry["dropped"]["names"], json::array({"add"}));
+  EXPECT_EQ(entry["added"]["count"], 1);
+  ASSERT_EQ(entry["facts"]["passes"].size(), 1u) << entry.dump(1);
+  EXPECT_EQ(entry["facts"]["passes"][0]["pass"], "ReorderArithChain");
   EXPECT_EQ(preview["nodes"]["before"], preview["nodes"]["after"]);
 }
 

@@ -29,12 +29,12 @@ std::unique_ptr<Model> LoadFolder(const fs::path& dir, std::map<std::string, std
 }
 
 json Check(Model* model, const json& options) {
-  return json::parse(model->CheckJson(options.dump()));
+  return model->Check(options);
 }
 
 Error CheckError(Model* model, const json& options) {
   try {
-    model->CheckJson(options.dump());
+    model->Check(options);
   } catch (const Error& e) {
     return e;
   }
@@ -143,7 +143,7 @@ TEST(Check, FreezeOffNamesTheUnfrozenOpsAndTheExportsRefusal) {
   // The export itself throws what the check reported, and writes nothing.
   MemoryOutputSet out;
   try {
-    model->ExportJson(json({{"to", "tfjs"}, {"freeze", false}}).dump(), &out);
+    model->Export(json({{"to", "tfjs"}, {"freeze", false}}), &out);
     ADD_FAILURE() << "the export of freeze: false to TF.js did not throw";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::kInvalidOption);

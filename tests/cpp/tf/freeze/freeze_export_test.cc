@@ -33,7 +33,7 @@ std::unique_ptr<Model> LoadFolder(const fs::path& dir, std::map<std::string, std
 
 std::map<std::string, std::string> Export(Model* model, const json& options, json* info) {
   MemoryOutputSet out;
-  *info = json::parse(model->ExportJson(options.dump(), &out));
+  *info = model->Export(options, &out);
   std::map<std::string, std::string> files;
   for (const auto& f : out.files()) files[f.name] = f.bytes;
   return files;
@@ -42,7 +42,7 @@ std::map<std::string, std::string> Export(Model* model, const json& options, jso
 ErrorCode ExportError(Model* model, const json& options, std::string* message) {
   MemoryOutputSet out;
   try {
-    model->ExportJson(options.dump(), &out);
+    model->Export(options, &out);
   } catch (const Error& e) {
     *message = e.what();
     return e.code();

@@ -228,7 +228,7 @@ TEST_P(CorpusExportTest, ClearExtraneousSaversRemovesAnAddedSaver) {
   std::unique_ptr<Model> model =
       Model::Load(loaded->source.get(), LoadOptions{"meta-graph-binary", {}, "extra.meta"});
   MemoryOutputSet files;
-  json info = json::parse(model->ExportJson(JsonOptions(keep_extra).dump(), &files));
+  json info = model->Export(JsonOptions(keep_extra), &files);
   ASSERT_EQ(files.files().size(), 1u);
   Output via_json;
   via_json.files = files.files();
@@ -331,7 +331,7 @@ TEST_P(CorpusExportTest, JsonOptionsThroughTheFacade) {
   ASSERT_TRUE(loaded_->source->Rewind());
   std::unique_ptr<Model> model = Model::Load(loaded_->source.get(), LoadOptions{});
   MemoryOutputSet files;
-  json info = json::parse(model->ExportJson(JsonOptions(o).dump(), &files));
+  json info = model->Export(JsonOptions(o), &files);
   ASSERT_EQ(files.files().size(), direct.files.size());
   for (size_t i = 0; i < direct.files.size(); ++i) {
     EXPECT_EQ(files.files()[i].name, direct.files[i].name);
@@ -371,7 +371,7 @@ TEST_P(CorpusExportTest, BadOptionsThroughTheFacade) {
     SCOPED_TRACE(c.options.dump());
     MemoryOutputSet out;
     try {
-      model->ExportJson(c.options.dump(), &out);
+      model->Export(c.options, &out);
       ADD_FAILURE() << "no error";
     } catch (const Error& e) {
       EXPECT_EQ(e.code(), c.code) << ErrorCodeName(e.code()) << ": " << e.what();

@@ -119,7 +119,7 @@ TEST(TfDefaultAttrStrippingTest, ComplexThroughTheFacade) {
       SCOPED_TRACE(strip ? "strip" : "no strip");
       json options = {{"stripDefaultAttrs", strip}, {"opRegistry", BytesOption(OpsPbtxt())}};
       MemoryOutputSet out;
-      json info = json::parse(model->ExportJson(options.dump(), &out));
+      json info = model->Export(options, &out);
       tensorflow::MetaGraphDef mg;
       ASSERT_TRUE(mg.ParseFromString(out.files().at(0).bytes));
       const tensorflow::NodeDef* complex = mgtest::FindNode(mg.graph_def(), "complex");
@@ -159,7 +159,7 @@ TEST(TfDefaultAttrStrippingTest, UnregisteredOpsThroughTheFacade) {
                   {"metaInfoDef", {{"strippedOpList", {{"op", json::array({json::object()})}}}}},
                   {"stripDefaultAttrs", true}};
   MemoryOutputSet out;
-  json info = json::parse(model->ExportJson(options.dump(), &out));
+  json info = model->Export(options, &out);
   tensorflow::MetaGraphDef mg;
   ASSERT_TRUE(mg.ParseFromString(out.files().at(0).bytes));
   ASSERT_EQ(mg.graph_def().node_size(), 1);
@@ -293,9 +293,8 @@ TEST(TfMetaInfoDefTest, MergedIntoTheLoadedOne) {
   std::unique_ptr<Model> model =
       Model::Load(&source, LoadOptions{"meta-graph-binary", {}, "m.meta"});
   MemoryOutputSet out;
-  model->ExportJson(
-      json({{"metaInfoDef", {{"tags", json::array({"train"})}, {"tensorflowVersion", "2.14.0"}}}})
-          .dump(),
+  model->Export(
+      json({{"metaInfoDef", {{"tags", json::array({"train"})}, {"tensorflowVersion", "2.14.0"}}}}),
       &out);
   tensorflow::MetaGraphDef got;
   ASSERT_TRUE(got.ParseFromString(out.files().at(0).bytes));

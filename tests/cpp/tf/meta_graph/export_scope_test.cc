@@ -168,7 +168,7 @@ TEST(TfGraphDefWithScopeTest, Accepted) {
   json options = {{"graphDef", BytesOption(nested.graph_def().SerializeAsString())},
                   {"exportScope", "hidden1/hidden2/hidden3"}};
   MemoryOutputSet out;
-  json info = json::parse(model->ExportJson(options.dump(), &out));
+  json info = model->Export(options, &out);
   tensorflow::MetaGraphDef mg;
   ASSERT_TRUE(mg.ParseFromString(out.files().at(0).bytes));
   ASSERT_EQ(mg.graph_def().node_size(), nested.graph_def().node_size());
@@ -187,7 +187,7 @@ TEST(TfGraphDefWithScopeTest, Accepted) {
                   .ok());
   options["graphDef"] = json::parse(json_graph);
   MemoryOutputSet out2;
-  model->ExportJson(options.dump(), &out2);
+  model->Export(options, &out2);
   EXPECT_TRUE(out2.files().at(0).bytes == out.files().at(0).bytes);
 }
 
