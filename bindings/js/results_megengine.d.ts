@@ -2,6 +2,7 @@
 // description of every summary and export info field). Do not edit: run `node scripts/gen-types.mjs`.
 
 import type { SummaryHeader } from './results_common.js';
+import type { PreviewChanges, PreviewNameList, PreviewNodeCounts, PreviewOptionChanges } from './results_tensorflow.js';
 
 /** What inspect() tells of a MegEngine model. */
 export interface MegEngineSummary extends SummaryHeader<'megengine', 'MegEngine', 'mge-fbs' | 'mge-fbs-v2' | 'mge-test', 'binary'> {
@@ -21,8 +22,10 @@ export interface MegEngineDetails {
   header: MegEngineHeader;
   /** Operators by type, sorted by type. */
   ops: Record<string, number>;
-  /** Every operator, in order. */
+  /** The first 100 operators, in order: model.summaryPage({list: 'operators'}) pages through all of them. */
   operators: MegEngineOperator[];
+  /** All the graph's operators. */
+  operatorCount: number;
   /** The graph's outputs, in order. */
   outputs: MegEngineVar[];
   /** FBS_V2 output aliases. */
@@ -301,4 +304,48 @@ export interface MegEngineKept {
   compatRewriteKept?: string[];
   /** Vars whose dtype strip info cannot tell. */
   stripInfoDtypes?: string;
+}
+
+/** What an export with these options would do to the graph (model.preview(), graphport export --dry-run): the output read back and compared with the input by node name and content. Nothing is written. */
+export interface MegEngineExportPreview {
+  /** Nodes before and after. */
+  nodes: PreviewNodeCounts;
+  /** Nodes of the input the output lacks, by input name. */
+  dropped: PreviewNameList;
+  /** Nodes kept but changed. */
+  changed: PreviewChanges;
+  /** Nodes of the output the input lacks. */
+  added: PreviewNameList;
+  /** Each option that changed the graph, in the order the export applies them; "export" last for what no option claims (the writer's own doing). */
+  options: MegEnginePreviewOption[];
+  /** The files the export would write. */
+  files: string[];
+}
+
+/** What one export option does to the graph. */
+export interface MegEnginePreviewOption {
+  /** The option's name, or "export". */
+  option: string;
+  /** How the preview names it: "exportScope 'a'". */
+  label: string;
+  /** Its line for people: "clearDevices: 89 nodes changed". */
+  text: string;
+  /** Nodes it kept (an export scope). */
+  kept?: number;
+  /** The nodes it drops, by input name. */
+  dropped: PreviewNameList;
+  /** The nodes it changes, by output name. */
+  changed: PreviewOptionChanges;
+  /** The nodes it adds. */
+  added: PreviewNameList;
+  /** What else it has to say. */
+  facts: MegEnginePreviewFacts;
+}
+
+/** What an option of this family says besides its node counts. */
+export interface MegEnginePreviewFacts {
+  /** optimizeForInference: each pass that changed the graph. */
+  passes?: MegEnginePassReport[];
+  /** optimizeForInference: operators before and after. */
+  operators?: MegEngineOperatorCounts;
 }

@@ -370,3 +370,110 @@ export interface WeightQuantizationChange {
   /** For people: why the model grew. */
   note: string | null;
 }
+
+/** What an export with these options would do to the graph (model.preview(), graphport export --dry-run): the output read back and compared with the input by node name and content. Nothing is written. */
+export interface TensorflowExportPreview {
+  /** Nodes before and after. */
+  nodes: PreviewNodeCounts;
+  /** Nodes of the input the output lacks, by input name. */
+  dropped: PreviewNameList;
+  /** Nodes kept but changed. */
+  changed: PreviewChanges;
+  /** Nodes of the output the input lacks. */
+  added: PreviewNameList;
+  /** Each option that changed the graph, in the order the export applies them; "export" last for what no option claims (the writer's own doing). */
+  options: TensorflowPreviewOption[];
+  /** The files the export would write. */
+  files: string[];
+}
+
+/** What one export option does to the graph. */
+export interface TensorflowPreviewOption {
+  /** The option's name, or "export". */
+  option: string;
+  /** How the preview names it: "exportScope 'a'". */
+  label: string;
+  /** Its line for people: "clearDevices: 89 nodes changed". */
+  text: string;
+  /** Nodes it kept (an export scope). */
+  kept?: number;
+  /** The nodes it drops, by input name. */
+  dropped: PreviewNameList;
+  /** The nodes it changes, by output name. */
+  changed: PreviewOptionChanges;
+  /** The nodes it adds. */
+  added: PreviewNameList;
+  /** What else it has to say. */
+  facts: TensorflowPreviewFacts;
+}
+
+/** What an option of this family says besides its node counts. */
+export interface TensorflowPreviewFacts {
+  /** exportScope: signatures dropped (they name tensors outside). */
+  signaturesDropped?: number;
+  /** exportScope: the saver dropped. */
+  saverDropped?: boolean;
+  /** freeze: the signature frozen. */
+  signature?: string;
+  /** freeze: variables made Consts. */
+  variables?: number;
+  /** freeze: nodes the signature's outputs do not need. */
+  nodesPruned?: number;
+  /** freeze: function calls inlined. */
+  inlinedCalls?: number;
+  /** freeze: variable reads made Identity nodes. */
+  readsMadeIdentity?: number;
+  /** freeze: ResourceGathers made GatherV2 of a Const. */
+  gathersRewritten?: number;
+  /** freeze: tfjs-converter's optimizations ran too. */
+  optimized?: boolean;
+}
+
+/** Node counts. */
+export interface PreviewNodeCounts {
+  /** In the input. */
+  before: number;
+  /** In the output. */
+  after: number;
+}
+
+/** Node names: the first 1,000, and how many there are. */
+export interface PreviewNameList {
+  /** How many. */
+  count: number;
+  /** The first 1,000. */
+  names: string[];
+}
+
+/** The changed nodes: the first 1,000 with what changed, and how many there are. */
+export interface PreviewChanges {
+  /** How many. */
+  count: number;
+  /** The first 1,000. */
+  nodes: PreviewNodeChange[];
+}
+
+/** One changed node. */
+export interface PreviewNodeChange {
+  /** Its name in the output. */
+  name: string;
+  /** What changed. */
+  changes: PreviewChangeKind[];
+  /** Its name in the input, when renamed. */
+  was?: string;
+  /** The attrs (or params) removed, added or changed. */
+  attrs?: string[];
+}
+
+/** The nodes one option changes. */
+export interface PreviewOptionChanges {
+  /** How many. */
+  count: number;
+  /** The first 1,000, by output name. */
+  names: string[];
+  /** Nodes by kind of change. */
+  kinds: Record<string, number>;
+}
+
+/** A kind of change. */
+export type PreviewChangeKind = 'renamed' | 'device cleared' | 'device changed' | 'attrs removed' | 'attrs added' | 'attrs changed' | 'value changed' | 'op changed' | 'inputs changed' | 'tensors changed';
