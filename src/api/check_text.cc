@@ -10,8 +10,14 @@ namespace {
 
 using nlohmann::json;
 
+// A count as the report holds it: unsigned once it went through JSON text, signed as the core
+// built it (the native CLI prints the value it got, with no text between).
+bool IsCount(const json& value) {
+  return value.is_number_unsigned() || (value.is_number_integer() && value.get<int64_t>() >= 0);
+}
+
 std::string Count(const json& value) {
-  return std::to_string(value.is_number_unsigned() ? value.get<uint64_t>() : 0);
+  return std::to_string(IsCount(value) ? value.get<uint64_t>() : 0);
 }
 
 std::string Str(const json& object, const char* key) {
@@ -26,7 +32,7 @@ std::string OpLine(const json& op) {
   for (size_t k = 0; k < nodes.size(); ++k) {
     line += (k ? ", " : "") + (nodes[k].is_string() ? nodes[k].get<std::string>() : "");
   }
-  if (op["count"].is_number_unsigned() && op["count"].get<uint64_t>() > nodes.size()) {
+  if (IsCount(op["count"]) && op["count"].get<uint64_t>() > nodes.size()) {
     line += ", ...";
   }
   line += ")";
