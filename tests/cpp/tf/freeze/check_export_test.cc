@@ -28,9 +28,7 @@ std::unique_ptr<Model> LoadFolder(const fs::path& dir, std::map<std::string, std
   return Model::Load(std::move(inputs), json::object());
 }
 
-json Check(Model* model, const json& options) {
-  return model->Check(options);
-}
+json Check(Model* model, const json& options) { return model->Check(options); }
 
 Error CheckError(Model* model, const json& options) {
   try {
