@@ -11,6 +11,12 @@ export async function instrumentWorker(page) {
     window.Worker = class extends Original {
       constructor(...args) {
         super(...args);
+        // What the page asks for, by id: the requests below are told apart by it.
+        const post = this.postMessage.bind(this);
+        this.postMessage = (message, ...rest) => {
+          if (message?.id !== undefined) window.workerLog.push({ request: message.type, id: message.id });
+          return post(message, ...rest);
+        };
         // Registered before the page sets onmessage, so it sees each message first.
         this.addEventListener('message', ({ data }) => {
           const { type, id, phase, done, total } = data ?? {};
@@ -29,14 +35,17 @@ export async function workerLog(page) {
   return page.evaluate(() => window.workerLog);
 }
 
-// The requests of the log, each with its progress messages and how it ended.
+// The requests of the log, each with its type ('load', 'export', 'check', ...), its progress
+// messages and how it ended.
 export function requests(log) {
   const byId = new Map();
   for (const m of log) {
     if (m.id === undefined) continue;
-    if (!byId.has(m.id)) byId.set(m.id, { id: m.id, progress: [], end: null, afterEnd: 0 });
+    if (!byId.has(m.id)) byId.set(m.id, { id: m.id, type: null, progress: [], end: null, afterEnd: 0 });
     const r = byId.get(m.id);
-    if (m.type === 'progress') {
+    if (m.request !== undefined) {
+      r.type = m.request;
+    } else if (m.type === 'progress') {
       if (r.end) r.afterEnd += 1;
       else r.progress.push(m);
     } else {
