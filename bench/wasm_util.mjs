@@ -123,7 +123,7 @@ export async function bestInstantiate(n) {
 
 // Loads `input` (bytes or {files}) into the raw instance; returns its model handle.
 export function rawLoad(raw, input, label) {
-  const record = raw.load(toInputSet(input, label, (source) => source), JSON.stringify({ name: label }));
+  const record = raw.load(toInputSet(input, label, (source) => source), JSON.stringify({ name: label }), []);
   if (!record.model) throw new Error(`raw load: ${record.error?.message}`);
   return record.model;
 }
@@ -131,7 +131,7 @@ export function rawLoad(raw, input, label) {
 // Exports a raw model handle into counting outputs; returns them.
 export function rawExport(model, options) {
   const out = countingOutputs();
-  const record = model.export(typeof options === 'string' ? options : JSON.stringify(options), out);
+  const record = model.export(typeof options === 'string' ? options : JSON.stringify(options), [], out);
   if (record.error) throw new Error(`raw export: ${record.error.message}`);
   return out;
 }
