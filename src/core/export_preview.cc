@@ -77,6 +77,11 @@ GraphDiff DiffGraphs(GraphSource* before, GraphSource* after, const PreviewRenam
     }
     auto j = static_cast<uint32_t>(found);
     matched[j] = true;
+    if (!rename) {
+      // Inputs are compared by name: with no renaming, equal bytes are an unchanged node.
+      std::string_view record = before->NodeRecord(i);
+      if (!record.empty() && record == after->NodeRecord(j)) continue;
+    }
     json a = PreviewNodeContent(before->NodeContent(i), rename);
     json b = PreviewNodeContent(after->NodeContent(j), nullptr);
     NodeChange c{i, j, {}, {}};

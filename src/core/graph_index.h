@@ -102,6 +102,10 @@ class GraphSource {
   // device, attrs or params, inputs ({node, output, control, missing?}) and tensors. A family
   // may leave out the rest (its producers' dtypes and shapes) to compare 200k nodes faster.
   virtual nlohmann::json NodeContent(uint32_t node) { return NodeDetails(node); }
+  // The node's serialized record when the model keeps its bytes, else empty: two nodes whose
+  // records are equal and not empty have equal content, so the preview compares 200k
+  // untouched nodes as bytes, not as JSON.
+  virtual std::string_view NodeRecord(uint32_t /*node*/) { return {}; }
 };
 
 // An optional side of FamilyModel (core/family.h), as InspectsAsText is: a model that has a

@@ -310,6 +310,11 @@ json TfGraphSource::NodeDetails(uint32_t i) {
   return out;
 }
 
+std::string_view TfGraphSource::NodeRecord(uint32_t i) {
+  const WireGraph* wire = model_->wire_graph();
+  return wire != nullptr ? wire->NodeBytes(i) : std::string_view();
+}
+
 json TfGraphSource::NodeContent(uint32_t i) {
   const GraphIndex& index = Index();
   tensorflow::NodeDef scratch;

@@ -25,6 +25,8 @@ class TfGraphSource : public GraphSource {
   nlohmann::json NodeDetails(uint32_t node) override;
   // NodeDetails without the producers' dtypes and shapes: one node parsed, not its inputs too.
   nlohmann::json NodeContent(uint32_t node) override;
+  // The node's bytes when the graph is kept as bytes (tf/wire_graph.h).
+  std::string_view NodeRecord(uint32_t node) override;
 
  protected:
   // A node's weights as the index counts them; NodeWeightBytes() unless a family that reads
