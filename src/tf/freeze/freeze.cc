@@ -12,6 +12,7 @@
 #include "tf/freeze/prune.h"
 #include "tf/freeze/signature_graph.h"
 #include "tf/freeze/table_initializer.h"
+#include "tf/freeze/tf1_table_initializer.h"
 #include "tf/freeze/variable_values.h"
 #include "tf/freeze/variables_to_consts.h"
 #include "tf/initializer_graph.h"
@@ -74,6 +75,28 @@ void MoveGraph(tensorflow::GraphDef* from, tensorflow::GraphDef* to) {
   }
 }
 
+AssetReader NoAssets() {
+  return [](const std::string&, std::string*, std::string*) { return false; };
+}
+
+// A TF1 table initializer that reads variables (keys or values computed from them) gets their
+// checkpoint values, as TensorFlow's freeze of the init ops would.
+void FreezeInitializerVariables(tensorflow::GraphDef* initializer,
+                                const tensorflow::GraphDef& graph, VariableStore* store,
+                                const std::string& signature) {
+  bool any = false;
+  for (const auto& node : initializer->node()) any = any || IsVariableOp(node.op());
+  if (!any) return;
+  if (store == nullptr) {
+    throw Error(ErrorCode::kNotFound,
+                "the tables of signature '" + signature +
+                    "' are filled from variables, and no checkpoint (variables/variables.index) "
+                    "was given");
+  }
+  std::map<std::string, VariableValue> values = GraphVariableValues(*initializer, graph, store);
+  VariablesToConsts(initializer, &values);
+}
+
 }  // namespace
 
 json Freeze(const tensorflow::MetaGraphDef& meta_graph, const tensorflow::GraphDef& graph,
@@ -100,14 +123,23 @@ json Freeze(const tensorflow::MetaGraphDef& meta_graph, const tensorflow::GraphD
   }
   TableInitializer initializer;
   if (!tables.empty()) {
-    AssetReader no_assets = [](const std::string&, std::string*, std::string*) { return false; };
     initializer = BuildTableInitializer(meta_graph, graph, tables, registry,
-                                        options.read_asset ? options.read_asset : no_assets);
+                                        options.read_asset ? options.read_asset : NoAssets());
   }
 
   std::vector<std::string> fetches;
   for (const auto& [key, info] : start.outputs) fetches.push_back(info.name());
+  // TF1: the tables' init ops go through the inlining with the outputs, and the initializer
+  // graph is cut from the same graph, so that both hold each table under one name.
+  std::vector<std::string> init_ops;
+  if (start.function.empty()) init_ops = Tf1TableInitOps(meta_graph, start.graph);
+  fetches.insert(fetches.end(), init_ops.begin(), init_ops.end());
   int inlined = InlineCalls(&start.graph, registry, &fetches);
+  std::vector<std::string> init_fetches(fetches.begin() + start.outputs.size(), fetches.end());
+  fetches.resize(start.outputs.size());
+  // Copied before the variables become Consts: the copy holds no checkpoint value.
+  tensorflow::GraphDef unpruned;
+  if (!init_ops.empty()) unpruned = start.graph;
   for (size_t k = 0; k < fetches.size(); ++k) {
     std::string node;
     int index = 0;
@@ -126,6 +158,14 @@ json Freeze(const tensorflow::MetaGraphDef& meta_graph, const tensorflow::GraphD
                       "given");
     }
     if (any) values = GraphVariableValues(start.graph, graph, store);
+  }
+  if (!init_ops.empty()) {
+    std::vector<std::string> names;
+    for (const std::string& op : init_ops) names.push_back(op.substr(1));
+    initializer =
+        BuildTf1TableInitializer(std::move(unpruned), init_fetches, names, start.graph, meta_graph,
+                                 registry, options.read_asset ? options.read_asset : NoAssets());
+    FreezeInitializerVariables(&initializer.graph, graph, store, options.signature);
   }
   VariablesToConstsResult frozen = VariablesToConsts(&start.graph, &values);
   // An input the outputs do not need was pruned with its Placeholder: TF.js (like
@@ -169,12 +209,13 @@ json Freeze(const tensorflow::MetaGraphDef& meta_graph, const tensorflow::GraphD
   for (const auto& [key, info] : start.inputs) (*signature.mutable_inputs())[key] = info;
   for (const auto& [key, info] : start.outputs) (*signature.mutable_outputs())[key] = info;
   json tables_report = nullptr;
-  if (!tables.empty()) {
+  if (!tables.empty() || !init_ops.empty()) {
     MergedInitializer merged = MergeInitializer(initializer.graph, initializer.links, out);
     tables_report = std::move(initializer.report);
     tables_report["initOps"] = merged.init_ops;
     tables_report["mainOp"] = merged.main_op;
     tables_report["renamed"] = merged.renamed;
+    tables_report["shared"] = merged.shared;
   }
 
   json report = {{"signature", options.signature},

@@ -36,7 +36,8 @@ bool NeedsFreeze(const tensorflow::GraphDef& graph);
 // collections, assets and the object graph are gone with the variables. When the signature
 // reads tables (TF2 TrackableResources), their initializer graph (table_initializer.h) is
 // merged in as tf/initializer_graph.h holds it: its init ops in "table_initializer", the
-// tables' resource inputs made Identities of its outputs. `store` may be null
+// tables' resource inputs made Identities of its outputs. A TF1 graph's tables keep their
+// init ops the same way, cut from the graph as tf1_table_initializer.h does. `store` may be null
 // for a graph without variables. Returns the report (info.frozen). Throws Error: kNotFound
 // (signature, variable value), kUnsupported (a capture that is no variable, a table whose
 // initializer cannot be built, an op without an OpDef), kParseError (a damaged function,

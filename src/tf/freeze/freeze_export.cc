@@ -16,9 +16,12 @@ namespace {
 
 using nlohmann::json;
 
+// A table filled from a text file needs the freeze too: it reads the file from assets/ now,
+// which TF.js could not (text_file_initializers.h).
 bool NeedsFreezeOp(const std::string& op, const std::set<std::string>& functions) {
   return IsVariableOp(op) || op == "ReadVariableOp" || op == "PartitionedCall" ||
-         op == "StatefulPartitionedCall" || functions.count(op) != 0;
+         op == "StatefulPartitionedCall" || op == "InitializeTableFromTextFile" ||
+         op == "InitializeTableFromTextFileV2" || functions.count(op) != 0;
 }
 
 std::string OpList(const std::map<std::string, uint64_t>& ops) {

@@ -15,7 +15,8 @@
 namespace graphport::tf {
 
 // The ops of `model` that TensorFlow's runtime alone can run, which a freeze removes:
-// variables, variable reads and function calls, with their counts.
+// variables, variable reads, function calls and text file table initializers, with their
+// counts.
 std::map<std::string, uint64_t> OpsNeedingFreeze(const TfModel& model);
 
 struct FrozenModel {

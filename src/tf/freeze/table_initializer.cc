@@ -3,14 +3,13 @@
 #include <deque>
 #include <map>
 #include <set>
-#include <unordered_map>
 
 #include "core/error.h"
 #include "tf/freeze/function_body.h"
 #include "tf/freeze/inline_calls.h"
 #include "tf/freeze/node_location.h"
 #include "tf/freeze/prune.h"
-#include "tf/freeze/text_file_table.h"
+#include "tf/freeze/text_file_initializers.h"
 
 namespace graphport::tf {
 namespace {
@@ -103,33 +102,6 @@ const NodeDef* FindNode(const tensorflow::GraphDef& graph, const std::string& na
   return nullptr;
 }
 
-// The node an input reaches once Identities are passed.
-const NodeDef* Source(const std::unordered_map<std::string, const NodeDef*>& nodes,
-                      const std::string& input) {
-  std::string name;
-  int index = 0;
-  SplitGraphInput(input, &name, &index);
-  for (int hops = 0; hops < 64; ++hops) {
-    auto it = nodes.find(name);
-    if (it == nodes.end()) return nullptr;
-    if (it->second->op() != "Identity" || it->second->input_size() == 0) return it->second;
-    SplitGraphInput(it->second->input(0), &name, &index);
-  }
-  return nullptr;
-}
-
-const tensorflow::AttrValue* Attr(const NodeDef& node, const OpRegistry& registry,
-                                  const std::string& name) {
-  auto it = node.attr().find(name);
-  if (it != node.attr().end()) return &it->second;
-  OpRegistry::Found found = registry.Find(node.op());
-  if (found.op == nullptr) return nullptr;
-  for (const auto& attr : found.op->attr()) {
-    if (attr.name() == name && attr.has_default_value()) return &attr.default_value();
-  }
-  return nullptr;
-}
-
 class InitializerBuilder {
  public:
   InitializerBuilder(const tensorflow::MetaGraphDef& meta_graph, const tensorflow::GraphDef& graph,
@@ -209,7 +181,7 @@ class InitializerBuilder {
     }
     std::vector<std::string> fetches = outputs;
     InlineCalls(&graph, registry_, &fetches);
-    json filled = FillTextFileTables(&graph, captures);
+    json filled = FillTextFileTables(&graph, TextFilesContext(captures));
     PruneToOutputs(&graph, outputs);
 
     for (size_t k = 0; k < plans.size(); ++k) {
@@ -231,6 +203,27 @@ class InitializerBuilder {
   }
 
  private:
+  // A text file initializer is named with the resource it fills: the call that was inlined
+  // names it, "StatefulPartitionedCall_<2k+1>/...".
+  TextFileTablesContext TextFilesContext(const std::vector<ResourceCapture>& captures) const {
+    TextFileTablesContext context;
+    context.asset_nodes = asset_consts_;
+    context.registry = &registry_;
+    context.read_asset = read_asset_;
+    context.describe = [this, &captures](const std::string& name) {
+      std::string what = "table initializer '" + name + "'";
+      auto plan = init_plans_.find(name.substr(0, name.find('/')));
+      if (plan != init_plans_.end()) {
+        for (const ResourceCapture& capture : captures) {
+          if (capture.object_id == plan->second) what += " of '" + capture.placeholder + "'";
+        }
+        what += " (resource object " + std::to_string(plan->second) + ")";
+      }
+      return what;
+    };
+    return context;
+  }
+
   [[noreturn]] void Refuse(const ResourceCapture& capture, const std::string& why) {
     throw Error(ErrorCode::kUnsupported,
                 "the signature's function captures '" + capture.placeholder +
@@ -334,108 +327,6 @@ class InitializerBuilder {
       inputs.push_back(name);
     }
     return inputs;
-  }
-
-  // Each InitializeTableFromTextFileV2 reading an asset becomes a LookupTableImportV2 of the
-  // file's keys and values.
-  json FillTextFileTables(tensorflow::GraphDef* graph,
-                          const std::vector<ResourceCapture>& captures) {
-    json filled = json::array();
-    std::unordered_map<std::string, const NodeDef*> nodes;
-    for (const auto& node : graph->node()) nodes.emplace(node.name(), &node);
-    std::vector<NodeDef> added;
-    for (int i = 0; i < graph->node_size(); ++i) {
-      NodeDef* node = graph->mutable_node(i);
-      if (node->op() != "InitializeTableFromTextFileV2") continue;
-      const std::string name = node->name();
-      auto refuse = [&](const std::string& why) {
-        // The call that was inlined names the resource: "StatefulPartitionedCall_<2k+1>/...".
-        auto plan = init_plans_.find(name.substr(0, name.find('/')));
-        std::string what = "table initializer '" + name + "'";
-        if (plan != init_plans_.end()) {
-          for (const ResourceCapture& capture : captures) {
-            if (capture.object_id == plan->second) what += " of '" + capture.placeholder + "'";
-          }
-          what += " (resource object " + std::to_string(plan->second) + ")";
-        }
-        throw Error(ErrorCode::kUnsupported,
-                    what + " reads a text file graphport cannot fill the table from: " + why,
-                    AtNode(name));
-      };
-      if (node->input_size() < 2) refuse("it has fewer than 2 inputs");
-      const NodeDef* table = Source(nodes, node->input(0));
-      const NodeDef* filename = Source(nodes, node->input(1));
-      if (table == nullptr || table->op() != "HashTableV2") {
-        refuse("it fills no HashTableV2 (TF.js has only hash tables)");
-      }
-      if (filename == nullptr || asset_consts_.count(filename->name()) == 0) {
-        refuse("its file name is not an asset of the SavedModel");
-      }
-      const std::string& asset = asset_consts_[filename->name()];
-      std::string bytes, label;
-      if (!read_asset_(asset, &bytes, &label)) {
-        refuse("the asset file '" + asset +
-               "' was not given (the SavedModel folder's assets/ holds it)");
-      }
-      TextFileTableSpec spec;
-      const tensorflow::AttrValue* key_dtype = Attr(*table, registry_, "key_dtype");
-      const tensorflow::AttrValue* value_dtype = Attr(*table, registry_, "value_dtype");
-      if (key_dtype == nullptr || value_dtype == nullptr) {
-        refuse("its table '" + table->name() + "' has no key_dtype or value_dtype");
-      }
-      spec.key_dtype = key_dtype->type();
-      spec.value_dtype = value_dtype->type();
-      auto integer = [&](const char* attr, int64_t fallback) {
-        const tensorflow::AttrValue* value = Attr(*node, registry_, attr);
-        return value != nullptr ? value->i() : fallback;
-      };
-      spec.key_index = integer("key_index", kTextFileWholeLine);
-      spec.value_index = integer("value_index", kTextFileLineNumber);
-      spec.vocab_size = integer("vocab_size", -1);
-      spec.offset = integer("offset", 0);
-      const tensorflow::AttrValue* delimiter = Attr(*node, registry_, "delimiter");
-      std::string delimiter_text = delimiter != nullptr ? delimiter->s() : "\t";
-      if (delimiter_text.size() != 1) {
-        refuse("its delimiter '" + delimiter_text + "' is not one character, as TensorFlow needs");
-      }
-      spec.delimiter = delimiter_text[0];
-      TextFileTable entries = ReadTextFileTable(bytes, label, spec);
-
-      std::vector<std::string> controls;
-      for (const auto& input : node->input()) {
-        if (input.rfind('^', 0) == 0) controls.push_back(input);
-      }
-      std::string handle = node->input(0);
-      std::string device = node->device();
-      node->Clear();
-      node->set_name(name);
-      node->set_op("LookupTableImportV2");
-      node->set_device(device);
-      node->add_input(handle);
-      node->add_input(name + "/keys");
-      node->add_input(name + "/values");
-      for (const auto& control : controls) node->add_input(control);
-      (*node->mutable_attr())["Tin"].set_type(spec.key_dtype);
-      (*node->mutable_attr())["Tout"].set_type(spec.value_dtype);
-      for (auto* tensor : {&entries.keys, &entries.values}) {
-        NodeDef constant;
-        constant.set_name(name + (tensor == &entries.keys ? "/keys" : "/values"));
-        constant.set_op("Const");
-        constant.set_device(device);
-        (*constant.mutable_attr())["dtype"].set_type(tensor->dtype());
-        *(*constant.mutable_attr())["value"].mutable_tensor() = std::move(*tensor);
-        added.push_back(std::move(constant));
-      }
-      filled.push_back({{"node", name},
-                        {"asset", asset},
-                        {"keyIndex", spec.key_index},
-                        {"valueIndex", spec.value_index},
-                        {"lines", entries.lines},
-                        {"entries", entries.lines - entries.duplicates},
-                        {"madeOp", "LookupTableImportV2"}});
-    }
-    for (auto& node : added) *graph->add_node() = std::move(node);
-    return filled;
   }
 
   const tensorflow::MetaGraphDef& meta_graph_;

@@ -12,13 +12,13 @@
 #ifndef GRAPHPORT_TF_FREEZE_TABLE_INITIALIZER_H_
 #define GRAPHPORT_TF_FREEZE_TABLE_INITIALIZER_H_
 
-#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "tensorflow/graph.pb.h"
 #include "tensorflow/meta_graph.pb.h"
+#include "tf/freeze/text_file_initializers.h"
 #include "tf/initializer_graph.h"
 #include "tf/meta_graph/op_registry.h"
 
@@ -29,12 +29,6 @@ struct ResourceCapture {
   std::string placeholder;
   int object_id = -1;
 };
-
-// Reads the asset file `filename` (as the MetaGraphDef's asset_file_def names it) into
-// *bytes; false when the SavedModel's assets/ folder was not given or lacks it. *label names
-// the file in messages.
-using AssetReader =
-    std::function<bool(const std::string& filename, std::string* bytes, std::string* label)>;
 
 struct TableInitializer {
   tensorflow::GraphDef graph;       // empty when the model has no table to initialize
