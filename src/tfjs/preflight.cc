@@ -14,10 +14,11 @@ constexpr size_t kNodesListed = 5;
 
 std::string TfjsHint(const std::string& op) {
   static const std::set<std::string> kFrozenAway = {
-      "VarHandleOp",      "VariableV2",         "Variable", "ReadVariableOp",
-      "AssignVariableOp", "VarIsInitializedOp", "Assign",   "StatefulPartitionedCall",
-      "PartitionedCall",  "RestoreV2",          "SaveV2",   "MergeV2Checkpoints",
-      "ResourceGather",   "ResourceGatherNd"};
+      "VarHandleOp", "VariableV2", "Variable", "ReadVariableOp", "AssignVariableOp",
+      "VarIsInitializedOp", "Assign", "StatefulPartitionedCall", "PartitionedCall", "RestoreV2",
+      "SaveV2", "MergeV2Checkpoints", "ResourceGather", "ResourceGatherNd",
+      // A table filled from a text file: the freeze reads the file and fills it from Consts.
+      "InitializeTableFromTextFile", "InitializeTableFromTextFileV2"};
   if (kFrozenAway.count(op) != 0) return "freeze fixes this";
   if (op == "Assert" || op == "CheckNumerics") return "a debug op: TF.js runs it only stripped";
   if (op.rfind("Ragged", 0) == 0) return "the converter accepts it but the runtime has no kernel";

@@ -8,6 +8,7 @@
 #include "tf/dtype.h"
 #include "tf/freeze/op_outputs.h"
 #include "tf/meta_graph/builtin_op_defaults.h"
+#include "tf/registry_ops.h"
 #include "tfjs/manifest.h"
 #include "tfjs/model_initializer.h"
 #include "tfjs/model_json.h"
@@ -154,6 +155,9 @@ class GraphModelReader {
     // allowUnsupportedOps may hold: BoostedTreesBucketize, say.
     std::vector<tf::OutputArgLayout> outputs;
     if (tf::BuiltinOutputArgs(op, &outputs)) return true;
+    // Any op of TensorFlow's registry (AsString, ParseExampleV2...): a model written with
+    // allowUnsupportedOps holds them, and what graphport writes it reads back.
+    if (tf::InTensorflowRegistry(op)) return true;
     if (known_.empty()) {
       for (const auto& def : tf::BuiltinDefaultsOpList().op()) known_.insert(def.name());
       if (options_.op_registry != nullptr) {

@@ -105,6 +105,12 @@ describe('freeze to TF.js with TF1 hash tables: tfx_chicago_taxi_estimator_v1', 
       assert.doesNotMatch(n.op, /InitializeTableFromTextFile|StatefulPartitionedCall/, n.name);
     }
     await runLookups(files);
+
+    // What graphport writes it reads back: the model, with AsString and ParseExampleV2 (ops of
+    // TensorFlow's registry that TF.js lacks), loads and exports again, its tables whole.
+    const again = exportTfjs({ files, primary: 'model.json' });
+    assert.equal(modelJson(again.files).modelInitializer.node.length, json.modelInitializer.node.length);
+    await runLookups(again.files);
   });
 
   leakCheckedTest(gp, 'the pre-flight names only what TF.js cannot run, no table op', () => {

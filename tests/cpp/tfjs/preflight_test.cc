@@ -95,6 +95,17 @@ TEST(Preflight, TfjsListsEachOpWithItsCountFirstNodesAndFix) {
             0u);
 }
 
+// A table filled from a text file is one the freeze fills from Consts (the file read then).
+TEST(Preflight, TextFileTableInitializersAreFrozenAway) {
+  tensorflow::GraphDef graph;
+  AddNode(&graph, "init", "InitializeTableFromTextFileV2");
+  AddNode(&graph, "init_v1", "InitializeTableFromTextFile");
+  ParsedGraphNodes nodes(graph);
+  json listed = UnsupportedOpsJson(CheckOps(&nodes, OpTarget::kTfjs).unsupported, OpTarget::kTfjs);
+  ASSERT_EQ(listed.size(), 2u);
+  for (const json& op : listed) EXPECT_EQ(op["hint"], "freeze fixes this") << op.dump();
+}
+
 TEST(Preflight, TensorflowRunsFunctionCallsAndVariablesButNotTfjsOnlyOps) {
   tensorflow::GraphDef graph = GraphWithFunction();
   ParsedGraphNodes nodes(graph);
