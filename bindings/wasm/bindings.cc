@@ -12,6 +12,8 @@
 
 #include "api/check_text.h"
 #include "api/command_line.h"
+#include "api/command_plan.h"
+#include "api/export_text.h"
 #include "api/families.h"
 #include "api/model.h"
 #include "api/preview_text.h"
@@ -134,6 +136,16 @@ class LoadedModel {
     });
   }
 
+  // The `filename` option an export to `output` takes (api/command_plan.h), or "".
+  val OutputFilename(const std::string& options_json, val blobs, const std::string& output) const {
+    return Guard([&] {
+      val result = val::object();
+      result.set("filename", graphport::OutputFilename(
+                                 *model_, OptionsFromJs(options_json, blobs, "export"), output));
+      return result;
+    });
+  }
+
   std::string Family() const { return model_->family().id(); }
 
  private:
@@ -155,13 +167,7 @@ val Summary(const std::string& inspect_json) {
 }
 
 // Every family: id, title, formats, its load and export option schemas and its results.
-std::string Schemas() {
-  nlohmann::json out = nlohmann::json::array();
-  for (const Family* family : Families()) {
-    out.push_back(FamilySchemaJson(*family));
-  }
-  return out.dump();
-}
+std::string Schemas() { return FamilySchemasJson().dump(); }
 
 // The Node CLI's files: `reader(flag, path)` returns a Uint8Array or null when unreadable.
 class JsFileReader : public OptionFileReader {
@@ -169,10 +175,7 @@ class JsFileReader : public OptionFileReader {
   explicit JsFileReader(val reader) : reader_(std::move(reader)) {}
   std::string Read(const std::string& flag, const std::string& path) override {
     val bytes = reader_(flag, path);
-    if (bytes.isNull() || bytes.isUndefined()) {
-      throw Error(ErrorCode::kInvalidOption,
-                  flag + ": cannot open " + path + " (see graphport --help)");
-    }
+    if (bytes.isNull() || bytes.isUndefined()) UsageError(flag + ": cannot open " + path);
     std::vector<uint8_t> data = emscripten::convertJSArrayToNumberVector<uint8_t>(bytes);
     return std::string(data.begin(), data.end());
   }
@@ -186,13 +189,20 @@ val ParseArgs(val args, val reader) {
     std::vector<std::string> list = emscripten::vecFromJSArray<std::string>(args);
     JsFileReader files(reader);
     CommandLine cl = ParseCommandLine(list, &files);
+    CommandPlan plan = PlanCommand(cl);
     nlohmann::json options = {
         {"load", cl.load}, {"export", cl.export_}, {"checkOptions", CheckOptions(cl)}};
     val blobs = val::array();
     BlobsToJs(&options, &blobs);
-    nlohmann::json out = {{"command", cl.command}, {"input", cl.input}, {"output", cl.output},
-                          {"json", cl.json},       {"help", cl.help},   {"target", cl.target},
-                          {"dryRun", cl.dry_run}};
+    nlohmann::json out = {{"command", cl.command},
+                          {"input", cl.input},
+                          {"output", cl.output},
+                          {"json", cl.json},
+                          {"help", cl.help},
+                          {"target", cl.target},
+                          {"dryRun", cl.dry_run},
+                          {"action", CommandActionName(plan.action)},
+                          {"helpExitCode", plan.help_exit_code}};
     out.update(options);
     val result = TextRecord("json", out.dump());
     result.set("blobs", blobs);
@@ -206,6 +216,10 @@ val CheckReportText(const std::string& report_json) {
 
 val PreviewReportText(const std::string& preview_json) {
   return Guard([&] { return TextRecord("text", PreviewText(ParseJson(preview_json))); });
+}
+
+val ExportInfoText(const std::string& info_json) {
+  return Guard([&] { return TextRecord("text", ExportText(ParseJson(info_json))); });
 }
 
 std::string Usage() { return UsageText(); }
@@ -228,11 +242,13 @@ EMSCRIPTEN_BINDINGS(graphport) {
       .function("searchGraph", &LoadedModel::SearchGraph)
       .function("summaryPage", &LoadedModel::SummaryPage)
       .function("writesFolder", &LoadedModel::WritesFolder)
+      .function("outputFilename", &LoadedModel::OutputFilename)
       .function("family", &LoadedModel::Family);
   emscripten::function("load", &Load);
   emscripten::function("summaryText", &Summary);
   emscripten::function("checkText", &CheckReportText);
   emscripten::function("previewText", &PreviewReportText);
+  emscripten::function("exportText", &ExportInfoText);
   emscripten::constant("checkFailsExitCode", graphport::kCheckFailsExitCode);
   emscripten::function("schemas", &Schemas);
   emscripten::function("parseArgs", &ParseArgs);
