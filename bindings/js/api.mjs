@@ -378,6 +378,10 @@ export function createApi(wasm) {
       }
       return structuredClone(found);
     },
+    // Every GraphportError code with its meaning, [{code, meaning}]: the core's one list.
+    errorCodes() {
+      return JSON.parse(wasm.errorCodes());
+    },
     // The CLI grammar (the core's, shared with the native CLI). `readFile(flag, path)` returns a
     // Uint8Array, or null when the file cannot be read.
     parseArgs(argv, readFile) {

@@ -10,17 +10,9 @@ declare global {
   }
 }
 
-/** Stable error codes; see the README's error table. */
-export type GraphportErrorCode =
-  | 'EMPTY_INPUT'
-  | 'UNKNOWN_FORMAT'
-  | 'PARSE_ERROR'
-  | 'TOO_LARGE'
-  | 'INVALID_OPTION'
-  | 'NOT_FOUND'
-  | 'UNSUPPORTED'
-  | 'IO_ERROR'
-  | 'INTERNAL';
+// The stable error codes, generated from the core's list with their meanings.
+export type { GraphportErrorCode } from './error_codes.js';
+import type { GraphportErrorCode } from './error_codes.js';
 
 export declare class GraphportError extends Error {
   readonly name: 'GraphportError';
@@ -498,6 +490,8 @@ export interface Graphport {
   /** The exit status of `graphport check` when the target cannot run the model (3). */
   readonly checkFailsExitCode: number;
   usage(): string;
+  /** Every error code with what it means: the core's list, in its order. */
+  errorCodes(): { code: GraphportErrorCode; meaning: string }[];
   /** Every family with its load and export option schemas, or one family's. */
   optionSchema(): FamilySchema[];
   optionSchema(family: FamilyId): FamilySchema;

@@ -19,6 +19,7 @@
 #include "api/preview_text.h"
 #include "api/summary_text.h"
 #include "core/error.h"
+#include "core/error_codes.h"
 #include "core/json_parse.h"
 #include "js_options.h"
 #include "js_streams.h"
@@ -169,6 +170,15 @@ val Summary(const std::string& inspect_json) {
 // Every family: id, title, formats, its load and export option schemas and its results.
 std::string Schemas() { return FamilySchemasJson().dump(); }
 
+// Every error code with its meaning (core/error_codes.h): [{code, meaning}].
+std::string ErrorCodesJson() {
+  nlohmann::json out = nlohmann::json::array();
+  for (const ErrorCodeInfo& info : ErrorCodes()) {
+    out.push_back({{"code", info.name}, {"meaning", info.meaning}});
+  }
+  return out.dump();
+}
+
 // The Node CLI's files: `reader(flag, path)` returns a Uint8Array or null when unreadable.
 class JsFileReader : public OptionFileReader {
  public:
@@ -251,6 +261,7 @@ EMSCRIPTEN_BINDINGS(graphport) {
   emscripten::function("exportText", &ExportInfoText);
   emscripten::constant("checkFailsExitCode", graphport::kCheckFailsExitCode);
   emscripten::function("schemas", &Schemas);
+  emscripten::function("errorCodes", &ErrorCodesJson);
   emscripten::function("parseArgs", &ParseArgs);
   emscripten::function("usage", &Usage);
 }

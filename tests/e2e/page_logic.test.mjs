@@ -11,8 +11,9 @@ import createGraphport from '../../bindings/js/node.mjs';
 import { BAD_INPUTS } from './bad_inputs.mjs';
 import { corpusFile, nodeReference, requireCorpus } from './page_helpers.mjs';
 import { formatBytes, formatCount } from '../../web/dom.mjs';
-import { whereRows } from '../../web/errors_view.mjs';
+import { describedCodes, whereRows } from '../../web/errors_view.mjs';
 import { initialValues, schemaPlan } from '../../web/export_form.mjs';
+import { addedFileName, lastSet } from '../../web/export_request.mjs';
 import { familyPage } from '../../web/families.mjs';
 import { inputCause } from '../../web/input_causes.mjs';
 import { graphChoices, inputName, namedFamily, namedSet } from '../../web/input_files.mjs';
@@ -241,6 +242,16 @@ test('the error\'s location fields become the rows of "Where"', () => {
     [['Node', 'save/Const'], ['Operator', 'Const'], ['Option', 'exportScope']]);
   assert.deepEqual(whereRows({ offset: -1 }), []);
   assert.deepEqual(whereRows({ message: 'at byte 7' }), [], 'the message is not parsed');
+});
+
+// The page titles errors by the core's codes: a code the core adds needs its title here, and a
+// code the core drops or renames must not linger on the page (WORKER is the page's own).
+test('the page has its own title for every error code of the core, and no other', () => {
+  const core = gp.errorCodes().map((c) => c.code);
+  assert.ok(core.includes('PARSE_ERROR') && core.includes('INTERNAL'), core.join());
+  const page = describedCodes();
+  assert.deepEqual(core.filter((code) => !page.includes(code)), [], 'core codes with no title on the page');
+  assert.deepEqual(page.filter((code) => !core.includes(code)), ['WORKER'], 'page titles of no core code');
 });
 
 test('TensorFlow\'s tips tell an OpList, bytes that are no protobuf and a protobuf with no graph apart', () => {
