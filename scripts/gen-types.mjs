@@ -159,11 +159,13 @@ function typeText(type, header) {
   let out = `\n${docComment(type.meaning, '')}`;
   if (type.alias) return `${out}export type ${type.name} = ${type.alias};\n`;
   const own = type.fields.filter((f) => !f.header);
-  let extend = '';
+  const bases = [];
   if (own.length !== type.fields.length) {
     const args = header.params.map((p) => type.fields.find((f) => f.name === p.name)?.type ?? 'string');
-    extend = ` extends SummaryHeader<${args.join(', ')}>`;
+    bases.push(`SummaryHeader<${args.join(', ')}>`);
   }
+  bases.push(...(type.extends ?? []));
+  const extend = bases.length ? ` extends ${bases.join(', ')}` : '';
   out += `export interface ${type.name}${extend} {\n`;
   for (const field of own) {
     out += docComment(field.meaning, '  ');
@@ -190,6 +192,7 @@ function usedNames(type, header) {
   const expressions = type.alias ? [type.alias] : type.fields.map((f) => f.type);
   for (const text of expressions) referencedNames(parseType(text), names);
   if (!type.alias && type.fields.some((f) => f.header)) names.add('SummaryHeader');
+  for (const base of type.extends ?? []) names.add(base);
   return names;
 }
 
