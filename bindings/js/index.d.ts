@@ -349,6 +349,15 @@ export interface OptionDescription {
   rules: OptionRule[];
   /** Defaults that depend on other options, the first whose conditions all hold. */
   defaultWhen: { when: OptionCondition[]; value: unknown }[];
+  /** An int's least value (the core refuses less), or null. */
+  minimum: number | null;
+  /** A string that names an output file: a name, never a path (the core refuses a path). */
+  fileName: boolean;
+  /**
+   * A bool that adds an output file, named from the main file's name by this pattern ("{stem}"
+   * its name before the last '.', "{ext}" the rest), or null.
+   */
+  addsFile: string | null;
 }
 
 /** A condition on another option's value (its default when unset). */
@@ -375,6 +384,8 @@ export interface OptionSchema {
   api: string;
   groups: { id: string; title: string }[];
   options: OptionDescription[];
+  /** Options that override each other: of those set, only the last in `options` applies. */
+  lastWins: { id: string; options: string[] }[];
 }
 
 /** A field of a result type, as a family describes it. */
