@@ -1,16 +1,18 @@
 #!/usr/bin/env node
 // Rewrites the option tables of README.md from the families' option schemas, between
 // `<!-- options:FAMILY:load|export -->` and `<!-- /options -->`, so the documentation names
-// exactly the options the core reads.
+// exactly the options the core reads; and the error code table of docs/api.md from the core's
+// list (gp.errorCodes()), between `<!-- error-codes -->` and `<!-- /error-codes -->`.
 //
-//   node scripts/gen-option-tables.mjs           rewrite README.md
-//   node scripts/gen-option-tables.mjs --check   fail when README.md is stale
+//   node scripts/gen-option-tables.mjs           rewrite README.md and docs/api.md
+//   node scripts/gen-option-tables.mjs --check   fail when either is stale
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import createGraphport from '../bindings/js/node.mjs';
 
 const readme = fileURLToPath(new URL('../README.md', import.meta.url));
+const apiDoc = fileURLToPath(new URL('../docs/api.md', import.meta.url));
 
 function cell(text) {
   return String(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -33,8 +35,24 @@ function table(schema) {
   return out;
 }
 
+function errorTable(codes) {
+  return `| code | when |\n|---|---|\n${codes.map((c) => `| \`${c.code}\` | ${cell(c.meaning)} |\n`).join('')}`;
+}
+
 const gp = await createGraphport();
 const families = new Map(gp.optionSchema().map((f) => [f.family, f]));
+const check = process.argv.includes('--check');
+
+// Writes `next` over `file`, or with --check says it is stale.
+function update(file, text, next, name) {
+  if (!check) {
+    writeFileSync(file, next);
+  } else if (next !== text) {
+    process.stderr.write(`${name} is stale: run node scripts/gen-option-tables.mjs\n`);
+    process.exitCode = 1;
+  }
+}
+
 const text = readFileSync(readme, 'utf8');
 const marker = /<!-- options:([a-z]+):(load|export) -->\n[\s\S]*?<!-- \/options -->/g;
 let seen = 0;
@@ -45,11 +63,10 @@ const next = text.replace(marker, (_, id, which) => {
   return `<!-- options:${id}:${which} -->\n${table(family[which])}<!-- /options -->`;
 });
 if (seen === 0) throw new Error('README.md has no option table markers');
-if (process.argv.includes('--check')) {
-  if (next !== text) {
-    process.stderr.write('README.md option tables are stale: run node scripts/gen-option-tables.mjs\n');
-    process.exit(1);
-  }
-} else {
-  writeFileSync(readme, next);
-}
+update(readme, text, next, 'README.md option tables');
+
+const api = readFileSync(apiDoc, 'utf8');
+const codes = /<!-- error-codes -->\n[\s\S]*?<!-- \/error-codes -->/;
+if (!codes.test(api)) throw new Error('docs/api.md has no error code table markers');
+update(apiDoc, api, api.replace(codes, () => `<!-- error-codes -->\n${errorTable(gp.errorCodes())}<!-- /error-codes -->`),
+  'docs/api.md error code table');

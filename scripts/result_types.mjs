@@ -106,6 +106,9 @@ export function typesByName(families) {
     }
   }
   for (const type of types.values()) {
+    for (const base of type.extends ?? []) {
+      if (!types.get(base)?.fields) throw new Error(`result type ${type.name} extends ${base}, which is no described object`);
+    }
     const expressions = type.alias ? [type.alias] : type.fields.map((f) => f.type);
     for (const text of expressions) {
       for (const name of referencedNames(parseType(text))) {
@@ -114,6 +117,11 @@ export function typesByName(families) {
     }
   }
   return types;
+}
+
+// An object type's fields: its own, then those of the types it extends.
+export function allFields(type, types) {
+  return [...type.fields, ...(type.extends ?? []).flatMap((base) => allFields(types.get(base), types))];
 }
 
 const kindOf = (v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
@@ -153,11 +161,12 @@ export function checkValue(value, tree, types, path = '$') {
       if (type.alias) return checkValue(value, parseType(type.alias), types, path);
       if (kindOf(value) !== 'object') return [`${path}: ${kindOf(value)} where ${tree.name} was described`];
       const problems = [];
-      const described = new Set(type.fields.map((f) => f.name));
+      const fields = allFields(type, types);
+      const described = new Set(fields.map((f) => f.name));
       for (const key of Object.keys(value)) {
         if (!described.has(key)) problems.push(`${path}.${key}: not described in ${tree.name}`);
       }
-      for (const field of type.fields) {
+      for (const field of fields) {
         if (!(field.name in value)) {
           if (!field.optional) problems.push(`${path}.${field.name}: required by ${tree.name}, missing`);
           continue;

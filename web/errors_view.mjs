@@ -1,4 +1,5 @@
-// Errors as a person wants them: what failed (the GraphportError code in words), where (the
+// Errors as a person wants them: what failed (the GraphportError code in words, keyed by the
+// core's codes), where (the
 // error's file, offset, line and column, node, operator and option fields) and what to try.
 import { formatCount, h } from './dom.mjs';
 
@@ -75,6 +76,12 @@ const CODES = {
     ],
   },
 };
+
+// The codes the page has its own words for: every code of the core (gp.errorCodes(); a test
+// holds the two lists together) and WORKER, the page's own (its Worker stopped).
+export function describedCodes() {
+  return Object.keys(CODES);
+}
 
 export function describeCode(code) {
   return CODES[code] ?? CODES.INTERNAL;

@@ -172,6 +172,8 @@ export function exportForm({ onExport, onChange, onPlan }) {
   function textInput(option, { type = 'text', value, onValue }) {
     const suggest = hooks().suggestions?.[option.name];
     return h('input', { type, id: `opt-${option.name}`, value, spellcheck: false, autocomplete: 'off',
+      // The core's least value (shardSize's 1): the browser's stepper stops there.
+      min: type === 'number' ? option.minimum ?? null : null,
       // A text option of few accepted values (MegEngine's "8.14") shows them.
       placeholder: option.type === 'string' && option.choices?.length ? option.choices.join(' or ') : option.metavar || '',
       list: suggest ? `suggest-${option.name}` : null,

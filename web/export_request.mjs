@@ -1,8 +1,9 @@
 // The export request, made from a family's export schema (gp.optionSchema(family).export)
 // and the form's values: every option the schema lists whose value differs from its default
 // goes, as its type says; and what the schema's rules say of the request, the same rules the
-// core applies (core/option_schema.h: "needs" refuses, "usedWhen" ignores). A family's plan
-// (web/<family>/plan.mjs) starts from this and only adds explanations. No DOM here.
+// core applies (core/option_schema.h: "needs" refuses, "usedWhen" ignores, "minimum" and
+// "fileName" bound a value, "addsFile" names a file, "lastWins" picks one of several). A
+// family's plan (web/<family>/plan.mjs) starts from this and only adds explanations. No DOM.
 
 export const FILE_TYPES = new Set(['message', 'bytes']);
 
@@ -18,6 +19,14 @@ function valueList(values) {
   return quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}` : quoted[0];
 }
 
+// What is wrong with `name` as an output's name (the schema's fileName: a name, never a path),
+// or null.
+function fileNameError(name) {
+  if (/[/\\]/.test(name)) return `“${name}” is a path: give a file name only (the browser chooses the folder)`;
+  if (name === '.' || name === '..') return `“${name}” is not a file name`;
+  return null;
+}
+
 // One option's value for the request, by its type: {value} to send, {error}, or {} (unset or
 // the default: the core's own default applies).
 function requestValue(option, value) {
@@ -31,6 +40,9 @@ function requestValue(option, value) {
       if (value === '' || value === null || value === undefined) return {};
       const n = Number(value);
       if (!Number.isSafeInteger(n)) return { error: `“${value}” is not a whole number` };
+      if (option.minimum !== null && option.minimum !== undefined && n < option.minimum) {
+        return { error: `“${value}” is less than ${option.minimum}, the least it takes` };
+      }
       return n === option.default ? {} : { value: n };
     }
     case 'string': {
@@ -38,6 +50,10 @@ function requestValue(option, value) {
       if (text === '' || text === option.default) return {};
       if (option.choices?.length && !option.choices.includes(text)) {
         return { error: `only ${valueList(option.choices)} ${option.choices.length === 1 ? 'is' : 'are'} supported, not “${text}”` };
+      }
+      if (option.fileName) {
+        const error = fileNameError(text);
+        if (error) return { error };
       }
       return { value: text };
     }
@@ -62,6 +78,22 @@ function holds(schema, options, option, condition) {
   if (condition.differs) return value !== requestedValue(schema, options, option.name);
   if (!condition.values.length) return isSet(options[condition.option]);
   return condition.values.some((v) => v === value);
+}
+
+// The name of the file an option with `addsFile` adds beside `main`, as the core names it
+// (core/option_schema.h AddedFileName): "{stem}" is the name before its last '.', "{ext}" the
+// rest (a leading '.' starts no extension).
+export function addedFileName(option, main) {
+  const dot = main.lastIndexOf('.');
+  const [stem, ext] = dot > 0 ? [main.slice(0, dot), main.slice(dot)] : [main, ''];
+  return option.addsFile.replaceAll('{stem}', stem).replaceAll('{ext}', ext);
+}
+
+// Of the options of the schema's lastWins set `id` (core/option_schema.h LastWins), the last
+// one on in the request, or undefined: the one the core applies.
+export function lastSet(schema, options, id) {
+  const set = (schema.lastWins ?? []).find((s) => s.id === id);
+  return (set?.options ?? []).filter((name) => requestedValue(schema, options, name) === true).pop();
 }
 
 // The default of an option whose default depends on others (TensorFlow's file name).

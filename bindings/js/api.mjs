@@ -116,10 +116,16 @@ export function createApi(wasm) {
   // Read when the instance is made, so a Symbol.dispose polyfill loaded after this module counts.
   const DISPOSE = Symbol.dispose ?? Symbol.for('Symbol.dispose');
   let live = 0;
+  // A live model's handle, for the helpers below that are not the model's own API.
+  let handleOf;
 
   class Model {
     #handle;
     #summary = null;
+
+    static {
+      handleOf = (model) => model.#live();
+    }
 
     constructor(handle) {
       this.#handle = handle;
@@ -372,6 +378,10 @@ export function createApi(wasm) {
       }
       return structuredClone(found);
     },
+    // Every GraphportError code with its meaning, [{code, meaning}]: the core's one list.
+    errorCodes() {
+      return JSON.parse(wasm.errorCodes());
+    },
     // The CLI grammar (the core's, shared with the native CLI). `readFile(flag, path)` returns a
     // Uint8Array, or null when the file cannot be read.
     parseArgs(argv, readFile) {
@@ -401,6 +411,16 @@ export function createApi(wasm) {
     // The CLI's readable form of preview()'s result (`graphport export --dry-run`).
     previewText(preview) {
       return unwrap(wasm.previewText(JSON.stringify(preview))).text;
+    },
+    // The CLI's lines after an export (not --json): export().info's warnings and notes.
+    exportText(info) {
+      return unwrap(wasm.exportText(JSON.stringify(info))).text;
+    },
+    // The `filename` option of an export written to `path` (the CLI's -o, exportToFile's
+    // path): its base name when the export is one file and the family names it, else ''.
+    outputFilename(model, options, path) {
+      const opts = checkOptions(options, 'export');
+      return unwrap(handleOf(model).outputFilename(...optionsForCore(opts), path)).filename;
     },
     // The exit status of `graphport check` when the target cannot run the model (the core's).
     checkFailsExitCode: wasm.checkFailsExitCode,

@@ -10,17 +10,9 @@ declare global {
   }
 }
 
-/** Stable error codes; see the README's error table. */
-export type GraphportErrorCode =
-  | 'EMPTY_INPUT'
-  | 'UNKNOWN_FORMAT'
-  | 'PARSE_ERROR'
-  | 'TOO_LARGE'
-  | 'INVALID_OPTION'
-  | 'NOT_FOUND'
-  | 'UNSUPPORTED'
-  | 'IO_ERROR'
-  | 'INTERNAL';
+// The stable error codes, generated from the core's list with their meanings.
+export type { GraphportErrorCode } from './error_codes.js';
+import type { GraphportErrorCode } from './error_codes.js';
 
 export declare class GraphportError extends Error {
   readonly name: 'GraphportError';
@@ -357,6 +349,15 @@ export interface OptionDescription {
   rules: OptionRule[];
   /** Defaults that depend on other options, the first whose conditions all hold. */
   defaultWhen: { when: OptionCondition[]; value: unknown }[];
+  /** An int's least value (the core refuses less), or null. */
+  minimum: number | null;
+  /** A string that names an output file: a name, never a path (the core refuses a path). */
+  fileName: boolean;
+  /**
+   * A bool that adds an output file, named from the main file's name by this pattern ("{stem}"
+   * its name before the last '.', "{ext}" the rest), or null.
+   */
+  addsFile: string | null;
 }
 
 /** A condition on another option's value (its default when unset). */
@@ -383,6 +384,8 @@ export interface OptionSchema {
   api: string;
   groups: { id: string; title: string }[];
   options: OptionDescription[];
+  /** Options that override each other: of those set, only the last in `options` applies. */
+  lastWins: { id: string; options: string[] }[];
 }
 
 /** A field of a result type, as a family describes it. */
@@ -498,6 +501,8 @@ export interface Graphport {
   /** The exit status of `graphport check` when the target cannot run the model (3). */
   readonly checkFailsExitCode: number;
   usage(): string;
+  /** Every error code with what it means: the core's list, in its order. */
+  errorCodes(): { code: GraphportErrorCode; meaning: string }[];
   /** Every family with its load and export option schemas, or one family's. */
   optionSchema(): FamilySchema[];
   optionSchema(family: FamilyId): FamilySchema;

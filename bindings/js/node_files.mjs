@@ -4,7 +4,7 @@
 import {
   closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync,
 } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 import { GraphportError } from './errors.mjs';
 
@@ -108,9 +108,8 @@ export function exportToFile(gp, model, options, path) {
       throw new GraphportError('IO_ERROR', `${dir}: cannot create the output folder: a file is in the way`, { file: dir });
     }
   } else {
-    if (gp.optionSchema(model.family).export.options.some((o) => o.name === 'filename')) {
-      opts.filename = basename(path);
-    }
+    const filename = gp.outputFilename(model, opts, path);
+    if (filename) opts.filename = filename;
     dir = dirname(path);
     if (!existsSync(dir)) {
       throw new GraphportError('IO_ERROR', `${path}: cannot create: no such folder ${dir}`, { file: path });

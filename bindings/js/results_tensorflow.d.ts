@@ -5,47 +5,7 @@ import type { SummaryHeader } from './results_common.js';
 import type { TfjsExportInfo } from './results_tfjs.js';
 
 /** What inspect() tells of a TensorFlow model. */
-export interface TensorflowSummary extends SummaryHeader<'tensorflow', 'TensorFlow', 'graph-def' | 'meta-graph' | 'saved-model', 'binary' | 'text'> {
-  /** Who wrote the graph: GraphDef versions, TensorFlow's. */
-  producer: TensorflowProducer;
-  /** Nodes of the graph, function bodies left out. */
-  nodeCount: number;
-  /** Nodes by op, sorted by op name. */
-  ops: Record<string, number>;
-  /** The graph's Const nodes and the bytes of their values. */
-  constants: ConstantTotals;
-  /** Name scopes for exportScope, sorted by name: each with the nodes inside it. At most 2,000, the shallowest first; `scopeCount` counts them all. */
-  scopes: NameScope[];
-  /** Every name scope of the graph, listed or not. */
-  scopeCount: number;
-  /** The functions of the graph's library. */
-  functions: GraphFunction[];
-  /** The MetaGraphDef's collections, by name. */
-  collections: CollectionSummary[];
-  /** The MetaGraphDef's signatures, by name. */
-  signatures: SignatureSummary[];
-  /** The MetaGraphDef's tags. */
-  tags: string[];
-  /** The MetaGraphDef has a saver_def. */
-  hasSaver: boolean;
-  /** Every MetaGraphDef of a SavedModel, in order. */
-  metaGraphs: MetaGraphSummary[];
-  /** The MetaGraphDef read, by its index in `metaGraphs` (-1 when the input has none). */
-  selectedMetaGraph: number;
-  /** The files of a SavedModel folder besides saved_model.pb that a SavedModel export passes through. */
-  savedModelFiles: SavedModelFile[];
-  /** A SavedModel folder's checkpoint (variables/variables.index), listed from its index alone, in key order. A TF2 checkpoint's object graph is left out. Absent when the folder has no checkpoint. */
-  variables?: CheckpointVariable[];
-  /** The bytes of all `variables`. */
-  variableBytes?: number;
-  /** How many data files the checkpoint has. */
-  variableShards?: number;
-  /** Why the folder's checkpoint could not be read, in place of `variables`. */
-  variablesError?: string;
-  /** The graph holds variables or function calls: an export to TF.js freezes it. */
-  needsFreeze: boolean;
-  /** Those ops (variables, their reads, calls) with their counts. */
-  freezeOps: Record<string, number>;
+export interface TensorflowSummary extends SummaryHeader<'tensorflow', 'TensorFlow', 'graph-def' | 'meta-graph' | 'saved-model', 'binary' | 'text'>, TensorflowGraphSummary {
 }
 
 /** What an export of a TensorFlow model wrote. */
@@ -107,6 +67,50 @@ export interface DroppedReference {
   what: string;
   /** Why. */
   reason: string;
+}
+
+/** What inspect() tells of a TensorFlow graph after the common header: of a TensorFlow model, and of a TensorFlow.js model's topology. */
+export interface TensorflowGraphSummary {
+  /** Who wrote the graph: GraphDef versions, TensorFlow's. */
+  producer: TensorflowProducer;
+  /** Nodes of the graph, function bodies left out. */
+  nodeCount: number;
+  /** Nodes by op, sorted by op name. */
+  ops: Record<string, number>;
+  /** The graph's Const nodes and the bytes of their values. */
+  constants: ConstantTotals;
+  /** Name scopes for exportScope, sorted by name: each with the nodes inside it. At most 2,000, the shallowest first; `scopeCount` counts them all. */
+  scopes: NameScope[];
+  /** Every name scope of the graph, listed or not. */
+  scopeCount: number;
+  /** The functions of the graph's library. */
+  functions: GraphFunction[];
+  /** The MetaGraphDef's collections, by name. */
+  collections: CollectionSummary[];
+  /** The MetaGraphDef's signatures, by name. */
+  signatures: SignatureSummary[];
+  /** The MetaGraphDef's tags. */
+  tags: string[];
+  /** The MetaGraphDef has a saver_def. */
+  hasSaver: boolean;
+  /** Every MetaGraphDef of a SavedModel, in order. */
+  metaGraphs: MetaGraphSummary[];
+  /** The MetaGraphDef read, by its index in `metaGraphs` (-1 when the input has none). */
+  selectedMetaGraph: number;
+  /** The files of a SavedModel folder besides saved_model.pb that a SavedModel export passes through. */
+  savedModelFiles: SavedModelFile[];
+  /** A SavedModel folder's checkpoint (variables/variables.index), listed from its index alone, in key order. A TF2 checkpoint's object graph is left out. Absent when the folder has no checkpoint. */
+  variables?: CheckpointVariable[];
+  /** The bytes of all `variables`. */
+  variableBytes?: number;
+  /** How many data files the checkpoint has. */
+  variableShards?: number;
+  /** Why the folder's checkpoint could not be read, in place of `variables`. */
+  variablesError?: string;
+  /** The graph holds variables or function calls: an export to TF.js freezes it. */
+  needsFreeze: boolean;
+  /** Those ops (variables, their reads, calls) with their counts. */
+  freezeOps: Record<string, number>;
 }
 
 /** The versions a TensorFlow graph records. */

@@ -2,7 +2,7 @@
 // description of every summary and export info field). Do not edit: run `node scripts/gen-types.mjs`.
 
 import type { SummaryHeader } from './results_common.js';
-import type { CheckpointVariable, CollectionSummary, ConstantTotals, FreezeReport, GraphFunction, MetaGraphSummary, NameScope, SavedModelFile, SignatureSummary, TensorflowProducer, UnfusedOp, UnsupportedOp, WeightQuantizationChange } from './results_tensorflow.js';
+import type { FreezeReport, TensorflowGraphSummary, UnfusedOp, UnsupportedOp, WeightQuantizationChange } from './results_tensorflow.js';
 
 /** What an export to: 'tfjs' wrote: a TensorFlow.js graph model. */
 export interface TfjsExportInfo {
@@ -33,47 +33,7 @@ export interface TfjsExportInfo {
 }
 
 /** What inspect() tells of a TensorFlow.js graph model: TensorFlow's graph fields for its topology, and the model.json's own. */
-export interface TfjsSummary extends SummaryHeader<'tfjs', 'TensorFlow.js', 'tfjs-graph-model', 'json'> {
-  /** Who wrote the graph: GraphDef versions, TensorFlow's. */
-  producer: TensorflowProducer;
-  /** Nodes of the graph, function bodies left out. */
-  nodeCount: number;
-  /** Nodes by op, sorted by op name. */
-  ops: Record<string, number>;
-  /** The graph's Const nodes and the bytes of their values. */
-  constants: ConstantTotals;
-  /** Name scopes for exportScope, sorted by name: each with the nodes inside it. At most 2,000, the shallowest first; `scopeCount` counts them all. */
-  scopes: NameScope[];
-  /** Every name scope of the graph, listed or not. */
-  scopeCount: number;
-  /** The functions of the graph's library. */
-  functions: GraphFunction[];
-  /** The MetaGraphDef's collections, by name. */
-  collections: CollectionSummary[];
-  /** The MetaGraphDef's signatures, by name. */
-  signatures: SignatureSummary[];
-  /** The MetaGraphDef's tags. */
-  tags: string[];
-  /** The MetaGraphDef has a saver_def. */
-  hasSaver: boolean;
-  /** Every MetaGraphDef of a SavedModel, in order. */
-  metaGraphs: MetaGraphSummary[];
-  /** The MetaGraphDef read, by its index in `metaGraphs` (-1 when the input has none). */
-  selectedMetaGraph: number;
-  /** The files of a SavedModel folder besides saved_model.pb that a SavedModel export passes through. */
-  savedModelFiles: SavedModelFile[];
-  /** A SavedModel folder's checkpoint (variables/variables.index), listed from its index alone, in key order. A TF2 checkpoint's object graph is left out. Absent when the folder has no checkpoint. */
-  variables?: CheckpointVariable[];
-  /** The bytes of all `variables`. */
-  variableBytes?: number;
-  /** How many data files the checkpoint has. */
-  variableShards?: number;
-  /** Why the folder's checkpoint could not be read, in place of `variables`. */
-  variablesError?: string;
-  /** The graph holds variables or function calls: an export to TF.js freezes it. */
-  needsFreeze: boolean;
-  /** Those ops (variables, their reads, calls) with their counts. */
-  freezeOps: Record<string, number>;
+export interface TfjsSummary extends SummaryHeader<'tfjs', 'TensorFlow.js', 'tfjs-graph-model', 'json'>, TensorflowGraphSummary {
   /** What model.json holds besides the graph. */
   tfjs: TfjsModelJson;
 }

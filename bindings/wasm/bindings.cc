@@ -12,11 +12,14 @@
 
 #include "api/check_text.h"
 #include "api/command_line.h"
+#include "api/command_plan.h"
+#include "api/export_text.h"
 #include "api/families.h"
 #include "api/model.h"
 #include "api/preview_text.h"
 #include "api/summary_text.h"
 #include "core/error.h"
+#include "core/error_codes.h"
 #include "core/json_parse.h"
 #include "js_options.h"
 #include "js_streams.h"
@@ -134,6 +137,16 @@ class LoadedModel {
     });
   }
 
+  // The `filename` option an export to `output` takes (api/command_plan.h), or "".
+  val OutputFilename(const std::string& options_json, val blobs, const std::string& output) const {
+    return Guard([&] {
+      val result = val::object();
+      result.set("filename", graphport::OutputFilename(
+                                 *model_, OptionsFromJs(options_json, blobs, "export"), output));
+      return result;
+    });
+  }
+
   std::string Family() const { return model_->family().id(); }
 
  private:
@@ -155,10 +168,13 @@ val Summary(const std::string& inspect_json) {
 }
 
 // Every family: id, title, formats, its load and export option schemas and its results.
-std::string Schemas() {
+std::string Schemas() { return FamilySchemasJson().dump(); }
+
+// Every error code with its meaning (core/error_codes.h): [{code, meaning}].
+std::string ErrorCodesJson() {
   nlohmann::json out = nlohmann::json::array();
-  for (const Family* family : Families()) {
-    out.push_back(FamilySchemaJson(*family));
+  for (const ErrorCodeInfo& info : ErrorCodes()) {
+    out.push_back({{"code", info.name}, {"meaning", info.meaning}});
   }
   return out.dump();
 }
@@ -169,10 +185,7 @@ class JsFileReader : public OptionFileReader {
   explicit JsFileReader(val reader) : reader_(std::move(reader)) {}
   std::string Read(const std::string& flag, const std::string& path) override {
     val bytes = reader_(flag, path);
-    if (bytes.isNull() || bytes.isUndefined()) {
-      throw Error(ErrorCode::kInvalidOption,
-                  flag + ": cannot open " + path + " (see graphport --help)");
-    }
+    if (bytes.isNull() || bytes.isUndefined()) UsageError(flag + ": cannot open " + path);
     std::vector<uint8_t> data = emscripten::convertJSArrayToNumberVector<uint8_t>(bytes);
     return std::string(data.begin(), data.end());
   }
@@ -186,13 +199,20 @@ val ParseArgs(val args, val reader) {
     std::vector<std::string> list = emscripten::vecFromJSArray<std::string>(args);
     JsFileReader files(reader);
     CommandLine cl = ParseCommandLine(list, &files);
+    CommandPlan plan = PlanCommand(cl);
     nlohmann::json options = {
         {"load", cl.load}, {"export", cl.export_}, {"checkOptions", CheckOptions(cl)}};
     val blobs = val::array();
     BlobsToJs(&options, &blobs);
-    nlohmann::json out = {{"command", cl.command}, {"input", cl.input}, {"output", cl.output},
-                          {"json", cl.json},       {"help", cl.help},   {"target", cl.target},
-                          {"dryRun", cl.dry_run}};
+    nlohmann::json out = {{"command", cl.command},
+                          {"input", cl.input},
+                          {"output", cl.output},
+                          {"json", cl.json},
+                          {"help", cl.help},
+                          {"target", cl.target},
+                          {"dryRun", cl.dry_run},
+                          {"action", CommandActionName(plan.action)},
+                          {"helpExitCode", plan.help_exit_code}};
     out.update(options);
     val result = TextRecord("json", out.dump());
     result.set("blobs", blobs);
@@ -206,6 +226,10 @@ val CheckReportText(const std::string& report_json) {
 
 val PreviewReportText(const std::string& preview_json) {
   return Guard([&] { return TextRecord("text", PreviewText(ParseJson(preview_json))); });
+}
+
+val ExportInfoText(const std::string& info_json) {
+  return Guard([&] { return TextRecord("text", ExportText(ParseJson(info_json))); });
 }
 
 std::string Usage() { return UsageText(); }
@@ -228,13 +252,16 @@ EMSCRIPTEN_BINDINGS(graphport) {
       .function("searchGraph", &LoadedModel::SearchGraph)
       .function("summaryPage", &LoadedModel::SummaryPage)
       .function("writesFolder", &LoadedModel::WritesFolder)
+      .function("outputFilename", &LoadedModel::OutputFilename)
       .function("family", &LoadedModel::Family);
   emscripten::function("load", &Load);
   emscripten::function("summaryText", &Summary);
   emscripten::function("checkText", &CheckReportText);
   emscripten::function("previewText", &PreviewReportText);
+  emscripten::function("exportText", &ExportInfoText);
   emscripten::constant("checkFailsExitCode", graphport::kCheckFailsExitCode);
   emscripten::function("schemas", &Schemas);
+  emscripten::function("errorCodes", &ErrorCodesJson);
   emscripten::function("parseArgs", &ParseArgs);
   emscripten::function("usage", &Usage);
 }

@@ -22,10 +22,6 @@ struct Flag {
   bool load = false;
 };
 
-[[noreturn]] void UsageError(const std::string& message) {
-  throw Error(ErrorCode::kInvalidOption, message + " (see graphport --help)");
-}
-
 // Every flag the schemas define, by CLI name. A flag that two families share means the same
 // option in both (tests/cpp/api/command_line_test.cc checks it), so the first one stands.
 std::map<std::string, Flag> AllFlags() {
@@ -267,6 +263,10 @@ std::string UsageText() {
   }
   out += "\nErrors go to stderr as \"graphport: error CODE: message\", with a non-zero exit.\n";
   return out;
+}
+
+void UsageError(const std::string& message) {
+  throw Error(ErrorCode::kInvalidOption, message + " (see graphport --help)");
 }
 
 json CheckOptions(const CommandLine& command_line) {

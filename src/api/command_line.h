@@ -37,6 +37,10 @@ CommandLine ParseCommandLine(const std::vector<std::string>& args, OptionFileRea
 // The --help text.
 std::string UsageText();
 
+// Throws Error(kInvalidOption): `message` with " (see graphport --help)", as every usage error
+// of both CLIs ends.
+[[noreturn]] void UsageError(const std::string& message);
+
 // The exit status of `graphport check` when the target cannot run the model (0 when it can;
 // 1 for an error, as every command).
 inline constexpr int kCheckFailsExitCode = 3;

@@ -55,6 +55,12 @@ nlohmann::json FamilySchemaJson(const Family& family) {
           {"results", family.results().ToJson()}};
 }
 
+nlohmann::json FamilySchemasJson() {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Family* family : Families()) out.push_back(FamilySchemaJson(*family));
+  return out;
+}
+
 void RegisterFamilyForTesting(const Family* family) { MutableFamilies()->push_back(family); }
 
 }  // namespace graphport

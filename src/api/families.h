@@ -18,6 +18,8 @@ const Family* FindFamily(const std::string& id);
 // What gp.optionSchema() and `graphport schema` give of a family: {family, title, formats,
 // load, export (option schemas), results (the result description)}.
 nlohmann::json FamilySchemaJson(const Family& family);
+// FamilySchemaJson of every family, in order: gp.optionSchema() and `graphport schema`.
+nlohmann::json FamilySchemasJson();
 // Tests add a family of their own (a toy) this way; the registry keeps the pointer.
 void RegisterFamilyForTesting(const Family* family);
 

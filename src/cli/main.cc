@@ -11,6 +11,8 @@
 
 #include "api/check_text.h"
 #include "api/command_line.h"
+#include "api/command_plan.h"
+#include "api/export_text.h"
 #include "api/families.h"
 #include "api/model.h"
 #include "api/preview_text.h"
@@ -21,10 +23,6 @@
 
 namespace graphport::cli {
 namespace {
-
-[[noreturn]] void UsageError(const std::string& message) {
-  throw Error(ErrorCode::kInvalidOption, message + " (see graphport --help)");
-}
 
 class DiskFileReader : public OptionFileReader {
  public:
@@ -56,33 +54,56 @@ std::string Pretty(const nlohmann::json& value) {
 }
 
 nlohmann::json Schemas(const std::string& family_id) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const Family* family : Families()) {
-    if (!family_id.empty() && family->id() != family_id) continue;
-    out.push_back(FamilySchemaJson(*family));
+  if (family_id.empty()) return FamilySchemasJson();
+  const Family* family = FindFamily(family_id);
+  if (family == nullptr) UsageError("no family is named '" + family_id + "'");
+  return FamilySchemaJson(*family);
+}
+
+// The export options with `filename` from -o, as both CLIs complete them (api/command_plan.h).
+nlohmann::json ExportOptions(const Model& model, const CommandLine& cl) {
+  nlohmann::json options = cl.export_;
+  std::string filename = OutputFilename(model, options, cl.output);
+  if (!filename.empty()) options["filename"] = filename;
+  return options;
+}
+
+// Writes the export to -o: the folder it names for an export that is a folder (a SavedModel
+// with its variables), else the file, with any companions beside it.
+nlohmann::json ExportToDisk(Model* model, const CommandLine& cl) {
+  nlohmann::json options = ExportOptions(*model, cl);
+  std::string directory = DirName(cl.output);
+  if (model->WritesFolder(options)) {
+    directory = cl.output;
+    std::error_code ec;
+    std::filesystem::create_directories(directory, ec);
+    if (ec || !IsDirectory(directory)) {
+      throw Error(ErrorCode::kIo, directory + ": cannot create the output folder" +
+                                      (ec ? ": " + ec.message() : ": a file is in the way"));
+    }
   }
-  if (out.empty()) UsageError("no family is named '" + family_id + "'");
-  return family_id.empty() ? out : out[0];
+  DirectoryOutputSet outputs(directory);
+  nlohmann::json record = model->Export(options, &outputs);
+  for (const auto& path : outputs.Commit()) std::cerr << "wrote " << path << "\n";
+  return record;
 }
 
 int Run(int argc, char** argv) {
   DiskFileReader files;
   CommandLine cl = ParseCommandLine(std::vector<std::string>(argv + 1, argv + argc), &files);
-  if (cl.help || cl.command == "help" || cl.command.empty()) {
-    std::cout << UsageText();
-    return cl.command.empty() && !cl.help ? 2 : 0;
+  CommandPlan plan = PlanCommand(cl);
+  switch (plan.action) {
+    case CommandAction::kHelp:
+      std::cout << UsageText();
+      return plan.help_exit_code;
+    case CommandAction::kSchema:
+      std::cout << Schemas(cl.input).dump(2) << "\n";
+      return 0;
+    default:
+      break;
   }
-  if (cl.command == "schema") {
-    std::cout << Schemas(cl.input).dump(2) << "\n";
-    return 0;
-  }
-  if (cl.command != "inspect" && cl.command != "export" && cl.command != "check") {
-    UsageError("unknown command '" + cl.command + "'");
-  }
-  if (cl.dry_run && cl.command != "export") UsageError("--dry-run goes with export");
-  if (cl.input.empty()) UsageError(cl.command + " needs an INPUT file or folder");
   std::unique_ptr<InputSet> inputs;
-  std::unique_ptr<FileSource> single;
+  std::unique_ptr<FileSource> single;  // read by the model as long as it lives
   if (IsDirectory(cl.input)) {
     inputs = std::make_unique<DirectoryInputSet>(cl.input);
   } else if (EndsWith(cl.input, ".json")) {
@@ -97,62 +118,29 @@ int Run(int argc, char** argv) {
   }
   cl.load["name"] = cl.input;
   std::unique_ptr<Model> model = Model::Load(std::move(inputs), cl.load);
-
-  if (cl.command == "inspect") {
-    nlohmann::json summary = model->Inspect();
-    std::cout << (cl.json ? Pretty(summary) : SummaryText(summary));
-    return 0;
-  }
-  if (cl.command == "check") {
-    if (!cl.output.empty()) UsageError("check writes nothing: it takes no -o");
-    nlohmann::json report = model->Check(CheckOptions(cl));
-    std::cout << (cl.json ? Pretty(report) : CheckText(report));
-    return report["runs"] == true ? 0 : kCheckFailsExitCode;
-  }
-  if (!cl.target.empty()) UsageError("--target goes with check");
-  if (cl.dry_run) {
-    // The export's options as the export would take them, and nothing created or written.
-    if (!cl.output.empty() && !model->WritesFolder(cl.export_) &&
-        model->family().export_options().Find("filename") != nullptr) {
-      cl.export_["filename"] = BaseName(cl.output);
+  switch (plan.action) {
+    case CommandAction::kInspect: {
+      nlohmann::json summary = model->Inspect();
+      std::cout << (cl.json ? Pretty(summary) : SummaryText(summary));
+      return 0;
     }
-    nlohmann::json preview = model->Preview(cl.export_);
-    std::cout << (cl.json ? Pretty(preview) : PreviewText(preview));
-    return 0;
-  }
-  if (cl.output.empty()) UsageError("export needs -o OUT");
-  std::string directory;
-  if (model->WritesFolder(cl.export_)) {
-    // The output is a folder (a SavedModel with its variables): -o names it.
-    directory = cl.output;
-    std::error_code ec;
-    std::filesystem::create_directories(directory, ec);
-    if (ec || !IsDirectory(directory)) {
-      throw Error(ErrorCode::kIo, directory + ": cannot create the output folder" +
-                                      (ec ? ": " + ec.message() : ": a file is in the way"));
+    case CommandAction::kCheck: {
+      nlohmann::json report = model->Check(CheckOptions(cl));
+      std::cout << (cl.json ? Pretty(report) : CheckText(report));
+      return report["runs"] == true ? 0 : kCheckFailsExitCode;
     }
-  } else {
-    if (model->family().export_options().Find("filename") != nullptr) {
-      cl.export_["filename"] = BaseName(cl.output);
+    case CommandAction::kPreview: {
+      // The export's options as the export would take them, and nothing created or written.
+      nlohmann::json preview = model->Preview(ExportOptions(*model, cl));
+      std::cout << (cl.json ? Pretty(preview) : PreviewText(preview));
+      return 0;
     }
-    directory = DirName(cl.output);
-  }
-  DirectoryOutputSet outputs(directory);
-  nlohmann::json record = model->Export(cl.export_, &outputs);
-  for (const auto& path : outputs.Commit()) std::cerr << "wrote " << path << "\n";
-  if (cl.json) {
-    std::cout << Pretty(record);
-  } else {
-    // What the export wrote but the target cannot take, on stdout with the export's result.
-    for (const auto& warning : record.value("warnings", nlohmann::json::array())) {
-      std::cout << "graphport: warning: " << warning.get<std::string>() << "\n";
-    }
-    // What the export did to the graph on its way (a MegEngine dump's optimization).
-    for (const auto& note : record.value("notes", nlohmann::json::array())) {
-      std::cout << "graphport: note: " << note.get<std::string>() << "\n";
+    default: {
+      nlohmann::json record = ExportToDisk(model.get(), cl);
+      std::cout << (cl.json ? Pretty(record) : ExportText(record));
+      return 0;
     }
   }
-  return 0;
 }
 
 }  // namespace

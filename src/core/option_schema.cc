@@ -37,6 +37,18 @@ std::string ChoiceList(const OptionSpec& spec) {
               what + " option '" + spec.name + "' must be " + expected + ", got " + Quote(got));
 }
 
+// An output's name, never a path: the caller (the CLI's -o, the page's download) chooses the
+// folder. Blank is "not set".
+void CheckFileName(const std::string& what, const OptionSpec& spec, const std::string& name) {
+  bool path = name.find_first_of("/\\") != std::string::npos;
+  if (path || name == "." || name == "..") {
+    throw Error(ErrorCode::kInvalidOption,
+                what + " option '" + spec.name + "' must be a file name" +
+                    (path ? ", not a path" : "") + ", got " + Quote(name),
+                ErrorLocation::OfOption(spec.name));
+  }
+}
+
 void Check(const std::string& what, const OptionSpec& spec, const json& value) {
   switch (spec.type) {
     case OptionType::kBool:
@@ -44,9 +56,16 @@ void Check(const std::string& what, const OptionSpec& spec, const json& value) {
       return;
     case OptionType::kInt:
       if (!value.is_number_integer()) Fail(what, spec, "an integer", value);
+      if (spec.minimum && value.get<int64_t>() < *spec.minimum) {
+        throw Error(ErrorCode::kInvalidOption,
+                    what + " option '" + spec.name + "' must be at least " +
+                        std::to_string(*spec.minimum) + ", got " + Quote(value),
+                    ErrorLocation::OfOption(spec.name));
+      }
       break;
     case OptionType::kString:
       if (!value.is_string()) Fail(what, spec, "a string", value);
+      if (spec.file_name) CheckFileName(what, spec, value.get<std::string>());
       return;
     case OptionType::kChoice:
       if (!value.is_string()) Fail(what, spec, ChoiceList(spec), value);
@@ -161,9 +180,37 @@ json OptionSchema::ToJson() const {
                            {"metavar", spec.metavar},
                            {"cliValue", spec.cli_value == CliValue::kFile ? "file" : "inline"},
                            {"rules", RulesJson(spec)},
-                           {"defaultWhen", DerivedDefaultsJson(spec)}});
+                           {"defaultWhen", DerivedDefaultsJson(spec)},
+                           {"minimum", spec.minimum ? json(*spec.minimum) : json()},
+                           {"fileName", spec.file_name},
+                           {"addsFile", spec.adds_file.empty() ? json() : json(spec.adds_file)}});
   }
   out["options"] = option_list;
+  json last_wins = json::array();
+  for (const auto& set : this->last_wins) {
+    last_wins.push_back({{"id", set.id}, {"options", set.options}});
+  }
+  out["lastWins"] = last_wins;
+  return out;
+}
+
+std::string AddedFileName(const std::string& pattern, const std::string& main) {
+  size_t dot = main.find_last_of('.');
+  bool has_ext = dot != std::string::npos && dot > 0;
+  std::string stem = has_ext ? main.substr(0, dot) : main;
+  std::string ext = has_ext ? main.substr(dot) : "";
+  std::string out;
+  for (size_t i = 0; i < pattern.size();) {
+    if (pattern.compare(i, 6, "{stem}") == 0) {
+      out += stem;
+      i += 6;
+    } else if (pattern.compare(i, 5, "{ext}") == 0) {
+      out += ext;
+      i += 5;
+    } else {
+      out += pattern[i++];
+    }
+  }
   return out;
 }
 
@@ -214,6 +261,17 @@ void OptionValues::CheckRules() const {
         throw Error(ErrorCode::kInvalidOption, rule.message, ErrorLocation::OfOption(spec.name));
     }
   }
+}
+
+std::string OptionValues::LastSet(const std::string& id) const {
+  std::string last;
+  for (const auto& set : schema_->last_wins) {
+    if (set.id != id) continue;
+    for (const auto& name : set.options) {
+      if (Bool(name)) last = name;
+    }
+  }
+  return last;
 }
 
 const OptionSpec& OptionValues::Spec(const std::string& name) const {

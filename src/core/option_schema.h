@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -74,11 +75,27 @@ struct OptionSpec {
   CliValue cli_value = CliValue::kInline;
   std::vector<OptionRule> rules{};
   std::vector<DerivedDefault> derived_defaults{};  // the default_value's exceptions
+  // A kInt's least value: OptionValues::Read refuses less (the page's form says it first).
+  std::optional<int64_t> minimum{};
+  // A kString that names an output file: a name, never a path (the caller chooses the folder).
+  bool file_name = false;
+  // A kBool that adds an output file, named from the main file's name by this pattern:
+  // "{stem}" is the name before its last '.', "{ext}" the rest ("" without a '.'; a leading
+  // '.' starts no extension). AddedFileName() applies it, for the core and the page alike.
+  std::string adds_file{};
 };
 
 struct OptionGroup {
   std::string id;
   std::string title;
+};
+
+// Options that override each other: of those set, only the last in `options` applies and the
+// others are ignored (MegEngine's layout kwargs, in the order optimize_for_inference reads
+// them). LastSet() picks it, for the family and the page alike.
+struct LastWins {
+  std::string id;
+  std::vector<std::string> options;
 };
 
 struct OptionSchema {
@@ -87,13 +104,19 @@ struct OptionSchema {
   std::string api;     // the original API the options follow: "tf.train.export_meta_graph"
   std::vector<OptionGroup> groups;
   std::vector<OptionSpec> options;
+  std::vector<LastWins> last_wins{};
 
   const OptionSpec* Find(const std::string& name) const;
   // {family, title, api, groups: [{id, title}], options: [{name, cli, seed, type, default,
   // group, label, help, choices, metavar, cliValue, rules: [{kind, anyOf: [{option, values,
-  // differs}], message}], defaultWhen: [{when, value}]}]}: what gp.optionSchema() returns.
+  // differs}], message}], defaultWhen: [{when, value}], minimum, fileName, addsFile}],
+  // lastWins: [{id, options}]}: what gp.optionSchema() returns (minimum and addsFile null when
+  // unset).
   nlohmann::json ToJson() const;
 };
+
+// The name of the file an option with `adds_file` adds beside `main` (OptionSpec::adds_file).
+std::string AddedFileName(const std::string& pattern, const std::string& main);
 
 // "bool", "int", "string", "choice", "string-list", "message", "bytes".
 const char* OptionTypeName(OptionType type);
@@ -121,6 +144,8 @@ class OptionValues {
   // The names the caller set, in schema order.
   std::vector<std::string> GivenNames() const;
   const OptionSchema* schema() const { return schema_; }
+  // Of the boolean options of the schema's `last_wins` set `id`, the last one on, or "".
+  std::string LastSet(const std::string& id) const;
 
  private:
   const OptionSpec& Spec(const std::string& name) const;

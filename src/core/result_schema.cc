@@ -24,6 +24,7 @@ json TypeJson(const ResultType& type) {
   json fields = json::array();
   for (const ResultField& field : type.fields) fields.push_back(FieldJson(field));
   out["fields"] = std::move(fields);
+  if (!type.extends.empty()) out["extends"] = type.extends;
   return out;
 }
 

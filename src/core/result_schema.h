@@ -35,6 +35,9 @@ struct ResultType {
   // Initialized here, so that a type written as {name, meaning, fields} needs no more.
   std::vector<ResultField> fields{};
   std::string alias{};
+  // Object types whose fields this one has too, after its own (the generated interface
+  // extends them): fields two families' results share are described once, by one of them.
+  std::vector<std::string> extends{};
 };
 
 struct ResultSchema {
@@ -48,8 +51,8 @@ struct ResultSchema {
   void Add(const ResultType& type);
   void Add(const std::vector<ResultType>& types);
   // {summary, exportInfo, preview?, types: [{name, meaning, fields: [{name, type, optional,
-  // meaning, header}]} or {name, meaning, alias}]}: what gp.optionSchema() gives as a family's
-  // `results`.
+  // meaning, header}], extends?: [name]} or {name, meaning, alias}]}: what gp.optionSchema()
+  // gives as a family's `results`.
   nlohmann::json ToJson() const;
 };
 

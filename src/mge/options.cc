@@ -65,6 +65,7 @@ OptionSchema BuildExportOptions() {
   OptionSpec filename = Spec("filename", "file", OptionType::kString, "model.mge", "output",
                              "File name", "The name of the written model file.");
   filename.cli = "";  // the CLI's -o names it
+  filename.file_name = true;
   o.push_back(filename);
   OptionSpec append = Spec("append", "append", OptionType::kBytes, nullptr, "output", "Append to",
                            "Whether output is appended to file: the bytes of the existing file; "
@@ -104,6 +105,7 @@ OptionSchema BuildExportOptions() {
                           "If set, the dump information for code strip is written to a second "
                           "output file of this name.");
   strip.metavar = "NAME";
+  strip.file_name = true;
   strip.rules = {{RuleKind::kNeeds,
                   {{"filename", {}, true}},
                   "stripInfoFile must be a file name other than the model's"}};
@@ -131,6 +133,11 @@ OptionSchema BuildExportOptions() {
     o.push_back(
         Spec(k.name, k.seed, OptionType::kBool, k.default_value, "optimize", k.seed, k.help));
   }
+  // optimize_for_inference pops the layout kwargs in this order, each one set overwriting the
+  // layout before it: the last one set wins, silently (research megengine_optimize.md §1.2).
+  schema.last_wins = {{kLayoutSet,
+                       {"enableHwcd4", "enableNchw4", "enableNchw88", "enableNchw32",
+                        "enableNchw44", "enableNchw44Dot", "enableChwn4", "enableNchw64"}}};
   return schema;
 }
 

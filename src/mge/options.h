@@ -25,6 +25,8 @@ struct OptimizeKwarg {
   const char* help;
 };
 const std::vector<OptimizeKwarg>& OptimizeKwargs();
+// The export schema's `last_wins` set of the layout kwargs, in MegEngine's order.
+inline constexpr char kLayoutSet[] = "layout";
 
 }  // namespace graphport::mge
 

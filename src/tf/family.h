@@ -53,7 +53,7 @@ class TfFamilyModel : public FamilyModel, public HasGraph {
   std::vector<PreviewRule> PreviewRules(const OptionValues& options,
                                         const nlohmann::json& info) const override;
 
-  // The summary's fields after the header (tf/results.h: TfGraphSummaryFields): the graph's
+  // The summary's fields after the header (tf/results.h: kTfGraphSummaryType): the graph's
   // (tf::InspectGraph), and what the folder around it holds (savedModelFiles, variables...).
   nlohmann::json GraphSummary() const;
   // The header's producerText and counts as TensorFlow tells them, from GraphSummary().

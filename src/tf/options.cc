@@ -75,6 +75,7 @@ OptionSchema MakeExportSchema() {
   filename.type = OptionType::kString;
   filename.group = "output";
   filename.label = "File name";
+  filename.file_name = true;
   filename.help =
       "Name of the main output file (on the CLI, -o sets it). Empty: model.meta / model.pbtxt, "
       "graph.pb / graph.pbtxt, or saved_model.pb / saved_model.pbtxt.";
@@ -185,10 +186,15 @@ OptionSchema MakeExportSchema() {
                               "clear_extraneous_savers keeps its saver."));
   s.options.push_back(Message("graphDef", "graph-def", "graph_def", "content", "GraphDef",
                               "A GraphDef to export instead of the loaded graph."));
-  s.options.push_back(Bool("saveDebugInfo", "save-debug-info", "save_debug_info", "debug",
-                           "Save debug info",
-                           "Also write the GraphDebugInfo (stack traces) of the exported nodes "
-                           "to a second file, named with _debug before the extension."));
+  OptionSpec debug =
+      Bool("saveDebugInfo", "save-debug-info", "save_debug_info", "debug", "Save debug info",
+           "Also write the GraphDebugInfo (stack traces) of the exported nodes "
+           "to a second file, named with _debug before the extension.");
+  // The seed document's rule ("model.meta" -> "model_debug.meta"; TensorFlow's code writes
+  // "<stem>.debug" against its own documentation, and graphport follows the documentation).
+  // The export names the file by this pattern (tf/export.cc), the page lists it the same way.
+  debug.adds_file = "{stem}_debug{ext}";
+  s.options.push_back(debug);
   return s;
 }
 

@@ -4,6 +4,8 @@
 
 namespace graphport::tf {
 
+namespace {
+
 std::vector<ResultField> TfGraphSummaryFields() {
   return {
       {"producer", "TensorflowProducer", "Who wrote the graph: GraphDef versions, TensorFlow's."},
@@ -40,8 +42,14 @@ std::vector<ResultField> TfGraphSummaryFields() {
   };
 }
 
+}  // namespace
+
 std::vector<ResultType> TfSharedResultTypes() {
   return {
+      {kTfGraphSummaryType,
+       "What inspect() tells of a TensorFlow graph after the common header: of a TensorFlow "
+       "model, and of a TensorFlow.js model's topology.",
+       TfGraphSummaryFields()},
       {"TensorflowProducer",
        "The versions a TensorFlow graph records.",
        {{"graphProducer", "number", "GraphDef versions.producer."},
@@ -238,7 +246,7 @@ ResultSchema TfResultSchema(const std::vector<ResultType>& extension_types,
   summary.fields = SummaryHeader("tensorflow", "TensorFlow",
                                  Literals({"graph-def", "meta-graph", "saved-model"}),
                                  Literals({"binary", "text"}));
-  for (ResultField& field : TfGraphSummaryFields()) summary.fields.push_back(std::move(field));
+  summary.extends = {kTfGraphSummaryType};
   schema.Add(summary);
   std::string info = "TensorflowFormatExportInfo";
   if (!extension_export_info.empty()) info += " | " + extension_export_info;

@@ -11,10 +11,11 @@
 
 namespace graphport::tf {
 
-// The fields of a TensorFlow graph's summary after the common header: those of
-// TfFamilyModel::Inspect(), which the TensorFlow.js summary has too.
-std::vector<ResultField> TfGraphSummaryFields();
-// The types those fields and TfExportResultTypes() name.
+// The name of the type that describes a TensorFlow graph's summary after the common header:
+// the fields of TfFamilyModel::Inspect(), which the TensorFlow.js summary has too. A summary
+// type lists it in `extends`.
+inline constexpr char kTfGraphSummaryType[] = "TensorflowGraphSummary";
+// That type, those that its fields and TfExportResultTypes() name.
 std::vector<ResultType> TfSharedResultTypes();
 // The info of an export to a TensorFlow format: TensorflowFormatExportInfo.
 std::vector<ResultType> TfExportResultTypes();

@@ -76,6 +76,7 @@ std::vector<OptionSpec> TfjsExportOptionSpecs() {
   shard.group = kOptionGroup;
   shard.label = "Shard size (bytes)";
   shard.metavar = "BYTES";
+  shard.minimum = 1;
   shard.help =
       "With to: 'tfjs', the size of each weight file (group1-shard1ofN.bin); the last holds the "
       "rest. tfjs-converter's default is 4 MiB.";
@@ -137,13 +138,8 @@ void ReadTfjsWriteOptions(const OptionValues& values, WriteOptions* options) {
   options->quantize = values.Has("quantize") ? values.String("quantize") : "";
   if (values.Has("quantizeWeights"))
     options->quantize_weights = values.StringList("quantizeWeights");
-  int64_t shard = values.Int("shardSize");
-  if (shard <= 0) {
-    throw Error(ErrorCode::kInvalidOption,
-                "export option 'shardSize' must be positive, got " + std::to_string(shard),
-                ErrorLocation::OfOption("shardSize"));
-  }
-  options->shard_size = static_cast<uint64_t>(shard);
+  // At least 1: the schema's minimum, which OptionValues::Read enforces.
+  options->shard_size = static_cast<uint64_t>(values.Int("shardSize"));
 }
 
 }  // namespace graphport::tfjs

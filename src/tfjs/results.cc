@@ -106,8 +106,8 @@ ResultSchema MakeTfjsResultSchema() {
                      "fields for its topology, and the model.json's own."};
   summary.fields =
       SummaryHeader("tfjs", "TensorFlow.js", Literals({kFormatName}), Literals({"json"}));
-  for (ResultField& field : tf::TfGraphSummaryFields()) summary.fields.push_back(std::move(field));
   summary.fields.push_back({"tfjs", "TfjsModelJson", "What model.json holds besides the graph."});
+  summary.extends = {tf::kTfGraphSummaryType};
   schema.Add(summary);
   schema.Add(TfjsSummaryTypes());
   return schema;

@@ -11,14 +11,15 @@ import createGraphport from '../../bindings/js/node.mjs';
 import { BAD_INPUTS } from './bad_inputs.mjs';
 import { corpusFile, nodeReference, requireCorpus } from './page_helpers.mjs';
 import { formatBytes, formatCount } from '../../web/dom.mjs';
-import { whereRows } from '../../web/errors_view.mjs';
+import { describedCodes, whereRows } from '../../web/errors_view.mjs';
 import { initialValues, schemaPlan } from '../../web/export_form.mjs';
+import { addedFileName, lastSet } from '../../web/export_request.mjs';
 import { familyPage } from '../../web/families.mjs';
 import { inputCause } from '../../web/input_causes.mjs';
 import { graphChoices, inputName, namedFamily, namedSet } from '../../web/input_files.mjs';
 import { parseMessageFile } from '../../web/message_file.mjs';
 import { tfErrorTips } from '../../web/tf/error_tips.mjs';
-import { debugFilename, planExport as tfPlan } from '../../web/tf/plan.mjs';
+import { planExport as tfPlan } from '../../web/tf/plan.mjs';
 
 let gp;
 let tfExport;
@@ -178,11 +179,49 @@ test('an export scope is checked against the summary\'s scopes before export', a
     /not among the \d+ scopes listed of \d+; whether nodes are in it is checked when you export/);
 });
 
-test('debug file names follow the core: _debug before the last extension', () => {
+// The page names the debug file by the schema's pattern, the one the core's export names it by.
+test('debug file names follow the core: the schema\'s addsFile, _debug before the last extension', async () => {
+  const debug = tfExport.options.find((o) => o.name === 'saveDebugInfo');
+  const debugFilename = (name) => addedFileName(debug, name);
   assert.equal(debugFilename('model.meta'), 'model_debug.meta');
   assert.equal(debugFilename('a.b.c'), 'a.b_debug.c');
   assert.equal(debugFilename('model'), 'model_debug');
   assert.equal(debugFilename('.hidden'), '.hidden_debug');
+  const { summary, out } = await nodeReference(corpusFile('meta'), { saveDebugInfo: true, filename: 'a.b.meta' });
+  assert.deepEqual(out.files.map((f) => f.name), ['a.b.meta', 'a.b_debug.meta']);
+  assert.deepEqual(planExport({ ...initial(), saveDebugInfo: true, filename: 'a.b.meta' }, summary).files,
+    out.files.map((f) => f.name));
+});
+
+// What the page refuses before an export, the core refuses too: the bounds are the schema's.
+test('a path as a file name and a shard size under 1 are refused by the schema, page and core alike', async () => {
+  const { summary } = await nodeReference(corpusFile('graphDef'));
+  const errorOf = (partial) => planExport({ ...initial(), ...partial }, summary).errors.map((e) => `${e.option}: ${e.text}`).join('\n');
+  assert.equal(tfExport.options.find((o) => o.name === 'shardSize').minimum, 1);
+  assert.match(errorOf({ to: 'tfjs', shardSize: '0' }), /^shardSize: “0” is less than 1/);
+  assert.equal(errorOf({ to: 'tfjs', shardSize: '1' }), '');
+  assert.match(errorOf({ filename: 'a\\b.meta' }), /^filename: .*is a path/);
+  assert.match(errorOf({ filename: '..' }), /^filename: “\.\.” is not a file name/);
+  const model = gp.load(readFileSync(corpusFile('graphDef')));
+  try {
+    assert.throws(() => model.export({ to: 'tfjs', shardSize: 0 }),
+      (e) => e.code === 'INVALID_OPTION' && e.option === 'shardSize' && /at least 1, got 0/.test(e.message));
+    assert.throws(() => model.export({ filename: 'dir/model.meta' }),
+      (e) => e.code === 'INVALID_OPTION' && e.option === 'filename' && /a file name, not a path/.test(e.message));
+  } finally {
+    model.delete();
+  }
+});
+
+// MegEngine's layout kwargs override each other: the core and the page take the winner from
+// the schema's lastWins set.
+test('of several layout kwargs the schema\'s last one set is the one the page and the core name', () => {
+  const mge = gp.optionSchema('megengine').export;
+  const set = mge.lastWins.find((s) => s.id === 'layout');
+  assert.deepEqual(set.options.slice(0, 2), ['enableHwcd4', 'enableNchw4']);
+  assert.equal(lastSet(mge, { enableNchw4: true, enableHwcd4: true }, 'layout'), 'enableNchw4');
+  assert.equal(lastSet(mge, { enableNchw64: true, enableNchw44: true }, 'layout'), 'enableNchw64');
+  assert.equal(lastSet(mge, {}, 'layout'), undefined);
 });
 
 test('option files: JSON becomes an object, protobuf stays bytes, a bytes option is always bytes', () => {
@@ -241,6 +280,16 @@ test('the error\'s location fields become the rows of "Where"', () => {
     [['Node', 'save/Const'], ['Operator', 'Const'], ['Option', 'exportScope']]);
   assert.deepEqual(whereRows({ offset: -1 }), []);
   assert.deepEqual(whereRows({ message: 'at byte 7' }), [], 'the message is not parsed');
+});
+
+// The page titles errors by the core's codes: a code the core adds needs its title here, and a
+// code the core drops or renames must not linger on the page (WORKER is the page's own).
+test('the page has its own title for every error code of the core, and no other', () => {
+  const core = gp.errorCodes().map((c) => c.code);
+  assert.ok(core.includes('PARSE_ERROR') && core.includes('INTERNAL'), core.join());
+  const page = describedCodes();
+  assert.deepEqual(core.filter((code) => !page.includes(code)), [], 'core codes with no title on the page');
+  assert.deepEqual(page.filter((code) => !core.includes(code)), ['WORKER'], 'page titles of no core code');
 });
 
 test('TensorFlow\'s tips tell an OpList, bytes that are no protobuf and a protobuf with no graph apart', () => {

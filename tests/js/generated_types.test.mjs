@@ -48,9 +48,12 @@ test('every described result type is in the results files, and Summary is the un
   assert.ok(unions.includes('export type ExportInfo = TensorflowExportInfo | MegEngineExportInfo;\n'));
   // The summary header is written once; each summary extends it with its own literals.
   assert.equal(all.match(/\n  detection: string;\n/g).length, 1);
-  assert.match(text['results_tensorflow.d.ts'], /\nexport interface TensorflowSummary extends SummaryHeader<'tensorflow', 'TensorFlow', /);
+  assert.match(text['results_tensorflow.d.ts'], /\nexport interface TensorflowSummary extends SummaryHeader<'tensorflow', 'TensorFlow', .*>, TensorflowGraphSummary \{/);
   assert.match(text['results_megengine.d.ts'], /\nexport interface MegEngineSummary extends SummaryHeader<'megengine', 'MegEngine', /);
-  assert.match(text['results_tfjs.d.ts'], /\nexport interface TfjsSummary extends SummaryHeader<'tfjs', 'TensorFlow.js', 'tfjs-graph-model', 'json'> \{/);
+  assert.match(text['results_tfjs.d.ts'], /\nexport interface TfjsSummary extends SummaryHeader<'tfjs', 'TensorFlow.js', 'tfjs-graph-model', 'json'>, TensorflowGraphSummary \{/);
+  // The TensorFlow graph's fields, which a TF.js summary has too, are written once.
+  assert.equal(all.match(/\n  freezeOps: Record<string, number>;\n/g).length, 1);
+  assert.match(text['results_tensorflow.d.ts'], /\nexport interface TensorflowGraphSummary \{\n[^}]*\n  freezeOps: /);
 });
 
 // A TF.js model exports through the TensorFlow family's writers, with its options: their type

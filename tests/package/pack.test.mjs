@@ -18,6 +18,7 @@ const REQUIRED = [
   'README.md',
   'LICENSE',
   'bindings/js/options.d.ts',
+  'bindings/js/error_codes.d.ts',
   'bindings/js/results.d.ts',
   'bindings/js/results_common.d.ts',
   'bindings/js/results_tensorflow.d.ts',

@@ -100,19 +100,19 @@ function assertCompiles(r) {
 test('a strict ESM consumer (module node16) compiles against the Node entry types', () => {
   const r = tsc('node16', NODE16, ['node-esm.ts']);
   assertCompiles(r);
-  assert.deepEqual(r.read.sort(), ['bindings/js/index.d.ts', 'bindings/js/node.d.mts', 'bindings/js/options.d.ts', ...RESULT_FILES]);
+  assert.deepEqual(r.read.sort(), ['bindings/js/error_codes.d.ts', 'bindings/js/index.d.ts', 'bindings/js/node.d.mts', 'bindings/js/options.d.ts', ...RESULT_FILES]);
 });
 
 test('a strict consumer with moduleResolution bundler compiles against the shared types', () => {
   const r = tsc('bundler', BUNDLER, ['bundler.ts']);
   assertCompiles(r);
-  assert.deepEqual(r.read.sort(), ['bindings/js/index.d.ts', 'bindings/js/options.d.ts', ...RESULT_FILES]);
+  assert.deepEqual(r.read.sort(), ['bindings/js/error_codes.d.ts', 'bindings/js/index.d.ts', 'bindings/js/options.d.ts', ...RESULT_FILES]);
 });
 
 test('a strict CommonJS consumer (.cts, module node16) compiles against the CommonJS entry types', () => {
   const r = tsc('commonjs', { ...NODE16, lib: ['es2022'] }, ['commonjs.cts']);
   assertCompiles(r);
-  assert.deepEqual(r.read.sort(), ['bindings/js/index.d.cts', 'bindings/js/index.d.ts', 'bindings/js/options.d.ts', ...RESULT_FILES]);
+  assert.deepEqual(r.read.sort(), ['bindings/js/error_codes.d.ts', 'bindings/js/index.d.cts', 'bindings/js/index.d.ts', 'bindings/js/options.d.ts', ...RESULT_FILES]);
 });
 
 test('an export option of the wrong type does not compile', () => {

@@ -1,23 +1,13 @@
 // The MegEngine export plan: the request the schema makes of the form's values, with what
 // the schema's rules say of it (compat_older_version's "8.14" and FBS, a strip-info name other
-// than the model's: web/export_request.mjs), the files Network.dump will write (the model,
-// and the strip-info JSON when a name is given), and what else the core refuses, said before
-// the export runs. No DOM.
-import { requestedValue, schemaPlan } from '../export_request.mjs';
-
-function fileName(errors, option, value) {
-  if (/[/\\]/.test(value)) {
-    errors.push({ option, text: `“${value}” is a path: give a file name only (the browser chooses the folder)` });
-  } else if (value === '.' || value === '..') {
-    errors.push({ option, text: `“${value}” is not a file name` });
-  }
-}
+// than the model's, file names that are no paths: web/export_request.mjs), the files
+// Network.dump will write (the model, and the strip-info JSON when a name is given), and what
+// else the core refuses, said before the export runs. No DOM.
+import { lastSet, requestedValue, schemaPlan } from '../export_request.mjs';
 
 // The optimize_for_inference kwargs the core refuses (the layout transforms and float16
 // conversion), and those MegEngine ignores with optimize_for_inference off, said before the
-// export runs. Of several layout kwargs the last in MegEngine's order wins.
-const LAYOUT_ORDER = ['enableHwcd4', 'enableNchw4', 'enableNchw88', 'enableNchw32', 'enableNchw44',
-  'enableNchw44Dot', 'enableChwn4', 'enableNchw64'];
+// export runs. Of several layout kwargs the schema's lastWins set says which one applies.
 
 function optimizePlan(state, schema, say, errors, warnings) {
   const kwargs = schema.options.filter((o) => o.group === 'optimize' && o.name.startsWith('enable'));
@@ -26,7 +16,7 @@ function optimizePlan(state, schema, say, errors, warnings) {
     for (const o of changed) say(warnings, o.name, `${o.seed} is ignored: the graph is not optimized`);
     return;
   }
-  const layout = LAYOUT_ORDER.filter((name) => state[name] === true).pop();
+  const layout = lastSet(schema, state, 'layout');
   if (layout) say(errors, layout, `${schema.options.find((o) => o.name === layout).seed}: graphport does not implement this layout transform`);
   for (const name of ['enableIo16xc32', 'enableIoc16']) {
     if (state[name] === true) say(errors, name, `${schema.options.find((o) => o.name === name).seed}: graphport does not implement the float16 conversion`);
@@ -38,11 +28,9 @@ export function planExport(state, summary, schema) {
   const { options, errors, warnings, notes } = plan;
   const say = (list, option, text) => list.push({ option, text });
   const filename = requestedValue(schema, options, 'filename');
-  fileName(errors, 'filename', filename);
   plan.files = [filename];
   const strip = options.stripInfoFile;
   if (strip !== undefined) {
-    fileName(errors, 'stripInfoFile', strip);
     plan.files.push(strip);
     say(notes, 'stripInfoFile', `adds ${strip}; both files also come as one .zip`);
   }

@@ -4,18 +4,13 @@
 // names by kind) and when they apply are the core's schema; this adds TensorFlow's wording and
 // what the summary tells. No DOM here.
 import { formatBytes, formatCount, plural } from '../dom.mjs';
-import { derivedDefault, requestedValue, schemaPlan } from '../export_request.mjs';
+import { addedFileName, derivedDefault, requestedValue, schemaPlan } from '../export_request.mjs';
 
 // The main file's name when none is given, as the core names it (the schema's defaultWhen).
 export function defaultFilename(schema, options) {
   return derivedDefault(schema, options, schema.options.find((o) => o.name === 'filename'));
 }
 
-// The core's rule: "_debug" before the last extension (model.meta -> model_debug.meta).
-export function debugFilename(name) {
-  const dot = name.lastIndexOf('.');
-  return dot > 0 ? `${name.slice(0, dot)}_debug${name.slice(dot)}` : `${name}_debug`;
-}
 
 // Node names the summary shows: those of the signature tensors ("x:0" -> node "x").
 function knownNodeNames(summary) {
@@ -100,14 +95,10 @@ function requantizeGrowth(summary, quantize, patterns) {
   return `${plural(wider.length, 'weight')} held as ${dtypes} codes (${formatBytes(before)}) are read as float32 and written as ${quantize}: ${bound}${formatBytes(after)}, the model grows by ${bound}${formatBytes(after - before)}`;
 }
 
-function planTfjs(options, summary, { files, say, errors, warnings, notes }) {
+function planTfjs(options, summary, { files, say, warnings, notes }) {
   if (options.quantize) {
     const grows = requantizeGrowth(summary, options.quantize, options.quantizeWeights);
     if (grows) say(warnings, 'quantize', grows);
-  }
-  // Positive: the core refuses less, and says so only when the export runs.
-  if (options.shardSize !== undefined && options.shardSize < 1) {
-    say(errors, 'shardSize', `“${options.shardSize}” is not a positive whole number of bytes`);
   }
   if (options.allowUnsupportedOps) {
     say(warnings, 'allowUnsupportedOps', 'ops the TF.js runtime cannot run are written anyway (listed after the export): the model runs only where they are registered (tf.registerOp)');
@@ -139,12 +130,9 @@ function planFreeze(options, summary, { to, schema, say, errors, warnings, notes
   say(notes, 'freeze', `freezes signature “${key}”: its function and calls inlined${variables ? `, the variables it reads (of the checkpoint's ${variables}) made constants` : ''}, pruned to its outputs`);
 }
 
-function planFilename(filename, asText, { say, errors, warnings }) {
-  if (/[/\\]/.test(filename)) {
-    say(errors, 'filename', `“${filename}” is a path: give a file name only (the browser chooses the folder)`);
-  } else if (filename === '.' || filename === '..') {
-    say(errors, 'filename', `“${filename}” is not a file name`);
-  }
+// A name that is a path is the request's error (the schema's fileName); what its extension
+// says is the plan's.
+function planFilename(filename, asText, { say, warnings }) {
   if (asText && /\.(pb|meta)$/i.test(filename)) {
     say(warnings, 'filename', `${filename} will hold text format although its extension says binary; .pbtxt is usual for text`);
   } else if (!asText && /\.(pbtxt|txt)$/i.test(filename)) {
@@ -229,14 +217,14 @@ export function planExport(state, summary, schema) {
 
   const files = [main];
   plan.files = files;
-  if (to === 'tfjs') planTfjs(options, summary, { files, say, errors, warnings, notes });
+  if (to === 'tfjs') planTfjs(options, summary, { files, say, warnings, notes });
   // Writing a TensorFlow format with unfuseOps, the export refuses ops TensorFlow's registry
   // lacks unless allowUnsupportedOps.
   if (to !== 'tfjs' && options.unfuseOps && options.allowUnsupportedOps) {
     say(warnings, 'allowUnsupportedOps', 'ops TensorFlow’s registry lacks are written anyway (listed after the export): TensorFlow imports the graph only where they are registered');
   }
   if (options.saveDebugInfo) {
-    const debug = debugFilename(main);
+    const debug = addedFileName(schema.options.find((o) => o.name === 'saveDebugInfo'), main);
     files.push(debug);
     say(notes, 'saveDebugInfo', `adds ${debug} (empty when the input holds no stack traces); both files also come as one .zip`);
   }

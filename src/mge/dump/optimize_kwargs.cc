@@ -1,10 +1,12 @@
 // optimize_for_inference's kwargs read as megbrain_graph.py's optimize_for_inference reads
 // them (research megengine_optimize.md §1.2): each flag any truthy value turns on,
 // enable_fuse_grain on unless turned off, and of the layout kwargs the last one set in
-// MegEngine's own order wins, silently. The layout transforms and the float16 conversion
-// are refused naming the backend they are for: graphport does not have those passes.
+// MegEngine's own order wins, silently (the export schema's `last_wins` set, mge/options.cc).
+// The layout transforms and the float16 conversion are refused naming the backend they are
+// for: graphport does not have those passes.
 #include "core/error.h"
 #include "mge/dump/dump_request.h"
+#include "mge/options.h"
 
 namespace graphport::mge {
 namespace {
@@ -16,7 +18,7 @@ struct LayoutKwarg {
   const char* backend;
 };
 
-// Popped in this order, each one that is set overwriting the one before.
+// What each layout kwarg converts to, and for which backend.
 constexpr LayoutKwarg kLayoutKwargs[] = {
     {"enableHwcd4", "enable_hwcd4", opt::Layout::kNhwcd4, "OpenCL image2d devices (Mali GPUs)"},
     {"enableNchw4", "enable_nchw4", opt::Layout::kNchw4, "NVIDIA GPUs (CUDA, cuDNN)"},
@@ -47,8 +49,9 @@ opt::OptimizeOptions ReadOptimizeKwargs(const OptionValues& options) {
   o.fuse_preprocess = options.Bool("enableFusePreprocess");
   o.fuse_grain = options.Bool("enableFuseGrain");
   const LayoutKwarg* winner = nullptr;
+  std::string last = options.LastSet(kLayoutSet);
   for (const LayoutKwarg& k : kLayoutKwargs) {
-    if (options.Bool(k.name)) winner = &k;
+    if (last == k.name) winner = &k;
   }
   if (winner != nullptr) {
     o.layout = winner->layout;

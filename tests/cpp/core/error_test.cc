@@ -5,6 +5,8 @@
 #include <set>
 #include <string>
 
+#include "core/error_codes.h"
+
 namespace graphport {
 namespace {
 
@@ -33,6 +35,19 @@ TEST(ErrorCodeNameTest, StableNumbering) {
   EXPECT_EQ(static_cast<int>(ErrorCode::kUnsupported), 6);
   EXPECT_EQ(static_cast<int>(ErrorCode::kIo), 7);
   EXPECT_EQ(static_cast<int>(ErrorCode::kInternal), 8);
+}
+
+// The one list names every code once, in the enum's order, and says what each means.
+TEST(ErrorCodesTest, ListsEveryCodeInOrderWithAMeaning) {
+  const auto& codes = ErrorCodes();
+  ASSERT_EQ(codes.size(), static_cast<size_t>(ErrorCode::kInternal) + 1);
+  std::set<std::string> names;
+  for (size_t i = 0; i < codes.size(); ++i) {
+    EXPECT_EQ(static_cast<size_t>(codes[i].code), i);
+    EXPECT_STREQ(ErrorCodeName(codes[i].code), codes[i].name);
+    EXPECT_TRUE(names.insert(codes[i].name).second) << codes[i].name;
+    EXPECT_GT(std::string(codes[i].meaning).size(), 10u) << codes[i].name;
+  }
 }
 
 TEST(ErrorTest, CarriesCodeAndMessage) {

@@ -208,6 +208,71 @@ TEST(OptionRulesTest, DerivedDefaultsAreListedInOrder) {
   EXPECT_EQ(s.ToJson()["options"][0]["defaultWhen"], json::array());
 }
 
+// Bounds the page reads from the schema and the core enforces: a least int, a file name.
+TEST(OptionBoundsTest, AnIntUnderItsMinimumIsRefusedNamingTheOption) {
+  OptionSchema s = TestSchema();
+  s.options[1].choices.clear();
+  s.options[1].minimum = 1;
+  EXPECT_NO_THROW(OptionValues::Read(s, json::parse(R"({"level": 1})"), "export"));
+  try {
+    OptionValues::Read(s, json::parse(R"({"level": 0})"), "export");
+    ADD_FAILURE() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kInvalidOption);
+    EXPECT_STREQ(e.what(), "export option 'level' must be at least 1, got 0");
+    EXPECT_EQ(e.where().option, "level");
+  }
+  EXPECT_EQ(s.ToJson()["options"][1]["minimum"], 1);
+  EXPECT_TRUE(s.ToJson()["options"][0]["minimum"].is_null());
+}
+
+TEST(OptionBoundsTest, AFileNameIsNoPath) {
+  OptionSchema s = TestSchema();
+  s.options[4].file_name = true;
+  EXPECT_NO_THROW(OptionValues::Read(s, json::parse(R"({"text": "model.meta"})"), "export"));
+  EXPECT_NO_THROW(OptionValues::Read(s, json::parse(R"({"text": ".hidden"})"), "export"));
+  ExpectInvalid(s, R"({"text": "dir/model.meta"})", "must be a file name, not a path");
+  ExpectInvalid(s, R"({"text": "dir\\model.meta"})", "not a path");
+  ExpectInvalid(s, R"({"text": ".."})", "'text' must be a file name, got \"..\"");
+  EXPECT_EQ(s.ToJson()["options"][4]["fileName"], true);
+  EXPECT_EQ(s.ToJson()["options"][3]["fileName"], false);
+}
+
+TEST(OptionBoundsTest, AnAddedFileIsNamedByItsPattern) {
+  EXPECT_EQ(AddedFileName("{stem}_debug{ext}", "model.meta"), "model_debug.meta");
+  EXPECT_EQ(AddedFileName("{stem}_debug{ext}", "a.tar.gz"), "a.tar_debug.gz");
+  EXPECT_EQ(AddedFileName("{stem}_debug{ext}", "model"), "model_debug");
+  EXPECT_EQ(AddedFileName("{stem}_debug{ext}", ".meta"), ".meta_debug");
+  EXPECT_EQ(AddedFileName("{stem}.json", "ckpt-100.mge"), "ckpt-100.json");
+  OptionSchema s = TestSchema();
+  s.options[0].adds_file = "{stem}_x{ext}";
+  EXPECT_EQ(s.ToJson()["options"][0]["addsFile"], "{stem}_x{ext}");
+  EXPECT_TRUE(s.ToJson()["options"][1]["addsFile"].is_null());
+}
+
+TEST(OptionBoundsTest, OfALastWinsSetTheLastOneOnApplies) {
+  OptionSchema s = TestSchema();
+  for (const char* name : {"a", "b", "c"}) {
+    OptionSpec spec;
+    spec.name = name;
+    spec.type = OptionType::kBool;
+    spec.default_value = false;
+    s.options.push_back(spec);
+  }
+  s.last_wins = {{"letters", {"c", "a", "b"}}};
+  auto last = [&](const char* given) {
+    return OptionValues::Read(s, json::parse(given), "export").LastSet("letters");
+  };
+  EXPECT_EQ(last(R"({"a": true, "c": true})"), "a");
+  EXPECT_EQ(last(R"({"a": true, "b": true, "c": true})"), "b");
+  EXPECT_EQ(last(R"({"b": false})"), "");
+  EXPECT_EQ(last(R"({"a": true})"), "a");
+  EXPECT_EQ(OptionValues::Read(s, json::object(), "export").LastSet("other"), "");
+  EXPECT_EQ(s.ToJson()["lastWins"],
+            json::parse(R"([{"id": "letters", "options": ["c", "a", "b"]}])"));
+  EXPECT_EQ(TestSchema().ToJson()["lastWins"], json::array());
+}
+
 TEST(BytesOptionTest, RoundTrips) {
   std::string bytes("\0\xff\x10", 3);
   std::string back;
