@@ -8,6 +8,7 @@
 #include "core/message_text.h"
 #include "proto/unknown_fields.h"
 #include "tf/meta_graph/builtin_op_defaults.h"
+#include "tf/meta_graph/clear_devices.h"
 #include "tf/meta_graph/collection_list.h"
 #include "tf/meta_graph/collections.h"
 #include "tf/meta_graph/debug_info.h"
@@ -15,6 +16,7 @@
 #include "tf/meta_graph/meta_info_def.h"
 #include "tf/meta_graph/node_rewrite.h"
 #include "tf/meta_graph/op_registry.h"
+#include "tf/meta_graph/parsed_node.h"
 #include "tf/meta_graph/scope.h"
 #include "tf/meta_graph/scoped_references.h"
 #include "tf/meta_graph/strip_default_attrs.h"
@@ -107,6 +109,9 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
                   [&](const NodeNameOpVisitor& visit) { ForEachWireNode(*wire, visit); }, saver)
             : FindExtraneousSaverNodes(source, saver);
   }
+  // The node passes, in TensorFlow's order, whichever form holds the nodes.
+  NodePasses passes;
+  if (options.clear_devices) passes.push_back(std::make_shared<ClearDevices>());
   bool rewrite = !scope.empty() || options.clear_devices || options.clear_extraneous_savers;
   std::vector<std::string> unbound;
   // Only save_debug_info reads the exported node names: a copy of every name costs ~140 bytes
@@ -117,7 +122,7 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
   if (wire != nullptr) {
     WireNodeOptions plan_options;
     plan_options.scope = &scope;
-    plan_options.clear_devices = options.clear_devices;
+    plan_options.passes = passes;
     plan_options.excluded = &excluded;
     plan_options.strip_defaults = options.strip_default_attrs ? &registry : nullptr;
     plan_options.list_unbound_inputs = rewrite;
@@ -137,7 +142,9 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
     LendOrCopyLibrary(source, wire, options.strip_default_attrs, graph, arena);
     for (const auto& node : source.node()) {
       if (excluded.count(node.name()) || !NodeInExport(node, scope)) continue;
-      RewriteNode(node, scope, options.clear_devices, graph->add_node(), &unbound);
+      tensorflow::NodeDef* out = graph->add_node();
+      RewriteNode(node, scope, out, &unbound);
+      EditParsedNode(passes, out);
       if (want_names) exported_names.insert(node.name());
     }
     if (!scope.empty() && graph->node_size() == 0 && exported_nodes == 0) {

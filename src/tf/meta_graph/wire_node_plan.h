@@ -2,9 +2,11 @@
 // when its options touch nodes, decided one node at a time so the graph is never held parsed:
 // nodes outside exportScope or under an extraneous saver are left out; a node is rewritten
 // through a scratch NodeDef only when an option changes it (the scope renames every node;
-// stripDefaultAttrs changes a node that holds one of its op's defaulted attrs); every other
-// node is copied, without its device under clearDevices. On the way it learns what the rest of
-// the export needs of the nodes: how many, their names, unbound inputs, attrs stripped.
+// stripDefaultAttrs changes a node that holds one of its op's defaulted attrs; a node pass
+// edits it otherwise than every node); every other node is copied, with the edits the node
+// passes make to every node alike (clearDevices: without its device). On the way it learns
+// what the rest of the export needs of the nodes: how many, their names, unbound inputs,
+// attrs stripped.
 #ifndef GRAPHPORT_TF_META_GRAPH_WIRE_NODE_PLAN_H_
 #define GRAPHPORT_TF_META_GRAPH_WIRE_NODE_PLAN_H_
 
@@ -12,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "tf/meta_graph/node_view.h"
 #include "tf/meta_graph/op_registry.h"
 #include "tf/meta_graph/scope.h"
 #include "tf/meta_graph/strip_default_attrs.h"
@@ -21,7 +24,7 @@ namespace graphport::tf {
 
 struct WireNodeOptions {
   const Scope* scope = nullptr;
-  bool clear_devices = false;
+  NodePasses passes;                                // meta_graph/node_view.h, in order
   const std::set<std::string>* excluded = nullptr;  // extraneous savers' nodes
   const OpRegistry* strip_defaults = nullptr;       // set: stripDefaultAttrs with this registry
   bool list_unbound_inputs = false;                 // the unbound_inputs collection is rebuilt
