@@ -9,10 +9,10 @@
 #include "proto/unknown_fields.h"
 #include "tf/meta_graph/builtin_op_defaults.h"
 #include "tf/meta_graph/clear_devices.h"
+#include "tf/meta_graph/clear_extraneous_savers.h"
 #include "tf/meta_graph/collection_list.h"
 #include "tf/meta_graph/collections.h"
 #include "tf/meta_graph/debug_info.h"
-#include "tf/meta_graph/extraneous_savers.h"
 #include "tf/meta_graph/meta_info_def.h"
 #include "tf/meta_graph/node_rewrite.h"
 #include "tf/meta_graph/op_registry.h"
@@ -22,6 +22,7 @@
 #include "tf/meta_graph/strip_default_attrs.h"
 #include "tf/meta_graph/stripped_op_list.h"
 #include "tf/meta_graph/wire_node_plan.h"
+#include "tf/meta_graph/wire_node_view.h"
 #include "tf/meta_graph/wire_nodes.h"
 
 namespace graphport::tf {
@@ -101,16 +102,24 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
   }
   registry.AddLayer(&BuiltinDefaultsOpList(), "built-in defaults", false);
 
+  // The graph's nodes as loaded, whichever form holds them (the passes ask no more of it).
+  const ForEachNode for_each_node = [&](const NodeVisitor& visit) {
+    if (wire != nullptr) {
+      ForEachWireNodeView(*wire, visit);
+    } else {
+      ForEachParsedNode(source, visit);
+    }
+  };
+  // The node passes (node_view.h), in TensorFlow's order: savers left out, then each node
+  // rewritten.
+  NodePasses passes;
   std::set<std::string> excluded;
   if (options.clear_extraneous_savers) {
-    excluded =
-        wire != nullptr
-            ? FindExtraneousSaverNodes(
-                  [&](const NodeNameOpVisitor& visit) { ForEachWireNode(*wire, visit); }, saver)
-            : FindExtraneousSaverNodes(source, saver);
+    auto savers = std::make_shared<ClearExtraneousSavers>(for_each_node, saver);
+    excluded = savers->excluded();
+    // Keeping every node needs no walk over them.
+    if (!excluded.empty()) passes.push_back(std::move(savers));
   }
-  // The node passes, in TensorFlow's order, whichever form holds the nodes.
-  NodePasses passes;
   if (options.clear_devices) passes.push_back(std::make_shared<ClearDevices>());
   bool rewrite = !scope.empty() || options.clear_devices || options.clear_extraneous_savers;
   std::vector<std::string> unbound;
@@ -123,7 +132,6 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
     WireNodeOptions plan_options;
     plan_options.scope = &scope;
     plan_options.passes = passes;
-    plan_options.excluded = &excluded;
     plan_options.strip_defaults = options.strip_default_attrs ? &registry : nullptr;
     plan_options.list_unbound_inputs = rewrite;
     plan_options.want_names = want_names;
@@ -141,7 +149,7 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
     if (source.has_versions()) *graph->mutable_versions() = source.versions();
     LendOrCopyLibrary(source, wire, options.strip_default_attrs, graph, arena);
     for (const auto& node : source.node()) {
-      if (excluded.count(node.name()) || !NodeInExport(node, scope)) continue;
+      if (!KeepsNode(passes, ParsedNodeView(node)) || !NodeInExport(node, scope)) continue;
       tensorflow::NodeDef* out = graph->add_node();
       RewriteNode(node, scope, out, &unbound);
       EditParsedNode(passes, out);

@@ -7,6 +7,7 @@
 #ifndef GRAPHPORT_TF_META_GRAPH_NODE_VIEW_H_
 #define GRAPHPORT_TF_META_GRAPH_NODE_VIEW_H_
 
+#include <functional>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -36,16 +37,32 @@ class NodeEdit {
 class NodePass {
  public:
   virtual ~NodePass() = default;
-  // False when Edit reads nothing of the node and so edits every node alike: a graph held as
-  // bytes then records the edit once for all its nodes instead of walking them (clearDevices
-  // on a 200k-node graph stays a copy of each node's bytes around its device record).
+  // False when neither Keeps nor Edit reads the node, so every node is kept and edited alike:
+  // a graph held as bytes then records the edit once for all its nodes instead of walking
+  // them (clearDevices on a 200k-node graph stays a copy of each node's bytes around its
+  // device record).
   virtual bool ReadsNode() const = 0;
+  // Whether the node is exported at all, decided on the node as loaded, before any pass or
+  // the scope edits it (TensorFlow leaves nodes out before it rewrites the rest).
+  virtual bool Keeps(const NodeView& /*node*/) const { return true; }
   virtual void Edit(const NodeView& node, NodeEdit* edit) const = 0;
 };
 
 // The node passes of one export, in the order they apply. Shared: a plan for bytes keeps
 // them until the nodes are written, after the export's locals are gone.
 using NodePasses = std::vector<std::shared_ptr<const NodePass>>;
+
+inline bool KeepsNode(const NodePasses& passes, const NodeView& node) {
+  for (const auto& pass : passes) {
+    if (!pass->Keeps(node)) return false;
+  }
+  return true;
+}
+
+// The nodes of a graph as loaded, in order, whichever form holds them: a ForEachNode calls its
+// visitor once per node (ForEachParsedNode, ForEachWireNodeView) and may be called again.
+using NodeVisitor = std::function<void(const NodeView&)>;
+using ForEachNode = std::function<void(const NodeVisitor&)>;
 
 }  // namespace graphport::tf
 

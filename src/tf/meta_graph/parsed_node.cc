@@ -8,4 +8,8 @@ void EditParsedNode(const NodePasses& passes, tensorflow::NodeDef* node) {
   for (const auto& pass : passes) pass->Edit(view, &edit);
 }
 
+void ForEachParsedNode(const tensorflow::GraphDef& graph, const NodeVisitor& visit) {
+  for (const auto& node : graph.node()) visit(ParsedNodeView(node));
+}
+
 }  // namespace graphport::tf

@@ -3,7 +3,7 @@
 #ifndef GRAPHPORT_TF_META_GRAPH_PARSED_NODE_H_
 #define GRAPHPORT_TF_META_GRAPH_PARSED_NODE_H_
 
-#include "tensorflow/node_def.pb.h"
+#include "tensorflow/graph.pb.h"
 #include "tf/meta_graph/node_view.h"
 
 namespace graphport::tf {
@@ -32,6 +32,9 @@ class ParsedNodeEdit final : public NodeEdit {
 
 // Runs `passes` over `node` in order, each seeing what the ones before it did.
 void EditParsedNode(const NodePasses& passes, tensorflow::NodeDef* node);
+
+// Calls `visit` with a view of each node of `graph`, in order.
+void ForEachParsedNode(const tensorflow::GraphDef& graph, const NodeVisitor& visit);
 
 }  // namespace graphport::tf
 

@@ -72,8 +72,8 @@ NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options,
   const WireNodeEdits every = EveryNodeEdits(options.passes, wire, scope);
   plan.drop_devices = every.device_cleared;
   const size_t n = wire.nodes().size();
-  const bool may_skip = !scope.empty() || !options.excluded->empty();
   const bool passes_read_nodes = AnyPassReadsNodes(options.passes);
+  const bool may_skip = !scope.empty() || passes_read_nodes;
   const bool may_rewrite = !scope.empty() || options.strip_defaults != nullptr || passes_read_nodes;
   if (!may_skip && !may_rewrite && !options.want_names) {
     // Every node copied: the ops are the graph's, and only nodes the index saw an unbound
@@ -107,8 +107,7 @@ NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options,
   for (size_t i = 0; i < n; ++i) {
     const WireNode& node = wire.nodes()[i];
     const std::string_view name = wire.name(i), op = wire.op(i);
-    if ((!options.excluded->empty() && options.excluded->count(std::string(name))) ||
-        !NodeInExport(name, scope)) {
+    if ((passes_read_nodes && !PassesKeep(options.passes, wire, i)) || !NodeInExport(name, scope)) {
       plan.actions[i] = NodePlan::kSkip;
       continue;
     }
@@ -202,11 +201,6 @@ std::vector<std::string> UsedWireOps(const WireGraph& wire, const NodePlan& plan
     scratch.Reset();
   }
   return used.Sorted();
-}
-
-void ForEachWireNode(const WireGraph& wire,
-                     const std::function<void(std::string_view, std::string_view)>& visit) {
-  for (size_t i = 0; i < wire.nodes().size(); ++i) visit(wire.name(i), wire.op(i));
 }
 
 }  // namespace graphport::tf

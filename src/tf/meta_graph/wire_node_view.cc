@@ -3,6 +3,16 @@
 #include "proto/wire_reader.h"
 
 namespace graphport::tf {
+namespace {
+
+// A node as loaded: no edit recorded, no scope stripped.
+const WireNodeEdits kNoEdits;
+const Scope& NoScope() {
+  static const Scope* none = new Scope("");
+  return *none;
+}
+
+}  // namespace
 
 std::string_view WireNodeView::name() const {
   // The stripped name is one piece of the loaded one, as RewriteNode writes it, unless it
@@ -46,6 +56,16 @@ WireNodeEdits NodeEdits(const NodePasses& passes, const WireGraph& graph, size_t
   WireNodeEdit edit(&edits);
   for (const auto& pass : passes) pass->Edit(view, &edit);
   return edits;
+}
+
+bool PassesKeep(const NodePasses& passes, const WireGraph& graph, size_t index) {
+  return KeepsNode(passes, WireNodeView(graph, index, kNoEdits, NoScope()));
+}
+
+void ForEachWireNodeView(const WireGraph& graph, const NodeVisitor& visit) {
+  for (size_t i = 0; i < graph.nodes().size(); ++i) {
+    visit(WireNodeView(graph, i, kNoEdits, NoScope()));
+  }
 }
 
 bool AnyPassReadsNodes(const NodePasses& passes) {

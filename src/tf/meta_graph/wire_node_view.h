@@ -57,6 +57,11 @@ WireNodeEdits NodeEdits(const NodePasses& passes, const WireGraph& graph, size_t
                         const Scope& scope);
 // Whether a pass reads nodes, so that each node's edits may differ from EveryNodeEdits.
 bool AnyPassReadsNodes(const NodePasses& passes);
+// Whether the passes keep node `index` (NodePass::Keeps), asked of the node as loaded.
+bool PassesKeep(const NodePasses& passes, const WireGraph& graph, size_t index);
+
+// Calls `visit` with a view of each node of `graph` as loaded, in order.
+void ForEachWireNodeView(const WireGraph& graph, const NodeVisitor& visit);
 
 }  // namespace graphport::tf
 

@@ -46,11 +46,12 @@ inline std::string Deterministic(const google::protobuf::MessageLite& message) {
   return bytes;
 }
 
-// The graph's nodes after `passes`, as GraphDef node records: each node copied and edited
-// as a message.
+// The graph's nodes after `passes`, as GraphDef node records: each node kept copied and
+// edited as a message.
 inline std::string ParsedNodeRecords(const tensorflow::GraphDef& graph, const NodePasses& passes) {
   tensorflow::GraphDef nodes;
   for (const auto& node : graph.node()) {
+    if (!KeepsNode(passes, ParsedNodeView(node))) continue;
     tensorflow::NodeDef* copy = nodes.add_node();
     *copy = node;
     EditParsedNode(passes, copy);
@@ -66,10 +67,8 @@ inline std::string WireNodeRecords(const tensorflow::GraphDef& graph, const Node
   EXPECT_NE(wire, nullptr);
   if (wire == nullptr) return "";
   Scope no_scope("");
-  std::set<std::string> none;
   WireNodeOptions options;
   options.scope = &no_scope;
-  options.excluded = &none;
   options.passes = passes;
   WireNodeFacts facts;
   NodePlan plan = PlanWireNodes(*wire, options, &facts);
