@@ -8,18 +8,21 @@
 #include "core/message_text.h"
 #include "proto/unknown_fields.h"
 #include "tf/meta_graph/builtin_op_defaults.h"
+#include "tf/meta_graph/clear_devices.h"
+#include "tf/meta_graph/clear_extraneous_savers.h"
 #include "tf/meta_graph/collection_list.h"
 #include "tf/meta_graph/collections.h"
 #include "tf/meta_graph/debug_info.h"
-#include "tf/meta_graph/extraneous_savers.h"
 #include "tf/meta_graph/meta_info_def.h"
 #include "tf/meta_graph/node_rewrite.h"
 #include "tf/meta_graph/op_registry.h"
+#include "tf/meta_graph/parsed_node.h"
 #include "tf/meta_graph/scope.h"
 #include "tf/meta_graph/scoped_references.h"
 #include "tf/meta_graph/strip_default_attrs.h"
 #include "tf/meta_graph/stripped_op_list.h"
 #include "tf/meta_graph/wire_node_plan.h"
+#include "tf/meta_graph/wire_node_view.h"
 #include "tf/meta_graph/wire_nodes.h"
 
 namespace graphport::tf {
@@ -99,14 +102,25 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
   }
   registry.AddLayer(&BuiltinDefaultsOpList(), "built-in defaults", false);
 
+  // The graph's nodes as loaded, whichever form holds them (the passes ask no more of it).
+  const ForEachNode for_each_node = [&](const NodeVisitor& visit) {
+    if (wire != nullptr) {
+      ForEachWireNodeView(*wire, visit);
+    } else {
+      ForEachParsedNode(source, visit);
+    }
+  };
+  // The node passes (node_view.h), in TensorFlow's order: savers left out, then each node
+  // rewritten.
+  NodePasses passes;
   std::set<std::string> excluded;
   if (options.clear_extraneous_savers) {
-    excluded =
-        wire != nullptr
-            ? FindExtraneousSaverNodes(
-                  [&](const NodeNameOpVisitor& visit) { ForEachWireNode(*wire, visit); }, saver)
-            : FindExtraneousSaverNodes(source, saver);
+    auto savers = std::make_shared<ClearExtraneousSavers>(for_each_node, saver);
+    excluded = savers->excluded();
+    // Keeping every node needs no walk over them.
+    if (!excluded.empty()) passes.push_back(std::move(savers));
   }
+  if (options.clear_devices) passes.push_back(std::make_shared<ClearDevices>());
   bool rewrite = !scope.empty() || options.clear_devices || options.clear_extraneous_savers;
   std::vector<std::string> unbound;
   // Only save_debug_info reads the exported node names: a copy of every name costs ~140 bytes
@@ -117,8 +131,7 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
   if (wire != nullptr) {
     WireNodeOptions plan_options;
     plan_options.scope = &scope;
-    plan_options.clear_devices = options.clear_devices;
-    plan_options.excluded = &excluded;
+    plan_options.passes = passes;
     plan_options.strip_defaults = options.strip_default_attrs ? &registry : nullptr;
     plan_options.list_unbound_inputs = rewrite;
     plan_options.want_names = want_names;
@@ -136,8 +149,10 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
     if (source.has_versions()) *graph->mutable_versions() = source.versions();
     LendOrCopyLibrary(source, wire, options.strip_default_attrs, graph, arena);
     for (const auto& node : source.node()) {
-      if (excluded.count(node.name()) || !NodeInExport(node, scope)) continue;
-      RewriteNode(node, scope, options.clear_devices, graph->add_node(), &unbound);
+      if (!KeepsNode(passes, ParsedNodeView(node)) || !NodeInExport(node, scope)) continue;
+      tensorflow::NodeDef* out = graph->add_node();
+      RewriteNode(node, scope, out, &unbound);
+      EditParsedNode(passes, out);
       if (want_names) exported_names.insert(node.name());
     }
     if (!scope.empty() && graph->node_size() == 0 && exported_nodes == 0) {

@@ -2,6 +2,7 @@
 
 #include <string_view>
 
+#include "tf/meta_graph/parsed_node.h"
 #include "tf/meta_graph/scope.h"
 
 namespace graphport::tf {
@@ -25,18 +26,15 @@ std::string ScopeOf(std::string_view name) {
 std::set<std::string> FindExtraneousSaverNodes(const tensorflow::GraphDef& graph,
                                                const tensorflow::SaverDef* saver_def) {
   return FindExtraneousSaverNodes(
-      [&](const NodeNameOpVisitor& visit) {
-        for (const auto& node : graph.node()) visit(node.name(), node.op());
-      },
-      saver_def);
+      [&](const NodeVisitor& visit) { ForEachParsedNode(graph, visit); }, saver_def);
 }
 
-std::set<std::string> FindExtraneousSaverNodes(
-    const std::function<void(const NodeNameOpVisitor&)>& for_each_node,
-    const tensorflow::SaverDef* saver_def) {
+std::set<std::string> FindExtraneousSaverNodes(const ForEachNode& for_each_node,
+                                               const tensorflow::SaverDef* saver_def) {
   std::set<std::string> saver_op_names, scopes;
-  for_each_node([&](std::string_view name, std::string_view op) {
-    if (!IsSaveOrRestoreOp(op)) return;
+  for_each_node([&](const NodeView& node) {
+    if (!IsSaveOrRestoreOp(node.op())) return;
+    const std::string_view name = node.name();
     saver_op_names.emplace(name);
     scopes.insert(ScopeOf(name));
   });
@@ -51,7 +49,8 @@ std::set<std::string> FindExtraneousSaverNodes(
   }
   std::set<std::string> excluded;
   if (extraneous.empty()) return excluded;
-  for_each_node([&](std::string_view name, std::string_view) {
+  for_each_node([&](const NodeView& node) {
+    const std::string_view name = node.name();
     for (const auto& scope : extraneous) {
       // A saver at the top level has scope "/", which no node name starts with.
       if (name.substr(0, scope.size()) == scope) {

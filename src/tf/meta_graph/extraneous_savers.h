@@ -3,13 +3,12 @@
 #ifndef GRAPHPORT_TF_META_GRAPH_EXTRANEOUS_SAVERS_H_
 #define GRAPHPORT_TF_META_GRAPH_EXTRANEOUS_SAVERS_H_
 
-#include <functional>
 #include <set>
 #include <string>
-#include <string_view>
 
 #include "tensorflow/graph.pb.h"
 #include "tensorflow/saver.pb.h"
+#include "tf/meta_graph/node_view.h"
 
 namespace graphport::tf {
 
@@ -23,12 +22,9 @@ namespace graphport::tf {
 std::set<std::string> FindExtraneousSaverNodes(const tensorflow::GraphDef& graph,
                                                const tensorflow::SaverDef* saver_def);
 
-// The same over nodes given by name and op (a graph still in wire bytes): `for_each_node`
-// calls its argument once per node, in graph order, and may be called twice.
-using NodeNameOpVisitor = std::function<void(std::string_view name, std::string_view op)>;
-std::set<std::string> FindExtraneousSaverNodes(
-    const std::function<void(const NodeNameOpVisitor&)>& for_each_node,
-    const tensorflow::SaverDef* saver_def);
+// The same over the nodes of a graph in either form (meta_graph/node_view.h).
+std::set<std::string> FindExtraneousSaverNodes(const ForEachNode& for_each_node,
+                                               const tensorflow::SaverDef* saver_def);
 
 }  // namespace graphport::tf
 

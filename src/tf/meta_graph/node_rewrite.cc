@@ -62,11 +62,11 @@ void LendNode(const tensorflow::NodeDef& in, tensorflow::NodeDef* out) {
   for (const auto& [key, value] : in.attr()) LendAttr(value, &(*out->mutable_attr())[key]);
 }
 
-void RewriteNode(const tensorflow::NodeDef& in, const Scope& scope, bool clear_devices,
-                 tensorflow::NodeDef* out, std::vector<std::string>* unbound) {
+void RewriteNode(const tensorflow::NodeDef& in, const Scope& scope, tensorflow::NodeDef* out,
+                 std::vector<std::string>* unbound) {
   // Each rewritten field is written once, not copied and then overwritten.
   out->set_name(scope.Strip(in.name()));
-  if (!clear_devices) out->set_device(in.device());
+  out->set_device(in.device());
   CopyUnrewrittenFields(in, out);
   for (const auto& input : in.input()) {
     if (!scope.empty() && !scope.Contains(input)) {

@@ -1,7 +1,7 @@
 // The per-node part of export_meta_graph when export_scope, clear_devices or
 // clear_extraneous_savers is set (TensorFlow's _node_def): names and inputs stripped of the
-// scope, inputs from outside it made unbound, colocation and frame names scoped, devices
-// cleared.
+// scope, inputs from outside it made unbound, colocation and frame names scoped. The node
+// passes (clear_devices.h, ...) then edit the result.
 #ifndef GRAPHPORT_TF_META_GRAPH_NODE_REWRITE_H_
 #define GRAPHPORT_TF_META_GRAPH_NODE_REWRITE_H_
 
@@ -23,8 +23,8 @@ bool NodeInExport(std::string_view node_name, const Scope& scope);
 // they are), so `out`'s arena must die before `in`, and `out`'s attr values must not be
 // changed in place (erasing an attr is fine). Inputs from outside the scope are renamed and
 // appended to `unbound`.
-void RewriteNode(const tensorflow::NodeDef& in, const Scope& scope, bool clear_devices,
-                 tensorflow::NodeDef* out, std::vector<std::string>* unbound);
+void RewriteNode(const tensorflow::NodeDef& in, const Scope& scope, tensorflow::NodeDef* out,
+                 std::vector<std::string>* unbound);
 
 // A copy of `in` in `out` (arena-allocated) that lends `in`'s attr submessages, as
 // RewriteNode does, instead of copying them.

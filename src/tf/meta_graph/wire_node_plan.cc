@@ -7,8 +7,10 @@
 #include <vector>
 
 #include "tf/meta_graph/node_rewrite.h"
+#include "tf/meta_graph/parsed_node.h"
 #include "tf/meta_graph/stripped_op_list.h"
 #include "tf/meta_graph/wire_node_edit.h"
+#include "tf/meta_graph/wire_node_view.h"
 #include "tf/meta_graph/wire_nodes.h"
 
 namespace graphport::tf {
@@ -41,7 +43,7 @@ OpDefaults DefaultsOf(const OpRegistry& registry, const std::string& op) {
 // it reads, since the export's locals are gone by then).
 struct NodeRewriter {
   Scope scope;
-  bool clear_devices;
+  NodePasses passes;
   bool strip;
   OpRegistry registry;
   std::set<std::string> functions;  // the library's: a node calling one keeps its attrs
@@ -49,7 +51,8 @@ struct NodeRewriter {
   // `unbound` and `stripped` collect what the plan reports; at write time they are scratch.
   void Apply(const tensorflow::NodeDef& in, tensorflow::NodeDef* out,
              std::vector<std::string>* unbound, StripDefaultAttrsResult* stripped) const {
-    RewriteNode(in, scope, clear_devices, out, unbound);
+    RewriteNode(in, scope, out, unbound);
+    EditParsedNode(passes, out);
     if (strip) StripNodeDefaults(out, functions, registry, stripped);
   }
 };
@@ -62,13 +65,16 @@ NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options,
   std::set<std::string> functions;
   for (const WireFunction& f : wire.functions()) functions.emplace(f.name);
   auto rewriter = std::make_shared<NodeRewriter>(NodeRewriter{
-      scope, options.clear_devices, options.strip_defaults != nullptr,
+      scope, options.passes, options.strip_defaults != nullptr,
       options.strip_defaults != nullptr ? *options.strip_defaults : OpRegistry(), functions});
   NodePlan plan;
-  plan.drop_devices = options.clear_devices;
+  // What the passes do to every node is applied as the nodes are written, copies included.
+  const WireNodeEdits every = EveryNodeEdits(options.passes, wire, scope);
+  plan.drop_devices = every.device_cleared;
   const size_t n = wire.nodes().size();
-  const bool may_skip = !scope.empty() || !options.excluded->empty();
-  const bool may_rewrite = !scope.empty() || options.strip_defaults != nullptr;
+  const bool passes_read_nodes = AnyPassReadsNodes(options.passes);
+  const bool may_skip = !scope.empty() || passes_read_nodes;
+  const bool may_rewrite = !scope.empty() || options.strip_defaults != nullptr || passes_read_nodes;
   if (!may_skip && !may_rewrite && !options.want_names) {
     // Every node copied: the ops are the graph's, and only nodes the index saw an unbound
     // input in are parsed, to list those.
@@ -90,7 +96,7 @@ NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options,
     StripDefaultAttrsResult stripped;
     rewriter->Apply(in, out, &unbound, &stripped);
   };
-  auto edit = std::make_shared<WireScopeEdit>(scope, options.clear_devices);
+  auto edit = std::make_shared<WireScopeEdit>(scope, plan.drop_devices);
   plan.edit = [edit](std::string_view bytes, google::protobuf::io::CodedOutputStream* out) {
     edit->Write(bytes, out);
   };
@@ -101,8 +107,7 @@ NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options,
   for (size_t i = 0; i < n; ++i) {
     const WireNode& node = wire.nodes()[i];
     const std::string_view name = wire.name(i), op = wire.op(i);
-    if ((!options.excluded->empty() && options.excluded->count(std::string(name))) ||
-        !NodeInExport(name, scope)) {
+    if ((passes_read_nodes && !PassesKeep(options.passes, wire, i)) || !NodeInExport(name, scope)) {
       plan.actions[i] = NodePlan::kSkip;
       continue;
     }
@@ -119,18 +124,22 @@ NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options,
       }
       if (!found->defaulted.empty()) defaulted = &found->defaulted;
     }
+    // A node a pass edits otherwise than every node is rewritten from its parse, where the
+    // passes run again on the message.
+    const bool edited_alone =
+        passes_read_nodes && NodeEdits(options.passes, wire, i, scope) != every;
     // One look at a canonical node's attr keys tells whether stripDefaultAttrs may remove one
     // (a node with none of its op's defaulted attrs loses nothing) and whether the scope
     // rewrites one (then the node is rewritten from its parse, not edited).
     bool strips = !node.canonical && defaulted != nullptr;
-    bool editable = node.canonical;
+    bool editable = node.canonical && !edited_alone;
     if (node.canonical && (defaulted != nullptr || !scope.empty())) {
       ForEachAttrKey(wire.NodeBytes(i), [&](std::string_view key) {
         if (defaulted != nullptr && defaulted->count(key) > 0) strips = true;
         if (!edit->AppliesWith(key)) editable = false;
       });
     }
-    if (scope.empty() && !strips) {
+    if (scope.empty() && !strips && !edited_alone) {
       if (options.list_unbound_inputs && node.unbound_input) {
         AddUnboundInputs(*wire.Reparsed(i, plan, &scratch), &facts->unbound);
         scratch.Reset();
@@ -150,7 +159,7 @@ NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options,
     std::vector<std::string> renamed;  // AddUnboundInputs below lists these too
     rewriter->Apply(*parsed, out, &renamed, &facts->stripped);
     if (options.list_unbound_inputs) AddUnboundInputs(*out, &facts->unbound);
-    if (scope.empty() && facts->stripped.removed == removed_before) {
+    if (scope.empty() && !edited_alone && facts->stripped.removed == removed_before) {
       // Nothing was stripped: the node's own bytes are its exported form.
     } else {
       plan.actions[i] = NodePlan::kRewrite;
@@ -192,11 +201,6 @@ std::vector<std::string> UsedWireOps(const WireGraph& wire, const NodePlan& plan
     scratch.Reset();
   }
   return used.Sorted();
-}
-
-void ForEachWireNode(const WireGraph& wire,
-                     const std::function<void(std::string_view, std::string_view)>& visit) {
-  for (size_t i = 0; i < wire.nodes().size(); ++i) visit(wire.name(i), wire.op(i));
 }
 
 }  // namespace graphport::tf

@@ -1,10 +1,12 @@
 // What an export does with each node of a graph that is still wire bytes (tf/wire_graph.h)
 // when its options touch nodes, decided one node at a time so the graph is never held parsed:
-// nodes outside exportScope or under an extraneous saver are left out; a node is rewritten
+// nodes outside exportScope or that a node pass does not keep are left out; a node is rewritten
 // through a scratch NodeDef only when an option changes it (the scope renames every node;
-// stripDefaultAttrs changes a node that holds one of its op's defaulted attrs); every other
-// node is copied, without its device under clearDevices. On the way it learns what the rest of
-// the export needs of the nodes: how many, their names, unbound inputs, attrs stripped.
+// stripDefaultAttrs changes a node that holds one of its op's defaulted attrs; a node pass
+// edits it otherwise than every node); every other node is copied, with the edits the node
+// passes make to every node alike (clearDevices: without its device). On the way it learns
+// what the rest of the export needs of the nodes: how many, their names, unbound inputs,
+// attrs stripped.
 #ifndef GRAPHPORT_TF_META_GRAPH_WIRE_NODE_PLAN_H_
 #define GRAPHPORT_TF_META_GRAPH_WIRE_NODE_PLAN_H_
 
@@ -12,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "tf/meta_graph/node_view.h"
 #include "tf/meta_graph/op_registry.h"
 #include "tf/meta_graph/scope.h"
 #include "tf/meta_graph/strip_default_attrs.h"
@@ -21,11 +24,10 @@ namespace graphport::tf {
 
 struct WireNodeOptions {
   const Scope* scope = nullptr;
-  bool clear_devices = false;
-  const std::set<std::string>* excluded = nullptr;  // extraneous savers' nodes
-  const OpRegistry* strip_defaults = nullptr;       // set: stripDefaultAttrs with this registry
-  bool list_unbound_inputs = false;                 // the unbound_inputs collection is rebuilt
-  bool want_names = false;                          // saveDebugInfo reads the exported names
+  NodePasses passes;                           // meta_graph/node_view.h, in order
+  const OpRegistry* strip_defaults = nullptr;  // set: stripDefaultAttrs with this registry
+  bool list_unbound_inputs = false;            // the unbound_inputs collection is rebuilt
+  bool want_names = false;                     // saveDebugInfo reads the exported names
 };
 
 struct WireNodeFacts {
@@ -43,10 +45,6 @@ NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options, Wi
 // sorted by code point, each once. Only a node whose attrs may name a function is parsed.
 std::vector<std::string> UsedWireOps(const WireGraph& wire, const NodePlan& plan,
                                      const tensorflow::FunctionDefLibrary& library);
-
-// Calls `visit(name, op)` for each wire node, in order (for FindExtraneousSaverNodes).
-void ForEachWireNode(const WireGraph& wire,
-                     const std::function<void(std::string_view, std::string_view)>& visit);
 
 }  // namespace graphport::tf
 

@@ -48,7 +48,7 @@ TEST(NodeRewriteTest, NamesAndInputsAreStrippedAndOutsideInputsBecomeUnbound) {
       value { type: DT_FLOAT }
     }
   )pb"));
-  RewriteNode(r.in, Scope("s"), /*clear_devices=*/false, r.out, &r.unbound);
+  RewriteNode(r.in, Scope("s"), r.out, &r.unbound);
   EXPECT_EQ(r.out->name(), "a");
   EXPECT_EQ(r.out->op(), "AddN");
   EXPECT_EQ(r.out->device(), "/device:CPU:0");
@@ -69,13 +69,13 @@ TEST(NodeRewriteTest, UnboundListAccumulatesAcrossNodes) {
   Rewritten r(
       Text<tensorflow::NodeDef>(R"pb(name: "s/m" op: "MatMul" input: "images" input: "images")pb"));
   r.unbound.push_back("$unbound_inputs_earlier");
-  RewriteNode(r.in, Scope("s"), false, r.out, &r.unbound);
+  RewriteNode(r.in, Scope("s"), r.out, &r.unbound);
   EXPECT_EQ(r.unbound,
             (std::vector<std::string>{"$unbound_inputs_earlier", "$unbound_inputs_images",
                                       "$unbound_inputs_images"}));
 }
 
-TEST(NodeRewriteTest, ClearDevicesBlanksTheDeviceOnly) {
+TEST(NodeRewriteTest, WithoutAScopeTheNodeIsCopiedWhole) {
   Rewritten r(Text<tensorflow::NodeDef>(R"pb(
     name: "s/v"
     op: "VariableV2"
@@ -91,15 +91,10 @@ TEST(NodeRewriteTest, ClearDevicesBlanksTheDeviceOnly) {
     }
     experimental_debug_info { original_node_names: "s/orig" original_func_names: "f" }
   )pb"));
-  RewriteNode(r.in, Scope(""), /*clear_devices=*/true, r.out, &r.unbound);
-  tensorflow::NodeDef expected = r.in;
-  expected.clear_device();
-  EXPECT_TRUE(MessagesEqual(expected, *r.out));
+  // Devices are clear_devices.cc's: the rewrite keeps them.
+  RewriteNode(r.in, Scope(""), r.out, &r.unbound);
+  EXPECT_TRUE(MessagesEqual(r.in, *r.out));
   EXPECT_TRUE(r.unbound.empty());
-
-  Rewritten kept(r.in);
-  RewriteNode(kept.in, Scope(""), /*clear_devices=*/false, kept.out, &kept.unbound);
-  EXPECT_TRUE(MessagesEqual(kept.in, *kept.out));
 }
 
 TEST(NodeRewriteTest, ScopeKeepsTheDeviceAndDebugInfoAsTheyAre) {
@@ -110,7 +105,7 @@ TEST(NodeRewriteTest, ScopeKeepsTheDeviceAndDebugInfoAsTheyAre) {
     input: "s/x"
     experimental_debug_info { original_node_names: "s/orig" }
   )pb"));
-  RewriteNode(r.in, Scope("s"), /*clear_devices=*/false, r.out, &r.unbound);
+  RewriteNode(r.in, Scope("s"), r.out, &r.unbound);
   EXPECT_EQ(r.out->device(), "/device:GPU:0");
   // TensorFlow does not touch experimental_debug_info.
   EXPECT_TRUE(MessagesEqual(r.in.experimental_debug_info(), r.out->experimental_debug_info()));
@@ -126,7 +121,7 @@ TEST(NodeRewriteTest, ColocationEntriesAreFilteredAndStripped) {
       value { list { s: "loc:@s/v" s: "loc:@t/w" s: "loc:@s/u/x" s: "loc:@sv/y" } }
     }
   )pb"));
-  RewriteNode(r.in, Scope("s"), false, r.out, &r.unbound);
+  RewriteNode(r.in, Scope("s"), r.out, &r.unbound);
   const tensorflow::AttrValue& cls = r.out->attr().at("_class");
   ASSERT_EQ(cls.value_case(), tensorflow::AttrValue::kList);
   EXPECT_EQ(ToVector(cls.list().s()), (std::vector<std::string>{"loc:@v", "loc:@u/x"}));
@@ -143,7 +138,7 @@ TEST(NodeRewriteTest, ColocationAttrStaysAsAnEmptyListWhenEveryEntryIsDropped) {
       value { list { s: "loc:@constraint" } }
     }
   )pb"));
-  RewriteNode(r.in, Scope("hidden1"), false, r.out, &r.unbound);
+  RewriteNode(r.in, Scope("hidden1"), r.out, &r.unbound);
   ASSERT_EQ(r.out->attr().count("_class"), 1u);
   const tensorflow::AttrValue& cls = r.out->attr().at("_class");
   EXPECT_EQ(cls.value_case(), tensorflow::AttrValue::kList);
@@ -161,7 +156,7 @@ TEST(NodeRewriteTest, ColocationAttrIsRewrittenAsAStringList) {
       value { list { s: "loc:@s/v" i: 7 } }
     }
   )pb"));
-  RewriteNode(r.in, Scope("s"), false, r.out, &r.unbound);
+  RewriteNode(r.in, Scope("s"), r.out, &r.unbound);
   EXPECT_TRUE(MessagesEqual(Text<tensorflow::AttrValue>(R"pb(list { s: "loc:@v" })pb"),
                             r.out->attr().at("_class")));
 }
@@ -176,7 +171,7 @@ TEST(NodeRewriteTest, ColocationAttrIsUntouchedWithoutAScope) {
       value { list { s: "loc:@t/w" i: 7 } }
     }
   )pb"));
-  RewriteNode(r.in, Scope(""), /*clear_devices=*/true, r.out, &r.unbound);
+  RewriteNode(r.in, Scope(""), r.out, &r.unbound);
   EXPECT_TRUE(MessagesEqual(r.in.attr().at("_class"), r.out->attr().at("_class")));
 }
 
@@ -201,7 +196,7 @@ TEST(NodeRewriteTest, EnterFrameNameIsStrippedInsideTheScope) {
     )pb");
     node.set_op(op);
     Rewritten r(node);
-    RewriteNode(r.in, Scope("hidden2"), false, r.out, &r.unbound);
+    RewriteNode(r.in, Scope("hidden2"), r.out, &r.unbound);
     EXPECT_EQ(r.out->name(), "while/Enter");
     EXPECT_EQ(r.out->attr().at("frame_name").s(), "while/while_context");
     EXPECT_EQ(r.out->attr().at("parallel_iterations").i(), 10);
@@ -220,7 +215,7 @@ TEST(NodeRewriteTest, EnterFrameNameOutsideTheScopeIsKept) {
       value { s: "outer/while/while_context" }
     }
   )pb"));
-  RewriteNode(r.in, Scope("s"), false, r.out, &r.unbound);
+  RewriteNode(r.in, Scope("s"), r.out, &r.unbound);
   EXPECT_EQ(r.out->attr().at("frame_name").s(), "outer/while/while_context");
 }
 
@@ -234,7 +229,7 @@ TEST(NodeRewriteTest, FrameNameOfOtherOpsIsNotTouched) {
       value { s: "s/while/while_context" }
     }
   )pb"));
-  RewriteNode(r.in, Scope("s"), false, r.out, &r.unbound);
+  RewriteNode(r.in, Scope("s"), r.out, &r.unbound);
   EXPECT_EQ(r.out->attr().at("frame_name").s(), "s/while/while_context");
 }
 
@@ -248,7 +243,7 @@ TEST(NodeRewriteTest, EnterFrameNameIsUntouchedWithoutAScope) {
       value { s: "s/while/while_context" }
     }
   )pb"));
-  RewriteNode(r.in, Scope(""), true, r.out, &r.unbound);
+  RewriteNode(r.in, Scope(""), r.out, &r.unbound);
   EXPECT_EQ(r.out->attr().at("frame_name").s(), "s/while/while_context");
 }
 
@@ -275,15 +270,15 @@ constexpr char kConstNode[] = R"pb(
 // Weights stay where they are: the rewritten node points at the input's TensorProto.
 TEST(NodeRewriteTest, TensorsAreLentNotCopied) {
   for (bool scoped : {false, true}) {
-    SCOPED_TRACE(scoped ? "scope s" : "clear_devices only");
+    SCOPED_TRACE(scoped ? "scope s" : "no scope");
     Rewritten r(Text<tensorflow::NodeDef>(kConstNode));
-    RewriteNode(r.in, Scope(scoped ? "s" : ""), /*clear_devices=*/true, r.out, &r.unbound);
+    RewriteNode(r.in, Scope(scoped ? "s" : ""), r.out, &r.unbound);
     const tensorflow::AttrValue& value = r.out->attr().at("value");
     ASSERT_TRUE(value.has_tensor());
     EXPECT_EQ(&value.tensor(), &r.in.attr().at("value").tensor());
     EXPECT_TRUE(MessagesEqual(r.in.attr().at("value"), value));
     EXPECT_EQ(r.out->name(), scoped ? "w" : "s/w");
-    EXPECT_EQ(r.out->device(), "");
+    EXPECT_EQ(r.out->device(), "/cpu:0");
   }
 }
 
@@ -300,7 +295,7 @@ TEST(NodeRewriteTest, UnknownFieldsSurvive) {
   tensorflow::NodeDef node = Text<tensorflow::NodeDef>(R"pb(name: "s/a" op: "NoOp")pb");
   graphport::testing::AddUnknownVarint(&node, 99, 7);
   Rewritten r(node);
-  RewriteNode(r.in, Scope("s"), false, r.out, &r.unbound);
+  RewriteNode(r.in, Scope("s"), r.out, &r.unbound);
   auto reference = graphport::testing::ReferenceCopy(*r.out);
   const auto& unknown = reference->GetReflection()->GetUnknownFields(*reference);
   ASSERT_EQ(unknown.field_count(), 1);

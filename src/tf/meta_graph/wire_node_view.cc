@@ -1,0 +1,78 @@
+#include "tf/meta_graph/wire_node_view.h"
+
+#include "proto/wire_reader.h"
+
+namespace graphport::tf {
+namespace {
+
+// A node as loaded: no edit recorded, no scope stripped.
+const WireNodeEdits kNoEdits;
+const Scope& NoScope() {
+  static const Scope* none = new Scope("");
+  return *none;
+}
+
+}  // namespace
+
+std::string_view WireNodeView::name() const {
+  // The stripped name is one piece of the loaded one, as RewriteNode writes it, unless it
+  // starts with "^" or "loc:@", which TensorFlow's names cannot: such a name is shown whole.
+  std::string_view marker, rest;
+  scope_.Strip(graph_.name(index_), &marker, &rest);
+  return marker.empty() ? rest : graph_.name(index_);
+}
+
+std::string_view WireNodeView::device() const {
+  if (edits_.device_cleared || graph_.nodes()[index_].device_bytes == 0) return {};
+  // The last `device` record is the field's value, as a parse would take it.
+  constexpr int kDeviceField = 4;
+  const std::string_view bytes = graph_.NodeBytes(index_);
+  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+  const uint8_t* end = p + bytes.size();
+  std::string_view device;
+  proto::Record r;
+  for (; p < end && proto::ReadRecord(p, end, &r); p = r.end) {
+    if (r.number == kDeviceField && r.wire_type == 2) device = r.view();
+  }
+  return device;
+}
+
+WireNodeEdits EveryNodeEdits(const NodePasses& passes, const WireGraph& graph, const Scope& scope) {
+  WireNodeEdits edits;
+  if (graph.nodes().size() == 0) return edits;
+  // Such a pass reads nothing of the node: the first one's edits are every node's.
+  WireNodeView view(graph, 0, edits, scope);
+  WireNodeEdit edit(&edits);
+  for (const auto& pass : passes) {
+    if (!pass->ReadsNode()) pass->Edit(view, &edit);
+  }
+  return edits;
+}
+
+WireNodeEdits NodeEdits(const NodePasses& passes, const WireGraph& graph, size_t index,
+                        const Scope& scope) {
+  WireNodeEdits edits;
+  WireNodeView view(graph, index, edits, scope);
+  WireNodeEdit edit(&edits);
+  for (const auto& pass : passes) pass->Edit(view, &edit);
+  return edits;
+}
+
+bool PassesKeep(const NodePasses& passes, const WireGraph& graph, size_t index) {
+  return KeepsNode(passes, WireNodeView(graph, index, kNoEdits, NoScope()));
+}
+
+void ForEachWireNodeView(const WireGraph& graph, const NodeVisitor& visit) {
+  for (size_t i = 0; i < graph.nodes().size(); ++i) {
+    visit(WireNodeView(graph, i, kNoEdits, NoScope()));
+  }
+}
+
+bool AnyPassReadsNodes(const NodePasses& passes) {
+  for (const auto& pass : passes) {
+    if (pass->ReadsNode()) return true;
+  }
+  return false;
+}
+
+}  // namespace graphport::tf
