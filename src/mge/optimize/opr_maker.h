@@ -13,21 +13,9 @@
 #include <vector>
 
 #include "mge/optimize/opt_graph.h"
+#include "mge/optimize/schema_numbers.h"
 
 namespace graphport::mge::opt {
-
-// ElemwiseMode numbers the passes use.
-enum ElemwiseMode : uint32_t {
-  kRelu = 0,
-  kNegate = 11,
-  kAdd = 16,
-  kMax = 18,
-  kMin = 19,
-  kMul = 21,
-  kPow = 22,
-  kSub = 24,
-  kTrueDiv = 27,
-};
 
 class OprMaker {
  public:

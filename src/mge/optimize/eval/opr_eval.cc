@@ -4,6 +4,7 @@
 #include <set>
 
 #include "mge/optimize/eval/kernels.h"
+#include "mge/optimize/schema_numbers.h"
 #include "mge/schema/cpp_opr_params_generated.h"
 #include "mge/schema/dtype_generated.h"
 #include "mge/schema/mgb_opr_params_generated.h"
@@ -15,18 +16,6 @@ namespace {
 namespace param = mgb::serialization::fbs::param;
 
 // Union numbers of the param tables read here (megengine.md, OperatorParam).
-constexpr uint8_t kAxisParam = 2;
-constexpr uint8_t kConvolutionParam = 3;
-constexpr uint8_t kMatrixMulParam = 20;
-constexpr uint8_t kBNParam = 11;
-constexpr uint8_t kElemwiseParam = 17;
-constexpr uint8_t kPowCParam = 19;
-constexpr uint8_t kReduceParam = 23;
-constexpr uint8_t kAdaptivePoolingParam = 70;
-constexpr uint8_t kOptionalAxisV1Param = 54;
-constexpr uint8_t kDimshuffleParam = 64;
-constexpr uint8_t kAxisAddRemoveParam = 65;
-constexpr uint8_t kDTypeParam = 67;
 
 template <typename T>
 const T* ParamOf(const Operator& op, uint8_t type) {

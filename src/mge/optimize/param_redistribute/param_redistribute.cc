@@ -6,6 +6,7 @@
 #include "mge/optimize/const_vars.h"
 #include "mge/optimize/eval/kernels.h"
 #include "mge/optimize/rewriter.h"
+#include "mge/optimize/schema_numbers.h"
 #include "mge/optimize/unique_readers.h"
 #include "mge/schema/opr_params_generated.h"
 
@@ -14,9 +15,6 @@ namespace {
 
 namespace param = mgb::serialization::fbs::param;
 
-constexpr uint8_t kConvolutionParam = 3;
-constexpr uint8_t kMatrixMulParam = 20;
-constexpr uint32_t kReduceSum = 0;
 // A bound on the rewrites one operator sets off: each shrinks the chain it works on, so a
 // real graph stops long before; a hostile one must not spin.
 constexpr int kMaxStepsPerOperator = 1 << 14;
