@@ -177,6 +177,23 @@ VarRef OprMaker::ScalarImm(float value, int dtype, VarRef like) {
   return Imm(v, like);
 }
 
+VarRef OprMaker::TypeCvt(VarRef x, int dtype) {
+  if (g_->var(x).dtype == dtype) return x;
+  OptNode n;
+  n.set_op(g_->NewOperator("TypeCvt"));
+  n.inputs = {x};
+  n.outputs.resize(1);
+  n.outputs[0].dtype = dtype;
+  flatbuffers::FlatBufferBuilder fbb(64);
+  n.mutable_op().params.push_back(
+      g_->OwnParam(kDTypeParam, &fbb,
+                   mgb::serialization::fbs::CreateDType(
+                       fbb, static_cast<mgb::serialization::fbs::DTypeEnum>(dtype))
+                       .Union()));
+  n.mutable_op().items = {{DumpItem::kParam, 0}};
+  return Insert(std::move(n), "TypeCvt:" + std::to_string(dtype));
+}
+
 VarRef OprMaker::Elemwise(uint32_t mode, std::vector<VarRef> in) {
   SortInputs(*g_, mode, &in);
   // The in-place shortcuts that give an input back unchanged (its shape is the result's).
