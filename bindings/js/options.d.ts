@@ -113,9 +113,9 @@ export interface MegengineExportOptions {
   optimizeForInference?: boolean | null;
   /** graphport's own, not a Network.dump argument: write the graph as it was loaded, with the loaded metadata (or none, when the input has none), instead of optimizing it and writing fresh metadata as Network.dump does; the other options still apply. Default: false. */
   asLoaded?: boolean | null;
-  /** enable_io16xc32: Float16 tensors between operators, float32 inside them (f16_io_f32_comp); the outputs are converted back to their dtype. Not implemented by graphport yet. Default: false. */
+  /** enable_io16xc32: Float16 tensors between operators, float32 computation inside convolutions, matrix multiplications and reductions (f16_io_f32_comp, ConvertF32ToF16); the outputs are converted back to their dtype. Default: false. */
   enableIo16xc32?: boolean | null;
-  /** enable_ioc16: Float16 for tensors and for computation alike (f16_io_comp). Not implemented by graphport yet. Default: false. */
+  /** enable_ioc16: Float16 for tensors and for computation alike (f16_io_comp, ConvertF32ToF16); the outputs are converted back to their dtype. Default: false. */
   enableIoc16?: boolean | null;
   /** enable_hwcd4: Convert to the NHWCD4 layout (fast on some OpenCL devices); not implemented by graphport. Default: false. */
   enableHwcd4?: boolean | null;

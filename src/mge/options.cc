@@ -160,11 +160,12 @@ OptionSchema BuildLoadOptions() {
 const std::vector<OptimizeKwarg>& OptimizeKwargs() {
   static const auto* kwargs = new std::vector<OptimizeKwarg>{
       {"enableIo16xc32", "enable_io16xc32", false,
-       "Float16 tensors between operators, float32 inside them (f16_io_f32_comp); the "
-       "outputs are converted back to their dtype. Not implemented by graphport yet."},
+       "Float16 tensors between operators, float32 computation inside convolutions, matrix "
+       "multiplications and reductions (f16_io_f32_comp, ConvertF32ToF16); the outputs are "
+       "converted back to their dtype."},
       {"enableIoc16", "enable_ioc16", false,
-       "Float16 for tensors and for computation alike (f16_io_comp). Not implemented by "
-       "graphport yet."},
+       "Float16 for tensors and for computation alike (f16_io_comp, ConvertF32ToF16); the "
+       "outputs are converted back to their dtype."},
       {"enableHwcd4", "enable_hwcd4", false,
        "Convert to the NHWCD4 layout (fast on some OpenCL devices); not implemented by graphport."},
       {"enableNchw88", "enable_nchw88", false,

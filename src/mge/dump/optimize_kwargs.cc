@@ -2,8 +2,8 @@
 // them (research megengine_optimize.md §1.2): each flag any truthy value turns on,
 // enable_fuse_grain on unless turned off, and of the layout kwargs the last one set in
 // MegEngine's own order wins, silently (the export schema's `last_wins` set, mge/options.cc).
-// The layout transforms and the float16 conversion are refused naming the backend they are
-// for: graphport does not have those passes.
+// The layout transforms are refused naming the backend they are for: graphport does not have
+// those passes.
 #include "core/error.h"
 #include "mge/dump/dump_request.h"
 #include "mge/options.h"
@@ -59,20 +59,6 @@ opt::OptimizeOptions ReadOptimizeKwargs(const OptionValues& options) {
                              ") converts the graph to a layout for " + winner->backend +
                              "; graphport does not implement that layout transform (the last "
                              "layout kwarg set wins, as in MegEngine)");
-  }
-  const struct {
-    const char* name;
-    const char* seed;
-    bool on;
-  } kFloat16[] = {{"enableIo16xc32", "enable_io16xc32", o.f16_io_f32_comp},
-                  {"enableIoc16", "enable_ioc16", o.f16_io_comp}};
-  for (const auto& k : kFloat16) {
-    if (k.on) {
-      Refuse(k.name, std::string(k.seed) + " (" + k.name +
-                         ") converts the graph's float32 tensors to float16 (for GPUs and Arm "
-                         "CPUs with float16 arithmetic); graphport does not implement "
-                         "ConvertF32ToF16 yet");
-    }
   }
   return o;
 }

@@ -17,16 +17,11 @@ namespace {
 
 namespace param = mgb::serialization::fbs::param;
 
-constexpr uint8_t kEmptyParam = 1;
-constexpr uint8_t kElemwiseParam = 17;
-constexpr uint8_t kPowCParam = 19;
-constexpr uint8_t kOptionalAxisV1Param = 54;
 constexpr int32_t kNoAxis = 7;                 // OptionalAxisV1's "none"
 constexpr size_t kMaxConstFoldingSize = 1024;  // MegEngine's MAX_CONST_FOLDING_SIZE
 constexpr size_t kCachedValueSize = 28;        // MAX_NDIM * 4: values ImmutableTensor caches
 
 bool Commutative(uint32_t mode) {
-  constexpr uint32_t kFuseAddRelu = 37, kFuseAddSigmoid = 38, kFuseAddTanh = 39;
   return mode == kAdd || mode == kMul || mode == kMax || mode == kMin || mode == kFuseAddRelu ||
          mode == kFuseAddSigmoid || mode == kFuseAddTanh;
 }
@@ -35,7 +30,6 @@ bool Commutative(uint32_t mode) {
 // id; FUSE_MUL_ADD3's two factors by id (the addend last); FUSE_MUL_ADD4's factors pairwise,
 // then the pairs by their first factors' ids.
 void SortInputs(const OptGraph& g, uint32_t mode, std::vector<VarRef>* in) {
-  constexpr uint32_t kFuseMulAdd3 = 35, kFuseMulAdd4 = 36;
   auto id = [&](size_t k) { return g.var((*in)[k]).id; };
   if (Commutative(mode) && in->size() == 2 && id(1) < id(0)) std::swap((*in)[0], (*in)[1]);
   if (mode == kFuseMulAdd3 && in->size() == 3 && id(1) < id(0)) std::swap((*in)[0], (*in)[1]);
@@ -183,6 +177,23 @@ VarRef OprMaker::ScalarImm(float value, int dtype, VarRef like) {
   return Imm(v, like);
 }
 
+VarRef OprMaker::TypeCvt(VarRef x, int dtype) {
+  if (g_->var(x).dtype == dtype) return x;
+  OptNode n;
+  n.set_op(g_->NewOperator("TypeCvt"));
+  n.inputs = {x};
+  n.outputs.resize(1);
+  n.outputs[0].dtype = dtype;
+  flatbuffers::FlatBufferBuilder fbb(64);
+  n.mutable_op().params.push_back(
+      g_->OwnParam(kDTypeParam, &fbb,
+                   mgb::serialization::fbs::CreateDType(
+                       fbb, static_cast<mgb::serialization::fbs::DTypeEnum>(dtype))
+                       .Union()));
+  n.mutable_op().items = {{DumpItem::kParam, 0}};
+  return Insert(std::move(n), "TypeCvt:" + std::to_string(dtype));
+}
+
 VarRef OprMaker::Elemwise(uint32_t mode, std::vector<VarRef> in) {
   SortInputs(*g_, mode, &in);
   // The in-place shortcuts that give an input back unchanged (its shape is the result's).
@@ -248,7 +259,6 @@ VarRef OprMaker::GetVarShape(VarRef x, int32_t axis) {
 }
 
 VarRef OprMaker::Concat(std::vector<VarRef> inputs, int32_t axis) {
-  constexpr uint8_t kAxisParam = 2;
   OptNode n;
   n.set_op(g_->NewOperator("Concat"));
   n.inputs = std::move(inputs);
@@ -273,7 +283,6 @@ VarRef OprMaker::Reshape(VarRef x, VarRef target, int32_t unspec_axis) {
 }
 
 VarRef OprMaker::Dimshuffle(VarRef x, const std::vector<int32_t>& pattern) {
-  constexpr uint8_t kDimshuffleParam = 64;
   const std::optional<Shape>& shape = g_->var(x).shape;
   const uint32_t ndim = shape ? static_cast<uint32_t>(shape->size()) : 0;
   OptNode n;
@@ -294,7 +303,6 @@ VarRef OprMaker::ShapeImm(const std::vector<int32_t>& dims, VarRef like) {
 }
 
 VarRef OprMaker::Reduce(VarRef x, uint32_t mode, int32_t axis, uint32_t data_type) {
-  constexpr uint8_t kReduceParam = 23;
   OptNode n;
   n.set_op(g_->NewOperator("Reduce"));
   n.inputs = {x};
@@ -311,7 +319,6 @@ VarRef OprMaker::Reduce(VarRef x, uint32_t mode, int32_t axis, uint32_t data_typ
 }
 
 VarRef OprMaker::ReduceTo(VarRef x, uint32_t mode, VarRef target) {
-  constexpr uint8_t kReduceParam = 23;
   constexpr int32_t kToTarget = 2147483647;  // Reduce's axis when a target shape is given
   OptNode n;
   n.set_op(g_->NewOperator("Reduce"));

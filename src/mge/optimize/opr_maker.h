@@ -13,21 +13,9 @@
 #include <vector>
 
 #include "mge/optimize/opt_graph.h"
+#include "mge/optimize/schema_numbers.h"
 
 namespace graphport::mge::opt {
-
-// ElemwiseMode numbers the passes use.
-enum ElemwiseMode : uint32_t {
-  kRelu = 0,
-  kNegate = 11,
-  kAdd = 16,
-  kMax = 18,
-  kMin = 19,
-  kMul = 21,
-  kPow = 22,
-  kSub = 24,
-  kTrueDiv = 27,
-};
 
 class OprMaker {
  public:
@@ -56,6 +44,8 @@ class OprMaker {
   // cached, so the same value is the same operator.
   VarRef Imm(const HostValue& value, VarRef like);
   VarRef ScalarImm(float value, int dtype, VarRef like);
+  // TypeCvt::make(x, dtype) with an empty config: x itself when it has that dtype already.
+  VarRef TypeCvt(VarRef x, int dtype);
   // A copy of operator `node` reading `inputs` (copy_opr_shallow): same params, tensors and
   // name, remade as its class's maker makes it (commutative Elemwise inputs in var id
   // order; the same copy asked twice is the same operator) and folded like any new

@@ -6,6 +6,7 @@
 #include "mge/optimize/arith_mul_distribute/arith_mul_distribute.h"
 #include "mge/optimize/combine_astype_and_reduce/combine_astype_and_reduce.h"
 #include "mge/optimize/convert_batch_norm/convert_batch_norm.h"
+#include "mge/optimize/convert_f32_to_f16/convert_f32_to_f16.h"
 #include "mge/optimize/delay_broadcast/delay_broadcast.h"
 #include "mge/optimize/expand_fused_arith/expand_fused_arith.h"
 #include "mge/optimize/final_arith_transform/final_arith_transform.h"
@@ -54,13 +55,15 @@ OptimizeResult OptimizeForInference(const Graph& graph, const OptimizeOptions& o
   run(RemoveRedundantCopy);
   run(CombineAstypeAndReduce);
   run(ParamFuse);  // #2
-  // The option passes, in MegEngine's fixed order (the float16 conversions and the layout
-  // transforms are refused before this: ReadOptimizeKwargs).
+  // The option passes, in MegEngine's fixed order (the layout transforms are refused before
+  // this: ReadOptimizeKwargs). Both float16 conversions run when both are asked for.
   if (options.fuse_grain) {
     run(FoldingReduceMean);
     run(FoldingGlobalPooling);
   }
   if (options.fuse_preprocess) run(FusePreprocess);
+  if (options.f16_io_comp) run(ConvertF32ToF16Ioc16);
+  if (options.f16_io_f32_comp) run(ConvertF32ToF16Io16xc32);
   if (options.fuse_conv_bias_nonlinearity) run(FuseConvBiasNonlin);
   if (options.fuse_conv_bias_with_z) {
     run(FuseConvBiasNonlin);

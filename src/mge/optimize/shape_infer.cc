@@ -8,6 +8,7 @@
 
 #include "mge/optimize/eval/graph_eval.h"
 #include "mge/optimize/eval/kernels.h"
+#include "mge/optimize/schema_numbers.h"
 #include "mge/schema/cpp_opr_params_generated.h"
 #include "mge/schema/dtype_generated.h"
 #include "mge/schema/mgb_opr_params_generated.h"
@@ -67,7 +68,6 @@ std::optional<Shape> ShapeFromKernel(const OptGraph& g, const OptNode& n) {
 // Convolution in NCHW (dense weights OC,IC,FH,FW; group weights G,OCPG,ICPG,FH,FW): the
 // output is (N, OC, (H + 2 pad - (dilate (FH - 1) + 1)) / stride + 1, same for W).
 std::optional<Shape> ConvolutionShape(const OptGraph& g, const OptNode& n) {
-  constexpr uint8_t kConvolutionParam = 3;
   if (n.inputs.size() != 2 || n.op().params.empty() || n.op().params[0].type != kConvolutionParam) {
     return std::nullopt;
   }
@@ -95,7 +95,6 @@ std::optional<Shape> ConvolutionShape(const OptGraph& g, const OptNode& n) {
 
 // MatrixMul of two matrices: (M, N) from A (M, K) and B (K, N), either transposed.
 std::optional<Shape> MatrixMulShape(const OptGraph& g, const OptNode& n) {
-  constexpr uint8_t kMatrixMulParam = 20;
   if (n.inputs.size() != 2 || n.op().params.empty() || n.op().params[0].type != kMatrixMulParam ||
       n.op().params[0].table == nullptr) {
     return std::nullopt;
@@ -163,7 +162,6 @@ std::optional<int> InferDType(const OptGraph& g, const OptNode& n, uint32_t outp
 constexpr int32_t kNoAxis = 7;  // OptionalAxisV1's "none"
 
 int32_t OptionalAxisOf(const Operator& op) {
-  constexpr uint8_t kOptionalAxisV1Param = 54;
   if (op.params.empty() || op.params[0].type != kOptionalAxisV1Param ||
       op.params[0].table == nullptr) {
     return kNoAxis;

@@ -278,7 +278,7 @@ TEST(MgeDumpRequest, SeedErrorsForCompatOlderVersion) {
 
 TEST(MgeDumpRequest, OptimizeKwargsWithoutAPassAreRefused) {
   auto l = Load(ReadCorpusFile(kConvFile));
-  for (const char* kwarg : {"enableNchw44", "enableIo16xc32", "enableNchw88"}) {
+  for (const char* kwarg : {"enableNchw44", "enableNchw4", "enableNchw88"}) {
     try {
       Export(l.model.get(), {{kwarg, true}});
       FAIL() << kwarg;

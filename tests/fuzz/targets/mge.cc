@@ -1,7 +1,8 @@
 // The MegEngine reader: a dump loaded with format "auto", inspected, and dumped again as
 // FBS_V2, as FBS, and as FBS compatible with MegEngine 8.14, each with strip info and
 // optimized as Network.dump optimizes by default; then with the ConvBias fusions and kept
-// priorities, and kept as loaded. Each dump must load back, and its strip info must be JSON.
+// priorities, with each float16 conversion (io16xc32, ioc16), and kept as loaded. Each dump must
+// load back, and its strip info must be JSON.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -39,6 +40,8 @@ std::string Mge(std::string_view bytes) {
           R"({"dumpFormat": "FBS", "stripInfoFile": "strip_info.json"})",
           R"({"dumpFormat": "FBS", "compatOlderVersion": "8.14", "stripInfoFile": "strip_info.json"})",
           R"({"enableFuseConvBiasWithZ": true, "keepOprPriority": true, "stripInfoFile": "strip_info.json"})",
+          R"({"enableIo16xc32": true, "stripInfoFile": "strip_info.json"})",
+          R"({"dumpFormat": "FBS", "enableIoc16": true, "stripInfoFile": "strip_info.json"})",
           R"({"dumpFormat": "FBS", "asLoaded": true, "stripInfoFile": "strip_info.json"})",
       }) {
     failure = ExportLoadsBack(model.get(), options, /*whole_set=*/false, StripInfoIsJson);

@@ -6,17 +6,12 @@
 
 #include "mge/optimize/elem_chain.h"
 #include "mge/optimize/eval/kernels.h"
+#include "mge/optimize/schema_numbers.h"
 
 namespace graphport::mge::opt {
 namespace {
 
 // ElemwiseMode numbers (opr_params.fbs) of the fused modes and what they fuse.
-constexpr uint32_t kSigmoid = 12, kTanh = 14, kHSwish = 49;
-constexpr uint32_t kFuseMulAdd3 = 35, kFuseMulAdd4 = 36;
-constexpr uint32_t kFuseAddRelu = 37, kFuseAddSigmoid = 38, kFuseAddTanh = 39;
-constexpr uint32_t kFuseAddHSwish = 51;
-
-bool Quantized(int dtype) { return (dtype >= 11 && dtype <= 16) || dtype == 20; }
 
 // A map kept in the order its keys were first inserted (an erased key inserted again goes
 // last).
@@ -158,7 +153,7 @@ class Fuser : public ElemChainPass {
     const VarRef sum = rw_.Get(n.inputs[0]);
     if (ModeOf(sum) != kAdd || g_->node(sum.node).inputs.size() != 2) return true;
     const std::optional<int> dtype = g_->var(n.inputs[0]).dtype;
-    if (dtype && Quantized(*dtype)) return true;
+    if (dtype && IsQuantizedDType(*dtype)) return true;
     uint32_t fused;
     switch (*ModeOf({node, 0})) {
       case kRelu:
@@ -170,7 +165,7 @@ class Fuser : public ElemChainPass {
       case kTanh:
         fused = kFuseAddTanh;
         break;
-      case kHSwish:
+      case kHSwishMode:
         fused = kFuseAddHSwish;
         break;
       default:

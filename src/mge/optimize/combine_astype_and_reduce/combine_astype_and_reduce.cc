@@ -1,13 +1,13 @@
 #include "mge/optimize/combine_astype_and_reduce/combine_astype_and_reduce.h"
 
 #include "mge/optimize/rewriter.h"
+#include "mge/optimize/schema_numbers.h"
 #include "mge/schema/opr_params_generated.h"
 
 namespace graphport::mge::opt {
 namespace {
 
 namespace param = mgb::serialization::fbs::param;
-constexpr uint8_t kReduceParam = 23;
 constexpr int32_t kMaxNdim = 7;  // MEGDNN_MAX_NDIM: axes outside [-7, 7) mean "to a shape"
 
 }  // namespace

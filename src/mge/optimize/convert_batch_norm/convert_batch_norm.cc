@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "mge/optimize/rewriter.h"
+#include "mge/optimize/schema_numbers.h"
 #include "mge/read_error.h"
 #include "mge/schema/opr_params_generated.h"
 
@@ -9,7 +10,6 @@ namespace graphport::mge::opt {
 namespace {
 
 namespace param = mgb::serialization::fbs::param;
-constexpr uint8_t kBNParam = 11;
 
 [[noreturn]] void Refuse(const OptGraph& g, uint32_t node, const std::string& what) {
   const Operator& op = g.node(node).op();

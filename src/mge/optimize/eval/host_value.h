@@ -10,20 +10,22 @@
 #include <string_view>
 #include <vector>
 
+#include "mge/schema/dtype_generated.h"
+
 namespace graphport::mge::opt {
 
 using Shape = std::vector<uint32_t>;
 
 // DTypeEnum values the evaluator knows (dtype.fbs).
 enum EvalDType : int {
-  kF32 = 0,
-  kU8 = 1,
-  kI8 = 2,
-  kI16 = 3,
-  kI32 = 4,
-  kF16 = 9,
-  kBool = 18,
-  kU16 = 19,
+  kF32 = mgb::serialization::fbs::DTypeEnum_Float32,
+  kU8 = mgb::serialization::fbs::DTypeEnum_Uint8,
+  kI8 = mgb::serialization::fbs::DTypeEnum_Int8,
+  kI16 = mgb::serialization::fbs::DTypeEnum_Int16,
+  kI32 = mgb::serialization::fbs::DTypeEnum_Int32,
+  kF16 = mgb::serialization::fbs::DTypeEnum_Float16,
+  kBool = mgb::serialization::fbs::DTypeEnum_Bool,
+  kU16 = mgb::serialization::fbs::DTypeEnum_Uint16,
 };
 
 // Whether the evaluator can hold a value of `dtype`; its element size in bytes.

@@ -3,7 +3,9 @@
 
 #include <set>
 
+#include "mge/optimize/eval/half.h"
 #include "mge/optimize/eval/kernels.h"
+#include "mge/optimize/schema_numbers.h"
 #include "mge/schema/cpp_opr_params_generated.h"
 #include "mge/schema/dtype_generated.h"
 #include "mge/schema/mgb_opr_params_generated.h"
@@ -15,18 +17,6 @@ namespace {
 namespace param = mgb::serialization::fbs::param;
 
 // Union numbers of the param tables read here (megengine.md, OperatorParam).
-constexpr uint8_t kAxisParam = 2;
-constexpr uint8_t kConvolutionParam = 3;
-constexpr uint8_t kMatrixMulParam = 20;
-constexpr uint8_t kBNParam = 11;
-constexpr uint8_t kElemwiseParam = 17;
-constexpr uint8_t kPowCParam = 19;
-constexpr uint8_t kReduceParam = 23;
-constexpr uint8_t kAdaptivePoolingParam = 70;
-constexpr uint8_t kOptionalAxisV1Param = 54;
-constexpr uint8_t kDimshuffleParam = 64;
-constexpr uint8_t kAxisAddRemoveParam = 65;
-constexpr uint8_t kDTypeParam = 67;
 
 template <typename T>
 const T* ParamOf(const Operator& op, uint8_t type) {
@@ -45,6 +35,41 @@ bool Arity(const std::vector<const HostValue*>& in, size_t n, std::string* why) 
   if (in.size() == n) return true;
   *why = "an unexpected number of inputs";
   return false;
+}
+
+// Float16 operands of a convolution, a matrix product or a reduction (ConvertF32ToF16's
+// graphs), for numerics checks only: each operand widened exactly to float32, the float32
+// result rounded to float16. That is what compute_mode FLOAT32 and FLOAT_O16xC32 ask for;
+// with DEFAULT a backend may accumulate in float16, which this does not emulate, so constant
+// folding (exact_only) never takes this path.
+struct HalfOperands {
+  std::vector<HostValue> widened;
+  std::vector<const HostValue*> in;
+  bool half = false;
+};
+
+bool WidenHalfOperands(const std::vector<const HostValue*>& in, const EvalOptions& options,
+                       HalfOperands* out, std::string* why) {
+  out->in = in;
+  for (size_t k = 0; k < in.size(); ++k) out->half |= in[k]->dtype == kF16 && k < 2;
+  if (!out->half) return true;
+  if (options.exact_only) {
+    *why = "Float16 operands (evaluated for numerics checks only)";
+    return false;
+  }
+  out->widened.reserve(in.size());
+  for (size_t k = 0; k < in.size(); ++k) {
+    out->widened.push_back(*in[k]);
+    if (in[k]->dtype == kF16) out->widened.back().dtype = kF32;
+  }
+  for (size_t k = 0; k < in.size(); ++k) out->in[k] = &out->widened[k];
+  return true;
+}
+
+void RoundToHalfResult(std::optional<HostValue>* out) {
+  if (!*out) return;
+  for (float& v : (*out)->f) v = RoundToHalf(v);
+  (*out)->dtype = kF16;
 }
 
 int32_t OptionalAxis(const Operator& op) {
@@ -131,14 +156,20 @@ std::optional<HostValue> EvalOperator(const Operator& op, const std::vector<cons
     const auto* p = ParamOf<param::Reduce>(op, kReduceParam);
     const auto data_type = p == nullptr ? param::ReduceDataType_DEFAULT : p->data_type();
     // FLOAT_O32xC32 reads Float16 and accumulates and writes in float32: the float32
-    // reduction of the (exactly widened) half values.
+    // reduction of the (exactly widened) half values. FLOAT_O16xC32 (io16xc32) and DEFAULT
+    // on Float16 accumulate in float32 and round the result to Float16 (numerics checks).
     const bool widen =
         data_type == param::ReduceDataType_FLOAT_O32xC32 && !in.empty() && in[0]->dtype == kF16;
-    if (data_type != param::ReduceDataType_DEFAULT && !widen) {
+    const bool half_result = !in.empty() && in[0]->dtype == kF16 && !widen &&
+                             (data_type == param::ReduceDataType_DEFAULT ||
+                              data_type == param::ReduceDataType_FLOAT_O16xC32);
+    HalfOperands half;
+    if (data_type != param::ReduceDataType_DEFAULT && !widen && !half_result) {
       *why = "Reduce with a data_type other than DEFAULT";
+    } else if (half_result && !WidenHalfOperands(in, options, &half, why)) {
     } else if (in.size() == 1 || in.size() == 2) {
       HostValue widened;
-      const HostValue* x = in[0];
+      const HostValue* x = half_result ? half.in[0] : in[0];
       if (widen) {
         widened = *in[0];
         widened.dtype = kF32;
@@ -147,6 +178,7 @@ std::optional<HostValue> EvalOperator(const Operator& op, const std::vector<cons
       out = EvalReduce(*x, p == nullptr ? 0 : static_cast<uint32_t>(p->mode()),
                        p == nullptr ? 2147483647 : p->axis(), in.size() == 2 ? in[1] : nullptr,
                        options.exact_only, why);
+      if (half_result) RoundToHalfResult(&out);
     } else {
       *why = "Reduce with an unexpected number of inputs";
     }
@@ -160,11 +192,12 @@ std::optional<HostValue> EvalOperator(const Operator& op, const std::vector<cons
                                 options.exact_only, why);
     }
   } else if (key == "Convolution") {
+    // compute_mode FLOAT32 changes only how Float16 operands are computed.
     const auto* p = ParamOf<param::Convolution>(op, kConvolutionParam);
-    if (p == nullptr || p->format() != param::ConvolutionFormat_NCHW ||
-        p->compute_mode() != param::ConvolutionV1ComputeMode_DEFAULT) {
-      *why = "Convolution other than NCHW with the default compute mode";
-    } else if (Arity(in, 2, why)) {
+    HalfOperands half;
+    if (p == nullptr || p->format() != param::ConvolutionFormat_NCHW) {
+      *why = "Convolution other than NCHW";
+    } else if (Arity(in, 2, why) && WidenHalfOperands(in, options, &half, why)) {
       ConvolutionParams c;
       c.pad_h = p->pad_h();
       c.pad_w = p->pad_w();
@@ -174,16 +207,18 @@ std::optional<HostValue> EvalOperator(const Operator& op, const std::vector<cons
       c.dilate_w = p->dilate_w();
       c.group = p->sparse() == param::ConvolutionV0Sparse_GROUP;
       c.flip = p->mode() == param::ConvolutionV0Mode_CONVOLUTION;
-      out = EvalConvolution(*in[0], *in[1], c, options.exact_only, why);
+      out = EvalConvolution(*half.in[0], *half.in[1], c, options.exact_only, why);
+      if (half.half) RoundToHalfResult(&out);
     }
   } else if (key == "MatrixMul") {
     const auto* p = ParamOf<param::MatrixMul>(op, kMatrixMulParam);
-    if (p == nullptr || p->format() != param::MatrixMulFormat_DEFAULT ||
-        p->compute_mode() != param::MatrixMulV1ComputeMode_DEFAULT) {
-      *why = "MatrixMul other than the default format and compute mode";
-    } else if (Arity(in, 2, why)) {
-      out =
-          EvalMatrixMul(*in[0], *in[1], p->transposeA(), p->transposeB(), options.exact_only, why);
+    HalfOperands half;
+    if (p == nullptr || p->format() != param::MatrixMulFormat_DEFAULT) {
+      *why = "MatrixMul other than the default format";
+    } else if (Arity(in, 2, why) && WidenHalfOperands(in, options, &half, why)) {
+      out = EvalMatrixMul(*half.in[0], *half.in[1], p->transposeA(), p->transposeB(),
+                          options.exact_only, why);
+      if (half.half) RoundToHalfResult(&out);
     }
   } else if (key == "BatchNorm") {
     const auto* p = ParamOf<param::BN>(op, kBNParam);

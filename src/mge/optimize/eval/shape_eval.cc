@@ -6,6 +6,7 @@
 
 #include "mge/optimize/eval/half.h"
 #include "mge/optimize/eval/kernels.h"
+#include "mge/optimize/schema_numbers.h"
 
 namespace graphport::mge::opt {
 namespace {
@@ -257,7 +258,14 @@ std::optional<HostValue> EvalGetVarShape(const std::vector<Shape>& shapes, int32
 
 std::optional<HostValue> EvalReduce(const HostValue& x, uint32_t mode, int32_t axis,
                                     const HostValue* target, bool exact_only, std::string* why) {
-  enum : uint32_t { SUM = 0, SUM_SQR = 1, PRODUCT = 2, MIN_ = 3, MAX_ = 4, MEAN = 5 };
+  enum : uint32_t {
+    SUM = fbs::param::ReduceMode_SUM,
+    SUM_SQR = fbs::param::ReduceMode_SUM_SQR,
+    PRODUCT = fbs::param::ReduceMode_PRODUCT,
+    MIN_ = fbs::param::ReduceMode_MIN_,
+    MAX_ = fbs::param::ReduceMode_MAX_,
+    MEAN = fbs::param::ReduceMode_MEAN,
+  };
   if (mode > MEAN || x.dtype == kF16) {
     *why = "Reduce mode " + std::to_string(mode) + " or dtype " + std::to_string(x.dtype);
     return std::nullopt;

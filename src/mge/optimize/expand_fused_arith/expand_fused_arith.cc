@@ -4,24 +4,23 @@
 
 #include "mge/optimize/expand_fused_arith/round_trip.h"
 #include "mge/optimize/rewriter.h"
+#include "mge/optimize/schema_numbers.h"
 
 namespace graphport::mge::opt {
 namespace {
 
 // ElemwiseMode numbers (opr_params.fbs) of the fused modes and what they apply after ADD.
-constexpr uint32_t kFuseMulAdd3 = 35, kFuseMulAdd4 = 36;
-constexpr uint32_t kSigmoid = 12, kTanh = 14, kHSwish = 49;
 
 std::optional<uint32_t> ModeAfterAdd(uint32_t fused) {
   switch (fused) {
-    case 37:  // FUSE_ADD_RELU
+    case kFuseAddRelu:
       return kRelu;
-    case 38:  // FUSE_ADD_SIGMOID
+    case kFuseAddSigmoid:
       return kSigmoid;
-    case 39:  // FUSE_ADD_TANH
+    case kFuseAddTanh:
       return kTanh;
-    case 51:  // FUSE_ADD_H_SWISH
-      return kHSwish;
+    case kFuseAddHSwish:
+      return kHSwishMode;
     default:
       return std::nullopt;
   }

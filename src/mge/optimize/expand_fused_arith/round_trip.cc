@@ -7,13 +7,12 @@
 #include "mge/dtype.h"
 #include "mge/optimize/eval/kernels.h"
 #include "mge/optimize/opr_maker.h"
+#include "mge/optimize/schema_numbers.h"
 
 namespace graphport::mge::opt {
 namespace {
 
 // ElemwiseMode numbers (opr_params.fbs).
-constexpr uint32_t kSigmoid = 12, kTanh = 14, kHSwish = 49;
-constexpr uint32_t kFuseMulAdd3 = 35, kFuseMulAdd4 = 36;
 
 // Modes some arithmetic pass takes apart, extends, reorders or fuses.
 bool ArithMode(uint32_t mode) {
@@ -28,10 +27,10 @@ bool ArithMode(uint32_t mode) {
     case kTrueDiv:
     case kFuseMulAdd3:
     case kFuseMulAdd4:
-    case 37:  // FUSE_ADD_RELU
-    case 38:  // FUSE_ADD_SIGMOID
-    case 39:  // FUSE_ADD_TANH
-    case 51:  // FUSE_ADD_H_SWISH
+    case kFuseAddRelu:
+    case kFuseAddSigmoid:
+    case kFuseAddTanh:
+    case kFuseAddHSwish:
       return true;
     default:
       return false;
@@ -39,7 +38,7 @@ bool ArithMode(uint32_t mode) {
 }
 
 bool Activation(uint32_t mode) {
-  return mode == kRelu || mode == kSigmoid || mode == kTanh || mode == kHSwish;
+  return mode == kRelu || mode == kSigmoid || mode == kTanh || mode == kHSwishMode;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "mge/optimize/folding_global_pooling/folding_global_pooling.h"
 
 #include "mge/optimize/rewriter.h"
+#include "mge/optimize/schema_numbers.h"
 #include "mge/optimize/unique_readers.h"
 #include "mge/schema/cpp_opr_params_generated.h"
 #include "mge/schema/opr_params_generated.h"
@@ -9,7 +10,6 @@ namespace graphport::mge::opt {
 namespace {
 
 namespace param = mgb::serialization::fbs::param;
-constexpr uint8_t kReduceParam = 23, kDimshuffleParam = 64, kAdaptivePoolingParam = 70;
 
 class Folder {
  public:

@@ -1,6 +1,7 @@
 #include "mge/optimize/folding_reduce_mean/folding_reduce_mean.h"
 
 #include "mge/optimize/rewriter.h"
+#include "mge/optimize/schema_numbers.h"
 #include "mge/optimize/unique_readers.h"
 #include "mge/schema/dtype_generated.h"
 #include "mge/schema/mgb_opr_params_generated.h"
@@ -10,7 +11,6 @@ namespace graphport::mge::opt {
 namespace {
 
 namespace param = mgb::serialization::fbs::param;
-constexpr uint8_t kReduceParam = 23, kOptionalAxisV1Param = 54, kDTypeParam = 67;
 
 template <typename T>
 const T* ParamOf(const OptGraph& g, uint32_t node, uint8_t type) {

@@ -2,13 +2,13 @@
 
 #include <set>
 
+#include "mge/optimize/schema_numbers.h"
 #include "mge/schema/opr_params_generated.h"
 
 namespace graphport::mge::opt {
 namespace {
 
 namespace param = mgb::serialization::fbs::param;
-constexpr uint8_t kConvolutionParam = 3, kConvBiasParam = 6;
 
 }  // namespace
 

@@ -15,7 +15,12 @@ namespace graphport::mge::opt {
 inline constexpr char kConvBiasKey[] = "ConvBiasForward";
 
 // ConvBias::Param::NonlineMode.
-enum NonlineMode : uint32_t { kIdentity = 0, kNonlineRelu = 1, kNonlineSigmoid = 2, kHSwish = 3 };
+enum NonlineMode : uint32_t {
+  kIdentity = fbs::param::ConvBiasV0NonlineMode_IDENTITY,
+  kNonlineRelu = fbs::param::ConvBiasV0NonlineMode_RELU,
+  kNonlineSigmoid = fbs::param::ConvBiasV0NonlineMode_SIGMOID,
+  kHSwish = fbs::param::ConvBiasV0NonlineMode_H_SWISH,
+};
 
 // The convolution params of a Convolution or ConvBias operator: nullopt for another
 // operator or a param table of another version.

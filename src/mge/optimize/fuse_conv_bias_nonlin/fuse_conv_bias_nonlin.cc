@@ -12,18 +12,17 @@
 
 #include "mge/optimize/fuse_conv_bias_nonlin/conv_bias.h"
 #include "mge/optimize/rewriter.h"
+#include "mge/optimize/schema_numbers.h"
 
 namespace graphport::mge::opt {
 namespace {
 
 enum : uint32_t {
-  kSigmoid = 12,
-  kFuseAddRelu = 37,
-  kFuseAddSigmoid = 38,
-  kHSwishMode = 49,
-  kFuseAddHSwish = 51,
+  kNchw = fbs::param::ConvolutionV0Format_NCHW,
+  kNhwc = fbs::param::ConvolutionV0Format_NHWC,
+  kNhwcd4 = fbs::param::ConvolutionV0Format_NHWCD4,
+  kNchw4 = fbs::param::ConvolutionV0Format_NCHW4,
 };
-enum : uint32_t { kNchw = 0, kNhwc = 1, kNhwcd4 = 2, kNchw4 = 3 };
 
 std::optional<uint32_t> NonlineOf(uint32_t mode) {
   switch (mode) {

@@ -8,11 +8,10 @@
 
 #include "mge/optimize/fuse_conv_bias_nonlin/conv_bias.h"
 #include "mge/optimize/rewriter.h"
+#include "mge/optimize/schema_numbers.h"
 
 namespace graphport::mge::opt {
 namespace {
-
-constexpr uint32_t kFuseAddRelu = 37;
 
 class Fuser {
  public:

@@ -1,13 +1,11 @@
 #include "mge/optimize/fuse_preprocess/fuse_preprocess.h"
 
 #include "core/error.h"
+#include "mge/optimize/schema_numbers.h"
 #include "mge/schema/dtype_generated.h"
 
 namespace graphport::mge::opt {
 namespace {
-
-// DTypeEnum: Quantized8Asymm ... QuantizedS16, and QuantizedS1.
-bool Quantized(int dtype) { return (dtype >= 11 && dtype <= 16) || dtype == 20; }
 
 [[noreturn]] void Refuse(const OptGraph& g, uint32_t node, const std::string& what) {
   ErrorLocation where;
@@ -32,7 +30,7 @@ PassReport FusePreprocess(OptGraph* g) {
           op.params.empty() || op.params[0].table == nullptr
               ? nullptr
               : reinterpret_cast<const mgb::serialization::fbs::DType*>(op.params[0].table);
-      if (dtype != nullptr && Quantized(static_cast<int>(dtype->type()))) {
+      if (dtype != nullptr && IsQuantizedDType(static_cast<int>(dtype->type()))) {
         Refuse(*g, node, "a TypeCvt to a quantized dtype");
       }
     }

@@ -5,7 +5,9 @@
 
 #include "mge/optimize/const_vars.h"
 #include "mge/optimize/eval/kernels.h"
+#include "mge/optimize/opr_name.h"
 #include "mge/optimize/rewriter.h"
+#include "mge/optimize/schema_numbers.h"
 #include "mge/optimize/unique_readers.h"
 #include "mge/schema/opr_params_generated.h"
 
@@ -14,9 +16,6 @@ namespace {
 
 namespace param = mgb::serialization::fbs::param;
 
-constexpr uint8_t kConvolutionParam = 3;
-constexpr uint8_t kMatrixMulParam = 20;
-constexpr uint32_t kReduceSum = 0;
 // A bound on the rewrites one operator sets off: each shrinks the chain it works on, so a
 // real graph stops long before; a hostile one must not spin.
 constexpr int kMaxStepsPerOperator = 1 << 14;
@@ -287,9 +286,16 @@ class Redistributor {
   }
   VarRef One(VarRef like) { return m_.ShapeImm({1}, like); }
 
-  // A convolution like `conv` on (x, w).
+  // A convolution like `conv` on (x, w): its param and execution policy, not its config
+  // (research §2.3 P7), so a new one has MegEngine's default name.
   VarRef RemakeConv(uint32_t conv, VarRef x, VarRef w) {
-    return {m_.Copy(conv, {x, w}, /*keep_var_names=*/false), 0};
+    const size_t before = g_->size();
+    const uint32_t made = m_.Copy(conv, {x, w}, /*keep_var_names=*/false);
+    if (made >= before && g_->Key(made) == "Convolution") {
+      g_->mutable_node(made).mutable_op().output_dtype.reset();
+      g_->set_opr_name(made, DefaultOprName(*g_, made));
+    }
+    return {made, 0};
   }
 
   // conv(x * k, w) -> conv(x, k * w), k per input channel (or a scalar).

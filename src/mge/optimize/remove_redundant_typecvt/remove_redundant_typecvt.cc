@@ -1,6 +1,7 @@
 #include "mge/optimize/remove_redundant_typecvt/remove_redundant_typecvt.h"
 
 #include "mge/optimize/rewriter.h"
+#include "mge/optimize/schema_numbers.h"
 #include "mge/schema/dtype_generated.h"
 
 namespace graphport::mge::opt {
@@ -71,7 +72,6 @@ bool InnerIsRedundant(fbs::DTypeEnum outer, fbs::DTypeEnum inner) {
 }
 
 const fbs::DType* TargetOf(const Operator& op) {
-  constexpr uint8_t kDTypeParam = 67;
   if (op.params.empty() || op.params[0].type != kDTypeParam) return nullptr;
   return reinterpret_cast<const fbs::DType*>(op.params[0].table);
 }

@@ -8,13 +8,20 @@
 #include <regex>
 
 #include "mge/optimize/arith_fuse/arith_fuse.h"
+#include "mge/optimize/arith_mul_distribute/arith_mul_distribute.h"
+#include "mge/optimize/combine_astype_and_reduce/combine_astype_and_reduce.h"
 #include "mge/optimize/convert_batch_norm/convert_batch_norm.h"
+#include "mge/optimize/convert_f32_to_f16/convert_f32_to_f16.h"
 #include "mge/optimize/delay_broadcast/delay_broadcast.h"
 #include "mge/optimize/expand_fused_arith/expand_fused_arith.h"
 #include "mge/optimize/final_arith_transform/final_arith_transform.h"
+#include "mge/optimize/folding_global_pooling/folding_global_pooling.h"
+#include "mge/optimize/folding_reduce_mean/folding_reduce_mean.h"
+#include "mge/optimize/fuse_conv_bias_nonlin/fuse_conv_bias_nonlin.h"
 #include "mge/optimize/normalize_arith_chain/normalize_arith_chain.h"
 #include "mge/optimize/param_fuse/param_fuse.h"
 #include "mge/optimize/param_merge/param_merge.h"
+#include "mge/optimize/param_redistribute/param_redistribute.h"
 #include "mge/optimize/reorder_arith_chain/reorder_arith_chain.h"
 #include "test_graph.h"
 
@@ -155,6 +162,108 @@ TEST(OprName, ParamPassesNameTheirTensors) {
     std::vector<std::string> names = MadeNames(&t, ParamMerge);
     EXPECT_EQ(names.front(), "merged1");
   }
+}
+
+bool AnyMatches(const std::vector<std::string>& names, const std::string& pattern) {
+  return std::any_of(names.begin(), names.end(), [&](const std::string& n) {
+    return std::regex_match(n, std::regex(pattern));
+  });
+}
+
+// ParamRedistribute's new Convolution keeps the param and the execution policy but not the
+// config (research §2.3 P7): a default name, as the product of the weights has.
+TEST(OprName, ParamRedistributeNamesTheConvolutionByDefault) {
+  TestGraph t;
+  VarRef x = t.Input("x", {4, 3, 5, 4});
+  VarRef k = t.Dimshuffle(t.Shared("k", Ramp({3}, 1)), {-1, 0, -1, -1}, 1);
+  VarRef w = t.Shared("w", Ramp({4, 3, 3, 2}, -2));
+  t.Output(t.Convolution(t.Elemwise(kMul, {x, k}), w));
+  std::vector<std::string> names = MadeNames(&t, ParamRedistribute);
+  for (const std::string& n : names) EXPECT_TRUE(DefaultNamed(n)) << n;
+  EXPECT_TRUE(AnyMatches(names, R"(Convolution\(x,MUL\[[0-9]+\]\)\[[0-9]+\])"))
+      << ::testing::PrintToString(names);
+  EXPECT_TRUE(AnyMatches(names, R"(MUL\(.*w\)\[[0-9]+\])")) << ::testing::PrintToString(names);
+}
+
+// ArithMulDistribute's products and sum are made without a name.
+TEST(OprName, ArithMulDistributeNamesTheProductsAndTheSum) {
+  TestGraph t;
+  VarRef a = t.Input("a", {3, 3}), b = t.Input("b", {3, 1}), c = t.Input("c", {3, 3});
+  VarRef d = t.Input("d", {3, 1}), e = t.Input("e", {3, 1});
+  VarRef abc = t.Elemwise(kMul, {t.Elemwise(kMul, {a, b}), c});
+  t.Output(t.Elemwise(kMul, {t.Elemwise(kAdd, {abc, d}), e}, "out"));
+  std::vector<std::string> names = MadeNames(&t, ArithMulDistribute);
+  for (const std::string& n : names) EXPECT_TRUE(DefaultNamed(n)) << n;
+  EXPECT_TRUE(AnyMatches(names, R"(MUL\(b,e\)\[[0-9]+\])")) << ::testing::PrintToString(names);
+  EXPECT_TRUE(AnyMatches(names, R"(MUL\(d,e\)\[[0-9]+\])")) << ::testing::PrintToString(names);
+  EXPECT_TRUE(AnyMatches(names, R"(ADD\(MUL\[[0-9]+\],MUL\[[0-9]+\]\)\[[0-9]+\])"))
+      << ::testing::PrintToString(names);
+}
+
+// x (2,3,4,5) -> Reshape (2,3,20) -> Reduce SUM axis 2 -> AxisAddRemove / count.
+VarRef SumOverCount(TestGraph* t) {
+  VarRef x = t->Input("x", {2, 3, 4, 5});
+  VarRef flat = t->WithAxis("Reshape", {x, t->Imm(HostValue::Ints({3}, {2, 3, 20}))});
+  VarRef reduced = t->AxisAddRemove(t->Reduce(flat, 0, 2), {{true, 2}});
+  VarRef count = t->TypeCvt(t->WithAxis("GetVarShape", {flat}, 2), kF32);
+  return t->Elemwise(27 /*TRUE_DIV*/, {reduced, count});
+}
+
+// The fuse_grain folds make their Reduce MEAN and AdaptivePooling with the default config;
+// the AxisAddRemove around the Reduce keeps the original's (research §4.5).
+TEST(OprName, FuseGrainFoldsNameWhatTheyMakeByDefault) {
+  {
+    TestGraph t;
+    t.Output(SumOverCount(&t));
+    std::vector<std::string> names = MadeNames(&t, FoldingReduceMean);
+    EXPECT_EQ(names.size(), 1u) << ::testing::PrintToString(names);
+    EXPECT_TRUE(AnyMatches(names, R"(reduce5\(loaded[0-9]+\)\[[0-9]+\])"))
+        << ::testing::PrintToString(names);
+  }
+  {
+    TestGraph t;
+    VarRef x = t.Input("x", {2, 3, 4, 5});
+    VarRef flat = t.WithAxis("Reshape", {x, t.Imm(HostValue::Ints({3}, {2, 3, 20}))});
+    VarRef reduced = t.AxisAddRemove(t.Reduce(flat, 4 /*MAX*/, 2), {{true, 2}});
+    t.Output(t.AxisAddRemove(reduced, {{false, 2}, {false, 3}}));
+    std::vector<std::string> names = MadeNames(&t, FoldingGlobalPooling);
+    for (const std::string& n : names) EXPECT_TRUE(DefaultNamed(n)) << n;
+    EXPECT_TRUE(AnyMatches(names, R"(AdaptivePooling\(x,const\{2\}\[[0-9]+\]\)\[[0-9]+\])"))
+        << ::testing::PrintToString(names);
+  }
+}
+
+// CombineAstypeAndReduce makes its Reduce with the old config, so with the old name; so does
+// FuseConvBiasNonlin its ConvBias, with the Convolution's (research §4.1).
+TEST(OprName, ReducesAndConvBiasKeepTheNameOfWhatTheyReplace) {
+  {
+    TestGraph t;
+    VarRef half = t.Elemwise(kRelu, {t.TypeCvt(t.Input("x", {2, 3, 3}), kF16)});
+    VarRef sum = t.Reduce(t.TypeCvt(half, kF32), 0, 0);
+    t.g().set_opr_name(sum.node, "sum");
+    t.Output(sum);
+    EXPECT_EQ(MadeNames(&t, CombineAstypeAndReduce), (std::vector<std::string>{"sum"}));
+  }
+  {
+    TestGraph t;
+    VarRef x = t.Input("x", {1, 2, 4, 4});
+    VarRef conv = t.Convolution(x, t.Shared("w", Ramp({3, 2, 1, 1}, 1)));
+    t.g().set_opr_name(conv.node, "conv");
+    t.Output(t.Elemwise(kFuseAddRelu, {conv, t.Shared("b", Ramp({1, 3, 1, 1}, 0))}, "y"));
+    EXPECT_EQ(MadeNames(&t, FuseConvBiasNonlin), (std::vector<std::string>{"conv"}));
+  }
+}
+
+// ConvertF32ToF16 makes its TypeCvts with an empty config: "as<dtype>(<input>)[id]", the one
+// back to Float32 at the output too.
+TEST(OprName, ConvertF32ToF16NamesItsTypeCvts) {
+  TestGraph t;
+  VarRef x = t.Input("x", {2, 3});
+  t.Output(t.Elemwise(kRelu, {x}, "y"));
+  std::vector<std::string> names = MadeNames(&t, ConvertF32ToF16Io16xc32);
+  for (const std::string& n : names) EXPECT_TRUE(DefaultNamed(n)) << n;
+  EXPECT_TRUE(AnyMatches(names, R"(asFloat16\(x\)\[[0-9]+\])")) << ::testing::PrintToString(names);
+  EXPECT_TRUE(AnyMatches(names, R"(asFloat32\(y\)\[[0-9]+\])")) << ::testing::PrintToString(names);
 }
 
 }  // namespace

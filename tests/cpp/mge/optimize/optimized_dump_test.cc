@@ -85,15 +85,12 @@ TEST(OptimizedDump, EachKwargSetsItsBitOfTheWord) {
   }
 }
 
-TEST(OptimizedDump, LayoutAndFloat16KwargsAreRefusedNamingTheirBackend) {
+TEST(OptimizedDump, LayoutKwargsAreRefusedNamingTheirBackend) {
   auto l = Load(ReadCorpusFile(mge::testing::kConvFile));
   ExpectRefused(&l, {{"enableNchw44", true}}, ErrorCode::kUnsupported, "enableNchw44",
                 "enable_nchw44 (enableNchw44) converts the graph to a layout for Arm CPUs");
   ExpectRefused(&l, {{"enableNchw4", true}}, ErrorCode::kUnsupported, "enableNchw4", "NVIDIA");
   ExpectRefused(&l, {{"enableHwcd4", true}}, ErrorCode::kUnsupported, "enableHwcd4", "OpenCL");
-  ExpectRefused(&l, {{"enableIo16xc32", true}}, ErrorCode::kUnsupported, "enableIo16xc32",
-                "float16");
-  ExpectRefused(&l, {{"enableIoc16", true}}, ErrorCode::kUnsupported, "enableIoc16", "float16");
   // Several layout kwargs: the last in MegEngine's order wins (nchw44 comes after nchw88),
   // and a falsy one is no layout at all.
   ExpectRefused(&l, {{"enableNchw44", true}, {"enableNchw88", true}}, ErrorCode::kUnsupported,
