@@ -367,18 +367,22 @@ test('the MegEngine plan: compat_older_version needs FBS and 8.14, a strip-info 
   }
 });
 
-test('the MegEngine plan: layout and float16 kwargs refused before the export (the last layout wins), all ignored when not optimizing', async () => {
+test('the MegEngine plan: layout kwargs refused before the export (the last layout wins), float16 let through, all ignored when not optimizing', async () => {
   const { planExport } = await import('../../web/mge/plan.mjs');
   const schema = gp.optionSchema('megengine').export;
   const summary = await nodeReference(corpusFile('mge')).then((r) => r.summary);
   const state = { ...initialValues(schema), enableNchw88: true, enableNchw44: true, enableIoc16: true };
   let plan = planExport(state, summary, schema);
-  assert.deepEqual(plan.errors.map((e) => e.option), ['enableNchw44', 'enableIoc16']);
+  assert.deepEqual(plan.errors.map((e) => e.option), ['enableNchw44']);
   assert.match(plan.errors[0].text, /enable_nchw44/);
   const model = gp.load(readFileSync(corpusFile('mge')), { name: 'model.mge' });
   try {
     // The core agrees: it refuses the winning layout kwarg ...
     assert.throws(() => model.export(plan.options), (e) => e.code === 'UNSUPPORTED' && /enableNchw44/.test(e.message));
+    // ... runs the float16 conversion, which writes MegEngine's optimize_options bits ...
+    const f16 = planExport({ ...initialValues(schema), enableIoc16: true }, summary, schema);
+    assert.deepEqual(f16.errors, []);
+    assert.equal(model.export(f16.options).info.optimized.optimizeOptions, 66); // 64 fuse_grain + 2 f16_io_comp
     // ... and with optimize_for_inference off ignores every kwarg, as Network.dump does.
     state.optimizeForInference = false;
     plan = planExport(state, summary, schema);

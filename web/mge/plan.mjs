@@ -5,9 +5,9 @@
 // else the core refuses, said before the export runs. No DOM.
 import { lastSet, requestedValue, schemaPlan } from '../export_request.mjs';
 
-// The optimize_for_inference kwargs the core refuses (the layout transforms and float16
-// conversion), and those MegEngine ignores with optimize_for_inference off, said before the
-// export runs. Of several layout kwargs the schema's lastWins set says which one applies.
+// The optimize_for_inference kwargs the core refuses (the layout transforms), and those
+// MegEngine ignores with optimize_for_inference off, said before the export runs. Of several
+// layout kwargs the schema's lastWins set says which one applies.
 
 function optimizePlan(state, schema, say, errors, warnings) {
   const kwargs = schema.options.filter((o) => o.group === 'optimize' && o.name.startsWith('enable'));
@@ -18,9 +18,6 @@ function optimizePlan(state, schema, say, errors, warnings) {
   }
   const layout = lastSet(schema, state, 'layout');
   if (layout) say(errors, layout, `${schema.options.find((o) => o.name === layout).seed}: graphport does not implement this layout transform`);
-  for (const name of ['enableIo16xc32', 'enableIoc16']) {
-    if (state[name] === true) say(errors, name, `${schema.options.find((o) => o.name === name).seed}: graphport does not implement the float16 conversion`);
-  }
 }
 
 export function planExport(state, summary, schema) {
