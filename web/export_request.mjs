@@ -84,8 +84,9 @@ function holds(schema, options, option, condition) {
 // (core/option_schema.h AddedFileName): "{stem}" is the name before its last '.', "{ext}" the
 // rest (a leading '.' starts no extension).
 export function addedFileName(option, main) {
+  // As core/option_schema.cc's AddedFileName: a folder's dot or a leading one is no extension.
   const dot = main.lastIndexOf('.');
-  const [stem, ext] = dot > 0 ? [main.slice(0, dot), main.slice(dot)] : [main, ''];
+  const [stem, ext] = dot > main.lastIndexOf('/') + 1 ? [main.slice(0, dot), main.slice(dot)] : [main, ''];
   return option.addsFile.replaceAll('{stem}', stem).replaceAll('{ext}', ext);
 }
 

@@ -195,8 +195,12 @@ json OptionSchema::ToJson() const {
 }
 
 std::string AddedFileName(const std::string& pattern, const std::string& main) {
+  // The extension is the file's, not a folder's ("dir/x.y/model" has none); a leading dot
+  // starts a hidden name, not an extension (Python's splitext agrees).
+  size_t slash = main.find_last_of('/');
+  size_t base = slash == std::string::npos ? 0 : slash + 1;
   size_t dot = main.find_last_of('.');
-  bool has_ext = dot != std::string::npos && dot > 0;
+  bool has_ext = dot != std::string::npos && dot > base;
   std::string stem = has_ext ? main.substr(0, dot) : main;
   std::string ext = has_ext ? main.substr(dot) : "";
   std::string out;

@@ -18,15 +18,6 @@ bool TopLevelNodeOf(const std::string& key, std::string* node) {
 
 }  // namespace
 
-std::string DebugFileName(const std::string& filename) {
-  size_t slash = filename.find_last_of('/');
-  size_t base = slash == std::string::npos ? 0 : slash + 1;
-  size_t dot = filename.find_last_of('.');
-  // A leading dot starts a hidden name, not an extension (Python's splitext agrees).
-  if (dot == std::string::npos || dot <= base) return filename + "_debug";
-  return filename.substr(0, dot) + "_debug" + filename.substr(dot);
-}
-
 int FilterDebugInfo(const tensorflow::GraphDebugInfo& in, const std::set<std::string>& node_names,
                     tensorflow::GraphDebugInfo* out) {
   std::set<std::string> traced;

@@ -10,11 +10,6 @@
 
 namespace graphport::tf {
 
-// The seed document's rule: "_debug" before the extension ("model.meta" -> "model_debug.meta",
-// "model" -> "model_debug"). TensorFlow's code writes "<stem>.debug" instead, against its own
-// documentation; graphport follows the documentation (README: differences from TensorFlow).
-std::string DebugFileName(const std::string& filename);
-
 // Keeps the traces of the top-level nodes named in `node_names` (their names before scope
 // stripping, which is how TensorFlow keys them: "name" or "name@"), in both the old
 // (traces + files) and the new (name_to_trace_id + traces_by_id + frames_by_id) layouts.

@@ -243,6 +243,10 @@ TEST(OptionBoundsTest, AnAddedFileIsNamedByItsPattern) {
   EXPECT_EQ(AddedFileName("{stem}_debug{ext}", "a.tar.gz"), "a.tar_debug.gz");
   EXPECT_EQ(AddedFileName("{stem}_debug{ext}", "model"), "model_debug");
   EXPECT_EQ(AddedFileName("{stem}_debug{ext}", ".meta"), ".meta_debug");
+  EXPECT_EQ(AddedFileName("{stem}_debug{ext}", "ckpt-100.meta"), "ckpt-100_debug.meta");
+  EXPECT_EQ(AddedFileName("{stem}_debug{ext}", "dir/x.y/model"), "dir/x.y/model_debug");
+  EXPECT_EQ(AddedFileName("{stem}_debug{ext}", "dir/model.pbtxt"), "dir/model_debug.pbtxt");
+  EXPECT_EQ(AddedFileName("{stem}_debug{ext}", "dir/.meta"), "dir/.meta_debug");
   EXPECT_EQ(AddedFileName("{stem}.json", "ckpt-100.mge"), "ckpt-100.json");
   OptionSchema s = TestSchema();
   s.options[0].adds_file = "{stem}_x{ext}";

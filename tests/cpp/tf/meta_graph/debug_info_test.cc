@@ -16,18 +16,6 @@ using mgtest::Text;
 
 // The documented rule, "_debug" before the extension (README: TensorFlow's code writes
 // "<stem>.debug" against its docs; graphport follows the docs).
-TEST(DebugInfoTest, DebugFileName) {
-  EXPECT_EQ(DebugFileName("model.meta"), "model_debug.meta");
-  EXPECT_EQ(DebugFileName("model"), "model_debug");
-  EXPECT_EQ(DebugFileName("dir/x.y/model"), "dir/x.y/model_debug");
-  EXPECT_EQ(DebugFileName(".meta"), ".meta_debug");
-  EXPECT_EQ(DebugFileName("ckpt-100.meta"), "ckpt-100_debug.meta");
-  EXPECT_EQ(DebugFileName("a.tar.gz"), "a.tar_debug.gz");
-  EXPECT_EQ(DebugFileName("dir/model.pbtxt"), "dir/model_debug.pbtxt");
-  EXPECT_EQ(DebugFileName("dir/.hidden"), "dir/.hidden_debug");
-  EXPECT_EQ(DebugFileName("saved_model.pb"), "saved_model_debug.pb");
-}
-
 // r1.15/2.x layout: traces keyed "<op name>@<function>" plus the file list they index.
 TEST(DebugInfoTest, OldLayoutKeepsOnlyTheExportedTopLevelNodes) {
   auto in = Text<tensorflow::GraphDebugInfo>(R"pb(
