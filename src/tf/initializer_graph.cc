@@ -24,6 +24,26 @@ std::string Unused(const std::string& base, const std::set<std::string>& taken) 
 
 }  // namespace
 
+std::vector<std::string> CollectionNodeList(const tensorflow::MetaGraphDef& meta, const char* key) {
+  auto it = meta.collection_def().find(key);
+  if (it == meta.collection_def().end()) return {};
+  const auto& values = it->second.node_list().value();
+  return {values.begin(), values.end()};
+}
+
+std::string LoaderInitOp(const tensorflow::MetaGraphDef& meta) {
+  auto signature = meta.signature_def().find(kInitOpSignatureKey);
+  if (signature != meta.signature_def().end()) {
+    auto output = signature->second.outputs().find(kInitOpSignatureKey);
+    if (output != signature->second.outputs().end()) return InputNode(output->second.name());
+  }
+  for (const char* key : {kMainOpCollection, kLegacyInitOpCollection}) {
+    std::vector<std::string> ops = CollectionNodeList(meta, key);
+    if (!ops.empty()) return InputNode(ops[0]);
+  }
+  return "";
+}
+
 MergedInitializer MergeInitializer(const GraphDef& initializer,
                                    const std::vector<ResourceLink>& links,
                                    tensorflow::MetaGraphDef* meta_graph) {

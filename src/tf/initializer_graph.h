@@ -20,6 +20,16 @@ namespace graphport::tf {
 
 inline constexpr char kTableInitializerCollection[] = "table_initializer";
 inline constexpr char kMainOpCollection[] = "saved_model_main_op";
+inline constexpr char kLegacyInitOpCollection[] = "legacy_init_op";
+inline constexpr char kInitOpSignatureKey[] = "__saved_model_init_op";
+
+// The node names of collection `key`'s node_list; empty when there is none.
+std::vector<std::string> CollectionNodeList(const tensorflow::MetaGraphDef& meta, const char* key);
+
+// The init op TensorFlow's SavedModel loader runs, in the order it looks for one: the
+// "__saved_model_init_op" signature's output, else the first node of "saved_model_main_op",
+// else of "legacy_init_op"; "" when there is none. A node name ("^a" and "a:0" name "a").
+std::string LoaderInitOp(const tensorflow::MetaGraphDef& meta);
 
 // A TF2 model's table: the model's graph takes the table's handle as an input (a resource
 // Placeholder, its signature input with a resourceId) that TF.js feeds from the initializer's

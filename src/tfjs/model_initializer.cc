@@ -15,27 +15,6 @@ std::string InputNode(const std::string& input) {
   return input.substr(start, input.find(':', start) - start);
 }
 
-std::vector<std::string> NodeList(const tensorflow::MetaGraphDef& meta, const char* key) {
-  auto it = meta.collection_def().find(key);
-  if (it == meta.collection_def().end()) return {};
-  const auto& values = it->second.node_list().value();
-  return {values.begin(), values.end()};
-}
-
-// The init op the SavedModel loader runs, in the order TensorFlow looks for it.
-std::string LoaderInitOp(const tensorflow::MetaGraphDef& meta) {
-  auto signature = meta.signature_def().find(kInitOpSignatureKey);
-  if (signature != meta.signature_def().end()) {
-    auto output = signature->second.outputs().find(kInitOpSignatureKey);
-    if (output != signature->second.outputs().end()) return InputNode(output->second.name());
-  }
-  for (const char* key : {kMainOpCollection, kLegacyInitOpCollection}) {
-    std::vector<std::string> ops = NodeList(meta, key);
-    if (!ops.empty()) return InputNode(ops[0]);
-  }
-  return "";
-}
-
 // The initializer's nodes that a merge renamed (kInitializerNameAttr) get their own names back,
 // unless the model's graph reads them too (a table both hold must keep one name).
 void RestoreInitializerNames(const std::set<std::string>& needed_by_model, GraphDef* initializer,
@@ -67,8 +46,9 @@ void RestoreInitializerNames(const std::set<std::string>& needed_by_model, Graph
 }  // namespace
 
 bool NamesInitOps(const tensorflow::MetaGraphDef* meta_graph) {
-  return meta_graph != nullptr && (!NodeList(*meta_graph, kTableInitializerCollection).empty() ||
-                                   !LoaderInitOp(*meta_graph).empty());
+  return meta_graph != nullptr &&
+         (!tf::CollectionNodeList(*meta_graph, kTableInitializerCollection).empty() ||
+          !tf::LoaderInitOp(*meta_graph).empty());
 }
 
 bool SplitInitializer(const GraphDef& graph, const tensorflow::MetaGraphDef* meta_graph,
@@ -76,8 +56,8 @@ bool SplitInitializer(const GraphDef& graph, const tensorflow::MetaGraphDef* met
   if (meta_graph == nullptr) return false;
   std::map<std::string, const NodeDef*> nodes;
   for (const NodeDef& node : graph.node()) nodes[node.name()] = &node;
-  std::string init_op = LoaderInitOp(*meta_graph);
-  std::vector<std::string> roots = NodeList(*meta_graph, kTableInitializerCollection);
+  std::string init_op = tf::LoaderInitOp(*meta_graph);
+  std::vector<std::string> roots = tf::CollectionNodeList(*meta_graph, kTableInitializerCollection);
   if (roots.empty() && nodes.count(init_op) != 0) {
     for (const std::string& input : nodes[init_op]->input()) roots.push_back(InputNode(input));
   }

@@ -22,8 +22,8 @@ using tf::MergedInitializer;
 using tf::MergeInitializer;
 using tf::ResourceLink;
 
-inline constexpr char kLegacyInitOpCollection[] = "legacy_init_op";
-inline constexpr char kInitOpSignatureKey[] = "__saved_model_init_op";
+using tf::kInitOpSignatureKey;
+using tf::kLegacyInitOpCollection;
 
 // The inverse, for a TF.js export: when `meta_graph` names init ops ("table_initializer", or
 // else the inputs of the loader's init op from "saved_model_main_op", "legacy_init_op" or the

@@ -22,27 +22,6 @@ std::string NodeOf(const std::string& input) {
   return node;
 }
 
-std::vector<std::string> NodeList(const tensorflow::MetaGraphDef& meta, const char* key) {
-  auto it = meta.collection_def().find(key);
-  if (it == meta.collection_def().end()) return {};
-  const auto& values = it->second.node_list().value();
-  return {values.begin(), values.end()};
-}
-
-// The init op TensorFlow's SavedModel loader runs, in the order it looks for one.
-std::string LoaderInitOp(const tensorflow::MetaGraphDef& meta) {
-  auto signature = meta.signature_def().find("__saved_model_init_op");
-  if (signature != meta.signature_def().end()) {
-    auto output = signature->second.outputs().find("__saved_model_init_op");
-    if (output != signature->second.outputs().end()) return NodeOf(output->second.name());
-  }
-  for (const char* key : {kMainOpCollection, "legacy_init_op"}) {
-    std::vector<std::string> ops = NodeList(meta, key);
-    if (!ops.empty()) return NodeOf(ops[0]);
-  }
-  return "";
-}
-
 // The nodes `root` needs, itself included, by data and control edges.
 std::set<std::string> Needed(const std::unordered_map<std::string, const NodeDef*>& nodes,
                              const std::string& root) {
@@ -69,7 +48,7 @@ std::vector<std::string> Tf1TableInitOps(const tensorflow::MetaGraphDef& meta_gr
   auto add = [&](const std::string& name) {
     if (nodes.count(name) != 0 && seen.insert(name).second) init_ops.push_back("^" + name);
   };
-  std::vector<std::string> listed = NodeList(meta_graph, kTableInitializerCollection);
+  std::vector<std::string> listed = CollectionNodeList(meta_graph, kTableInitializerCollection);
   for (const std::string& value : listed) add(NodeOf(value));
   if (!listed.empty()) return init_ops;
   // No collection: what the loader's init op waits on, through the NoOps that group it.
