@@ -105,7 +105,9 @@ export function graphView({ request }) {
       s('text', { x: box.width / 2, y: box.height / 2 + 4, 'text-anchor': 'middle' }, text));
   }
 
-  function draw() {
+  // remark: the same level again with the preview's marks changed; the view keeps its pan
+  // and zoom, and `drawn` (what tests and the page wait on for a new level) stays.
+  function draw({ remark = false } = {}) {
     const { level, layout } = state;
     const edges = s('g', { class: 'graph-edges' });
     level.edges.forEach((edge, i) => {
@@ -142,6 +144,7 @@ export function graphView({ request }) {
     stats.textContent = `${plural(level.children.length - groups, 'node')} · ${plural(groups, 'group')} · ${plural(level.edges.length, 'edge')}`
       + (level.truncated ? ` · ${formatCount(level.truncated)} more not drawn` : '');
     clear(path, crumbs(level));
+    if (remark) return;
     fit();
     state.drawn += 1;
     root.dataset.drawn = String(state.drawn);
@@ -194,7 +197,7 @@ export function graphView({ request }) {
   function setMarks(marks) {
     state.marks = marks;
     showLegend();
-    if (state.level) draw();
+    if (state.level) draw({ remark: true });
   }
 
   function fitText(text, width) {
