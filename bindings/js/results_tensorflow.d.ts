@@ -293,12 +293,18 @@ export interface FreezeReport {
   checkpoint: string | null;
 }
 
-/** The lookup tables of a frozen TF2 signature, made again by an initializer graph. */
+/** The lookup tables of a frozen signature, made again by an initializer graph: a TF2 model's from its resources, a TF1 model's from its table initializers. */
 export interface FreezeTables {
   /** Each table the initializer makes. */
-  tables: FrozenTable[];
-  /** Resources it could not make, and why. */
-  resourcesLeftOut: LeftOutResource[];
+  tables: (FrozenTable | FrozenTf1Table)[];
+  /** TF2: resources it could not make, and why. */
+  resourcesLeftOut?: LeftOutResource[];
+  /** TF1: init ops left out because they fill no table the signature reads. */
+  initOpsLeftOut?: LeftOutInitOp[];
+  /** TF1: tables the signature reads that no init op fills (empty in TensorFlow too). */
+  tablesNotFilled?: string[];
+  /** Initializer nodes identical to a node of the graph (its tables), kept once. */
+  shared: number;
   /** Tables filled from an asset's text file, made LookupTableImportV2 of its entries. */
   fromTextFiles?: TextFileTable[];
   /** Nodes of the initializer graph. */
@@ -325,6 +331,26 @@ export interface FrozenTable {
   initialize: string;
   /** The signature input (a Placeholder) fed with it; null when none reads it. */
   input: string | null;
+}
+
+/** A TF1 table the initializer makes. */
+export interface FrozenTf1Table {
+  /** The table's node. */
+  node: string;
+  /** Its op (HashTableV2, ...). */
+  op: string;
+  /** The init ops that fill it. */
+  filledBy: string[];
+  /** Whether the signature reads it. */
+  readBySignature: boolean;
+}
+
+/** A TF1 init op the freeze left out. */
+export interface LeftOutInitOp {
+  /** The init op. */
+  initOp: string;
+  /** Why. */
+  why: string;
 }
 
 /** A resource the freeze could not make again. */
