@@ -64,16 +64,19 @@ for (const width of [1366, 420]) {
       const box = await link.boundingBox();
       assert.ok(box.x >= 0 && box.x + box.width <= width, `a Download button at ${box.x}..${box.x + box.width}`);
     }
+    // The footer's export preview settles first: it changes the scroll area's height.
+    await page.waitForFunction(() => !document.querySelector('#export-preview[aria-busy]'), null, { timeout: 60000 });
     await page.click('.export-info summary');
     await page.waitForTimeout(100);
     // The info list's last row is visible inside the export column after the toggle.
     const last = page.locator('.export-info dd').last();
     assert.equal(await last.isVisible(), true);
-    assert.equal(await page.evaluate(() => {
+    const place = await page.evaluate(() => {
       const dd = [...document.querySelectorAll('.export-info dd')].pop().getBoundingClientRect();
       const scroll = document.getElementById('export-scroll').getBoundingClientRect();
-      return dd.bottom <= Math.min(scroll.bottom, window.innerHeight) + 1 && dd.top >= 0;
-    }), true);
+      return { top: dd.top, bottom: dd.bottom, visibleBottom: Math.min(scroll.bottom, window.innerHeight) };
+    });
+    assert.ok(place.bottom <= place.visibleBottom + 1 && place.top >= 0, JSON.stringify(place));
     await screenshot(page, `export-results-${width}`);
     assert.deepEqual(page.errors, []);
     await page.close();
