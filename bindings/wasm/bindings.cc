@@ -169,6 +169,10 @@ val Summary(const std::string& inspect_json) {
 
 // Every family: id, title, formats, its load and export option schemas and its results.
 std::string Schemas() { return FamilySchemasJson().dump(); }
+// One family's, or the error that names the families there are.
+val FamilySchema(const std::string& id) {
+  return Guard([&] { return TextRecord("json", FamilySchemaJson(FamilyNamed(id)).dump()); });
+}
 
 // Every error code with its meaning (core/error_codes.h): [{code, meaning}].
 std::string ErrorCodesJson() {
@@ -261,6 +265,7 @@ EMSCRIPTEN_BINDINGS(graphport) {
   emscripten::function("exportText", &ExportInfoText);
   emscripten::constant("checkFailsExitCode", graphport::kCheckFailsExitCode);
   emscripten::function("schemas", &Schemas);
+  emscripten::function("familySchema", &FamilySchema);
   emscripten::function("errorCodes", &ErrorCodesJson);
   emscripten::function("parseArgs", &ParseArgs);
   emscripten::function("usage", &Usage);

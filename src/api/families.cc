@@ -1,5 +1,6 @@
 #include "api/families.h"
 
+#include "core/error.h"
 #include "tf/family.h"
 #if GRAPHPORT_FAMILY_MGE
 #include "mge/family.h"
@@ -44,6 +45,13 @@ const Family* FindFamily(const std::string& id) {
     if (family->id() == id) return family;
   }
   return nullptr;
+}
+
+const Family& FamilyNamed(const std::string& id) {
+  if (const Family* family = FindFamily(id)) return *family;
+  std::string ids;
+  for (const Family* family : Families()) ids += (ids.empty() ? "" : ", ") + family->id();
+  throw Error(ErrorCode::kInvalidOption, "unknown family '" + id + "'; graphport has " + ids);
 }
 
 nlohmann::json FamilySchemaJson(const Family& family) {

@@ -15,6 +15,9 @@ namespace graphport {
 const std::vector<const Family*>& Families();
 // nullptr when no family has this id.
 const Family* FindFamily(const std::string& id);
+// The family with this id; an INVALID_OPTION error naming the families there are otherwise
+// (`graphport schema NAME` in both CLIs, gp.optionSchema(name)).
+const Family& FamilyNamed(const std::string& id);
 // What gp.optionSchema() and `graphport schema` give of a family: {family, title, formats,
 // load, export (option schemas), results (the result description)}.
 nlohmann::json FamilySchemaJson(const Family& family);

@@ -55,9 +55,7 @@ std::string Pretty(const nlohmann::json& value) {
 
 nlohmann::json Schemas(const std::string& family_id) {
   if (family_id.empty()) return FamilySchemasJson();
-  const Family* family = FindFamily(family_id);
-  if (family == nullptr) UsageError("no family is named '" + family_id + "'");
-  return FamilySchemaJson(*family);
+  return FamilySchemaJson(FamilyNamed(family_id));
 }
 
 // The export options with `filename` from -o, as both CLIs complete them (api/command_plan.h).

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { test } from 'node:test';
 import { promisify } from 'node:util';
 
 import {
@@ -75,4 +76,24 @@ leakCheckedTest(gp, 'inspect, as JSON and as text: native CLI = Node CLI = API, 
     assert.equal(nativeJson.stderr, '');
     assert.equal(nodeJson.stderr, '');
   });
+});
+
+test('`schema NAME`: both CLIs print the same schemas, and the same error for an unknown family', async () => {
+  requireNativeCli();
+  const both = (args) => Promise.all([
+    run(NATIVE_CLI, args, { cwd: REPO }).then((r) => ({ ...r, code: 0 }), (e) => e),
+    run(process.execPath, [NODE_CLI, ...args], { cwd: REPO }).then((r) => ({ ...r, code: 0 }), (e) => e),
+  ]);
+  const [nativeAll, nodeAll] = await both(['schema']);
+  assert.deepEqual(JSON.parse(nodeAll.stdout), JSON.parse(nativeAll.stdout));
+  const [nativeOne, nodeOne] = await both(['schema', 'megengine']);
+  assert.equal(JSON.parse(nativeOne.stdout).family, 'megengine');
+  assert.deepEqual(JSON.parse(nodeOne.stdout), JSON.parse(nativeOne.stdout));
+  const [native, node] = await both(['schema', 'caffe']);
+  for (const r of [native, node]) {
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /^graphport: error INVALID_OPTION: unknown family 'caffe'; graphport has tensorflow, megengine, tfjs\n$/);
+  }
+  assert.equal(node.stderr, native.stderr);
 });
