@@ -105,6 +105,9 @@ class Nchwxx {
   VarRef ToNchw(VarRef v) {
     if (auto it = packed_to_nchw_.find(v); it != packed_to_nchw_.end()) return it->second;
     OprMaker& m = rw_.maker();
+    if (ShapeOf(v) == nullptr || ShapeOf(v)->size() != 5) {
+      Refuse(v.node, "makes a packed var whose shape is not known statically");
+    }
     const Shape s = *ShapeOf(v);
     const VarRef shuffled = m.Dimshuffle(v, {0, 1, 4, 2, 3});
     const VarRef target = m.Concat({m.GetVarShape(v, 0), m.ShapeImm({I(s[1] * s[4])}, v),
@@ -211,6 +214,7 @@ class Nchwxx {
              "converted before must not be converted again");
     }
     std::vector<VarRef> in = rw_.Inputs(node);
+    if (in.size() < 2) Refuse(node, "has fewer than two inputs");
     if (key == kConvBiasKey && in.size() > 3) {
       Refuse(node, "has a fourth input (z): MegEngine's pass asks to fuse Z first");
     }
@@ -218,14 +222,19 @@ class Nchwxx {
     const Shape* x = ShapeOf(in[0]);
     const Shape* out = ShapeOf({node, 0});
     const bool f32 = g_->var({node, 0}).dtype == kF32 && g_->var(in[1]).dtype == kF32;
-    bool full_bias = false;
+    bool full_bias = false, bias_packable = true;
     if (in.size() == 3) {
       const Shape* b = ShapeOf(in[2]);
       full_bias = b == nullptr || (out != nullptr && *b == *out);
+      // A bias of unknown shape, or one that is not NCHW with channels p divides, cannot be
+      // relaid: the conv stays NCHW rather than guess.
+      bias_packable =
+          packed_.count(in[2]) != 0 || (b != nullptr && b->size() == 4 && (*b)[1] % p_ == 0);
     }
-    const ConvKind kind = w == nullptr || x == nullptr || out == nullptr || out->size() != 4 || !f32
-                              ? ConvKind::kNone
-                              : Classify(*params, *w, full_bias);
+    const ConvKind kind =
+        w == nullptr || x == nullptr || out == nullptr || out->size() != 4 || !f32 || !bias_packable
+            ? ConvKind::kNone
+            : Classify(*params, *w, full_bias);
     if (kind == ConvKind::kNone) {
       ++kept_;
       return KeepNchw(node);
@@ -240,11 +249,7 @@ class Nchwxx {
       in[0] = ToPacked(in[0]);
     }
     in[1] = PackedWeight(kind, in[1], wshape);
-    if (in.size() == 3 && packed_.count(in[2]) == 0) {
-      const Shape* b = ShapeOf(in[2]);
-      if (b->size() != 4 || (*b)[1] % p_ != 0) Refuse(node, "has a bias that is not NCHW");
-      in[2] = ToPacked(in[2]);
-    }
+    if (in.size() == 3 && packed_.count(in[2]) == 0) in[2] = ToPacked(in[2]);
     ConvParams c = *params;
     c.format = format_;
     const Operator& source = g_->node(node).op();
@@ -294,6 +299,7 @@ class Nchwxx {
   }
 
   void VisitPooling(uint32_t node) {
+    if (g_->node(node).inputs.size() != 1) return KeepNchw(node);
     const VarRef in = rw_.Get(g_->node(node).inputs[0]);
     const Operator& source = g_->node(node).op();
     const Shape* out = ShapeOf({node, 0});

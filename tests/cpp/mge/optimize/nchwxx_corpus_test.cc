@@ -161,6 +161,9 @@ TEST(NchwxxCorpus, PackedDumpVerifiesLoadsBackComputesTheSameAndIsNotPackedTwice
       const std::string again = Export(back.model.get(), defaults).model();
       EXPECT_TRUE(Verifies(defaults, again));
       EXPECT_EQ(Counts(again), counts);
+      // and from there a default re-dump is a fixed point.
+      auto back_again = Load(again);
+      EXPECT_EQ(Export(back_again.model.get(), defaults).model(), again);
       ExpectRefusedAgain(back.model.get(), defaults, "enableNchw44");
       ExpectRefusedAgain(back.model.get(), defaults, "enableNchw88");
     }
