@@ -155,7 +155,10 @@ class Nchwxx {
     const std::string_view key = g_->Key(node);
     if (key == "Convolution" || key == kConvBiasKey) return VisitConv(node, key);
     if (key == "Pooling") return VisitPooling(node);
+    if (key == "AdaptivePooling") return VisitAdaptivePooling(node);
     if (key == "Elemwise" || key == "TypeCvt" || key == "PowC") return VisitElemwise(node);
+    if (key == "Concat" && ConcatAxis(node) == 1) return VisitElemwise(node);
+    if (key == "Reduce") return VisitReduce(node);
     KeepNchw(node);
   }
 
@@ -329,8 +332,64 @@ class Nchwxx {
     MadePacked(node, std::move(op), {in}, shape);
   }
 
+  int32_t ConcatAxis(uint32_t node) const {
+    const Operator& op = g_->node(node).op();
+    if (op.params.empty() || op.params[0].type != kAxisParam || op.params[0].table == nullptr) {
+      return -1;
+    }
+    return reinterpret_cast<const param::Axis*>(op.params[0].table)->axis();
+  }
+
+  // Reduce over H or W (axis 2 or 3) reads the packed var as it is; any other relays back.
+  void VisitReduce(uint32_t node) {
+    const Operator& op = g_->node(node).op();
+    if (g_->node(node).inputs.size() != 1) return KeepNchw(node);
+    const VarRef in = rw_.Get(g_->node(node).inputs[0]);
+    if (packed_.count(in) == 0 || op.params.empty() || op.params[0].type != kReduceParam ||
+        op.params[0].table == nullptr) {
+      return KeepNchw(node);
+    }
+    const int32_t axis = reinterpret_cast<const param::Reduce*>(op.params[0].table)->axis();
+    if (axis != 2 && axis != 3) return KeepNchw(node);
+    const uint32_t copy = rw_.maker().Copy(node, {in}, false);
+    packed_.insert({copy, 0});
+    rw_.Replace({node, 0}, {copy, 0});
+  }
+
+  // AdaptivePooling switches to the packed format on a packed input, its target shape (OH,
+  // OW) unchanged.
+  void VisitAdaptivePooling(uint32_t node) {
+    const Operator& source = g_->node(node).op();
+    std::vector<VarRef> in = rw_.Inputs(node);
+    const Shape* out = ShapeOf({node, 0});
+    if (in.size() != 2 || packed_.count(in[0]) == 0 || out == nullptr || out->size() != 4 ||
+        source.params.empty() || source.params[0].type != kAdaptivePoolingParam ||
+        source.params[0].table == nullptr) {
+      return KeepNchw(node);
+    }
+    const auto* p = reinterpret_cast<const param::AdaptivePooling*>(source.params[0].table);
+    if (p->format() != param::ConvolutionFormat_NCHW) {
+      Refuse(node, "is not in NCHW format: a model converted before must not be converted again");
+    }
+    Operator op = g_->NewOperator("AdaptivePooling");
+    flatbuffers::FlatBufferBuilder fbb(64);
+    op.params.push_back(
+        g_->OwnParam(kAdaptivePoolingParam, &fbb,
+                     param::CreateAdaptivePooling(fbb, p->mode(), format_).Union()));
+    for (size_t k = 1; k < source.params.size(); ++k) op.params.push_back(source.params[k]);
+    for (size_t k = 0; k < op.params.size(); ++k) op.items.push_back({DumpItem::kParam, k});
+    op.name = source.name;
+    op.comp_nodes = source.comp_nodes;
+    op.output_dtype = source.output_dtype;
+    ++pooled_;
+    ++converted_;
+    const Shape shape = *out;
+    MadePacked(node, std::move(op), std::move(in), shape);
+  }
+
   // Packed when some input is packed and every other one is packed, a scalar or an NCHW
-  // tensor whose channels p divides; else NCHW.
+  // tensor whose channels p divides; else NCHW. Concat along the channels likewise (each
+  // input's channels a multiple of p: the blocks concatenate).
   void VisitElemwise(uint32_t node) {
     std::vector<VarRef> in = rw_.Inputs(node);
     bool any = false, all = true;
@@ -340,7 +399,8 @@ class Nchwxx {
         continue;
       }
       const Shape* s = ShapeOf(v);
-      const bool scalar = s != nullptr && ElementCount(*s) == 1;
+      const bool scalar =
+          s != nullptr && ElementCount(*s) == 1 && g_->Key(node) != std::string_view("Concat");
       const bool packable = s != nullptr && s->size() == 4 && (*s)[1] % p_ == 0;
       all &= scalar || packable;
     }

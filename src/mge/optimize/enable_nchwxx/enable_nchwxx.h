@@ -13,10 +13,11 @@
 // ParamFuse after the option passes folds into one ImmutableTensor; feature relayouts are
 // Reshape + Dimshuffle built on GetVarShape of the feature, at the edges: before the first
 // packed operator and wherever a packed var reaches an operator that runs in NCHW or a graph
-// output. Pooling runs packed on a packed input; Elemwise, TypeCvt and PowC run packed when
-// each input is packed, a scalar or a 4-d tensor whose channel count p divides (relaid to
-// packed); every other operator gets its packed inputs relaid back to NCHW. A relayout back
-// and forth of the same var is not emitted (what ShuffleShuffleRemove cancels).
+// output. Pooling and AdaptivePooling run packed on a packed input, Reduce over H or W reads
+// it as it is; Elemwise, TypeCvt, PowC and Concat along the channels run packed when each
+// input is packed, a 4-d tensor whose channel count p divides (relaid to packed) or, but for
+// Concat, a scalar; every other operator gets its packed inputs relaid back to NCHW. A relayout
+// back and forth of the same var is not emitted (what ShuffleShuffleRemove cancels).
 //
 // MegEngine requires NCHW convolutions: a model converted before (a packed format, or a
 // ConvBias with a fourth input) is refused as UNSUPPORTED, as MegEngine throws.

@@ -40,6 +40,7 @@ HostValue UnpackFeature(const HostValue& x) {
   HostValue out;
   out.dtype = x.dtype;
   out.shape = {n, cb * p, h, w};
+  if (x.shape_only()) return out;  // static shape inference
   out.f.resize(x.f.size());
   for (uint32_t b = 0; b < n; ++b) {
     for (uint32_t c = 0; c < cb * p; ++c) {
@@ -55,7 +56,7 @@ HostValue UnpackFeature(const HostValue& x) {
 }
 
 std::optional<HostValue> PackFeature(const HostValue& x, uint32_t p, std::string* why) {
-  if (x.shape.size() != 4 || x.shape[1] % p != 0 || !x.is_float()) {
+  if (x.shape.size() != 4 || x.shape[1] % p != 0 || (!x.is_float() && !x.shape_only())) {
     *why = "a packed result that is not a float NCHW tensor with channels a multiple of the pack";
     return std::nullopt;
   }
@@ -63,6 +64,7 @@ std::optional<HostValue> PackFeature(const HostValue& x, uint32_t p, std::string
   HostValue out;
   out.dtype = x.dtype;
   out.shape = {n, c / p, h, w, p};
+  if (x.shape_only()) return out;
   out.f.resize(x.f.size());
   for (uint32_t b = 0; b < n; ++b) {
     for (uint32_t k = 0; k < c; ++k) {

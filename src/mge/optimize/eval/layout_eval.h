@@ -14,7 +14,7 @@
 
 namespace graphport::mge::opt {
 
-// NCHWc{p} (N, C/p, H, W, p) -> NCHW, and back.
+// NCHWc{p} (N, C/p, H, W, p) -> NCHW, and back (a shape-only value gives its shape).
 HostValue UnpackFeature(const HostValue& x);
 std::optional<HostValue> PackFeature(const HostValue& x, uint32_t pack, std::string* why);
 

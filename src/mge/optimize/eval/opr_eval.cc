@@ -254,12 +254,18 @@ std::optional<HostValue> EvalOperator(const Operator& op, const std::vector<cons
     }
   } else if (key == "AdaptivePooling") {
     const auto* p = ParamOf<param::AdaptivePooling>(op, kAdaptivePoolingParam);
-    if (p == nullptr || p->format() != param::ConvolutionFormat_NCHW ||
+    const uint32_t pack = p == nullptr ? 0 : PackOf(p->format());
+    if (pack == 0 ||
         (p->mode() != param::PoolingV0Mode_MAX_ && p->mode() != param::PoolingV0Mode_AVERAGE)) {
-      *why = "AdaptivePooling other than MAX or AVERAGE in NCHW";
+      *why = "AdaptivePooling other than MAX or AVERAGE in NCHW, NCHW44 or NCHW88";
     } else if (Arity(in, 2, why)) {
-      out = EvalAdaptivePooling(*in[0], *in[1], p->mode() == param::PoolingV0Mode_MAX_,
-                                options.exact_only, why);
+      if (pack > 1 && in[0]->shape.size() != 5) {
+        *why = "a packed AdaptivePooling of an input that is not packed";
+      } else {
+        out = EvalAdaptivePooling(pack > 1 ? UnpackFeature(*in[0]) : *in[0], *in[1],
+                                  p->mode() == param::PoolingV0Mode_MAX_, options.exact_only, why);
+        if (out && pack > 1) out = PackFeature(*out, pack, why);
+      }
     }
   } else if (key == "Convolution" || key == "ConvBiasForward") {
     // compute_mode FLOAT32 changes only how Float16 operands are computed.

@@ -17,6 +17,7 @@
 #include "mge/optimize/eval/layout_eval.h"
 #include "mge/optimize/fuse_conv_bias_nonlin/conv_bias.h"
 #include "mge/optimize/optimize_for_inference.h"
+#include "mge/optimize/schema_numbers.h"
 #include "test_graph.h"
 
 namespace graphport::mge::opt {
@@ -197,6 +198,54 @@ TEST(EnableNchwxx, ElemwiseRunsPackedOrRelaysBack) {
   // x packed on the way in, the product relaid back before the ADD.
   EXPECT_EQ(Counts(g)["Dimshuffle"], 2);
   testing::ExpectSameOutputs(*o->before, g, 1e-5);
+}
+
+// MegEngine's NCHW44 GlobalPooling test: an AdaptivePooling reading a packed conv switches
+// to NCHW44 with its target shape unchanged; a Reduce over H (axis 2) and a Concat along the
+// channels of two packed vars run packed as well; one relayout back at each output.
+TEST(EnableNchwxx, GlobalPoolingReduceAndConcatRunPacked) {
+  TestGraph t;
+  OptGraph& g = t.g();
+  VarRef x = t.Input("x", {1, 8, 6, 6});
+  VarRef c1 = t.ConvolutionStrided(x, t.Shared("w1", Weights({8, 8, 3, 3}, 1)), 1, 1, false);
+  VarRef c2 = t.ConvolutionStrided(x, t.Shared("w2", Weights({4, 8, 1, 1}, 2)), 0, 1, false);
+  OptNode pool;
+  pool.set_op(g.NewOperator("AdaptivePooling"));
+  flatbuffers::FlatBufferBuilder fbb(64);
+  pool.mutable_op().params.push_back(
+      g.OwnParam(kAdaptivePoolingParam, &fbb,
+                 param::CreateAdaptivePooling(fbb, param::PoolingV0Mode_MAX_).Union()));
+  pool.mutable_op().items = {{DumpItem::kParam, 0}};
+  pool.inputs = {c1, t.Imm(HostValue::Ints({2}, {1, 1}))};
+  pool.outputs.resize(1);
+  const VarRef pooled{g.Add(std::move(pool)), 0};
+  t.Output(t.Elemwise(kRelu, {pooled}, "pooled"));
+  t.Output(t.Reduce(c1, param::ReduceMode_MAX, 2));
+  t.Output(t.Concat({c1, c2}, 1));
+  auto o = Optimize(&t, Layout::kNchw44);
+  const Graph& out = *o->result.graph;
+  std::map<std::string, int> counts = Counts(out);
+  EXPECT_EQ(Formats(out), (std::vector<std::string>{"Convolution:7", "Convolution:7"}))
+      << ::testing::PrintToString(counts);
+  int packed_pooling = 0;
+  for (const Operator& op : out.oprs) {
+    if (op.cls == nullptr || op.cls->key != "AdaptivePooling") continue;
+    packed_pooling +=
+        reinterpret_cast<const param::AdaptivePooling*>(op.params.at(0).table)->format() == kNchw44;
+  }
+  EXPECT_EQ(packed_pooling, 1);
+  // The Reduce and the Concat read the packed convolutions themselves.
+  for (const Operator& op : out.oprs) {
+    if (op.cls == nullptr || (op.cls->key != "Reduce" && op.cls->key != "Concat")) continue;
+    if (op.cls->key == "Concat" && op.inputs->size() != 2) continue;  // a shape's Concat
+    for (uint32_t v : *op.inputs) {
+      const Operator& maker = out.oprs.at(out.vars.at(v).opr);
+      EXPECT_EQ(maker.cls ? maker.cls->key : "?", "Convolution") << op.cls->key;
+    }
+  }
+  // x into both convs once, and the three outputs back.
+  EXPECT_EQ(counts["Dimshuffle"], 4) << ::testing::PrintToString(counts);
+  testing::ExpectSameOutputs(*o->before, out, 1e-5);
 }
 
 // A model converted before has packed convolutions: MegEngine's pass throws ("only support
