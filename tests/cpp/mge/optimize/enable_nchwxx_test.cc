@@ -200,6 +200,34 @@ TEST(EnableNchwxx, ElemwiseRunsPackedOrRelaysBack) {
   testing::ExpectSameOutputs(*o->before, g, 1e-5);
 }
 
+// MegEngine's NCHW44 MultiInput test: two inputs, a dense conv on each, their sum. The sum
+// of two convolutions is a full-shape bias, which FuseConvBiasNonlin fuses (one ConvBias
+// reading the other conv), packed with its packed bias; one relayout back at the output.
+TEST(EnableNchwxx, MultiInputSumRunsPacked) {
+  for (Layout layout : {Layout::kNchw44, Layout::kNchw88}) {
+    TestGraph t;
+    VarRef x1 = t.Input("x1", {1, 4, 5, 5});
+    VarRef x2 = t.Input("x2", {1, 8, 5, 5});
+    VarRef c1 = t.ConvolutionStrided(x1, t.Shared("w1", Weights({8, 4, 3, 3}, 1)), 1, 1, false);
+    VarRef c2 = t.ConvolutionStrided(x2, t.Shared("w2", Weights({8, 8, 3, 3}, 2)), 1, 1, false);
+    t.Output(t.Elemwise(kAdd, {c1, c2}, "sum"));
+    auto o = Optimize(&t, layout);
+    const Graph& out = *o->result.graph;
+    std::map<std::string, int> counts = Counts(out);
+    if (layout == Layout::kNchw44) {
+      // Both inputs packed on the way in.
+      EXPECT_EQ(Formats(out), (std::vector<std::string>{"Convolution:7", "ConvBiasForward:7"}));
+      EXPECT_EQ(counts["Dimshuffle"], 3) << ::testing::PrintToString(counts);
+    } else {
+      // x1's 4 channels: a 3x3 hybrid conv under pack 8 (IC < 8) reading x1 as it is.
+      EXPECT_EQ(Formats(out), (std::vector<std::string>{"Convolution:6", "ConvBiasForward:6"}));
+      EXPECT_EQ(counts["Dimshuffle"], 2) << ::testing::PrintToString(counts);
+    }
+    EXPECT_EQ(counts["Elemwise"], 0);
+    testing::ExpectSameOutputs(*o->before, out, 1e-5);
+  }
+}
+
 // MegEngine's NCHW44 GlobalPooling test: an AdaptivePooling reading a packed conv switches
 // to NCHW44 with its target shape unchanged; a Reduce over H (axis 2) and a Concat along the
 // channels of two packed vars run packed as well; one relayout back at each output.
