@@ -371,14 +371,14 @@ test('the MegEngine plan: layout kwargs refused before the export (the last layo
   const { planExport } = await import('../../web/mge/plan.mjs');
   const schema = gp.optionSchema('megengine').export;
   const summary = await nodeReference(corpusFile('mge')).then((r) => r.summary);
-  const state = { ...initialValues(schema), enableNchw88: true, enableNchw44: true, enableIoc16: true };
+  const state = { ...initialValues(schema), enableNchw88: true, enableNchw32: true, enableIoc16: true };
   let plan = planExport(state, summary, schema);
-  assert.deepEqual(plan.errors.map((e) => e.option), ['enableNchw44']);
-  assert.match(plan.errors[0].text, /enable_nchw44/);
+  assert.deepEqual(plan.errors.map((e) => e.option), ['enableNchw32']);
+  assert.match(plan.errors[0].text, /enable_nchw32/);
   const model = gp.load(readFileSync(corpusFile('mge')), { name: 'model.mge' });
   try {
     // The core agrees: it refuses the winning layout kwarg ...
-    assert.throws(() => model.export(plan.options), (e) => e.code === 'UNSUPPORTED' && /enableNchw44/.test(e.message));
+    assert.throws(() => model.export(plan.options), (e) => e.code === 'UNSUPPORTED' && /enableNchw32/.test(e.message));
     // ... runs the float16 conversion, which writes MegEngine's optimize_options bits ...
     const f16 = planExport({ ...initialValues(schema), enableIoc16: true }, summary, schema);
     assert.deepEqual(f16.errors, []);
@@ -387,7 +387,7 @@ test('the MegEngine plan: layout kwargs refused before the export (the last layo
     state.optimizeForInference = false;
     plan = planExport(state, summary, schema);
     assert.deepEqual(plan.errors, []);
-    assert.deepEqual(plan.warnings.map((w) => w.option).sort(), ['enableIoc16', 'enableNchw44', 'enableNchw88']);
+    assert.deepEqual(plan.warnings.map((w) => w.option).sort(), ['enableIoc16', 'enableNchw32', 'enableNchw88']);
     assert.equal(model.export(plan.options).info.optimized, 'no');
   } finally {
     model.delete();

@@ -2,8 +2,8 @@
 // them (research megengine_optimize.md §1.2): each flag any truthy value turns on,
 // enable_fuse_grain on unless turned off, and of the layout kwargs the last one set in
 // MegEngine's own order wins, silently (the export schema's `last_wins` set, mge/options.cc).
-// The layout transforms are refused naming the backend they are for: graphport does not have
-// those passes.
+// enable_nchw44 and enable_nchw88 run EnableNchwxx; the other layout transforms are refused
+// naming the backend they are for: graphport does not have those passes.
 #include "core/error.h"
 #include "mge/dump/dump_request.h"
 #include "mge/options.h"
@@ -55,6 +55,7 @@ opt::OptimizeOptions ReadOptimizeKwargs(const OptionValues& options) {
   }
   if (winner != nullptr) {
     o.layout = winner->layout;
+    if (o.layout == opt::Layout::kNchw44 || o.layout == opt::Layout::kNchw88) return o;
     Refuse(winner->name, std::string(winner->seed) + " (" + winner->name +
                              ") converts the graph to a layout for " + winner->backend +
                              "; graphport does not implement that layout transform (the last "

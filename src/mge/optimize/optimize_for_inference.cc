@@ -8,6 +8,7 @@
 #include "mge/optimize/convert_batch_norm/convert_batch_norm.h"
 #include "mge/optimize/convert_f32_to_f16/convert_f32_to_f16.h"
 #include "mge/optimize/delay_broadcast/delay_broadcast.h"
+#include "mge/optimize/enable_nchwxx/enable_nchwxx.h"
 #include "mge/optimize/expand_fused_arith/expand_fused_arith.h"
 #include "mge/optimize/final_arith_transform/final_arith_transform.h"
 #include "mge/optimize/folding_global_pooling/folding_global_pooling.h"
@@ -55,8 +56,9 @@ OptimizeResult OptimizeForInference(const Graph& graph, const OptimizeOptions& o
   run(RemoveRedundantCopy);
   run(CombineAstypeAndReduce);
   run(ParamFuse);  // #2
-  // The option passes, in MegEngine's fixed order (the layout transforms are refused before
-  // this: ReadOptimizeKwargs). Both float16 conversions run when both are asked for.
+  // The option passes, in MegEngine's fixed order (the layout transforms other than NCHW44
+  // and NCHW88 are refused before this: ReadOptimizeKwargs). Both float16 conversions run
+  // when both are asked for.
   if (options.fuse_grain) {
     run(FoldingReduceMean);
     run(FoldingGlobalPooling);
@@ -64,6 +66,13 @@ OptimizeResult OptimizeForInference(const Graph& graph, const OptimizeOptions& o
   if (options.fuse_preprocess) run(FusePreprocess);
   if (options.f16_io_comp) run(ConvertF32ToF16Ioc16);
   if (options.f16_io_f32_comp) run(ConvertF32ToF16Io16xc32);
+  // The layout block: FuseConvBiasNonlin first, then the layout pass. graphport runs
+  // neither PaddingChannel (a conv it would pad stays NCHW) nor ShuffleShuffleRemove (the
+  // pass emits no relayout pair that cancels).
+  if (options.layout == Layout::kNchw44 || options.layout == Layout::kNchw88) {
+    run(FuseConvBiasNonlin);
+    run(options.layout == Layout::kNchw44 ? EnableNchw44 : EnableNchw88);
+  }
   if (options.fuse_conv_bias_nonlinearity) run(FuseConvBiasNonlin);
   if (options.fuse_conv_bias_with_z) {
     run(FuseConvBiasNonlin);

@@ -93,6 +93,27 @@ std::optional<Shape> ConvolutionShape(const OptGraph& g, const OptNode& n) {
   return Shape{(*x)[0], oc, *oh, *ow};
 }
 
+// Pooling in NCHW: (N, C, (H + 2 pad - window) / stride + 1, same for W). The layout pass
+// reads it to tell the convolutions after a pooling.
+std::optional<Shape> PoolingShape(const OptGraph& g, const OptNode& n) {
+  if (n.inputs.size() != 1 || n.op().params.empty() ||
+      n.op().params[0].type != fbs::OperatorParam_param_Pooling ||
+      n.op().params[0].table == nullptr) {
+    return std::nullopt;
+  }
+  const auto* p = reinterpret_cast<const param::Pooling*>(n.op().params[0].table);
+  const std::optional<Shape>& x = g.var(n.inputs[0]).shape;
+  if (p->format() != param::ConvolutionFormat_NCHW || !x || x->size() != 4 || p->stride_h() == 0 ||
+      p->stride_w() == 0) {
+    return std::nullopt;
+  }
+  const int64_t h = int64_t{(*x)[2]} + 2 * p->pad_h() - p->window_h();
+  const int64_t w = int64_t{(*x)[3]} + 2 * p->pad_w() - p->window_w();
+  if (h < 0 || w < 0) return std::nullopt;
+  return Shape{(*x)[0], (*x)[1], static_cast<uint32_t>(h / p->stride_h() + 1),
+               static_cast<uint32_t>(w / p->stride_w() + 1)};
+}
+
 // MatrixMul of two matrices: (M, N) from A (M, K) and B (K, N), either transposed.
 std::optional<Shape> MatrixMulShape(const OptGraph& g, const OptNode& n) {
   if (n.inputs.size() != 2 || n.op().params.empty() || n.op().params[0].type != kMatrixMulParam ||
@@ -134,6 +155,7 @@ std::optional<Shape> InferShape(const OptGraph& g, const OptNode& n, uint32_t ou
   }
   if (key == "Convolution") return ConvolutionShape(g, n);
   if (key == "MatrixMul") return MatrixMulShape(g, n);
+  if (key == "Pooling") return PoolingShape(g, n);
   if (key == "Reshape" || key == "Broadcast" || key == "Dimshuffle" || key == "AxisAddRemove" ||
       key == "Concat" || key == "GetVarShape" || key == "Reduce" || key == "AdaptivePooling") {
     return ShapeFromKernel(g, n);

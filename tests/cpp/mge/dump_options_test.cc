@@ -278,7 +278,7 @@ TEST(MgeDumpRequest, SeedErrorsForCompatOlderVersion) {
 
 TEST(MgeDumpRequest, OptimizeKwargsWithoutAPassAreRefused) {
   auto l = Load(ReadCorpusFile(kConvFile));
-  for (const char* kwarg : {"enableNchw44", "enableNchw4", "enableNchw88"}) {
+  for (const char* kwarg : {"enableNchw44Dot", "enableNchw4", "enableNchw32"}) {
     try {
       Export(l.model.get(), {{kwarg, true}});
       FAIL() << kwarg;

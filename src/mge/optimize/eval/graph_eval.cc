@@ -9,6 +9,15 @@ bool ReadsShapesOnly(std::string_view key) { return key == "GetVarShape"; }
 
 }  // namespace
 
+// GetVarShape reads its inputs' static shapes; an input whose static shape is not known (an
+// operator static inference lacks, such as a packed convolution) is computed for its shape.
+bool GraphEvaluator::ShapesKnown(const OptNode& n) const {
+  for (const VarRef& r : n.inputs) {
+    if (!g_.var(r).shape) return false;
+  }
+  return true;
+}
+
 std::optional<HostValue> GraphEvaluator::Value(VarRef root, std::string* why) {
   // Iterative post-order over the inputs still to compute: graphs are deep.
   std::vector<std::pair<VarRef, bool>> stack{{root, false}};
@@ -19,7 +28,7 @@ std::optional<HostValue> GraphEvaluator::Value(VarRef root, std::string* why) {
       continue;
     }
     const OptNode& n = g_.node(v.node);
-    if (!expanded && !ReadsShapesOnly(g_.Key(v.node))) {
+    if (!expanded && (!ReadsShapesOnly(g_.Key(v.node)) || !ShapesKnown(n))) {
       stack.back().second = true;
       for (auto it = n.inputs.rbegin(); it != n.inputs.rend(); ++it) {
         if (!memo_.count(*it) && !failed_.count(*it)) stack.push_back({*it, false});
@@ -65,12 +74,15 @@ std::optional<HostValue> GraphEvaluator::EvalNode(VarRef v, std::string* why) {
     shapes_only.reserve(n.inputs.size());
     for (const VarRef& r : n.inputs) {
       const std::optional<Shape>& shape = g_.var(r).shape;
-      if (!shape) {
-        *why = label + ": an input's shape is not known statically";
+      auto computed = memo_.find(r);
+      if (!shape && computed == memo_.end()) {
+        auto failed = failed_.find(r);
+        *why = failed != failed_.end() ? failed->second
+                                       : label + ": an input's shape is not known statically";
         return std::nullopt;
       }
       shapes_only.push_back(HostValue{});
-      shapes_only.back().shape = *shape;
+      shapes_only.back().shape = shape ? *shape : computed->second.shape;
     }
     for (const HostValue& s : shapes_only) in.push_back(&s);
   } else {

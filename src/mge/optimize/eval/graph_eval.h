@@ -1,7 +1,8 @@
 // Runs the reference evaluator over a graph: the value of any var from its sources
 // (ImmutableTensor, SharedDeviceTensor, MultipleDeviceTensorHolder) and the values given for
 // the Host2DeviceCopy inputs, operator by operator, each result computed once. GetVarShape
-// reads its inputs' static shapes, so shape arithmetic works without their values.
+// reads its inputs' static shapes, so shape arithmetic works without their values (an input
+// with no static shape is computed for its shape).
 #ifndef GRAPHPORT_MGE_OPTIMIZE_EVAL_GRAPH_EVAL_H_
 #define GRAPHPORT_MGE_OPTIMIZE_EVAL_GRAPH_EVAL_H_
 
@@ -26,6 +27,7 @@ class GraphEvaluator {
 
  private:
   std::optional<HostValue> EvalNode(VarRef v, std::string* why);
+  bool ShapesKnown(const OptNode& n) const;
 
   const OptGraph& g_;
   EvalOptions options_;

@@ -5,6 +5,7 @@
 
 #include "mge/optimize/eval/half.h"
 #include "mge/optimize/eval/kernels.h"
+#include "mge/optimize/eval/layout_eval.h"
 #include "mge/optimize/schema_numbers.h"
 #include "mge/schema/cpp_opr_params_generated.h"
 #include "mge/schema/dtype_generated.h"
@@ -77,6 +78,74 @@ int32_t OptionalAxis(const Operator& op) {
   return p == nullptr ? 7 : p->axis();
 }
 
+// The pack size of a convolution or pooling format: 1 for NCHW, 4 / 8 for the packed CPU
+// formats, 0 for any other.
+uint32_t PackOf(uint32_t format) {
+  switch (format) {
+    case param::ConvolutionFormat_NCHW:
+      return 1;
+    case param::ConvolutionFormat_NCHW44:
+      return 4;
+    case param::ConvolutionFormat_NCHW88:
+      return 8;
+    default:
+      return 0;
+  }
+}
+
+// Convolution or ConvBias in NCHW, NCHW44 or NCHW88 (Float32): a packed one is computed in
+// NCHW on its unpacked operands (layout_eval.h) and its result packed again.
+std::optional<HostValue> EvalConvInFormat(const std::vector<const HostValue*>& in,
+                                          const ConvolutionParams& c, uint32_t format,
+                                          const uint32_t* nonline, const EvalOptions& options,
+                                          std::string* why) {
+  const uint32_t pack = PackOf(format);
+  if (pack == 0) {
+    *why = "a convolution format other than NCHW, NCHW44 and NCHW88";
+    return std::nullopt;
+  }
+  const size_t max_inputs = nonline == nullptr ? 2 : 3;
+  if (in.size() < 2 || in.size() > max_inputs) {
+    *why = "an unexpected number of inputs";
+    return std::nullopt;
+  }
+  for (const HostValue* v : in) {
+    if (v->dtype != kF32) {
+      *why = "a packed or ConvBias operand that is not Float32";
+      return std::nullopt;
+    }
+  }
+  HostValue src = *in[0], filter = *in[1];
+  std::optional<HostValue> bias;
+  if (in.size() == 3) bias = *in[2];
+  if (pack > 1) {
+    if (src.shape.size() == 5) src = UnpackFeature(src);
+    std::optional<HostValue> w = UnpackFilter(filter, pack, c.group, why);
+    if (!w) return std::nullopt;
+    filter = std::move(*w);
+    if (bias && bias->shape.size() == 5) bias = UnpackFeature(*bias);
+  }
+  std::optional<HostValue> out = EvalConvolution(src, filter, c, options.exact_only, why);
+  if (out && nonline != nullptr) {
+    out =
+        ConvBiasTail(std::move(*out), bias ? &*bias : nullptr, *nonline, !options.exact_only, why);
+  }
+  if (out && pack > 1) out = PackFeature(*out, pack, why);
+  return out;
+}
+
+std::optional<HostValue> EvalPoolingInFormat(const HostValue& x, const PoolingParams& p,
+                                             uint32_t format, bool exact_only, std::string* why) {
+  const uint32_t pack = PackOf(format);
+  if (pack == 0 || (pack > 1 && x.shape.size() != 5)) {
+    *why = "a Pooling format other than NCHW, NCHW44 and NCHW88";
+    return std::nullopt;
+  }
+  std::optional<HostValue> out = EvalPooling(pack > 1 ? UnpackFeature(x) : x, p, exact_only, why);
+  if (out && pack > 1) out = PackFeature(*out, pack, why);
+  return out;
+}
+
 }  // namespace
 
 std::optional<HostValue> StoredValue(const Operator& op, uint32_t output) {
@@ -102,7 +171,8 @@ bool HasKernel(const Operator& op) {
                                                       "Identity",      "MarkNoBroadcastElemwise",
                                                       "ShapeHint",     "AdaptivePooling",
                                                       "Copy",          "Convolution",
-                                                      "MatrixMul"};
+                                                      "MatrixMul",     "ConvBiasForward",
+                                                      "Pooling"};
   return keys->count(Key(op)) != 0;
 }
 
@@ -184,31 +254,70 @@ std::optional<HostValue> EvalOperator(const Operator& op, const std::vector<cons
     }
   } else if (key == "AdaptivePooling") {
     const auto* p = ParamOf<param::AdaptivePooling>(op, kAdaptivePoolingParam);
-    if (p == nullptr || p->format() != param::ConvolutionFormat_NCHW ||
+    const uint32_t pack = p == nullptr ? 0 : PackOf(p->format());
+    if (pack == 0 ||
         (p->mode() != param::PoolingV0Mode_MAX_ && p->mode() != param::PoolingV0Mode_AVERAGE)) {
-      *why = "AdaptivePooling other than MAX or AVERAGE in NCHW";
+      *why = "AdaptivePooling other than MAX or AVERAGE in NCHW, NCHW44 or NCHW88";
     } else if (Arity(in, 2, why)) {
-      out = EvalAdaptivePooling(*in[0], *in[1], p->mode() == param::PoolingV0Mode_MAX_,
-                                options.exact_only, why);
+      if (pack > 1 && in[0]->shape.size() != 5) {
+        *why = "a packed AdaptivePooling of an input that is not packed";
+      } else {
+        out = EvalAdaptivePooling(pack > 1 ? UnpackFeature(*in[0]) : *in[0], *in[1],
+                                  p->mode() == param::PoolingV0Mode_MAX_, options.exact_only, why);
+        if (out && pack > 1) out = PackFeature(*out, pack, why);
+      }
     }
-  } else if (key == "Convolution") {
+  } else if (key == "Convolution" || key == "ConvBiasForward") {
     // compute_mode FLOAT32 changes only how Float16 operands are computed.
+    const bool bias = key == "ConvBiasForward";
     const auto* p = ParamOf<param::Convolution>(op, kConvolutionParam);
+    const auto* b = ParamOf<param::ConvBias>(op, kConvBiasParam);
     HalfOperands half;
-    if (p == nullptr || p->format() != param::ConvolutionFormat_NCHW) {
-      *why = "Convolution other than NCHW";
-    } else if (Arity(in, 2, why) && WidenHalfOperands(in, options, &half, why)) {
+    if (bias ? b == nullptr : p == nullptr) {
+      *why = "a convolution without its current param table";
+    } else {
       ConvolutionParams c;
-      c.pad_h = p->pad_h();
-      c.pad_w = p->pad_w();
-      c.stride_h = p->stride_h();
-      c.stride_w = p->stride_w();
-      c.dilate_h = p->dilate_h();
-      c.dilate_w = p->dilate_w();
-      c.group = p->sparse() == param::ConvolutionV0Sparse_GROUP;
-      c.flip = p->mode() == param::ConvolutionV0Mode_CONVOLUTION;
-      out = EvalConvolution(*half.in[0], *half.in[1], c, options.exact_only, why);
-      if (half.half) RoundToHalfResult(&out);
+      uint32_t format = 0, nonline = 0;
+      auto read = [&](const auto* t) {
+        c.pad_h = t->pad_h();
+        c.pad_w = t->pad_w();
+        c.stride_h = t->stride_h();
+        c.stride_w = t->stride_w();
+        c.dilate_h = t->dilate_h();
+        c.dilate_w = t->dilate_w();
+        c.group = t->sparse() == param::ConvolutionV0Sparse_GROUP;
+        c.flip = t->mode() == param::ConvolutionV0Mode_CONVOLUTION;
+        format = t->format();
+      };
+      if (bias) {
+        read(b);
+        nonline = b->nonlineMode();
+      } else {
+        read(p);
+      }
+      if (!bias && format == param::ConvolutionFormat_NCHW) {
+        if (Arity(in, 2, why) && WidenHalfOperands(in, options, &half, why)) {
+          out = EvalConvolution(*half.in[0], *half.in[1], c, options.exact_only, why);
+          if (half.half) RoundToHalfResult(&out);
+        }
+      } else {
+        out = EvalConvInFormat(in, c, format, bias ? &nonline : nullptr, options, why);
+      }
+    }
+  } else if (key == "Pooling") {
+    const auto* p = ParamOf<param::Pooling>(op, fbs::OperatorParam_param_Pooling);
+    if (p == nullptr) {
+      *why = "a Pooling without its current param table";
+    } else if (Arity(in, 1, why)) {
+      PoolingParams pp;
+      pp.mode = p->mode();
+      pp.pad_h = p->pad_h();
+      pp.pad_w = p->pad_w();
+      pp.stride_h = p->stride_h();
+      pp.stride_w = p->stride_w();
+      pp.window_h = p->window_h();
+      pp.window_w = p->window_w();
+      out = EvalPoolingInFormat(*in[0], pp, p->format(), options.exact_only, why);
     }
   } else if (key == "MatrixMul") {
     const auto* p = ParamOf<param::MatrixMul>(op, kMatrixMulParam);

@@ -77,6 +77,11 @@ TEST(OptimizedDump, EachKwargSetsItsBitOfTheWord) {
       {{{"enableFuseConvBiasWithZ", true}}, 72},
       {{{"enableFusePreprocess", true}}, 96},
       {{{"enableFuseConvBiasNonlinearity", true}, {"enableFuseGrain", false}}, 4},
+      // The layout in the high word: NCHW88 3, NCHW44 4; the last in MegEngine's order wins.
+      {{{"enableNchw44", true}}, 0x4'0000'0040},
+      {{{"enableNchw88", true}}, 0x3'0000'0040},
+      {{{"enableNchw44", true}, {"enableNchw88", true}}, 0x4'0000'0040},
+      {{{"enableNchw88", true}, {"enableNchw44", false}}, 0x3'0000'0040},
   };
   for (const auto& [options, word] : cases) {
     Exported e = Export(l.model.get(), options);
@@ -85,16 +90,24 @@ TEST(OptimizedDump, EachKwargSetsItsBitOfTheWord) {
   }
 }
 
+// The layout kwargs other than enable_nchw44 and enable_nchw88 (which EnableNchwxx runs).
 TEST(OptimizedDump, LayoutKwargsAreRefusedNamingTheirBackend) {
   auto l = Load(ReadCorpusFile(mge::testing::kConvFile));
-  ExpectRefused(&l, {{"enableNchw44", true}}, ErrorCode::kUnsupported, "enableNchw44",
-                "enable_nchw44 (enableNchw44) converts the graph to a layout for Arm CPUs");
+  ExpectRefused(&l, {{"enableNchw44Dot", true}}, ErrorCode::kUnsupported, "enableNchw44Dot",
+                "enable_nchw44_dot (enableNchw44Dot) converts the graph to a layout for Armv8.2 "
+                "CPUs with the dot-product instructions");
   ExpectRefused(&l, {{"enableNchw4", true}}, ErrorCode::kUnsupported, "enableNchw4", "NVIDIA");
   ExpectRefused(&l, {{"enableHwcd4", true}}, ErrorCode::kUnsupported, "enableHwcd4", "OpenCL");
-  // Several layout kwargs: the last in MegEngine's order wins (nchw44 comes after nchw88),
-  // and a falsy one is no layout at all.
-  ExpectRefused(&l, {{"enableNchw44", true}, {"enableNchw88", true}}, ErrorCode::kUnsupported,
-                "enableNchw44", "Arm");
+  ExpectRefused(&l, {{"enableNchw32", true}}, ErrorCode::kUnsupported, "enableNchw32",
+                "tensor cores");
+  ExpectRefused(&l, {{"enableChwn4", true}}, ErrorCode::kUnsupported, "enableChwn4", "NVIDIA");
+  ExpectRefused(&l, {{"enableNchw64", true}}, ErrorCode::kUnsupported, "enableNchw64", "int4");
+  // Several layout kwargs: the last in MegEngine's order wins (nchw32 comes after nchw88,
+  // nchw44_dot after nchw44), and a falsy one is no layout at all.
+  ExpectRefused(&l, {{"enableNchw32", true}, {"enableNchw88", true}}, ErrorCode::kUnsupported,
+                "enableNchw32", "NVIDIA");
+  ExpectRefused(&l, {{"enableNchw44", true}, {"enableNchw44Dot", true}}, ErrorCode::kUnsupported,
+                "enableNchw44Dot", "Armv8.2");
   ExpectRefused(&l, {{"enableHwcd4", true}, {"enableNchw4", false}}, ErrorCode::kUnsupported,
                 "enableHwcd4", "OpenCL");
   // enable_weight_preprocess is no Network.dump kwarg.

@@ -204,6 +204,28 @@ class TestGraph {
     n.mutable_op().items = {{DumpItem::kParam, 0}};
     return Add(std::move(n), "");
   }
+  // Convolution in NCHW, cross-correlation, with its stride and padding (both axes alike).
+  VarRef ConvolutionStrided(VarRef x, VarRef w, uint32_t pad, uint32_t stride, bool group) {
+    OptNode n = Node("Convolution", {x, w});
+    flatbuffers::FlatBufferBuilder fbb(64);
+    n.mutable_op().params.push_back(g_->OwnParam(
+        3, &fbb,
+        param::CreateConvolution(
+            fbb, param::ConvolutionV0Mode_CROSS_CORRELATION, pad, pad, stride, stride, 1, 1,
+            group ? param::ConvolutionV0Sparse_GROUP : param::ConvolutionV0Sparse_DENSE)
+            .Union()));
+    n.mutable_op().items = {{DumpItem::kParam, 0}};
+    return Add(std::move(n), "");
+  }
+  // Pooling in NCHW, no padding, a square window and stride.
+  VarRef Pooling(VarRef x, param::PoolingV0Mode mode, uint32_t window, uint32_t stride) {
+    OptNode n = Node("Pooling", {x});
+    flatbuffers::FlatBufferBuilder fbb(64);
+    n.mutable_op().params.push_back(g_->OwnParam(
+        9, &fbb, param::CreatePooling(fbb, mode, 0, 0, stride, stride, window, window).Union()));
+    n.mutable_op().items = {{DumpItem::kParam, 0}};
+    return Add(std::move(n), "");
+  }
   void Output(VarRef v) { g_->AddEndpoint(v); }
 
   // The graph as a Graph (in the dumper's order), which OptimizeForInference reads.
