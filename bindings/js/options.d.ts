@@ -119,9 +119,9 @@ export interface MegengineExportOptions {
   enableIoc16?: boolean | null;
   /** enable_hwcd4: Convert to the NHWCD4 layout (fast on some OpenCL devices); not implemented by graphport. Default: false. */
   enableHwcd4?: boolean | null;
-  /** enable_nchw88: Convert to the NCHW88 layout (x86 AVX); not implemented by graphport. Default: false. */
+  /** enable_nchw88: Convert float32 convolutions and the operators around them to the NCHW88 layout (x86 CPUs with AVX2; EnableNchwxx, pack 8); the outputs stay NCHW. Default: false. */
   enableNchw88?: boolean | null;
-  /** enable_nchw44: Convert to the NCHW44 layout (Arm); not implemented by graphport. Default: false. */
+  /** enable_nchw44: Convert float32 convolutions and the operators around them to the NCHW44 layout (Arm CPUs with NEON; EnableNchwxx, pack 4); the outputs stay NCHW. Default: false. */
   enableNchw44?: boolean | null;
   /** enable_nchw44_dot: Convert to the NCHW44-dot layout (Armv8.2 with dot product); not implemented by graphport. Default: false. */
   enableNchw44Dot?: boolean | null;

@@ -169,9 +169,11 @@ const std::vector<OptimizeKwarg>& OptimizeKwargs() {
       {"enableHwcd4", "enable_hwcd4", false,
        "Convert to the NHWCD4 layout (fast on some OpenCL devices); not implemented by graphport."},
       {"enableNchw88", "enable_nchw88", false,
-       "Convert to the NCHW88 layout (x86 AVX); not implemented by graphport."},
+       "Convert float32 convolutions and the operators around them to the NCHW88 layout "
+       "(x86 CPUs with AVX2; EnableNchwxx, pack 8); the outputs stay NCHW."},
       {"enableNchw44", "enable_nchw44", false,
-       "Convert to the NCHW44 layout (Arm); not implemented by graphport."},
+       "Convert float32 convolutions and the operators around them to the NCHW44 layout "
+       "(Arm CPUs with NEON; EnableNchwxx, pack 4); the outputs stay NCHW."},
       {"enableNchw44Dot", "enable_nchw44_dot", false,
        "Convert to the NCHW44-dot layout (Armv8.2 with dot product); not implemented by "
        "graphport."},

@@ -367,18 +367,28 @@ test('the MegEngine plan: compat_older_version needs FBS and 8.14, a strip-info 
   }
 });
 
-test('the MegEngine plan: layout kwargs refused before the export (the last layout wins), float16 let through, all ignored when not optimizing', async () => {
+test('the MegEngine plan: layout kwargs as the core takes them (the last layout wins), all ignored when not optimizing', async () => {
   const { planExport } = await import('../../web/mge/plan.mjs');
   const schema = gp.optionSchema('megengine').export;
   const summary = await nodeReference(corpusFile('mge')).then((r) => r.summary);
   const state = { ...initialValues(schema), enableNchw88: true, enableNchw32: true, enableIoc16: true };
   let plan = planExport(state, summary, schema);
-  assert.deepEqual(plan.errors.map((e) => e.option), ['enableNchw32']);
-  assert.match(plan.errors[0].text, /enable_nchw32/);
+  // The page keeps no list of the layouts graphport implements: the request goes whole ...
+  assert.deepEqual(plan.errors, []);
+  assert.equal(plan.options.enableNchw32, true);
   const model = gp.load(readFileSync(corpusFile('mge')), { name: 'model.mge' });
   try {
-    // The core agrees: it refuses the winning layout kwarg ...
-    assert.throws(() => model.export(plan.options), (e) => e.code === 'UNSUPPORTED' && /enableNchw32/.test(e.message));
+    // ... and the core's preview, which the page shows before Export, refuses the winning
+    // layout kwarg naming the backend it is for; the export refuses it the same way ...
+    for (const run of [() => model.preview(plan.options), () => model.export(plan.options)]) {
+      assert.throws(run, (e) => e.code === 'UNSUPPORTED' && /enableNchw32/.test(e.message) && /NVIDIA/.test(e.message));
+    }
+    // ... runs NCHW44 and NCHW88 (optimize_options: the layout in bits 32-35, 64 fuse_grain) ...
+    for (const [kwarg, layout] of [['enableNchw44', 4], ['enableNchw88', 3]]) {
+      const packed = planExport({ ...initialValues(schema), [kwarg]: true }, summary, schema);
+      assert.deepEqual(packed.errors, []);
+      assert.equal(model.export(packed.options).info.optimized.optimizeOptions, layout * 2 ** 32 + 64);
+    }
     // ... runs the float16 conversion, which writes MegEngine's optimize_options bits ...
     const f16 = planExport({ ...initialValues(schema), enableIoc16: true }, summary, schema);
     assert.deepEqual(f16.errors, []);

@@ -3,21 +3,17 @@
 // than the model's, file names that are no paths: web/export_request.mjs), the files
 // Network.dump will write (the model, and the strip-info JSON when a name is given), and what
 // else the core refuses, said before the export runs. No DOM.
-import { lastSet, requestedValue, schemaPlan } from '../export_request.mjs';
+import { requestedValue, schemaPlan } from '../export_request.mjs';
 
-// The optimize_for_inference kwargs the core refuses (the layout transforms), and those
-// MegEngine ignores with optimize_for_inference off, said before the export runs. Of several
-// layout kwargs the schema's lastWins set says which one applies.
-
-function optimizePlan(state, schema, say, errors, warnings) {
+// The optimize_for_inference kwargs MegEngine ignores with optimize_for_inference off, said
+// before the export runs. A layout transform graphport does not implement (of several layout
+// kwargs the last one set applies) is refused by the core itself, in the export preview.
+function optimizePlan(state, schema, say, warnings) {
   const kwargs = schema.options.filter((o) => o.group === 'optimize' && o.name.startsWith('enable'));
   const changed = kwargs.filter((o) => state[o.name] !== undefined && state[o.name] !== o.default);
   if (state.optimizeForInference === false || state.asLoaded === true) {
     for (const o of changed) say(warnings, o.name, `${o.seed} is ignored: the graph is not optimized`);
-    return;
   }
-  const layout = lastSet(schema, state, 'layout');
-  if (layout) say(errors, layout, `${schema.options.find((o) => o.name === layout).seed}: graphport does not implement this layout transform`);
 }
 
 export function planExport(state, summary, schema) {
@@ -35,7 +31,7 @@ export function planExport(state, summary, schema) {
   if (options.userInfo !== undefined && options.enableMetadata === false) {
     say(warnings, 'userInfo', 'user_info is kept in the metadata, which “Save metadata” turned off');
   }
-  optimizePlan(state, schema, say, errors, warnings);
+  optimizePlan(state, schema, say, warnings);
   const mge = summary?.megengine;
   if (mge?.testCases?.length && mge.graph === 0) {
     // The export re-dumps the model inside its container and keeps the test cases as they are.
