@@ -202,6 +202,59 @@ TEST(OptimizedDump, FuseConvBiasNonlinearityWritesAConvBias) {
             fused.model());
 }
 
+// A built conv + BatchNorm + ReLU model, written and loaded as a file.
+std::string ConvBatchNormRelu() {
+  testing::TestGraph t;
+  VarRef x = t.Input("x", {1, 2, 4, 4});
+  VarRef conv = t.Convolution(x, t.Imm(HostValue::Floats({3, 2, 1, 1}, {1, 2, 3, 4, 5, 6})));
+  VarRef p = t.Imm(HostValue::Floats({1, 3, 1, 1}, {1.0f, 2.0f, 3.0f}));
+  VarRef q = t.Imm(HostValue::Floats({1, 3, 1, 1}, {0.5f, 0.25f, 2.0f}));
+  t.Output(t.Elemwise(0 /*RELU*/, {t.BatchNorm({conv, p, q, q, p}, 1e-3, true)}, "out"));
+  DumpRequest request;
+  DumpPlan plan = MakeDumpPlan(t.Emit(), request);
+  StringSink sink;
+  WriteV2(plan).WriteTo(&sink);
+  return sink.Take();
+}
+
+// A var a pass makes without inheriting a name shows its operator's name, and keep_var_name
+// writes what MegEngine shows (research megengine_optimize.md §2.1.6): the re-made
+// Convolution's var and the folded weight and bias are written under their operators'
+// default names, the output keeps "out", and no name is made up as var<id>.
+TEST(OptimizedDump, KeepVarNameWritesTheOperatorsNameForAMadeVar) {
+  auto l = Load(ConvBatchNormRelu());
+  const std::pair<const char*, int> cases[] = {{"FBS_V2", 1}, {"FBS_V2", 2}, {"FBS", 2}};
+  for (const auto& [format, level] : cases) {
+    SCOPED_TRACE(std::string(format) + " keepVarName " + std::to_string(level));
+    Exported e = Export(l.model.get(),
+                        {{"dumpFormat", format}, {"keepVarName", level}, {"keepOprName", true}});
+    EXPECT_FALSE(e.info["kept"].contains("varNames")) << e.info["kept"].dump();
+    EXPECT_EQ(e.info["outputs"], nlohmann::json({"out"}));
+    std::unique_ptr<MgeFile> back = ReadMgeFile(e.model(), "written");
+    const Graph& g = back->graphs.at(0);
+    std::vector<std::string> made;
+    for (const Operator& op : g.oprs) {
+      if (op.cls->key == "Host2DeviceCopy") continue;
+      ASSERT_TRUE(op.name.has_value()) << op.cls->key;
+      ASSERT_EQ(op.outputs.size(), 1u);
+      const std::optional<std::string> name = g.VarName(op.outputs[0]);
+      ASSERT_TRUE(name.has_value()) << *op.name;
+      if (*name == "out") continue;
+      EXPECT_EQ(*name, *op.name);
+      made.push_back(op.cls->key + " " + name->substr(0, name->find('[')));
+    }
+    EXPECT_EQ(made, (std::vector<std::string>{"ImmutableTensor const{3,2,1,1}",
+                                              "Convolution Convolution(x,const{3,2,1,1}",
+                                              "ImmutableTensor const{1,3,1,1}"}));
+    // Loaded back, the names are explicit, and a second dump writes the same file.
+    auto again = Load(e.model());
+    EXPECT_EQ(Export(again.model.get(),
+                     {{"dumpFormat", format}, {"keepVarName", level}, {"keepOprName", true}})
+                  .model(),
+              e.model());
+  }
+}
+
 TEST(OptimizedDump, FusePreprocessRefusesWhatItWouldFuse) {
   testing::TestGraph t;
   VarRef x = t.Input("x", {1, 3, 2, 2});
