@@ -1,8 +1,10 @@
 #include "mge/optimize/opt_graph.h"
 
+#include <algorithm>
 #include <string_view>
 
 #include "mge/dtype_infer.h"
+#include "mge/optimize/opr_name.h"
 #include "mge/optimize/shape_infer.h"
 
 namespace graphport::mge::opt {
@@ -223,6 +225,20 @@ bool OptGraph::Unchanged(const std::vector<uint32_t>& order) const {
   return true;
 }
 
+std::vector<std::optional<std::string>> OptGraph::ShownNames(uint32_t index) const {
+  const OptNode& n = nodes_[index];
+  std::vector<std::optional<std::string>> shown;
+  if (n.loaded()) return shown;
+  for (uint32_t k = 0; k < n.outputs.size(); ++k) {
+    const OptVar& v = n.outputs[k];
+    const bool named = v.middle().name || (v.v1_name() && !v.v1_name()->empty());
+    shown.push_back(named ? std::nullopt : std::optional<std::string>(VarName(*this, {index, k})));
+  }
+  const bool any = std::any_of(shown.begin(), shown.end(), [](const auto& s) { return s; });
+  if (!any) shown.clear();
+  return shown;
+}
+
 const Graph& OptGraph::Emit() {
   const std::vector<uint32_t> order = TopoOrder();
   if (Unchanged(order)) return source_;
@@ -250,6 +266,7 @@ const Graph& OptGraph::Emit() {
   for (uint32_t index : order) {
     OptNode& n = nodes_[index];
     storage_->opr_ids.push_back(n.id);
+    std::vector<std::optional<std::string>> shown = ShownNames(index);
     // A loaded operator is copied, and so is one shared with a copy of it; one a pass made is
     // moved (Emit() is the graph's last use).
     if (n.owns_op_alone()) {
@@ -265,10 +282,12 @@ const Graph& OptGraph::Emit() {
     }
     op.outputs.clear();
     op.output_names.reset();
-    if (n.has_v1_names) {
+    const bool v1 = g.format == DumpFormat::kFbsV1;
+    if (n.has_v1_names || (v1 && !shown.empty())) {
       op.output_names.emplace();
-      for (const OptVar& v : n.outputs) {
-        op.output_names->push_back(v.v1_name() ? *v.v1_name() : std::string());
+      for (uint32_t k = 0; k < n.outputs.size(); ++k) {
+        const OptVar& v = n.outputs[k];
+        op.output_names->push_back(v.v1_name() ? *v.v1_name() : shown[k].value_or(""));
       }
     }
     first_var[index] = static_cast<uint32_t>(out.vars.size());
@@ -280,6 +299,7 @@ const Graph& OptGraph::Emit() {
       var.index = k;
       OptVar& v = n.outputs[k];
       var.middle = v.renamed() ? std::move(v.mutable_middle()) : v.middle();
+      if (!v1 && !shown.empty() && shown[k]) var.middle.name = shown[k];
     }
     const std::string_view key = op.cls == nullptr ? std::string_view() : op.cls->key;
     if (key == "SharedDeviceTensor" || key == "MultipleDeviceTensorHolder" ||

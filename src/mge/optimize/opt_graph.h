@@ -210,6 +210,11 @@ class OptGraph {
 
  private:
   void InferOutputs(OptNode* n) const;
+  // MegEngine shows a var without an explicit name by its operator's name (research
+  // megengine_optimize.md §2.1.6), and keep_var_name writes what it shows: per output of a
+  // node a pass made or changed, that name where the var inherited none (empty when every
+  // output has one, or the node is the loaded operator).
+  std::vector<std::optional<std::string>> ShownNames(uint32_t index) const;
   bool Unchanged(const std::vector<uint32_t>& order) const;
 
   const Graph& source_;

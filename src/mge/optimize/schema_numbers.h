@@ -28,6 +28,7 @@ inline constexpr uint8_t kDimshuffleParam = fbs::OperatorParam_param_Dimshuffle;
 inline constexpr uint8_t kAxisAddRemoveParam = fbs::OperatorParam_param_AxisAddRemove;
 inline constexpr uint8_t kDTypeParam = fbs::OperatorParam_DType;
 inline constexpr uint8_t kAdaptivePoolingParam = fbs::OperatorParam_param_AdaptivePooling;
+inline constexpr uint8_t kIndexDescParam = fbs::OperatorParam_param_IndexDescMaskDump;
 
 // Elemwise modes the passes use.
 enum ElemwiseMode : uint32_t {

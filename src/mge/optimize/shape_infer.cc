@@ -40,8 +40,9 @@ std::optional<Shape> ShapeFromKernel(const OptGraph& g, const OptNode& n) {
   for (size_t k = 0; k < n.inputs.size(); ++k) {
     const OptVar& in = g.var(n.inputs[k]);
     const bool target =
-        (key == "Reshape" || key == "Broadcast" || key == "Reduce" || key == "AdaptivePooling") &&
-        k == 1;
+        ((key == "Reshape" || key == "Broadcast" || key == "Reduce" || key == "AdaptivePooling") &&
+         k == 1) ||
+        (key == "Subtensor" && k >= 1);  // its bounds decide the shape
     if (target) {
       // The target shape's value: computable when it is constant or shape arithmetic.
       GraphEvaluator eval(g, EvalOptions{});
@@ -157,7 +158,8 @@ std::optional<Shape> InferShape(const OptGraph& g, const OptNode& n, uint32_t ou
   if (key == "MatrixMul") return MatrixMulShape(g, n);
   if (key == "Pooling") return PoolingShape(g, n);
   if (key == "Reshape" || key == "Broadcast" || key == "Dimshuffle" || key == "AxisAddRemove" ||
-      key == "Concat" || key == "GetVarShape" || key == "Reduce" || key == "AdaptivePooling") {
+      key == "Concat" || key == "GetVarShape" || key == "Reduce" || key == "AdaptivePooling" ||
+      key == "Subtensor") {
     return ShapeFromKernel(g, n);
   }
   return std::nullopt;

@@ -45,6 +45,17 @@ std::optional<HostValue> EvalAxisAddRemove(const HostValue& x,
                                            const std::vector<std::pair<bool, int32_t>>& descs,
                                            std::string* why);
 std::optional<HostValue> EvalConcat(const Inputs& in, int32_t axis, std::string* why);
+// Subtensor: one item per indexed axis (megengine_dump_details.md §2.3), each a slice
+// (begin, end, step, whichever are given) or a single index, which removes the axis; the
+// given bounds are the scalar `index` values, in item order. Python's slice rules for
+// positive steps; a negative or zero step, a bound outside the axis or an empty result is
+// refused rather than guessed at.
+struct SubtensorItem {
+  int32_t axis = 0;
+  bool begin = false, end = false, step = false, idx = false;
+};
+std::optional<HostValue> EvalSubtensor(const HostValue& x, const std::vector<SubtensorItem>& items,
+                                       const Inputs& index, std::string* why);
 // GetVarShape: the broadcast shape of the inputs as Int32, or one axis of it (axis 7: none).
 std::optional<HostValue> EvalGetVarShape(const std::vector<Shape>& shapes, int32_t axis,
                                          std::string* why);

@@ -172,7 +172,7 @@ bool HasKernel(const Operator& op) {
                                                       "ShapeHint",     "AdaptivePooling",
                                                       "Copy",          "Convolution",
                                                       "MatrixMul",     "ConvBiasForward",
-                                                      "Pooling"};
+                                                      "Pooling",       "Subtensor"};
   return keys->count(Key(op)) != 0;
 }
 
@@ -218,6 +218,19 @@ std::optional<HostValue> EvalOperator(const Operator& op, const std::vector<cons
   } else if (key == "Concat") {
     const auto* p = ParamOf<param::Axis>(op, kAxisParam);
     out = EvalConcat(in, p == nullptr ? 0 : p->axis(), why);
+  } else if (key == "Subtensor") {
+    const auto* p = ParamOf<param::IndexDescMaskDump>(op, kIndexDescParam);
+    std::vector<SubtensorItem> items;
+    if (p != nullptr && p->items() != nullptr) {
+      for (const param::IndexDescMaskItem* d : *p->items()) {
+        items.push_back({d->axis(), d->begin(), d->end(), d->step(), d->idx()});
+      }
+    }
+    if (p == nullptr || in.empty()) {
+      *why = "Subtensor without its index items or data";
+    } else {
+      out = EvalSubtensor(*in[0], items, Inputs(in.begin() + 1, in.end()), why);
+    }
   } else if (key == "GetVarShape") {
     std::vector<Shape> shapes;
     for (const HostValue* v : in) shapes.push_back(v->shape);

@@ -1,5 +1,5 @@
 // TypeCvt and the operators that only move elements: Reshape, Dimshuffle, AxisAddRemove,
-// Concat, GetVarShape (Broadcast is with Elemwise, which shares its indexing).
+// Concat, Subtensor, GetVarShape (Broadcast is with Elemwise, which shares its indexing).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -234,6 +234,89 @@ std::optional<HostValue> EvalConcat(const Inputs& in, int32_t axis, std::string*
           out.i.push_back(v->i[k]);
         }
       }
+    }
+  }
+  return out;
+}
+
+std::optional<HostValue> EvalSubtensor(const HostValue& x, const std::vector<SubtensorItem>& items,
+                                       const Inputs& index, std::string* why) {
+  const size_t rank = x.shape.size();
+  // Per input axis: first element, step and count; `kept` false for an indexed axis.
+  std::vector<int64_t> first(rank, 0), step(rank, 1), count(x.shape.begin(), x.shape.end());
+  std::vector<bool> kept(rank, true), seen(rank, false);
+  size_t next = 0;
+  auto bound = [&](int64_t* out) {
+    if (next >= index.size() || index[next]->size() != 1 || index[next]->shape_only()) {
+      *why = "a Subtensor index that is not one known number";
+      return false;
+    }
+    *out = index[next++]->AsInt(0);
+    return true;
+  };
+  for (const SubtensorItem& item : items) {
+    std::optional<int32_t> a = NormalizeAxis(item.axis, rank);
+    if (!a || seen[*a]) {
+      *why = "a Subtensor axis out of range or indexed twice";
+      return std::nullopt;
+    }
+    seen[*a] = true;
+    const int64_t n = x.shape[*a];
+    int64_t begin = 0, end = n, by = 1, at = 0;
+    if ((item.begin && !bound(&begin)) || (item.end && !bound(&end)) ||
+        (item.step && !bound(&by)) || (item.idx && !bound(&at))) {
+      return std::nullopt;
+    }
+    if (item.idx) {
+      if (item.begin || item.end || item.step) {
+        *why = "a Subtensor item with both an index and a slice";
+        return std::nullopt;
+      }
+      if (at < 0) at += n;
+      if (at < 0 || at >= n) {
+        *why = "a Subtensor index outside its axis";
+        return std::nullopt;
+      }
+      first[*a] = at;
+      count[*a] = 1;
+      kept[*a] = false;
+      continue;
+    }
+    if (begin < 0) begin += n;
+    if (end < 0) end += n;
+    if (by <= 0 || begin < 0 || begin > n || end < 0 || end > n || begin >= end) {
+      *why = "a Subtensor slice with a step below 1, a bound outside its axis or no elements";
+      return std::nullopt;
+    }
+    first[*a] = begin;
+    step[*a] = by;
+    count[*a] = (end - begin + by - 1) / by;
+  }
+  if (next != index.size()) {
+    *why = "more Subtensor index inputs than its items use";
+    return std::nullopt;
+  }
+  HostValue out;
+  out.dtype = x.dtype;
+  for (size_t k = 0; k < rank; ++k) {
+    if (kept[k]) out.shape.push_back(static_cast<uint32_t>(count[k]));
+  }
+  if (out.shape.empty()) out.shape = {1};
+  if (x.shape_only()) return out;
+  std::vector<int64_t> stride(rank, 1);
+  for (size_t k = rank; k-- > 1;) stride[k - 1] = stride[k] * x.shape[k];
+  std::vector<int64_t> at(rank, 0);  // the output element's position on each input axis
+  for (size_t e = 0, total = out.size(); e < total; ++e) {
+    int64_t offset = 0;
+    for (size_t k = 0; k < rank; ++k) offset += (first[k] + at[k] * step[k]) * stride[k];
+    if (x.is_float()) {
+      out.f.push_back(x.f[offset]);
+    } else {
+      out.i.push_back(x.i[offset]);
+    }
+    for (size_t k = rank; k-- > 0;) {
+      if (++at[k] < count[k]) break;
+      at[k] = 0;
     }
   }
   return out;

@@ -170,6 +170,49 @@ TEST(EvalShapes, ReshapeBroadcastDimshuffleAxisConcat) {
   EXPECT_FALSE(EvalGetVarShape({{2}, {3}}, 7, &why));
 }
 
+// LayerNorm's converter reshapes x to shape[:2] ++ [-1] (megengine_dump_details.md §1.8):
+// without this value the Reshape's shape, and every shape after it, is unknown.
+TEST(EvalSubtensor, SlicesAndIndicesAsMegEngineDoes) {
+  HostValue shape = I({3}, {2, 3, 4}), two = I({1}, {2}), minus_one = I({1}, {-1});
+  std::string why;
+  auto head = EvalSubtensor(shape, {{0, false, true, false, false}}, {&two}, &why);
+  ASSERT_TRUE(head) << why;
+  EXPECT_EQ(head->dtype, kI32);
+  EXPECT_EQ(head->shape, (Shape{2}));
+  EXPECT_EQ(head->i, (std::vector<int32_t>{2, 3}));
+  // A single index removes its axis; a value of one axis is shape (1).
+  auto last = EvalSubtensor(shape, {{0, false, false, false, true}}, {&minus_one}, &why);
+  ASSERT_TRUE(last) << why;
+  EXPECT_EQ(last->shape, (Shape{1}));
+  EXPECT_EQ(last->i, (std::vector<int32_t>{4}));
+  // x[1:, ::2] of a 3 x 4 matrix, then x[:, 1] of it.
+  HostValue x = F({3, 4}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
+  HostValue one = I({1}, {1});
+  auto rows = EvalSubtensor(x, {{1, false, false, true, false}, {0, true, false, false, false}},
+                            {&two, &one}, &why);
+  ASSERT_TRUE(rows) << why;
+  EXPECT_EQ(rows->shape, (Shape{2, 2}));
+  EXPECT_EQ(rows->f, (std::vector<float>{4, 6, 8, 10}));
+  auto column = EvalSubtensor(x, {{1, false, false, false, true}}, {&one}, &why);
+  ASSERT_TRUE(column) << why;
+  EXPECT_EQ(column->shape, (Shape{3}));
+  EXPECT_EQ(column->f, (std::vector<float>{1, 5, 9}));
+  // A shape-only placeholder gives the shape alone (static shape inference).
+  HostValue placeholder;
+  placeholder.shape = {5, 6};
+  auto shaped = EvalSubtensor(placeholder, {{0, false, true, false, false}}, {&two}, &why);
+  ASSERT_TRUE(shaped) << why;
+  EXPECT_EQ(shaped->shape, (Shape{2, 6}));
+  EXPECT_TRUE(shaped->shape_only());
+  // What MegEngine's rules are not pinned down for here is refused, never guessed.
+  EXPECT_FALSE(EvalSubtensor(shape, {{0, false, false, true, false}}, {&minus_one}, &why));
+  EXPECT_NE(why.find("step below 1"), std::string::npos) << why;
+  HostValue nine = I({1}, {9});
+  EXPECT_FALSE(EvalSubtensor(shape, {{0, false, false, false, true}}, {&nine}, &why));
+  EXPECT_FALSE(EvalSubtensor(shape, {{0, false, true, false, false}}, {}, &why));
+  EXPECT_FALSE(EvalSubtensor(shape, {{0, false, true, false, false}}, {&two, &two}, &why));
+}
+
 TEST(EvalReduce, AxesTargetsAndPinnedOrder) {
   std::string why;
   HostValue x = F({2, 2}, {1, 2, 3, 4});

@@ -5,6 +5,8 @@
 
 #include "mge/optimize/opr_maker.h"
 #include "mge/optimize/rewriter.h"
+#include "mge/optimize/schema_numbers.h"
+#include "mge/schema/cpp_opr_params_generated.h"
 #include "test_graph.h"
 
 namespace graphport::mge::opt {
@@ -98,6 +100,42 @@ TEST(StaticShapes, ShapeOperatorsOfLargeInputs) {
   EXPECT_TRUE(g.node(t.Broadcast(x, target).node).shape_const);
   EXPECT_TRUE(g.node(t.WithAxis("Reshape", {x, target}).node).shape_const);
   EXPECT_FALSE(g.node(flat.node).shape_const);  // axis 1 is worked out from x's size
+}
+
+// x[:end] on axis 0, as LayerNorm's converter takes the leading axes of a shape.
+VarRef SubtensorEnd(TestGraph* t, VarRef x, VarRef end) {
+  OptNode n;
+  n.set_op(t->g().NewOperator("Subtensor"));
+  flatbuffers::FlatBufferBuilder fbb(64);
+  std::vector<mgb::serialization::fbs::param::IndexDescMaskItem> items = {
+      {0, false, true, false, false}};
+  n.mutable_op().params.push_back(t->g().OwnParam(
+      kIndexDescParam, &fbb,
+      mgb::serialization::fbs::param::CreateIndexDescMaskDumpDirect(fbb, &items).Union()));
+  n.mutable_op().items = {{DumpItem::kParam, 0}};
+  n.inputs = {x, end};
+  n.outputs.resize(1);
+  return {t->g().Add(std::move(n)), 0};
+}
+
+// Reshape(x, Concat(GetVarShape(x)[:2], -1)): the Subtensor's value is shape arithmetic, so
+// the Reshape's shape is static (MUTABLE), and every shape computed from it.
+TEST(StaticShapes, ThroughASubtensorOfAShape) {
+  TestGraph t;
+  VarRef x = t.Input("x", {2, 3, 4});
+  VarRef head = SubtensorEnd(&t, t.WithAxis("GetVarShape", {x}), t.Imm(HostValue::Ints({1}, {2})));
+  OptGraph& g = t.g();
+  EXPECT_EQ(*g.var(head).shape, (Shape{2}));
+  VarRef target = t.Concat({head, t.Imm(HostValue::Ints({1}, {-1}))}, 0);
+  VarRef flat = t.WithAxis("Reshape", {x, target}, 2);
+  ASSERT_TRUE(g.var(flat).shape);
+  EXPECT_EQ(*g.var(flat).shape, (Shape{2, 3, 4}));
+  EXPECT_EQ(*g.var(t.Reduce(flat, 1 /*SUM_SQR*/, -1)).shape, (Shape{2, 3, 1}));
+  EXPECT_FALSE(g.node(head.node).value_const);  // it follows the input's shape
+  // Of a constant it is CONST, which the passes may fold now that the evaluator has it.
+  VarRef imm =
+      SubtensorEnd(&t, t.Imm(HostValue::Ints({3}, {5, 6, 7})), t.Imm(HostValue::Ints({1}, {2})));
+  EXPECT_TRUE(g.node(imm.node).value_const);
 }
 
 // copy_opr_shallow goes through the class's maker: a commutative Elemwise made again orders

@@ -215,6 +215,159 @@ TEST(OptimizedDump, FuseConvBiasNonlinearityWritesAConvBias) {
             fused.model());
 }
 
+// The built graph written as an FBS_V2 file, as graphport writes it unoptimized.
+std::string FileOf(testing::TestGraph* t) {
+  DumpRequest request;
+  DumpPlan plan = MakeDumpPlan(t->Emit(), request);
+  StringSink sink;
+  WriteV2(plan).WriteTo(&sink);
+  return sink.Take();
+}
+
+HostValue Ramp(Shape shape, float start, float step) {
+  std::vector<float> v(ElementCount(shape));
+  for (size_t k = 0; k < v.size(); ++k) v[k] = start + step * static_cast<float>(k);
+  return HostValue::Floats(std::move(shape), std::move(v));
+}
+
+// conv + BatchNorm + ReLU (ConvertBatchNormToElemwise, ParamRedistribute, ParamFuse,
+// ArithFuse).
+std::string ConvBatchNormRelu() {
+  testing::TestGraph t;
+  VarRef x = t.Input("x", {1, 2, 4, 4});
+  VarRef conv = t.Convolution(x, t.Imm(HostValue::Floats({3, 2, 1, 1}, {1, 2, 3, 4, 5, 6})));
+  VarRef p = t.Imm(HostValue::Floats({1, 3, 1, 1}, {1.0f, 2.0f, 3.0f}));
+  VarRef q = t.Imm(HostValue::Floats({1, 3, 1, 1}, {0.5f, 0.25f, 2.0f}));
+  t.Output(t.Elemwise(0 /*RELU*/, {t.BatchNorm({conv, p, q, q, p}, 1e-3, true)}, "out"));
+  return FileOf(&t);
+}
+
+// conv + bias + a residual input + ReLU (ReorderArithChain, ArithFuse).
+std::string ConvBiasAddRelu() {
+  testing::TestGraph t;
+  VarRef x = t.Input("x", {1, 3, 5, 5}), y = t.Input("y", {1, 4, 3, 3});
+  VarRef conv = t.Convolution(x, t.Imm(Ramp({4, 3, 3, 3}, -1.0f, 0.07f)));
+  VarRef sum = t.Elemwise(16, {t.Elemwise(16, {conv, t.Imm(Ramp({1, 4, 1, 1}, 0.5f, -0.5f))}), y});
+  t.Output(t.Elemwise(0 /*RELU*/, {sum}, "out"));
+  return FileOf(&t);
+}
+
+// Matrix products with per-column scales and biases (ParamRedistribute's MulMatmul).
+std::string MatmulChain() {
+  testing::TestGraph t;
+  VarRef h = t.MatrixMul(t.Input("x", {4, 8}), t.Imm(Ramp({8, 6}, -2.0f, 0.09f)));
+  h = t.Elemwise(16, {t.Elemwise(21, {h, t.Imm(Ramp({1, 6}, 0.5f, 0.25f))}),
+                      t.Imm(Ramp({1, 6}, -1.0f, 0.5f))});
+  h = t.Elemwise(0 /*RELU*/, {h});
+  t.Output(t.Elemwise(
+      21, {t.MatrixMul(h, t.Imm(Ramp({6, 3}, 1.0f, -0.1f))), t.Imm(Ramp({1, 3}, 2.0f, 1.0f))},
+      "out"));
+  return FileOf(&t);
+}
+
+// A sum over an axis divided by its size (FoldingReduceMean).
+std::string ReduceMeanHead() {
+  testing::TestGraph t;
+  VarRef x = t.Input("x", {2, 3, 4});
+  VarRef s = t.Elemwise(21, {x, t.Imm(Ramp({1, 3, 1}, 0.25f, 0.75f))});
+  VarRef sum = t.Reduce(s, 0 /*SUM*/, 2);
+  VarRef count = t.TypeCvt(t.WithAxis("GetVarShape", {s}, 2), kF32);
+  t.Output(t.Elemwise(27 /*TRUE_DIV*/, {sum, count}, "out"));
+  return FileOf(&t);
+}
+
+// BatchNorm, then a global average pooling as Reshape, Reduce SUM, a division by the count
+// and axis operators (FoldingGlobalPooling).
+std::string GlobalPoolingHead() {
+  testing::TestGraph t;
+  VarRef x = t.Input("x", {1, 2, 3, 4});
+  VarRef p = t.Imm(HostValue::Floats({1, 2, 1, 1}, {1.5f, 0.5f}));
+  VarRef q = t.Imm(HostValue::Floats({1, 2, 1, 1}, {0.25f, -1.0f}));
+  VarRef bn = t.BatchNorm({x, p, q, q, p}, 1e-5, true);
+  VarRef flat = t.WithAxis("Reshape", {bn, t.Imm(HostValue::Ints({3}, {1, 2, -1}))}, 2);
+  VarRef sum = t.AxisAddRemove(t.Reduce(flat, 0 /*SUM*/, 2), {{true, 2}});
+  VarRef count = t.TypeCvt(t.WithAxis("GetVarShape", {flat}, 2), kF32);
+  VarRef mean = t.Elemwise(27 /*TRUE_DIV*/, {sum, count});
+  t.Output(t.AxisAddRemove(mean, {{false, 2}, {false, 3}}));
+  return FileOf(&t);
+}
+
+// Each pass pattern's graph, optimized by the default dump in FBS_V2, FBS and FBS 8.14:
+// the dump verifies, the pattern's pass changed it, and the default re-dump of the dump is
+// the same bytes with no pass reporting a change (research megengine_optimize.md §6.1: a
+// deployed CNN is a fixed point; none of these graphs holds a §6.3 case).
+TEST(OptimizedDump, EachPassPatternsDumpIsAFixedPoint) {
+  const std::pair<const char*, std::string> patterns[] = {
+      {"conv+BN+ReLU", ConvBatchNormRelu()},   {"conv+bias+add+ReLU", ConvBiasAddRelu()},
+      {"matmul chain", MatmulChain()},         {"reduce-mean head", ReduceMeanHead()},
+      {"global pooling", GlobalPoolingHead()},
+  };
+  const nlohmann::json configurations[] = {
+      nlohmann::json::object(),
+      {{"dumpFormat", "FBS"}},
+      {{"dumpFormat", "FBS"}, {"compatOlderVersion", "8.14"}},
+  };
+  for (const auto& [pattern, file] : patterns) {
+    auto l = Load(file);
+    for (const nlohmann::json& options : configurations) {
+      SCOPED_TRACE(std::string(pattern) + " " + options.dump());
+      Exported once = Export(l.model.get(), options);
+      EXPECT_NE(once.info["optimized"]["passes"], nlohmann::json::array());
+      EXPECT_LT(once.info["optimized"]["operators"]["after"].get<int>(),
+                once.info["optimized"]["operators"]["before"].get<int>());
+      if (options.contains("dumpFormat")) {
+        EXPECT_TRUE(mge::testing::VerifiesAsV1(once.model()));
+        EXPECT_EQ(once.model().substr(0, 4),
+                  options.contains("compatOlderVersion") ? "MGBS" : "MGBC");
+      } else {
+        EXPECT_TRUE(mge::testing::VerifiesAsV2(once.model()));
+      }
+      auto back = Load(once.model());
+      Exported twice = Export(back.model.get(), options);
+      EXPECT_EQ(twice.model(), once.model());
+      EXPECT_EQ(twice.info["optimized"]["passes"], nlohmann::json::array());
+    }
+  }
+}
+
+// A var a pass makes without inheriting a name shows its operator's name, and keep_var_name
+// writes what MegEngine shows (research megengine_optimize.md §2.1.6): the re-made
+// Convolution's var and the folded weight and bias are written under their operators'
+// default names, the output keeps "out", and no name is made up as var<id>.
+TEST(OptimizedDump, KeepVarNameWritesTheOperatorsNameForAMadeVar) {
+  auto l = Load(ConvBatchNormRelu());
+  const std::pair<const char*, int> cases[] = {{"FBS_V2", 1}, {"FBS_V2", 2}, {"FBS", 2}};
+  for (const auto& [format, level] : cases) {
+    SCOPED_TRACE(std::string(format) + " keepVarName " + std::to_string(level));
+    Exported e = Export(l.model.get(),
+                        {{"dumpFormat", format}, {"keepVarName", level}, {"keepOprName", true}});
+    EXPECT_FALSE(e.info["kept"].contains("varNames")) << e.info["kept"].dump();
+    EXPECT_EQ(e.info["outputs"], nlohmann::json({"out"}));
+    std::unique_ptr<MgeFile> back = ReadMgeFile(e.model(), "written");
+    const Graph& g = back->graphs.at(0);
+    std::vector<std::string> made;
+    for (const Operator& op : g.oprs) {
+      if (op.cls->key == "Host2DeviceCopy") continue;
+      ASSERT_TRUE(op.name.has_value()) << op.cls->key;
+      ASSERT_EQ(op.outputs.size(), 1u);
+      const std::optional<std::string> name = g.VarName(op.outputs[0]);
+      ASSERT_TRUE(name.has_value()) << *op.name;
+      if (*name == "out") continue;
+      EXPECT_EQ(*name, *op.name);
+      made.push_back(op.cls->key + " " + name->substr(0, name->find('[')));
+    }
+    EXPECT_EQ(made, (std::vector<std::string>{"ImmutableTensor const{3,2,1,1}",
+                                              "Convolution Convolution(x,const{3,2,1,1}",
+                                              "ImmutableTensor const{1,3,1,1}"}));
+    // Loaded back, the names are explicit, and a second dump writes the same file.
+    auto again = Load(e.model());
+    EXPECT_EQ(Export(again.model.get(),
+                     {{"dumpFormat", format}, {"keepVarName", level}, {"keepOprName", true}})
+                  .model(),
+              e.model());
+  }
+}
+
 TEST(OptimizedDump, FusePreprocessRefusesWhatItWouldFuse) {
   testing::TestGraph t;
   VarRef x = t.Input("x", {1, 3, 2, 2});
