@@ -1,6 +1,7 @@
 #include "tf/meta_graph/export_meta_graph.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -73,6 +74,15 @@ void LendOrCopyLibrary(const tensorflow::GraphDef& in, const WireGraph* wire, bo
   }
 }
 
+// The names of the graph's library functions, held as bytes (`wire`) or parsed in `graph`.
+std::set<std::string, std::less<>> FunctionNamesOf(const tensorflow::GraphDef& graph,
+                                                   const WireGraph* wire) {
+  if (wire == nullptr) return LibraryFunctionNames(graph);
+  std::set<std::string, std::less<>> names;
+  for (const WireFunction& f : wire->functions()) names.emplace(f.name);
+  return names;
+}
+
 }  // namespace
 
 MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& options, Arena* arena) {
@@ -121,6 +131,13 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
     if (!excluded.empty()) passes.push_back(std::move(savers));
   }
   if (options.clear_devices) passes.push_back(std::make_shared<ClearDevices>());
+  // Last, as TensorFlow strips the graph it built. Nodes held parsed are stripped with the
+  // library below, after the stripped op list (TensorFlow lists the ops first); nodes held as
+  // bytes as they are written, and the op list reads their loaded bytes.
+  std::shared_ptr<StripDefaultAttrs> strip;
+  if (options.strip_default_attrs) {
+    strip = std::make_shared<StripDefaultAttrs>(registry, FunctionNamesOf(source, wire));
+  }
   bool rewrite = !scope.empty() || options.clear_devices || options.clear_extraneous_savers;
   std::vector<std::string> unbound;
   // Only save_debug_info reads the exported node names: a copy of every name costs ~140 bytes
@@ -132,7 +149,7 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
     WireNodeOptions plan_options;
     plan_options.scope = &scope;
     plan_options.passes = passes;
-    plan_options.strip_defaults = options.strip_default_attrs ? &registry : nullptr;
+    if (strip != nullptr) plan_options.passes.push_back(strip);
     plan_options.list_unbound_inputs = rewrite;
     plan_options.want_names = want_names;
     result.node_plan = PlanWireNodes(*wire, plan_options, &wire_facts);
@@ -226,9 +243,9 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
       mg->mutable_meta_info_def()->clear_stripped_op_list();
     }
   }
-  StripDefaultAttrsResult stripped = std::move(wire_facts.stripped);
-  if (options.strip_default_attrs) {
-    if (graph != nullptr) StripDefaultAttrs(graph, registry, &stripped);
+  int attrs_stripped = wire_facts.attrs_removed;
+  if (strip != nullptr) {
+    if (graph != nullptr) StripParsedGraph(*strip, graph, &attrs_stripped);
     mg->mutable_meta_info_def()->set_stripped_default_attrs(true);
   }
 
@@ -284,10 +301,10 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
   info["collections"] = collections;
   info["unboundInputs"] = unbound_values;
   info["excludedNodes"] = std::vector<std::string>(excluded.begin(), excluded.end());
-  if (options.strip_default_attrs) {
-    info["strippedDefaultAttrs"] = stripped.removed;
+  if (strip != nullptr) {
+    info["strippedDefaultAttrs"] = attrs_stripped;
     info["unknownDefaultOps"] =
-        std::vector<std::string>(stripped.unknown_ops.begin(), stripped.unknown_ops.end());
+        std::vector<std::string>(strip->unknown_ops().begin(), strip->unknown_ops().end());
   }
   if (options.save_debug_info) info["debugInfoNodes"] = traced;
   if (!scope.empty()) info["droppedReferences"] = dropped;

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "tensorflow/attr_value.pb.h"
+
 namespace graphport::tf {
 
 // What a pass reads of a node: as the earlier passes of the same export left it.
@@ -20,6 +22,9 @@ class NodeView {
   virtual std::string_view name() const = 0;
   virtual std::string_view op() const = 0;
   virtual std::string_view device() const = 0;
+  // Whether the node holds attr `key` with a value equal to `value` (AreAttrValuesEqual).
+  // Only that attr is read: a node held as bytes is not parsed for it when canonical.
+  virtual bool AttrEquals(std::string_view key, const tensorflow::AttrValue& value) const = 0;
 
  protected:
   ~NodeView() = default;
@@ -29,6 +34,8 @@ class NodeView {
 class NodeEdit {
  public:
   virtual void ClearDevice() = 0;
+  // `key` must outlive the edit: a node held as bytes records it until it is written.
+  virtual void RemoveAttr(std::string_view key) = 0;
 
  protected:
   ~NodeEdit() = default;

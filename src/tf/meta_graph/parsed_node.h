@@ -8,30 +8,43 @@
 
 namespace graphport::tf {
 
+// NodeView::AttrEquals of a parsed node.
+bool ParsedAttrEquals(const tensorflow::NodeDef& node, std::string_view key,
+                      const tensorflow::AttrValue& value);
+
 class ParsedNodeView final : public NodeView {
  public:
   explicit ParsedNodeView(const tensorflow::NodeDef& node) : node_(node) {}
   std::string_view name() const override { return node_.name(); }
   std::string_view op() const override { return node_.op(); }
   std::string_view device() const override { return node_.device(); }
+  bool AttrEquals(std::string_view key, const tensorflow::AttrValue& value) const override {
+    return ParsedAttrEquals(node_, key, value);
+  }
 
  private:
   const tensorflow::NodeDef& node_;
 };
 
 // `node` must not share submessages with the model (node_rewrite.h lends attr values): an
-// edit replaces a lent value, never changes it.
+// edit replaces a lent value, never changes it. With `attrs_removed`, counts the attrs the
+// passes remove (the export's info reports them).
 class ParsedNodeEdit final : public NodeEdit {
  public:
-  explicit ParsedNodeEdit(tensorflow::NodeDef* node) : node_(node) {}
+  explicit ParsedNodeEdit(tensorflow::NodeDef* node, int* attrs_removed = nullptr)
+      : node_(node), attrs_removed_(attrs_removed) {}
   void ClearDevice() override { node_->clear_device(); }
+  void RemoveAttr(std::string_view key) override;
 
  private:
   tensorflow::NodeDef* node_;
+  int* attrs_removed_;
 };
 
-// Runs `passes` over `node` in order, each seeing what the ones before it did.
-void EditParsedNode(const NodePasses& passes, tensorflow::NodeDef* node);
+// Runs `passes` over `node` in order, each seeing what the ones before it did; adds the attrs
+// they remove to `*attrs_removed` when given.
+void EditParsedNode(const NodePasses& passes, tensorflow::NodeDef* node,
+                    int* attrs_removed = nullptr);
 
 // Calls `visit` with a view of each node of `graph`, in order.
 void ForEachParsedNode(const tensorflow::GraphDef& graph, const NodeVisitor& visit);

@@ -1,12 +1,11 @@
 // What an export does with each node of a graph that is still wire bytes (tf/wire_graph.h)
 // when its options touch nodes, decided one node at a time so the graph is never held parsed:
 // nodes outside exportScope or that a node pass does not keep are left out; a node is rewritten
-// through a scratch NodeDef only when an option changes it (the scope renames every node;
-// stripDefaultAttrs changes a node that holds one of its op's defaulted attrs; a node pass
-// edits it otherwise than every node); every other node is copied, with the edits the node
-// passes make to every node alike (clearDevices: without its device). On the way it learns
-// what the rest of the export needs of the nodes: how many, their names, unbound inputs,
-// attrs stripped.
+// through a scratch NodeDef only when an option changes it (the scope renames every node; a
+// node pass edits it otherwise than every node, as stripDefaultAttrs does a node holding one
+// of its op's defaults); every other node is copied, with the edits the node passes make to
+// every node alike (clearDevices: without its device). On the way it learns what the rest of
+// the export needs of the nodes: how many, their names, unbound inputs, attrs removed.
 #ifndef GRAPHPORT_TF_META_GRAPH_WIRE_NODE_PLAN_H_
 #define GRAPHPORT_TF_META_GRAPH_WIRE_NODE_PLAN_H_
 
@@ -15,19 +14,16 @@
 #include <vector>
 
 #include "tf/meta_graph/node_view.h"
-#include "tf/meta_graph/op_registry.h"
 #include "tf/meta_graph/scope.h"
-#include "tf/meta_graph/strip_default_attrs.h"
 #include "tf/wire_graph.h"
 
 namespace graphport::tf {
 
 struct WireNodeOptions {
   const Scope* scope = nullptr;
-  NodePasses passes;                           // meta_graph/node_view.h, in order
-  const OpRegistry* strip_defaults = nullptr;  // set: stripDefaultAttrs with this registry
-  bool list_unbound_inputs = false;            // the unbound_inputs collection is rebuilt
-  bool want_names = false;                     // saveDebugInfo reads the exported names
+  NodePasses passes;                 // meta_graph/node_view.h, in order
+  bool list_unbound_inputs = false;  // the unbound_inputs collection is rebuilt
+  bool want_names = false;           // saveDebugInfo reads the exported names
 };
 
 struct WireNodeFacts {
@@ -36,7 +32,7 @@ struct WireNodeFacts {
   // When list_unbound_inputs: every "$unbound_inputs_..." input of the exported nodes, made by
   // this export or an earlier one, in node order.
   std::vector<std::string> unbound;
-  StripDefaultAttrsResult stripped;
+  int attrs_removed = 0;  // by the passes (NodeEdit::RemoveAttr), in the exported nodes
 };
 
 NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options, WireNodeFacts* facts);

@@ -1,6 +1,11 @@
 #include "tf/meta_graph/wire_node_view.h"
 
+#include <algorithm>
+#include <string>
+
 #include "proto/wire_reader.h"
+#include "tf/meta_graph/attr_value_equal.h"
+#include "tf/meta_graph/parsed_node.h"
 
 namespace graphport::tf {
 namespace {
@@ -35,6 +40,36 @@ std::string_view WireNodeView::device() const {
     if (r.number == kDeviceField && r.wire_type == 2) device = r.view();
   }
   return device;
+}
+
+bool WireNodeView::AttrEquals(std::string_view key, const tensorflow::AttrValue& value) const {
+  const std::vector<std::string_view>& removed = edits_.removed_attrs;
+  if (std::find(removed.begin(), removed.end(), key) != removed.end()) return false;
+  if (!graph_.nodes()[index_].canonical) {
+    // Written otherwise, an attr may come twice (the last wins) or split in pieces that a
+    // parse merges: only libprotobuf's parse settles its value.
+    tensorflow::NodeDef parsed;
+    graph_.ParseNode(index_, &parsed);
+    return ParsedAttrEquals(parsed, key, value);
+  }
+  // A canonical node holds each attr once: a map entry of its key, then its value.
+  constexpr int kAttrField = 5, kKeyField = 1, kValueField = 2;
+  const std::string_view bytes = graph_.NodeBytes(index_);
+  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+  const uint8_t* end = p + bytes.size();
+  proto::Record r;
+  for (; p < end && proto::ReadRecord(p, end, &r); p = r.end) {
+    std::string_view entry_key, entry_value;
+    if (r.number != kAttrField || r.wire_type != 2 ||
+        !proto::FindLengthDelimited(r.view(), kKeyField, &entry_key) || entry_key != key) {
+      continue;
+    }
+    proto::FindLengthDelimited(r.view(), kValueField, &entry_value);  // absent: the empty value
+    tensorflow::AttrValue found;
+    return found.ParseFromArray(entry_value.data(), static_cast<int>(entry_value.size())) &&
+           AreAttrValuesEqual(found, value);
+  }
+  return false;
 }
 
 WireNodeEdits EveryNodeEdits(const NodePasses& passes, const WireGraph& graph, const Scope& scope) {

@@ -6,6 +6,8 @@
 #define GRAPHPORT_TF_META_GRAPH_WIRE_NODE_VIEW_H_
 
 #include <cstddef>
+#include <string_view>
+#include <vector>
 
 #include "tf/meta_graph/node_view.h"
 #include "tf/meta_graph/scope.h"
@@ -16,9 +18,12 @@ namespace graphport::tf {
 // The edits passes recorded for one node, or for every node alike.
 struct WireNodeEdits {
   bool device_cleared = false;
+  // Keys the passes' own (NodeEdit::RemoveAttr); a node that loses one is rewritten from its
+  // parse, where the passes run again.
+  std::vector<std::string_view> removed_attrs;
 
   bool operator==(const WireNodeEdits& other) const {
-    return device_cleared == other.device_cleared;
+    return device_cleared == other.device_cleared && removed_attrs == other.removed_attrs;
   }
   bool operator!=(const WireNodeEdits& other) const { return !(*this == other); }
 };
@@ -32,6 +37,7 @@ class WireNodeView final : public NodeView {
   std::string_view name() const override;
   std::string_view op() const override { return graph_.op(index_); }
   std::string_view device() const override;
+  bool AttrEquals(std::string_view key, const tensorflow::AttrValue& value) const override;
 
  private:
   const WireGraph& graph_;
@@ -44,6 +50,7 @@ class WireNodeEdit final : public NodeEdit {
  public:
   explicit WireNodeEdit(WireNodeEdits* edits) : edits_(edits) {}
   void ClearDevice() override { edits_->device_cleared = true; }
+  void RemoveAttr(std::string_view key) override { edits_->removed_attrs.push_back(key); }
 
  private:
   WireNodeEdits* edits_;

@@ -59,9 +59,9 @@ inline std::string ParsedNodeRecords(const tensorflow::GraphDef& graph, const No
   return Deterministic(nodes);
 }
 
-// The same from the graph's bytes: indexed, planned and written record by record.
-inline std::string WireNodeRecords(const tensorflow::GraphDef& graph, const NodePasses& passes) {
-  std::string bytes = Deterministic(graph);
+// The same from a graph's bytes (`bytes`, written as the test chooses): indexed, planned and
+// written record by record.
+inline std::string WireNodeRecordsOf(std::string bytes, const NodePasses& passes) {
   google::protobuf::Arena arena;
   std::unique_ptr<WireGraph> wire = WireGraph::Index(&bytes, 0, &arena);
   EXPECT_NE(wire, nullptr);
@@ -80,6 +80,11 @@ inline std::string WireNodeRecords(const tensorflow::GraphDef& graph, const Node
     wire->WriteRecords(plan, &out);
   }
   return records;
+}
+
+// The same from the graph's deterministic bytes.
+inline std::string WireNodeRecords(const tensorflow::GraphDef& graph, const NodePasses& passes) {
+  return WireNodeRecordsOf(Deterministic(graph), passes);
 }
 
 // The same graph file loaded twice: kept as wire bytes, and parsed whole.
