@@ -137,8 +137,10 @@ struct SameKeyHash {
 struct SameIndex {
   std::unordered_map<SameKey, VarRef, SameKeyHash> map;
   uint32_t indexed = 0;
-  // A copy of an operator (OprMaker::Copy) -> the operator first copied: they share params.
-  std::unordered_map<uint32_t, uint32_t> copy_root;
+  // Per node, for a copy of an operator (OprMaker::Copy), the operator first copied (they
+  // share params); kNoRoot for the others. By index: a pass may copy 100k operators.
+  static constexpr uint32_t kNoRoot = ~uint32_t{0};
+  std::vector<uint32_t> copy_root;
 };
 
 class OptGraph {
