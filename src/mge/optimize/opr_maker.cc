@@ -81,7 +81,7 @@ std::string OprMaker::SameKeyOf(uint32_t node) const {
   if (n.outputs.size() != 1) return "";
   const std::string_view key = g_->Key(node);
   if (key == "Elemwise") {
-    std::optional<uint32_t> mode = ElemwiseModeOf(n.op());
+    std::optional<uint32_t> mode = n.elemwise_mode();
     return mode ? "Elemwise:" + std::to_string(*mode) : "";
   }
   if (key == "PowC" && !n.op().params.empty() && n.op().params[0].type == kPowCParam &&
@@ -344,7 +344,7 @@ VarRef OprMaker::ReduceTo(VarRef x, uint32_t mode, VarRef target) {
 
 uint32_t OprMaker::Copy(uint32_t node, std::vector<VarRef> in, bool keep_var_names) {
   const OptNode& old = g_->node(node);
-  std::optional<uint32_t> mode = ElemwiseModeOf(old.op());
+  std::optional<uint32_t> mode = old.elemwise_mode();
   if (mode) SortInputs(*g_, *mode, &in);
   // A copy of a copy has the params of the operator first copied: deduplicated against
   // that one (which a copy reading its inputs is) and its other copies, or against any

@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "mge/dtype_infer.h"
+#include "mge/optimize/opr_maker.h"
 #include "mge/optimize/shape_infer.h"
 
 namespace graphport::mge::opt {
@@ -46,6 +47,7 @@ Operator& OptNode::mutable_op() {
   }
   loaded_ = nullptr;
   copy_ = false;
+  mode_ = kModeUnread;  // the caller may change the params
   return *own_;
 }
 
@@ -53,12 +55,23 @@ void OptNode::set_op(Operator op) {
   own_ = std::make_shared<Operator>(std::move(op));
   loaded_ = nullptr;
   copy_ = false;
+  mode_ = kModeUnread;
 }
 
 void OptNode::ShareOp(const OptNode& other) {
   loaded_ = other.loaded_;
   own_ = other.own_;
   copy_ = true;
+  mode_ = other.mode_;
+}
+
+std::optional<uint32_t> OptNode::elemwise_mode() const {
+  if (mode_ == kModeUnread) {
+    const std::optional<uint32_t> mode = ElemwiseModeOf(op());
+    mode_ = mode ? int64_t{*mode} : kNoMode;
+  }
+  if (mode_ == kNoMode) return std::nullopt;
+  return static_cast<uint32_t>(mode_);
 }
 
 OptGraph::OptGraph(const Graph& graph, RewrittenGraph* storage)
@@ -112,6 +125,7 @@ size_t SameKeyHash::operator()(const SameKey& k) const {
 uint32_t OptGraph::Add(OptNode n) {
   n.cls_ = n.op().cls;
   n.priority_ = n.op().priority;
+  n.elemwise_mode();
   n.id = next_id_++;
   for (OptVar& v : n.outputs) v.id = next_id_++;
   InferOutputs(&n);

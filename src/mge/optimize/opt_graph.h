@@ -101,6 +101,9 @@ class OptNode {
   // pass asks every node for its class, and the loaded operators lie all over memory.
   const OprClass* cls() const { return cls_; }
   int32_t priority() const { return priority_; }
+  // ElemwiseModeOf(op()), read once (again after a change of the Operator): the chain passes
+  // ask every node, and the params of the loaded operators lie all over memory too.
+  std::optional<uint32_t> elemwise_mode() const;
 
   std::vector<VarRef> inputs;
   std::vector<OptVar> outputs;
@@ -118,6 +121,8 @@ class OptNode {
   bool copy_ = false;  // loaded_ is another node's operator
   const OprClass* cls_ = nullptr;
   int32_t priority_ = 0;
+  static constexpr int64_t kModeUnread = -2, kNoMode = -1;
+  mutable int64_t mode_ = kModeUnread;
 };
 
 // What makes two operators the same for MegEngine's deduplication: a key naming the class
