@@ -96,13 +96,14 @@ void OprMaker::IndexGraph() {
   SameIndex& index = g_->same_index();
   // Room for every operator there is and as many copies: growing a table of 100k keys
   // rehashes it, which costs more than the lookups.
-  if (index.map.empty()) index.map.reserve(2 * g_->size());
+  if (index.map.empty()) index.map.Reserve(g_->size());
   for (; index.indexed < g_->size(); ++index.indexed) {
     std::string key = SameKeyOf(index.indexed);
     if (key.empty()) continue;
-    // The oldest operator stays: emplace keeps what is there.
-    index.map.emplace(SameKey{std::move(key), g_->node(index.indexed).inputs},
-                      VarRef{index.indexed, 0});
+    // The oldest operator stays: what is there is kept.
+    auto [value, fresh] =
+        index.map.TryEmplace(SameKey{std::move(key), g_->node(index.indexed).inputs});
+    if (fresh) *value = VarRef{index.indexed, 0};
   }
 }
 
@@ -115,13 +116,13 @@ VarRef OprMaker::Insert(OptNode n, const std::string& dedup_key) {
   IndexGraph();
   SameIndex& index = g_->same_index();
   // One lookup: the entry is made now and given its var below (nothing in between touches
-  // the index, so the iterator stays valid).
-  auto [it, fresh] = index.map.try_emplace(SameKey{dedup_key, n.inputs}, VarRef{});
-  if (!fresh) return it->second;
+  // the index, so the pointer stays valid).
+  auto [entry, fresh] = index.map.TryEmplace(SameKey{dedup_key, n.inputs});
+  if (!fresh) return *entry;
   VarRef v{g_->Add(std::move(n)), 0};
   NameMade(v.node);
   v = MaybeFold(v);
-  it->second = v;
+  *entry = v;
   // The new node's key is the one just entered (its SameKeyOf is the dedup key, or "");
   // what folding added is ImmutableTensors, which have none: no need to look at them.
   index.indexed = static_cast<uint32_t>(g_->size());
@@ -357,9 +358,9 @@ uint32_t OprMaker::Copy(uint32_t node, std::vector<VarRef> in, bool keep_var_nam
   IndexGraph();
   const std::string same = SameKeyOf(root);
   // One lookup: the entry is made now and given its var below.
-  auto [it, fresh] = index.map.try_emplace(
-      SameKey{same.empty() ? "copy:" + std::to_string(root) : same, in}, VarRef{});
-  if (!fresh) return it->second.node;
+  auto [entry, fresh] =
+      index.map.TryEmplace(SameKey{same.empty() ? "copy:" + std::to_string(root) : same, in});
+  if (!fresh) return entry->node;
   OptNode n;
   n.ShareOp(old);
   n.inputs = std::move(in);
@@ -373,7 +374,7 @@ uint32_t OprMaker::Copy(uint32_t node, std::vector<VarRef> in, bool keep_var_nam
   if (index.copy_root.size() <= added) index.copy_root.resize(added + 1, SameIndex::kNoRoot);
   index.copy_root[added] = root;
   const VarRef v = MaybeFold({added, 0});
-  it->second = v;
+  *entry = v;
   // The copy's key is the one just entered; folding adds only ImmutableTensors (no key).
   index.indexed = static_cast<uint32_t>(g_->size());
   return v.node;

@@ -109,19 +109,6 @@ std::string_view OptGraph::Key(uint32_t node) const {
   return cls == nullptr ? std::string_view() : std::string_view(cls->key);
 }
 
-size_t SameKeyHash::operator()(const SameKey& k) const {
-  // splitmix64's finalizer over each input in turn: neighbouring node numbers, which a
-  // chain's operators have, must land in different buckets.
-  uint64_t h = std::hash<std::string>()(k.key);
-  for (const VarRef& v : k.inputs) {
-    h ^= (uint64_t{v.node} << 8 | v.output) + 0x9e3779b97f4a7c15ull;
-    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
-    h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
-    h ^= h >> 31;
-  }
-  return static_cast<size_t>(h);
-}
-
 uint32_t OptGraph::Add(OptNode n) {
   n.cls_ = n.op().cls;
   n.priority_ = n.op().priority;

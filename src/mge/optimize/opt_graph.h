@@ -20,24 +20,10 @@
 #include "mge/dump/compat_rewrite.h"
 #include "mge/mge_model.h"
 #include "mge/optimize/eval/host_value.h"
+#include "mge/optimize/same_table.h"
+#include "mge/optimize/var_ref.h"
 
 namespace graphport::mge::opt {
-
-struct VarRef {
-  uint32_t node = 0;
-  uint32_t output = 0;
-  bool operator==(const VarRef& o) const { return node == o.node && output == o.output; }
-  bool operator!=(const VarRef& o) const { return !(*this == o); }
-  bool operator<(const VarRef& o) const {
-    return node != o.node ? node < o.node : output < o.output;
-  }
-};
-
-struct VarRefHash {
-  size_t operator()(const VarRef& v) const {
-    return std::hash<uint64_t>()(uint64_t{v.node} << 32 | v.output);
-  }
-};
 
 // A var: the loaded one's middle tensor and FBS v1 name are read where they are in the
 // loaded graph until a pass names the var, which gives it its own copy.
@@ -125,22 +111,11 @@ class OptNode {
   mutable int64_t mode_ = kModeUnread;
 };
 
-// What makes two operators the same for MegEngine's deduplication: a key naming the class
-// and params ("Elemwise:16"), and the inputs in order.
-struct SameKey {
-  std::string key;
-  std::vector<VarRef> inputs;
-  bool operator==(const SameKey& o) const { return key == o.key && inputs == o.inputs; }
-};
-struct SameKeyHash {
-  size_t operator()(const SameKey& k) const;
-};
-
 // The operators of the graph by SameKey, the oldest first: OprMaker fills it, across passes,
 // so that an operator a pass makes again is the one that is already there (a loaded one
 // included), as in MegEngine. `indexed` counts the nodes already looked at.
 struct SameIndex {
-  std::unordered_map<SameKey, VarRef, SameKeyHash> map;
+  SameTable map;
   uint32_t indexed = 0;
   // Per node, for a copy of an operator (OprMaker::Copy), the operator first copied (they
   // share params); kNoRoot for the others. By index: a pass may copy 100k operators.
