@@ -94,8 +94,7 @@ std::string OprMaker::SameKeyOf(uint32_t node) const {
 
 void OprMaker::IndexGraph() {
   SameIndex& index = g_->same_index();
-  // Room for every operator there is and as many copies: growing a table of 100k keys
-  // rehashes it, which costs more than the lookups.
+  // Room for every operator there is: the table then grows only with what passes make.
   if (index.map.empty()) index.map.Reserve(g_->size());
   for (; index.indexed < g_->size(); ++index.indexed) {
     std::string key = SameKeyOf(index.indexed);
