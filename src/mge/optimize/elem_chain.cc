@@ -24,7 +24,7 @@ void ElemChainPass::Run() {
 std::optional<uint32_t> ElemChainPass::ModeOf(VarRef v) const {
   const OptNode& n = g_->node(v.node);
   if (n.outputs.size() != 1) return std::nullopt;
-  return ElemwiseModeOf(n.op());
+  return n.elemwise_mode();
 }
 
 void ElemChainPass::Visit(uint32_t node) {

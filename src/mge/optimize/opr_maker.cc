@@ -81,7 +81,7 @@ std::string OprMaker::SameKeyOf(uint32_t node) const {
   if (n.outputs.size() != 1) return "";
   const std::string_view key = g_->Key(node);
   if (key == "Elemwise") {
-    std::optional<uint32_t> mode = ElemwiseModeOf(n.op());
+    std::optional<uint32_t> mode = n.elemwise_mode();
     return mode ? "Elemwise:" + std::to_string(*mode) : "";
   }
   if (key == "PowC" && !n.op().params.empty() && n.op().params[0].type == kPowCParam &&
@@ -94,27 +94,37 @@ std::string OprMaker::SameKeyOf(uint32_t node) const {
 
 void OprMaker::IndexGraph() {
   SameIndex& index = g_->same_index();
+  // Room for every operator there is: the table then grows only with what passes make.
+  if (index.map.empty()) index.map.Reserve(g_->size());
   for (; index.indexed < g_->size(); ++index.indexed) {
     std::string key = SameKeyOf(index.indexed);
     if (key.empty()) continue;
-    // The oldest operator stays: emplace keeps what is there.
-    index.map.emplace(SameKey{std::move(key), g_->node(index.indexed).inputs},
-                      VarRef{index.indexed, 0});
+    // The oldest operator stays: what is there is kept.
+    auto [value, fresh] =
+        index.map.TryEmplace(SameKey{std::move(key), g_->node(index.indexed).inputs});
+    if (fresh) *value = VarRef{index.indexed, 0};
   }
 }
 
 VarRef OprMaker::Insert(OptNode n, const std::string& dedup_key) {
-  SameKey key;
-  if (!dedup_key.empty()) {
-    IndexGraph();
-    key = {dedup_key, n.inputs};
-    auto it = g_->same_index().map.find(key);
-    if (it != g_->same_index().map.end()) return it->second;
+  if (dedup_key.empty()) {
+    VarRef v{g_->Add(std::move(n)), 0};
+    NameMade(v.node);
+    return MaybeFold(v);
   }
+  IndexGraph();
+  SameIndex& index = g_->same_index();
+  // One lookup: the entry is made now and given its var below (nothing in between touches
+  // the index, so the pointer stays valid).
+  auto [entry, fresh] = index.map.TryEmplace(SameKey{dedup_key, n.inputs});
+  if (!fresh) return *entry;
   VarRef v{g_->Add(std::move(n)), 0};
   NameMade(v.node);
   v = MaybeFold(v);
-  if (!dedup_key.empty()) g_->same_index().map[key] = v;
+  *entry = v;
+  // The new node's key is the one just entered (its SameKeyOf is the dedup key, or "");
+  // what folding added is ImmutableTensors, which have none: no need to look at them.
+  index.indexed = static_cast<uint32_t>(g_->size());
   return v;
 }
 
@@ -332,25 +342,27 @@ VarRef OprMaker::ReduceTo(VarRef x, uint32_t mode, VarRef target) {
   return Insert(std::move(n), "Reduce:" + std::to_string(mode) + ":to");
 }
 
-uint32_t OprMaker::Copy(uint32_t node, const std::vector<VarRef>& inputs, bool keep_var_names) {
+uint32_t OprMaker::Copy(uint32_t node, std::vector<VarRef> in, bool keep_var_names) {
   const OptNode& old = g_->node(node);
-  std::vector<VarRef> in = inputs;
-  std::optional<uint32_t> mode = ElemwiseModeOf(old.op());
+  std::optional<uint32_t> mode = old.elemwise_mode();
   if (mode) SortInputs(*g_, *mode, &in);
   // A copy of a copy has the params of the operator first copied: deduplicated against
   // that one (which a copy reading its inputs is) and its other copies, or against any
   // operator of the same key (an Elemwise of the mode).
   SameIndex& index = g_->same_index();
-  auto root_it = index.copy_root.find(node);
-  const uint32_t root = root_it == index.copy_root.end() ? node : root_it->second;
+  const uint32_t root = node < index.copy_root.size() && index.copy_root[node] != SameIndex::kNoRoot
+                            ? index.copy_root[node]
+                            : node;
   if (g_->node(root).inputs == in) return root;
   IndexGraph();
   const std::string same = SameKeyOf(root);
-  const SameKey key{same.empty() ? "copy:" + std::to_string(root) : same, in};
-  if (auto it = index.map.find(key); it != index.map.end()) return it->second.node;
+  // One lookup: the entry is made now and given its var below.
+  auto [entry, fresh] =
+      index.map.TryEmplace(SameKey{same.empty() ? "copy:" + std::to_string(root) : same, in});
+  if (!fresh) return entry->node;
   OptNode n;
   n.ShareOp(old);
-  n.inputs = in;
+  n.inputs = std::move(in);
   n.has_v1_names = old.has_v1_names && keep_var_names;
   for (const OptVar& v : old.outputs) {
     OptVar copy = keep_var_names ? v.SameNames() : OptVar();
@@ -358,9 +370,12 @@ uint32_t OprMaker::Copy(uint32_t node, const std::vector<VarRef>& inputs, bool k
     n.outputs.push_back(std::move(copy));
   }
   const uint32_t added = g_->Add(std::move(n));
+  if (index.copy_root.size() <= added) index.copy_root.resize(added + 1, SameIndex::kNoRoot);
   index.copy_root[added] = root;
   const VarRef v = MaybeFold({added, 0});
-  index.map[key] = v;
+  *entry = v;
+  // The copy's key is the one just entered; folding adds only ImmutableTensors (no key).
+  index.indexed = static_cast<uint32_t>(g_->size());
   return v.node;
 }
 

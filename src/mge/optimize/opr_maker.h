@@ -52,7 +52,7 @@ class OprMaker {
   // operator. Returns the node standing for it. The copy's vars keep the old vars' names
   // unless `keep_var_names` is false (a copy on inputs of another shape, whose replaced var
   // passes its name on by the rewriter's rule instead).
-  uint32_t Copy(uint32_t node, const std::vector<VarRef>& inputs, bool keep_var_names = true);
+  uint32_t Copy(uint32_t node, std::vector<VarRef> inputs, bool keep_var_names = true);
   // Appends `n` and folds it when MegEngine would.
   VarRef Insert(OptNode n, const std::string& dedup_key);
 

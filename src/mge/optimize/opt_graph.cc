@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "mge/dtype_infer.h"
+#include "mge/optimize/opr_maker.h"
 #include "mge/optimize/opr_name.h"
 #include "mge/optimize/shape_infer.h"
 
@@ -48,6 +49,7 @@ Operator& OptNode::mutable_op() {
   }
   loaded_ = nullptr;
   copy_ = false;
+  mode_ = kModeUnread;  // the caller may change the params
   return *own_;
 }
 
@@ -55,12 +57,23 @@ void OptNode::set_op(Operator op) {
   own_ = std::make_shared<Operator>(std::move(op));
   loaded_ = nullptr;
   copy_ = false;
+  mode_ = kModeUnread;
 }
 
 void OptNode::ShareOp(const OptNode& other) {
   loaded_ = other.loaded_;
   own_ = other.own_;
   copy_ = true;
+  mode_ = other.mode_;
+}
+
+std::optional<uint32_t> OptNode::elemwise_mode() const {
+  if (mode_ == kModeUnread) {
+    const std::optional<uint32_t> mode = ElemwiseModeOf(op());
+    mode_ = mode ? int64_t{*mode} : kNoMode;
+  }
+  if (mode_ == kNoMode) return std::nullopt;
+  return static_cast<uint32_t>(mode_);
 }
 
 OptGraph::OptGraph(const Graph& graph, RewrittenGraph* storage)
@@ -98,22 +111,10 @@ std::string_view OptGraph::Key(uint32_t node) const {
   return cls == nullptr ? std::string_view() : std::string_view(cls->key);
 }
 
-size_t SameKeyHash::operator()(const SameKey& k) const {
-  // splitmix64's finalizer over each input in turn: neighbouring node numbers, which a
-  // chain's operators have, must land in different buckets.
-  uint64_t h = std::hash<std::string>()(k.key);
-  for (const VarRef& v : k.inputs) {
-    h ^= (uint64_t{v.node} << 8 | v.output) + 0x9e3779b97f4a7c15ull;
-    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
-    h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
-    h ^= h >> 31;
-  }
-  return static_cast<size_t>(h);
-}
-
 uint32_t OptGraph::Add(OptNode n) {
   n.cls_ = n.op().cls;
   n.priority_ = n.op().priority;
+  n.elemwise_mode();
   n.id = next_id_++;
   for (OptVar& v : n.outputs) v.id = next_id_++;
   InferOutputs(&n);

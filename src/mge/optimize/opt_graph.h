@@ -20,24 +20,10 @@
 #include "mge/dump/compat_rewrite.h"
 #include "mge/mge_model.h"
 #include "mge/optimize/eval/host_value.h"
+#include "mge/optimize/same_table.h"
+#include "mge/optimize/var_ref.h"
 
 namespace graphport::mge::opt {
-
-struct VarRef {
-  uint32_t node = 0;
-  uint32_t output = 0;
-  bool operator==(const VarRef& o) const { return node == o.node && output == o.output; }
-  bool operator!=(const VarRef& o) const { return !(*this == o); }
-  bool operator<(const VarRef& o) const {
-    return node != o.node ? node < o.node : output < o.output;
-  }
-};
-
-struct VarRefHash {
-  size_t operator()(const VarRef& v) const {
-    return std::hash<uint64_t>()(uint64_t{v.node} << 32 | v.output);
-  }
-};
 
 // A var: the loaded one's middle tensor and FBS v1 name are read where they are in the
 // loaded graph until a pass names the var, which gives it its own copy.
@@ -101,6 +87,9 @@ class OptNode {
   // pass asks every node for its class, and the loaded operators lie all over memory.
   const OprClass* cls() const { return cls_; }
   int32_t priority() const { return priority_; }
+  // ElemwiseModeOf(op()), read once (again after a change of the Operator): the chain passes
+  // ask every node, and the params of the loaded operators lie all over memory too.
+  std::optional<uint32_t> elemwise_mode() const;
 
   std::vector<VarRef> inputs;
   std::vector<OptVar> outputs;
@@ -118,27 +107,20 @@ class OptNode {
   bool copy_ = false;  // loaded_ is another node's operator
   const OprClass* cls_ = nullptr;
   int32_t priority_ = 0;
-};
-
-// What makes two operators the same for MegEngine's deduplication: a key naming the class
-// and params ("Elemwise:16"), and the inputs in order.
-struct SameKey {
-  std::string key;
-  std::vector<VarRef> inputs;
-  bool operator==(const SameKey& o) const { return key == o.key && inputs == o.inputs; }
-};
-struct SameKeyHash {
-  size_t operator()(const SameKey& k) const;
+  static constexpr int64_t kModeUnread = -2, kNoMode = -1;
+  mutable int64_t mode_ = kModeUnread;
 };
 
 // The operators of the graph by SameKey, the oldest first: OprMaker fills it, across passes,
 // so that an operator a pass makes again is the one that is already there (a loaded one
 // included), as in MegEngine. `indexed` counts the nodes already looked at.
 struct SameIndex {
-  std::unordered_map<SameKey, VarRef, SameKeyHash> map;
+  SameTable map;
   uint32_t indexed = 0;
-  // A copy of an operator (OprMaker::Copy) -> the operator first copied: they share params.
-  std::unordered_map<uint32_t, uint32_t> copy_root;
+  // Per node, for a copy of an operator (OprMaker::Copy), the operator first copied (they
+  // share params); kNoRoot for the others. By index: a pass may copy 100k operators.
+  static constexpr uint32_t kNoRoot = ~uint32_t{0};
+  std::vector<uint32_t> copy_root;
 };
 
 class OptGraph {

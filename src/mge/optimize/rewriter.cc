@@ -3,14 +3,28 @@
 namespace graphport::mge::opt {
 
 VarRef Rewriter::Get(VarRef v) const {
-  auto it = replace_.find(v);
-  return it == replace_.end() ? v : it->second;
+  const Slot* s = Find(v);
+  return s == nullptr ? v : s->to;
 }
 
 std::vector<VarRef> Rewriter::Inputs(uint32_t node) const {
+  const std::vector<VarRef>& from = g_->node(node).inputs;
   std::vector<VarRef> in;
-  for (const VarRef& r : g_->node(node).inputs) in.push_back(Get(r));
+  in.reserve(from.size());
+  for (const VarRef& r : from) in.push_back(Get(r));
   return in;
+}
+
+Rewriter::Slot& Rewriter::Make(VarRef v) {
+  if (first_slot_.size() <= v.node) first_slot_.resize(g_->size(), kNone);
+  if (first_slot_[v.node] == kNone) {
+    first_slot_[v.node] = static_cast<uint32_t>(slots_.size());
+    slots_.resize(slots_.size() + g_->node(v.node).outputs.size());
+  }
+  any_replaced_ = true;
+  Slot& s = slots_[first_slot_[v.node] + v.output];
+  s.set = true;
+  return s;
 }
 
 void Rewriter::Replace(VarRef src, VarRef dst) {
@@ -22,19 +36,19 @@ void Rewriter::Replace(VarRef src, VarRef dst) {
     to.set_v1_name(*from.v1_name());
     g_->mutable_node(dst.node).has_v1_names = g_->node(src.node).has_v1_names;
   }
-  replace_[src] = dst;
-  by_hand_.insert(src);
+  Slot& slot = Make(src);
+  slot.to = dst;
+  slot.by_hand = true;
   ++replaced_;
 }
 
 void Rewriter::AutoReplaceOutputs(uint32_t node) {
   bool replaced_input = false;
-  if (!replace_.empty()) {
-    for (const VarRef& r : g_->node(node).inputs) replaced_input |= replace_.count(r) != 0;
+  if (any_replaced_) {
+    for (const VarRef& r : g_->node(node).inputs) replaced_input |= Find(r) != nullptr;
   }
   if (!replaced_input) return;
-  std::vector<VarRef> in = Inputs(node);
-  const uint32_t copy = maker_.Copy(node, in);
+  const uint32_t copy = maker_.Copy(node, Inputs(node));
   const size_t outputs = g_->node(node).outputs.size();
   for (uint32_t k = 0; k < outputs; ++k) {
     const VarRef dst{copy, g_->node(copy).outputs.size() == outputs ? k : 0};
@@ -43,7 +57,7 @@ void Rewriter::AutoReplaceOutputs(uint32_t node) {
     if (g_->var(dst).middle().name != g_->var({node, k}).middle().name) {
       g_->mutable_var(dst).mutable_middle().name = g_->var({node, k}).middle().name;
     }
-    replace_[{node, k}] = dst;
+    Make({node, k}).to = dst;
   }
 }
 

@@ -7,8 +7,7 @@
 #define GRAPHPORT_MGE_OPTIMIZE_REWRITER_H_
 
 #include <functional>
-#include <unordered_map>
-#include <unordered_set>
+#include <vector>
 
 #include "mge/optimize/opr_maker.h"
 
@@ -26,7 +25,10 @@ class Rewriter {
   std::vector<VarRef> Inputs(uint32_t node) const;
   void Replace(VarRef src, VarRef dst);
   // Whether `v` was replaced by Replace() (not by re-making its operator).
-  bool ReplacedByHand(VarRef v) const { return by_hand_.count(v) != 0; }
+  bool ReplacedByHand(VarRef v) const {
+    const Slot* s = Find(v);
+    return s != nullptr && s->by_hand;
+  }
   // Re-creates `node` on its replaced inputs when any was replaced; replaces its outputs.
   void AutoReplaceOutputs(uint32_t node);
   // Visits the operators reachable from the endpoints in MegEngine's order; `visit` either
@@ -38,12 +40,27 @@ class Rewriter {
   uint32_t replaced() const { return replaced_; }
 
  private:
+  // A var's replacement: where its node's outputs start in replacements_, or kNone.
+  struct Slot {
+    VarRef to;
+    bool set = false;
+    bool by_hand = false;
+  };
+  static constexpr uint32_t kNone = ~uint32_t{0};
+  const Slot* Find(VarRef v) const {
+    if (v.node >= first_slot_.size() || first_slot_[v.node] == kNone) return nullptr;
+    const Slot& s = slots_[first_slot_[v.node] + v.output];
+    return s.set ? &s : nullptr;
+  }
+  Slot& Make(VarRef v);
+
   OptGraph* g_;
   OprMaker maker_;
-  // Hashed: a pass that changes a large graph replaces most of its vars, and every visit
-  // looks up each input.
-  std::unordered_map<VarRef, VarRef, VarRefHash> replace_;
-  std::unordered_set<VarRef, VarRefHash> by_hand_;
+  // Indexed by node: a pass that changes a large graph replaces most of its vars, and every
+  // visit looks up each input (a hash table of 100k vars cost more than the visits).
+  std::vector<uint32_t> first_slot_;
+  std::vector<Slot> slots_;
+  bool any_replaced_ = false;
   uint32_t replaced_ = 0;
 };
 

@@ -147,6 +147,19 @@ std::optional<Shape> InferShape(const OptGraph& g, const OptNode& n, uint32_t ou
   }
   if (output != 0) return std::nullopt;
   if (key == "Elemwise" || key == "PowC" || key == "TypeCvt") {
+    // Inputs of one shape (most operators a pass copies) broadcast to it: no list built.
+    const Shape* same = nullptr;
+    for (const VarRef& r : n.inputs) {
+      const std::optional<Shape>& shape = g.var(r).shape;
+      if (!shape) return std::nullopt;
+      if (same == nullptr) {
+        same = &*shape;
+      } else if (*shape != *same) {
+        same = nullptr;
+        break;
+      }
+    }
+    if (same != nullptr) return *same;
     std::vector<Shape> shapes;
     for (const VarRef& r : n.inputs) {
       if (!g.var(r).shape) return std::nullopt;

@@ -1,0 +1,54 @@
+#include "mge/optimize/same_table.h"
+
+namespace graphport::mge::opt {
+
+size_t SameKeyHash::operator()(const SameKey& k) const {
+  // splitmix64's finalizer over each input in turn: neighbouring node numbers, which a
+  // chain's operators have, must land in different buckets.
+  uint64_t h = std::hash<std::string>()(k.key);
+  for (const VarRef& v : k.inputs) {
+    h ^= (uint64_t{v.node} << 8 | v.output) + 0x9e3779b97f4a7c15ull;
+    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+    h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+    h ^= h >> 31;
+  }
+  return static_cast<size_t>(h);
+}
+
+void SameTable::Reserve(size_t keys) {
+  size_t capacity = 16;
+  while (capacity < 2 * keys) capacity *= 2;
+  if (capacity <= slots_.size()) return;
+  slots_.assign(capacity, kFree);
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    *Probe(nullptr, entries_[i].hash) = (entries_[i].hash >> 32) << 32 | i;
+  }
+  entries_.reserve(capacity / 2);
+}
+
+uint64_t* SameTable::Probe(const SameKey* key, size_t hash) {
+  const size_t mask = slots_.size() - 1;
+  const uint64_t tag = uint64_t{hash} >> 32;
+  for (size_t i = hash & mask;; i = (i + 1) & mask) {
+    uint64_t& slot = slots_[i];
+    const uint32_t index = static_cast<uint32_t>(slot);
+    if (index == kFree) return &slot;
+    if (key != nullptr && slot >> 32 == tag && entries_[index].hash == hash &&
+        entries_[index].key == *key) {
+      return &slot;
+    }
+  }
+}
+
+std::pair<VarRef*, bool> SameTable::TryEmplace(SameKey key) {
+  if (2 * (entries_.size() + 1) > slots_.size()) Reserve(2 * (entries_.size() + 1));
+  const size_t hash = SameKeyHash()(key);
+  uint64_t* slot = Probe(&key, hash);
+  const uint32_t index = static_cast<uint32_t>(*slot);
+  if (index != kFree) return {&entries_[index].value, false};
+  *slot = (uint64_t{hash} >> 32) << 32 | entries_.size();
+  entries_.push_back({std::move(key), VarRef{}, hash});
+  return {&entries_.back().value, true};
+}
+
+}  // namespace graphport::mge::opt
