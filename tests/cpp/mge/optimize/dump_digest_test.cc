@@ -171,8 +171,8 @@ TEST(OptimizedDumpDigest, CorpusFiles) {
                   "a13309d0f9b8653f4816928f32204409469cb797f05807c2db45fdd7af5cd4f8",
                   "9d22761971948d9626de1ed7e8b83aeb24cce5e58111b6d767b67dd9a9764598",
                   "1a3f5dcae0e7befd070825555db699c782f52999a8a86f630c065b5b1c257aa0",
-                  "f6bfb4fc6787c4d9ea871c0f76d6e5ea8ed15ef9dc3f222ceb7525d74a69c248",
-                  "99cff07e37e72584a08db1fd62293a16c7d40f25cf4c9bdecd86fbcf3c5945f7"}});
+                  "f3c9e99a8557fba4df47ce01ce50b4d5f44550fe1b9e3e597041c39046d44e53",
+                  "470936ebf2ba3f1a29a23cc755be9c0e1dc91b4fc22de70ffd1acefb23e08fc8"}});
   ExpectDigests({mge::testing::kReshapeFile,
                  ReadCorpusFile(mge::testing::kReshapeFile),
                  {"47e49f149d98c40581ed81295ca6747037c0671b9a52e53c94d587ab6e1dc785",
@@ -180,8 +180,8 @@ TEST(OptimizedDumpDigest, CorpusFiles) {
                   "3cf91ad0e3b3d2f6adc0603f82774d0c2c23eb3b7b37e3892fca2b9586054a36",
                   "8807d8c3bcff3b6bd5b50bcd13d8eb4210c55708dc971ee2114b984411a10c65",
                   "69aeb7294bfeb29690a49f185a963b076e613b6f5acabbdcec8697729e2269c0",
-                  "f31f0bc97f35074ac6170246f2b1a705938e7c38860412c6970c03d53153691c",
-                  "363f734aefbcbfb97fba0aeea8dbca71de774bd95158e94ba094cb750dced5f3"}});
+                  "378dd46f28ba6c3c66301e2d202b3205e3dc7d06a2ceccda1b9b39d6361354a3",
+                  "47f169ffc76ac7b5fbda7b77f5497ae2b94c8db8c616ee9898866334d2d44992"}});
 }
 
 TEST(OptimizedDumpDigest, BlocksModel) {
@@ -202,13 +202,13 @@ TEST(OptimizedDumpDigest, MotifModel) {
   const std::vector<std::string> passes =
       ExpectDigests({"motifs",
                      MotifModel(12),
-                     {"86ccca5de2683575648eed8fed4185636d6869dc2ff09de1d2e4dedaa76f8791",
-                      "2d86518c61df8ed53cc17076a6e194b120da2aa71142a78bac25df629a5da0fc",
-                      "91c247e4174f8122a8cd6a7f019037d5c036fa73a3fefde381a064566c38b210",
-                      "1f4ca6157ec55f9819a8997ebc098cc5a56dd7c1b62a7d47be7b568a0d26cf75",
-                      "55b54cd8215c135d948965d0b9a96f10b354a6b0f7b89d1daa6eb6a5311c10f3",
-                      "9fcf5d83e7f30050f23bdebd6e05fb9dfd95921866599e35bf567922b6cc0a3e",
-                      "3c27a70758866929e9b99164ef2963bd7ca6a1fb33a62074abfe7af67b3b9083"}});
+                     {"8545a34678576c4643071e42bf43d870dfc1a6c9c44ee7d32ea315ccebaf9259",
+                      "b79c34015ec5347c472da1c784efc679bc1343ada0437da30ccb5c7b66c62a26",
+                      "158ea774645b018d39160605e47625ca46536b92afec762946743bc522419a94",
+                      "e79ade7ea069638efc81942a4ec47053665d5221ac077f8dadb284c3d13ec310",
+                      "d3aae6c541faa3d366888aef3959977d0e40fc8cb2f62f4723cd567f9159a5f2",
+                      "10ddba019cd761e560a4c5471fdf740095d070303e51dc38d6b1e146779fb3fd",
+                      "fcc601e5e3a060a0426fede9b12525d446a556ad31840a21c43341063af341ed"}});
   EXPECT_EQ(passes, (std::vector<std::string>{
                         "ConvertBatchNormToElemwise", "NormalizeArithChain", "ParamRedistribute",
                         "ParamFuse", "ReorderArithChain", "ArithFuse", "ReorderArithChain",
