@@ -1,23 +1,14 @@
 #include "mge/optimize/convert_batch_norm/convert_batch_norm.h"
 
-#include "core/error.h"
+#include "mge/optimize/refuse_operator.h"
 #include "mge/optimize/rewriter.h"
 #include "mge/optimize/schema_numbers.h"
-#include "mge/read_error.h"
 #include "mge/schema/opr_params_generated.h"
 
 namespace graphport::mge::opt {
 namespace {
 
 namespace param = mgb::serialization::fbs::param;
-
-[[noreturn]] void Refuse(const OptGraph& g, uint32_t node, const std::string& what) {
-  const Operator& op = g.node(node).op();
-  ErrorLocation where;
-  where.opr = op.name ? *op.name : OprLabel(node, op.DisplayType());
-  throw Error(ErrorCode::kUnsupported,
-              "operator " + where.opr + " (" + op.DisplayType() + "): " + what, where);
-}
 
 }  // namespace
 
@@ -35,9 +26,9 @@ PassReport ConvertBatchNormToElemwise(OptGraph* g) {
       bn = reinterpret_cast<const param::BN*>(n.op().params[0].table);
     }
     if (bn == nullptr || bn->fwd_mode() != param::BNFwdMode_INFERENCE) {
-      Refuse(*g, node,
-             "BatchNorm is not in INFERENCE mode, which MegEngine's "
-             "ConvertBatchNormToElemwise asserts (the model was not in eval mode)");
+      RefuseOperator(*g, node,
+                     "BatchNorm is not in INFERENCE mode, which MegEngine's "
+                     "ConvertBatchNormToElemwise asserts (the model was not in eval mode)");
     }
     std::vector<VarRef> in = rw.Inputs(node);
     const VarRef x = in[0], scale = in[1], bias = in[2], mean = in[3], variance = in[4];
@@ -50,7 +41,7 @@ PassReport ConvertBatchNormToElemwise(OptGraph* g) {
     const VarRef scaled = m.Elemwise(kMul, {m.Elemwise(kMul, {scale, centred}), invstd});
     const VarRef y = m.Elemwise(kAdd, {scaled, bias});
     if (g->var(x).dtype && g->var(y).dtype && g->var(x).dtype != g->var(y).dtype) {
-      Refuse(*g, node, "the folded BatchNorm's dtype differs from its input's");
+      RefuseOperator(*g, node, "the folded BatchNorm's dtype differs from its input's");
     }
     rw.Replace(y_old, y);
     ++converted;

@@ -4,8 +4,8 @@
 #include <string>
 #include <string_view>
 
-#include "core/error.h"
 #include "mge/optimize/fuse_conv_bias_nonlin/conv_bias.h"
+#include "mge/optimize/refuse_operator.h"
 #include "mge/optimize/rewriter.h"
 #include "mge/optimize/schema_numbers.h"
 #include "mge/schema/opr_params_generated.h"
@@ -52,8 +52,8 @@ class Converter {
       : g_(g),
         rw_(g),
         f32_comp_(use_f32_comp),
-        kwarg_(use_f32_comp ? "enable_io16xc32 (enableIo16xc32)" : "enable_ioc16 (enableIoc16)"),
-        option_(use_f32_comp ? "enableIo16xc32" : "enableIoc16") {}
+        kwarg_(use_f32_comp ? RefusingKwarg{"enable_io16xc32", "enableIo16xc32"}
+                            : RefusingKwarg{"enable_ioc16", "enableIoc16"}) {}
 
   PassReport Run() {
     std::vector<std::optional<int>> dtypes;
@@ -84,12 +84,7 @@ class Converter {
 
  private:
   [[noreturn]] void Refuse(uint32_t node, const std::string& what) const {
-    const Operator& op = g_->node(node).op();
-    ErrorLocation where;
-    where.option = option_;
-    where.opr = op.name ? *op.name : "#" + std::to_string(node);
-    throw Error(ErrorCode::kUnsupported,
-                kwarg_ + ": operator " + where.opr + " (" + op.DisplayType() + ") " + what, where);
+    RefuseOperator(*g_, node, what, &kwarg_);
   }
 
   bool InputsReplaced(uint32_t node) const {
@@ -309,7 +304,7 @@ class Converter {
   OptGraph* g_;
   Rewriter rw_;
   const bool f32_comp_;
-  const std::string kwarg_, option_;
+  const RefusingKwarg kwarg_;
   uint32_t converted_ = 0, remade_ = 0, f32_compute_ = 0, restored_ = 0;
 };
 

@@ -5,8 +5,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "core/error.h"
 #include "mge/optimize/fuse_conv_bias_nonlin/conv_bias.h"
+#include "mge/optimize/refuse_operator.h"
 #include "mge/optimize/rewriter.h"
 #include "mge/optimize/schema_numbers.h"
 #include "mge/schema/opr_params_generated.h"
@@ -29,8 +29,8 @@ class Nchwxx {
         rw_(g),
         p_(pack),
         format_(pack == 4 ? param::ConvolutionFormat_NCHW44 : param::ConvolutionFormat_NCHW88),
-        kwarg_(pack == 4 ? "enable_nchw44 (enableNchw44)" : "enable_nchw88 (enableNchw88)"),
-        option_(pack == 4 ? "enableNchw44" : "enableNchw88") {}
+        kwarg_(pack == 4 ? RefusingKwarg{"enable_nchw44", "enableNchw44"}
+                         : RefusingKwarg{"enable_nchw88", "enableNchw88"}) {}
 
   PassReport Run() {
     rw_.ForEachOperator([&](uint32_t node) { Visit(node); });
@@ -65,12 +65,7 @@ class Nchwxx {
 
  private:
   [[noreturn]] void Refuse(uint32_t node, const std::string& what) const {
-    const Operator& op = g_->node(node).op();
-    ErrorLocation where;
-    where.option = option_;
-    where.opr = op.name ? *op.name : "#" + std::to_string(node);
-    throw Error(ErrorCode::kUnsupported,
-                kwarg_ + ": operator " + where.opr + " (" + op.DisplayType() + ") " + what, where);
+    RefuseOperator(*g_, node, what, &kwarg_);
   }
 
   const Shape* ShapeOf(VarRef v) const {
@@ -419,7 +414,7 @@ class Nchwxx {
   Rewriter rw_;
   const uint32_t p_;
   const param::ConvolutionFormat format_;
-  const std::string kwarg_, option_;
+  const RefusingKwarg kwarg_;
   std::unordered_set<VarRef, VarRefHash> packed_;
   std::unordered_map<VarRef, VarRef, VarRefHash> nchw_to_packed_, packed_to_nchw_;
   uint32_t counts_[5] = {0, 0, 0, 0, 0};
