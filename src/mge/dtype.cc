@@ -1,5 +1,7 @@
 #include "mge/dtype.h"
 
+#include "mge/schema/dtype_generated.h"
+
 namespace graphport::mge {
 namespace {
 
@@ -28,9 +30,16 @@ std::string DTypeName(int type) {
   return "DTypeEnum(" + std::to_string(type) + ")";
 }
 
-bool IsQuantized(int type) { return (type >= 11 && type <= 16) || type == 20; }
+bool IsQuantized(int type) {
+  namespace fbs = mgb::serialization::fbs;
+  return (type >= fbs::DTypeEnum_Quantized8Asymm && type <= fbs::DTypeEnum_QuantizedS16) ||
+         type == fbs::DTypeEnum_QuantizedS1;
+}
 
-bool HasZeroPoint(int type) { return type == 11 || type == 14; }
+bool HasZeroPoint(int type) {
+  namespace fbs = mgb::serialization::fbs;
+  return type == fbs::DTypeEnum_Quantized8Asymm || type == fbs::DTypeEnum_Quantized4Asymm;
+}
 
 bool ValueBytes(int type, const std::vector<uint32_t>& shape, uint64_t* bytes) {
   if (type < 0 || type >= kDTypeCount) return false;

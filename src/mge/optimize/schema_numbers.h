@@ -56,12 +56,6 @@ enum ElemwiseMode : uint32_t {
 inline constexpr uint32_t kReduceSum = fbs::param::ReduceMode_SUM;
 inline constexpr uint32_t kReduceMean = fbs::param::ReduceMode_MEAN;
 
-// Whether `dtype` (DTypeEnum) is one of the quantized types.
-constexpr bool IsQuantizedDType(int dtype) {
-  return (dtype >= fbs::DTypeEnum_Quantized8Asymm && dtype <= fbs::DTypeEnum_QuantizedS16) ||
-         dtype == fbs::DTypeEnum_QuantizedS1;
-}
-
 }  // namespace graphport::mge::opt
 
 #endif  // GRAPHPORT_MGE_OPTIMIZE_SCHEMA_NUMBERS_H_

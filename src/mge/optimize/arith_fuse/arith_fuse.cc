@@ -4,6 +4,7 @@
 #include <list>
 #include <utility>
 
+#include "mge/dtype.h"
 #include "mge/optimize/elem_chain.h"
 #include "mge/optimize/eval/kernels.h"
 #include "mge/optimize/schema_numbers.h"
@@ -153,7 +154,7 @@ class Fuser : public ElemChainPass {
     const VarRef sum = rw_.Get(n.inputs[0]);
     if (ModeOf(sum) != kAdd || g_->node(sum.node).inputs.size() != 2) return true;
     const std::optional<int> dtype = g_->var(n.inputs[0]).dtype;
-    if (dtype && IsQuantizedDType(*dtype)) return true;
+    if (dtype && IsQuantized(*dtype)) return true;
     uint32_t fused;
     switch (*ModeOf({node, 0})) {
       case kRelu:

@@ -1,6 +1,7 @@
 #include "mge/optimize/fuse_preprocess/fuse_preprocess.h"
 
 #include "core/error.h"
+#include "mge/dtype.h"
 #include "mge/optimize/schema_numbers.h"
 #include "mge/schema/dtype_generated.h"
 
@@ -30,7 +31,7 @@ PassReport FusePreprocess(OptGraph* g) {
           op.params.empty() || op.params[0].table == nullptr
               ? nullptr
               : reinterpret_cast<const mgb::serialization::fbs::DType*>(op.params[0].table);
-      if (dtype != nullptr && IsQuantizedDType(static_cast<int>(dtype->type()))) {
+      if (dtype != nullptr && IsQuantized(static_cast<int>(dtype->type()))) {
         Refuse(*g, node, "a TypeCvt to a quantized dtype");
       }
     }
