@@ -23,7 +23,7 @@ class Distributor {
   PassReport Run() {
     rw_.ForEachOperator([&](uint32_t node) {
       rw_.AutoReplaceOutputs(node);
-      if (ElemwiseModeOf(g_->node(node).op()) == kMul) Visit(node);
+      if (g_->node(node).elemwise_mode() == kMul) Visit(node);
     });
     rw_.Apply();
     PassReport report{"ArithMulDistribute", distributed_ != 0, ""};
@@ -65,7 +65,7 @@ class Distributor {
   }
   void Walk(VarRef v, uint32_t mode, Chain* chain) const {
     const OptNode& n = g_->node(v.node);
-    if (ElemwiseModeOf(n.op()) == mode && n.inputs.size() == 2 && readers_(v)) {
+    if (n.elemwise_mode() == mode && n.inputs.size() == 2 && readers_(v)) {
       for (const VarRef& in : n.inputs) Walk(in, mode, chain);
       chain->push_back({false, {}, mode});
       return;

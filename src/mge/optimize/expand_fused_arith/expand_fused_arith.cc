@@ -36,7 +36,7 @@ PassReport Expand(OptGraph* g, bool changeable_only) {
     // As MegEngine does: the operator is re-made on its replaced inputs first, then expanded
     // from those inputs.
     rw.AutoReplaceOutputs(node);
-    const std::optional<uint32_t> mode = ElemwiseModeOf(g->node(node).op());
+    const std::optional<uint32_t> mode = g->node(node).elemwise_mode();
     if (!mode) return;
     const std::vector<VarRef> in = rw.Inputs(node);
     if (round_trip && (*mode == kFuseMulAdd3 || *mode == kFuseMulAdd4 || ModeAfterAdd(*mode)) &&

@@ -46,7 +46,7 @@ bool Activation(uint32_t mode) {
 FusedRoundTrip::FusedRoundTrip(const OptGraph& g) : g_(g), const_(g), exposed_(g.size(), false) {
   for (uint32_t node : g.TopoOrder()) {
     const OptNode& n = g.node(node);
-    const std::optional<uint32_t> mode = ElemwiseModeOf(n.op());
+    const std::optional<uint32_t> mode = n.elemwise_mode();
     if (mode && Activation(*mode)) continue;
     for (const VarRef& in : n.inputs) exposed_[in.node] = true;
   }
@@ -61,7 +61,7 @@ bool FusedRoundTrip::Operand(VarRef v, bool factor) const {
   if (factor && (key == "Convolution" || key == "MatrixMul")) return false;
   const OptNode& n = g_.node(v.node);
   if (n.outputs.size() == 1) {
-    const std::optional<uint32_t> mode = ElemwiseModeOf(n.op());
+    const std::optional<uint32_t> mode = n.elemwise_mode();
     if (mode && ArithMode(*mode)) return false;
   }
   return !const_.Computed(v);

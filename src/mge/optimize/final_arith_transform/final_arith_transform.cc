@@ -16,7 +16,7 @@ class Transformer {
   PassReport Run() {
     rw_.ForEachOperator([&](uint32_t node) {
       rw_.AutoReplaceOutputs(node);
-      const std::optional<uint32_t> mode = ElemwiseModeOf(g_->node(node).op());
+      const std::optional<uint32_t> mode = g_->node(node).elemwise_mode();
       if (!mode) return;
       const std::vector<VarRef>& in = g_->node(node).inputs;  // the original inputs
       std::optional<VarRef> out;
@@ -47,7 +47,7 @@ class Transformer {
     const OptNode& n = g_->node(v.node);
     if (n.inputs.empty()) return std::nullopt;
     if (!mul) {
-      if (ElemwiseModeOf(n.op()) == kNegate && n.inputs.size() == 1) return n.inputs[0];
+      if (n.elemwise_mode() == kNegate && n.inputs.size() == 1) return n.inputs[0];
       return std::nullopt;
     }
     if (g_->Key(v.node) == "PowC" && n.inputs.size() == 1) {
@@ -55,7 +55,7 @@ class Transformer {
       if (AlmostEqual(p->exp(), -1.0f)) return n.inputs[0];
       return std::nullopt;
     }
-    if (ElemwiseModeOf(n.op()) == kPow && n.inputs.size() == 2) {
+    if (n.elemwise_mode() == kPow && n.inputs.size() == 2) {
       std::optional<float> e = ImmScalar(*g_, n.inputs[1]);
       if (e && AlmostEqual(*e, -1.0f)) return n.inputs[0];
     }
@@ -83,7 +83,7 @@ class Transformer {
     if (!e) return std::nullopt;
     const VarRef base = rw_.Get(in[0]);
     const OptNode& b = g_->node(base.node);
-    if (ElemwiseModeOf(b.op()) == kPow && b.inputs.size() == 2 && Replaceable(in[0])) {
+    if (b.elemwise_mode() == kPow && b.inputs.size() == 2 && Replaceable(in[0])) {
       const VarRef x = b.inputs[0];
       const VarRef a = b.inputs[1];
       VarRef exp;

@@ -36,7 +36,7 @@ class Folder {
  private:
   bool TryFold(uint32_t node) {
     const OptNode& div = g_->node(node);
-    if (ElemwiseModeOf(div.op()) != kTrueDiv || div.inputs.size() != 2) return false;
+    if (div.elemwise_mode() != kTrueDiv || div.inputs.size() != 2) return false;
     // The numerator: Reduce SUM, maybe under one AxisAddRemove.
     uint32_t reduce = div.inputs[0].node;
     std::optional<uint32_t> axis_op;

@@ -62,7 +62,7 @@ class Fuser {
  private:
   // True when the operator was rewritten (its output replaced by a ConvBias).
   bool Visit(uint32_t node) {
-    const std::optional<uint32_t> mode = ElemwiseModeOf(g_->node(node).op());
+    const std::optional<uint32_t> mode = g_->node(node).elemwise_mode();
     if (!mode) return false;
     const std::optional<uint32_t> nonline = NonlineOf(*mode);
     if (!nonline) return false;

@@ -59,7 +59,7 @@ class Normalizer {
       if (kind != Kind::kMul || in.size() != 1) return std::nullopt;
       return Link{Link::kCoeff, in[0], {}, PowCExp(n.op())};
     }
-    const std::optional<uint32_t> mode = ElemwiseModeOf(n.op());
+    const std::optional<uint32_t> mode = n.elemwise_mode();
     if (!mode) return std::nullopt;
     const uint32_t add = kind == Kind::kAdd ? kAdd : kMul;
     const uint32_t sub = kind == Kind::kAdd ? kSub : kTrueDiv;

@@ -127,7 +127,7 @@ class Redistributor {
 
   std::optional<uint32_t> ModeOf(VarRef v) const {
     if (g_->node(v.node).outputs.size() != 1) return std::nullopt;
-    return ElemwiseModeOf(g_->node(v.node).op());
+    return g_->node(v.node).elemwise_mode();
   }
   bool Commutable(uint32_t node) const {
     const std::optional<uint32_t> mode = ModeOf({node, 0});
