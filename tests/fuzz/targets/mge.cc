@@ -42,6 +42,8 @@ std::string Mge(std::string_view bytes) {
           R"({"enableFuseConvBiasWithZ": true, "keepOprPriority": true, "stripInfoFile": "strip_info.json"})",
           R"({"enableIo16xc32": true, "stripInfoFile": "strip_info.json"})",
           R"({"dumpFormat": "FBS", "enableIoc16": true, "stripInfoFile": "strip_info.json"})",
+          R"({"enableNchw44": true, "stripInfoFile": "strip_info.json"})",
+          R"({"dumpFormat": "FBS", "enableNchw88": true, "stripInfoFile": "strip_info.json"})",
           R"({"dumpFormat": "FBS", "asLoaded": true, "stripInfoFile": "strip_info.json"})",
       }) {
     failure = ExportLoadsBack(model.get(), options, /*whole_set=*/false, StripInfoIsJson);
