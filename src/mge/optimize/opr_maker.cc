@@ -56,6 +56,14 @@ bool AlmostEqual(float x, float y) {
          std::fabs(x - y) < std::numeric_limits<float>::min();
 }
 
+void TakeRestFrom(const Operator& source, Operator* op) {
+  for (size_t k = 1; k < source.params.size(); ++k) op->params.push_back(source.params[k]);
+  for (size_t k = 0; k < op->params.size(); ++k) op->items.push_back({DumpItem::kParam, k});
+  op->name = source.name;
+  op->comp_nodes = source.comp_nodes;
+  op->output_dtype = source.output_dtype;
+}
+
 std::optional<uint32_t> ElemwiseModeOf(const Operator& op) {
   if (op.cls == nullptr || op.cls->key != "Elemwise") return std::nullopt;
   if (op.params.empty() || op.params[0].type != kElemwiseParam || op.params[0].table == nullptr) {

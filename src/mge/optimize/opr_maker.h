@@ -76,6 +76,11 @@ class OprMaker {
 // The Elemwise mode of an Elemwise operator; nullopt for other classes.
 std::optional<uint32_t> ElemwiseModeOf(const Operator& op);
 
+// Completes `op`, made anew with its own first param, from the operator it replaces, as
+// MegEngine's copy_opr_shallow keeps them: the params after the first (the execution policy),
+// one dump item per param, the name, the comp nodes and the output dtype.
+void TakeRestFrom(const Operator& source, Operator* op);
+
 // MegEngine's almost_equal for floats.
 bool AlmostEqual(float x, float y);
 // The one value of a var that is an ImmutableTensor of one element.

@@ -272,11 +272,7 @@ class Nchwxx {
               .Union()));
     }
     // The execution policy and the config (name, comp node, output dtype) stay.
-    for (size_t k = 1; k < source.params.size(); ++k) op.params.push_back(source.params[k]);
-    for (size_t k = 0; k < op.params.size(); ++k) op.items.push_back({DumpItem::kParam, k});
-    op.name = source.name;
-    op.comp_nodes = source.comp_nodes;
-    op.output_dtype = source.output_dtype;
+    TakeRestFrom(source, &op);
     MadePacked(node, std::move(op), std::move(in), oshape);
   }
 
@@ -316,11 +312,7 @@ class Nchwxx {
                      param::CreatePooling(fbb, p->mode(), p->pad_h(), p->pad_w(), p->stride_h(),
                                           p->stride_w(), p->window_h(), p->window_w(), format_)
                          .Union()));
-    for (size_t k = 1; k < source.params.size(); ++k) op.params.push_back(source.params[k]);
-    for (size_t k = 0; k < op.params.size(); ++k) op.items.push_back({DumpItem::kParam, k});
-    op.name = source.name;
-    op.comp_nodes = source.comp_nodes;
-    op.output_dtype = source.output_dtype;
+    TakeRestFrom(source, &op);
     ++pooled_;
     ++converted_;
     const Shape shape = *out;
@@ -371,11 +363,7 @@ class Nchwxx {
     op.params.push_back(
         g_->OwnParam(kAdaptivePoolingParam, &fbb,
                      param::CreateAdaptivePooling(fbb, p->mode(), format_).Union()));
-    for (size_t k = 1; k < source.params.size(); ++k) op.params.push_back(source.params[k]);
-    for (size_t k = 0; k < op.params.size(); ++k) op.items.push_back({DumpItem::kParam, k});
-    op.name = source.name;
-    op.comp_nodes = source.comp_nodes;
-    op.output_dtype = source.output_dtype;
+    TakeRestFrom(source, &op);
     ++pooled_;
     ++converted_;
     const Shape shape = *out;

@@ -48,11 +48,7 @@ VarRef MakeConvBias(OprMaker* maker, uint32_t from, const ConvParams& c, std::ve
                             static_cast<param::ConvolutionV1ComputeMode>(c.compute_mode))
           .Union()));
   // The execution policy (additional params) and the config come from `from`.
-  for (size_t k = 1; k < source.params.size(); ++k) op.params.push_back(source.params[k]);
-  for (size_t k = 0; k < op.params.size(); ++k) op.items.push_back({DumpItem::kParam, k});
-  op.name = source.name;
-  op.comp_nodes = source.comp_nodes;
-  op.output_dtype = source.output_dtype;
+  TakeRestFrom(source, &op);
   if (dtype) {
     op.output_dtype = DType{};
     op.output_dtype->type = static_cast<int8_t>(*dtype);
