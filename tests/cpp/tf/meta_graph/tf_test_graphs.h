@@ -15,6 +15,7 @@
 #include "tensorflow/queue_runner.pb.h"
 #include "tensorflow/saver.pb.h"
 #include "tensorflow/variable.pb.h"
+#include "tf/meta_graph/op_registry.h"
 
 namespace graphport::tf::mgtest {
 
@@ -352,6 +353,29 @@ inline tensorflow::MetaGraphDef MakeClearDevicesGraph() {
     ret { key: "y" value: "sq:y:0" }
   )pb");
   return mg;
+}
+
+// TensorFlow's own op registry as an OpRegistry of one layer (ops.pbtxt).
+inline OpRegistry TfOpsRegistry() {
+  OpRegistry registry;
+  registry.AddLayer(&TfOps(), "ops.pbtxt", true);
+  return registry;
+}
+
+// meta_graph_test.py testDefaultAttrStripping's graph: Complex of two variables, with the
+// input and output dtypes given.
+inline tensorflow::GraphDef DefaultAttrComplexGraph(const char* input_type,
+                                                    const char* output_type) {
+  tensorflow::GraphDef graph;
+  for (const char* name : {"real", "imag"}) {
+    tensorflow::NodeDef* v = AddNode(&graph, name, "VariableV2");
+    SetAttr(v, "dtype", std::string("type: ") + input_type);
+    SetAttr(v, "shape", "shape {}");
+  }
+  tensorflow::NodeDef* c = AddNode(&graph, "complex", "Complex", {"real/read", "imag/read"});
+  SetAttr(c, "T", std::string("type: ") + input_type);
+  SetAttr(c, "Tout", std::string("type: ") + output_type);
+  return graph;
 }
 
 }  // namespace graphport::tf::mgtest
