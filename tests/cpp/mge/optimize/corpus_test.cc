@@ -108,25 +108,12 @@ TEST(OptimizeCorpus, BuiltGraphWritesAndLoadsBack) {
   ExpectSameOutputs(before, back->graphs[0]);
 }
 
-// A head that MegEngine's fuse_grain folds: BatchNorm, then a global average pooling written
-// as Reshape, Reduce SUM, a division by the count and axis operators. Optimized, it is
+// The global pooling head (testing::AddGlobalPoolingHead). Optimized, it is
 // one AdaptivePooling (the BatchNorm folded in front of it); written in FBS_V2 and FBS it loads
 // back, a second optimization changes nothing, and it computes what the loaded graph computes.
 TEST(OptimizeCorpus, GlobalPoolingHeadFoldsWritesAndLoadsBack) {
   testing::TestGraph t;
-  VarRef x = t.Input("x", {1, 2, 3, 4});
-  VarRef p = t.Imm(HostValue::Floats({1, 2, 1, 1}, {1.5f, 0.5f}));
-  VarRef q = t.Imm(HostValue::Floats({1, 2, 1, 1}, {0.25f, -1.0f}));
-  VarRef bn = t.BatchNorm({x, p, q, q, p}, 1e-5, true);
-  // The target's last axis is worked out from the input's size, so the shape follows the
-  // input (as a Reshape built from GetVarShape of a network's feature map does) and the
-  // count stays a GetVarShape: a constant count would fold away at the first re-made
-  // operator, as in MegEngine.
-  VarRef flat = t.WithAxis("Reshape", {bn, t.Imm(HostValue::Ints({3}, {1, 2, -1}))}, 2);
-  VarRef sum = t.AxisAddRemove(t.Reduce(flat, 0 /*SUM*/, 2), {{true, 2}});
-  VarRef count = t.TypeCvt(t.WithAxis("GetVarShape", {flat}, 2), kF32);
-  VarRef mean = t.Elemwise(27 /*TRUE_DIV*/, {sum, count});
-  t.Output(t.AxisAddRemove(mean, {{false, 2}, {false, 3}}));
+  testing::AddGlobalPoolingHead(&t);
   const Graph& before = t.Emit();
   RewrittenGraph out;
   OptimizeResult result = OptimizeForInference(before, {}, &out);

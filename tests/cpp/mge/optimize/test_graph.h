@@ -278,6 +278,23 @@ class TestGraph {
 // SIGMOID / TANH, FUSE_MUL_ADD3's factors, FUSE_MUL_ADD4's factors and pairs) by their text:
 // MegEngine's pass tests compare with an expression built in the same graph, whose
 // constructor orders those operands by var id, so they assert the structure up to that order.
+// A head that MegEngine's fuse_grain folds: BatchNorm, then a global average pooling written
+// as Reshape, Reduce SUM, a division by the count and axis operators (FoldingGlobalPooling).
+// The Reshape's last axis is worked out from the input's size, so the shape follows the input
+// (as a Reshape built from GetVarShape of a network's feature map does) and the count stays a
+// GetVarShape: a constant count would fold away at the first re-made operator, as in MegEngine.
+inline void AddGlobalPoolingHead(TestGraph* t) {
+  VarRef x = t->Input("x", {1, 2, 3, 4});
+  VarRef p = t->Imm(HostValue::Floats({1, 2, 1, 1}, {1.5f, 0.5f}));
+  VarRef q = t->Imm(HostValue::Floats({1, 2, 1, 1}, {0.25f, -1.0f}));
+  VarRef bn = t->BatchNorm({x, p, q, q, p}, 1e-5, true);
+  VarRef flat = t->WithAxis("Reshape", {bn, t->Imm(HostValue::Ints({3}, {1, 2, -1}))}, 2);
+  VarRef sum = t->AxisAddRemove(t->Reduce(flat, 0 /*SUM*/, 2), {{true, 2}});
+  VarRef count = t->TypeCvt(t->WithAxis("GetVarShape", {flat}, 2), kF32);
+  VarRef mean = t->Elemwise(27 /*TRUE_DIV*/, {sum, count});
+  t->Output(t->AxisAddRemove(mean, {{false, 2}, {false, 3}}));
+}
+
 inline std::string Expr(const OptGraph& g, VarRef v, bool canonical = false) {
   const OptNode& n = g.node(v.node);
   const Operator& op = n.op();
