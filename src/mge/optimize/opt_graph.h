@@ -20,6 +20,7 @@
 #include "mge/dump/compat_rewrite.h"
 #include "mge/mge_model.h"
 #include "mge/optimize/eval/host_value.h"
+#include "mge/optimize/node_store.h"
 #include "mge/optimize/same_table.h"
 #include "mge/optimize/var_ref.h"
 
@@ -201,7 +202,7 @@ class OptGraph {
 
   const Graph& source_;
   RewrittenGraph* storage_;
-  std::vector<OptNode> nodes_;
+  NodeStore<OptNode> nodes_;
   std::vector<VarRef> endpoints_;
   std::vector<VarRef> loaded_endpoints_;
   uint64_t next_id_ = 1;
