@@ -111,8 +111,17 @@ std::string_view OptGraph::Key(uint32_t node) const {
   return cls == nullptr ? std::string_view() : std::string_view(cls->key);
 }
 
+bool OptGraph::Holds(std::string_view key) const {
+  return std::any_of(classes_.begin(), classes_.end(),
+                     [&](const OprClass* cls) { return cls->key == key; });
+}
+
 uint32_t OptGraph::Add(OptNode n) {
   n.cls_ = n.op().cls;
+  if (n.cls_ != nullptr && (classes_.empty() || classes_.back() != n.cls_) &&
+      std::find(classes_.begin(), classes_.end(), n.cls_) == classes_.end()) {
+    classes_.push_back(n.cls_);
+  }
   n.priority_ = n.op().priority;
   n.elemwise_mode();
   n.id = next_id_++;

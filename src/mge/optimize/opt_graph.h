@@ -147,6 +147,9 @@ class OptGraph {
   // The operator's class key ("Elemwise", "BatchNorm", ...), "" when MegEngine lacks it.
   std::string_view Key(uint32_t node) const;
   bool Is(VarRef v, const char* key) const { return Key(v.node) == key; }
+  // Whether any node, reachable or not, is of class `key`: a pass that rewrites only such
+  // operators skips its walk of a graph that has none (a walk of 100k nodes costs ~10 ms).
+  bool Holds(std::string_view key) const;
 
   const std::vector<VarRef>& endpoints() const { return endpoints_; }
   void set_endpoint(size_t index, VarRef v) {
@@ -210,6 +213,7 @@ class OptGraph {
   mutable bool topo_valid_ = false;
   int32_t current_priority_ = 0;
   SameIndex same_index_;
+  std::vector<const OprClass*> classes_;  // of the nodes, each once
 };
 
 }  // namespace graphport::mge::opt
