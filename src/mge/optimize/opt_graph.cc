@@ -123,7 +123,13 @@ uint32_t OptGraph::Add(OptNode n) {
     classes_.push_back(n.cls_);
   }
   n.priority_ = n.op().priority;
-  n.elemwise_mode();
+  if (const std::optional<uint32_t> mode = n.elemwise_mode()) {
+    if (*mode < elemwise_modes_.size()) {
+      elemwise_modes_.set(*mode);
+    } else {
+      any_other_mode_ = true;
+    }
+  }
   n.id = next_id_++;
   for (OptVar& v : n.outputs) v.id = next_id_++;
   InferOutputs(&n);

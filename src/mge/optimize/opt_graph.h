@@ -8,6 +8,7 @@
 #ifndef GRAPHPORT_MGE_OPTIMIZE_OPT_GRAPH_H_
 #define GRAPHPORT_MGE_OPTIMIZE_OPT_GRAPH_H_
 
+#include <bitset>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -150,6 +151,10 @@ class OptGraph {
   // Whether any node, reachable or not, is of class `key`: a pass that rewrites only such
   // operators skips its walk of a graph that has none (a walk of 100k nodes costs ~10 ms).
   bool Holds(std::string_view key) const;
+  // The same for an Elemwise mode (a node's mode is read when it is added and never changes).
+  bool HoldsElemwise(uint32_t mode) const {
+    return mode < elemwise_modes_.size() ? elemwise_modes_[mode] : any_other_mode_;
+  }
 
   const std::vector<VarRef>& endpoints() const { return endpoints_; }
   void set_endpoint(size_t index, VarRef v) {
@@ -214,6 +219,8 @@ class OptGraph {
   int32_t current_priority_ = 0;
   SameIndex same_index_;
   std::vector<const OprClass*> classes_;  // of the nodes, each once
+  std::bitset<128> elemwise_modes_;       // of the nodes
+  bool any_other_mode_ = false;           // a mode beyond those (none in the schema today)
 };
 
 }  // namespace graphport::mge::opt

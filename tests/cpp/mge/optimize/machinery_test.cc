@@ -191,6 +191,10 @@ TEST(OptGraph, HoldsTheClassesOfItsNodes) {
   OprMaker m(&t.g());
   m.TypeCvt(x, kI32);  // a node a pass makes counts too
   EXPECT_TRUE(t.g().Holds("TypeCvt"));
+  EXPECT_TRUE(t.g().HoldsElemwise(kRelu));
+  EXPECT_FALSE(t.g().HoldsElemwise(kFuseMulAdd3));
+  m.Elemwise(kFuseMulAdd3, {x, x, x});
+  EXPECT_TRUE(t.g().HoldsElemwise(kFuseMulAdd3));
 }
 
 TEST(OptGraph, NodesStayWhereTheyAreAsTheGraphGrows) {
