@@ -14,8 +14,8 @@
 #include "tf/meta_graph/collection_list.h"
 #include "tf/meta_graph/collections.h"
 #include "tf/meta_graph/debug_info.h"
+#include "tf/meta_graph/export_scope.h"
 #include "tf/meta_graph/meta_info_def.h"
-#include "tf/meta_graph/node_rewrite.h"
 #include "tf/meta_graph/op_registry.h"
 #include "tf/meta_graph/parsed_node.h"
 #include "tf/meta_graph/scope.h"
@@ -121,7 +121,7 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
     }
   };
   // The node passes (node_view.h), in TensorFlow's order: savers left out, then each node
-  // rewritten.
+  // rewritten: scoped, then its device cleared.
   NodePasses passes;
   std::set<std::string> excluded;
   if (options.clear_extraneous_savers) {
@@ -130,6 +130,7 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
     // Keeping every node needs no walk over them.
     if (!excluded.empty()) passes.push_back(std::move(savers));
   }
+  if (!scope.empty()) passes.push_back(std::make_shared<ExportScope>(scope));
   if (options.clear_devices) passes.push_back(std::make_shared<ClearDevices>());
   // Last, as TensorFlow strips the graph it built. Nodes held parsed are stripped with the
   // library below, after the stripped op list (TensorFlow lists the ops first); nodes held as
@@ -147,7 +148,6 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
   WireNodeFacts wire_facts;
   if (wire != nullptr) {
     WireNodeOptions plan_options;
-    plan_options.scope = &scope;
     plan_options.passes = passes;
     if (strip != nullptr) plan_options.passes.push_back(strip);
     plan_options.list_unbound_inputs = rewrite;
@@ -166,9 +166,9 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
     if (source.has_versions()) *graph->mutable_versions() = source.versions();
     LendOrCopyLibrary(source, wire, options.strip_default_attrs, graph, arena);
     for (const auto& node : source.node()) {
-      if (!KeepsNode(passes, ParsedNodeView(node)) || !NodeInExport(node, scope)) continue;
+      if (!KeepsNode(passes, ParsedNodeView(node))) continue;
       tensorflow::NodeDef* out = graph->add_node();
-      RewriteNode(node, scope, out, &unbound);
+      LendNode(node, out);
       EditParsedNode(passes, out);
       if (want_names) exported_names.insert(node.name());
     }
