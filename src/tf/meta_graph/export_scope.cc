@@ -20,8 +20,9 @@ bool ExportScope::Keeps(const NodeView& node) const { return NodeInExport(node.n
 void ExportScope::Edit(const NodeView& node, NodeEdit* edit) const {
   if (scope_.empty()) return;
   edit->RenameWith(*this);
-  tensorflow::AttrValue value;
-  if (node.ReadAttr(kColocationAttr, &value)) {
+  if (node.ReadAttr(kColocationAttr, nullptr)) {
+    tensorflow::AttrValue value;
+    node.ReadAttr(kColocationAttr, &value);
     // Colocation entries ("loc:@name") outside the scope are dropped, the rest stripped; the
     // attr is rewritten as a plain string list, and kept even when it ends up empty.
     tensorflow::AttrValue scoped;
@@ -34,11 +35,13 @@ void ExportScope::Edit(const NodeView& node, NodeEdit* edit) const {
     }
     edit->SetAttr(kColocationAttr, scoped);
   }
-  if ((node.op() == "Enter" || node.op() == "RefEnter") && node.ReadAttr(kFrameNameAttr, &value) &&
-      scope_.Contains(value.s())) {
+  const std::string_view op = node.op();
+  if (op != "Enter" && op != "RefEnter") return;
+  tensorflow::AttrValue frame;
+  if (node.ReadAttr(kFrameNameAttr, &frame) && scope_.Contains(frame.s())) {
     // Only the string: the rest of the value, as TensorFlow writes a fresh one.
     tensorflow::AttrValue scoped;
-    scoped.set_s(scope_.Strip(value.s()));
+    scoped.set_s(scope_.Strip(frame.s()));
     edit->SetAttr(kFrameNameAttr, scoped);
   }
 }

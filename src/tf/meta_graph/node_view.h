@@ -26,7 +26,8 @@ class NodeView {
   // Whether the node holds attr `key` with a value equal to `value` (AreAttrValuesEqual).
   // Only that attr is read: a node held as bytes is not parsed for it when canonical.
   virtual bool AttrEquals(std::string_view key, const tensorflow::AttrValue& value) const = 0;
-  // Whether the node holds attr `key`, and then its value in `*value`.
+  // Whether the node holds attr `key`, and then its value in `*value` unless that is null
+  // (most nodes of a graph lack the attr a pass looks for: asking first costs no message).
   virtual bool ReadAttr(std::string_view key, tensorflow::AttrValue* value) const = 0;
 
  protected:

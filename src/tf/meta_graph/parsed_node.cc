@@ -46,7 +46,7 @@ bool ParsedAttrEquals(const tensorflow::NodeDef& node, std::string_view key,
 bool ParsedNodeView::ReadAttr(std::string_view key, tensorflow::AttrValue* value) const {
   auto it = node_.attr().find(std::string(key));
   if (it == node_.attr().end()) return false;
-  *value = it->second;
+  if (value != nullptr) *value = it->second;
   return true;
 }
 

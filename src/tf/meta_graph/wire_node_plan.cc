@@ -67,7 +67,7 @@ NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options,
   Arena scratch;
   for (size_t i = 0; i < n; ++i) {
     const WireNode& node = wire.nodes()[i];
-    if (passes_read_nodes && !PassesKeep(options.passes, wire, i)) {
+    if (passes_read_nodes && !KeepAndEditNode(options.passes, wire, i, &edits)) {
       plan.actions[i] = NodePlan::kSkip;
       continue;
     }
@@ -75,7 +75,6 @@ NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options,
     if (options.want_names) facts->names.emplace(wire.name(i));
     bool copied = true;
     if (passes_read_nodes) {
-      NodeEdits(options.passes, wire, i, &edits);
       facts->attrs_removed += static_cast<int>(edits.removed_attrs.size());
       copied = !edits.ChangesAttrs() && edits.renamer == nullptr &&
                edits.device_cleared == every.device_cleared;

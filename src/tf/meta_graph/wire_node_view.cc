@@ -70,7 +70,7 @@ bool WireNodeView::FindLoadedAttr(std::string_view key, std::string_view* bytes,
     graph_.ParseNode(index_, &node);
     auto it = node.attr().find(std::string(key));
     if (it == node.attr().end()) return false;
-    *parsed = it->second;
+    if (parsed != nullptr) *parsed = it->second;
     return true;
   }
   // A canonical node holds each attr once: a map entry of its key, then its value.
@@ -94,9 +94,11 @@ bool WireNodeView::FindLoadedAttr(std::string_view key, std::string_view* bytes,
 }
 
 bool WireNodeView::AttrEquals(std::string_view key, const tensorflow::AttrValue& value) const {
-  if (Removed(edits_, key)) return false;
-  if (const tensorflow::AttrValue* set = SetValue(edits_, key)) {
-    return AreAttrValuesEqual(*set, value);
+  if (edits_.ChangesAttrs()) {
+    if (Removed(edits_, key)) return false;
+    if (const tensorflow::AttrValue* set = SetValue(edits_, key)) {
+      return AreAttrValuesEqual(*set, value);
+    }
   }
   std::string_view bytes;
   tensorflow::AttrValue found;
@@ -109,15 +111,17 @@ bool WireNodeView::AttrEquals(std::string_view key, const tensorflow::AttrValue&
 }
 
 bool WireNodeView::ReadAttr(std::string_view key, tensorflow::AttrValue* value) const {
-  if (Removed(edits_, key)) return false;
-  if (const tensorflow::AttrValue* set = SetValue(edits_, key)) {
-    *value = *set;
-    return true;
+  if (edits_.ChangesAttrs()) {
+    if (Removed(edits_, key)) return false;
+    if (const tensorflow::AttrValue* set = SetValue(edits_, key)) {
+      if (value != nullptr) *value = *set;
+      return true;
+    }
   }
   std::string_view bytes;
   if (!FindLoadedAttr(key, &bytes, value)) return false;
   // The bytes were checked when the graph was indexed.
-  return bytes.data() == nullptr ||
+  return value == nullptr || bytes.data() == nullptr ||
          value->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
 }
 
@@ -154,8 +158,14 @@ void NodeEdits(const NodePasses& passes, const WireGraph& graph, size_t index,
   for (const auto& pass : passes) pass->Edit(view, &edit);
 }
 
-bool PassesKeep(const NodePasses& passes, const WireGraph& graph, size_t index) {
-  return KeepsNode(passes, WireNodeView(graph, index, kNoEdits));
+bool KeepAndEditNode(const NodePasses& passes, const WireGraph& graph, size_t index,
+                     WireNodeEdits* edits) {
+  edits->Clear();
+  WireNodeView view(graph, index, *edits);  // as loaded until a pass edits it
+  if (!KeepsNode(passes, view)) return false;
+  WireNodeEdit edit(edits);
+  for (const auto& pass : passes) pass->Edit(view, &edit);
+  return true;
 }
 
 void ForEachWireNodeView(const WireGraph& graph, const NodeVisitor& visit) {

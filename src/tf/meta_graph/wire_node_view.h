@@ -45,7 +45,8 @@ class WireNodeView final : public NodeView {
 
  private:
   // The value of attr `key` as loaded: the bytes of its AttrValue in `*bytes`, or, for a node
-  // not written as libprotobuf writes it, its parse in `*parsed` (then `*bytes` is null).
+  // not written as libprotobuf writes it, its parse in `*parsed` (then `*bytes` is null;
+  // `parsed` may be null when only the presence counts).
   bool FindLoadedAttr(std::string_view key, std::string_view* bytes,
                       tensorflow::AttrValue* parsed) const;
 
@@ -75,8 +76,10 @@ void NodeEdits(const NodePasses& passes, const WireGraph& graph, size_t index,
                WireNodeEdits* edits);
 // Whether a pass reads nodes, so that each node's edits may differ from EveryNodeEdits.
 bool AnyPassReadsNodes(const NodePasses& passes);
-// Whether the passes keep node `index` (NodePass::Keeps), asked of the node as loaded.
-bool PassesKeep(const NodePasses& passes, const WireGraph& graph, size_t index);
+// Whether the passes keep node `index` (NodePass::Keeps, asked of the node as loaded) and, if
+// they do, what they do to it (NodeEdits), through one view of the node.
+bool KeepAndEditNode(const NodePasses& passes, const WireGraph& graph, size_t index,
+                     WireNodeEdits* edits);
 
 // Calls `visit` with a view of each node of `graph` as loaded, in order.
 void ForEachWireNodeView(const WireGraph& graph, const NodeVisitor& visit);
