@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 
 #include "core/error.h"
@@ -14,17 +15,13 @@
 #include "tf/meta_graph/collection_list.h"
 #include "tf/meta_graph/collections.h"
 #include "tf/meta_graph/debug_info.h"
+#include "tf/meta_graph/export_nodes.h"
+#include "tf/meta_graph/export_scope.h"
 #include "tf/meta_graph/meta_info_def.h"
-#include "tf/meta_graph/node_rewrite.h"
 #include "tf/meta_graph/op_registry.h"
-#include "tf/meta_graph/parsed_node.h"
 #include "tf/meta_graph/scope.h"
 #include "tf/meta_graph/scoped_references.h"
 #include "tf/meta_graph/strip_default_attrs.h"
-#include "tf/meta_graph/stripped_op_list.h"
-#include "tf/meta_graph/wire_node_plan.h"
-#include "tf/meta_graph/wire_node_view.h"
-#include "tf/meta_graph/wire_nodes.h"
 
 namespace graphport::tf {
 namespace {
@@ -57,39 +54,13 @@ void CopyGraphHeader(const tensorflow::GraphDef& in, tensorflow::GraphDef* out) 
   proto::CopyUnknownFields(in, out);
 }
 
-// A library kept as bytes (`wire`) is parsed for a copy, and otherwise follows the nodes as
-// its bytes (NodePlan::copy_library, set by the caller).
-void LendOrCopyLibrary(const tensorflow::GraphDef& in, const WireGraph* wire, bool copy,
-                       tensorflow::GraphDef* out, Arena* arena) {
-  if (copy && wire != nullptr && wire->library_kept()) {
-    out->unsafe_arena_set_allocated_library(wire->ParseLibrary(arena));
-    return;
-  }
-  if (!in.has_library()) return;
-  if (copy) {
-    *out->mutable_library() = in.library();
-  } else {
-    out->unsafe_arena_set_allocated_library(
-        const_cast<tensorflow::FunctionDefLibrary*>(&in.library()));
-  }
-}
-
-// The names of the graph's library functions, held as bytes (`wire`) or parsed in `graph`.
-std::set<std::string, std::less<>> FunctionNamesOf(const tensorflow::GraphDef& graph,
-                                                   const WireGraph* wire) {
-  if (wire == nullptr) return LibraryFunctionNames(graph);
-  std::set<std::string, std::less<>> names;
-  for (const WireFunction& f : wire->functions()) names.emplace(f.name);
-  return names;
-}
-
 }  // namespace
 
 MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& options, Arena* arena) {
   MetaGraphExport result;
-  const WireGraph* wire = WireNodesFor(model, options);
-  const tensorflow::GraphDef& source =
-      options.graph_def ? *options.graph_def : (wire != nullptr ? wire->header() : model.graph());
+  // The graph's nodes, whichever form holds them: the export asks no more of them than this.
+  std::unique_ptr<ExportNodes> nodes = NodesToExport(model, options);
+  const tensorflow::GraphDef& source = nodes->rest();
   const tensorflow::MetaGraphDef* loaded = model.meta_graph();
   auto* mg = Arena::CreateMessage<tensorflow::MetaGraphDef>(arena);
   result.meta_graph = mg;
@@ -112,16 +83,9 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
   }
   registry.AddLayer(&BuiltinDefaultsOpList(), "built-in defaults", false);
 
-  // The graph's nodes as loaded, whichever form holds them (the passes ask no more of it).
-  const ForEachNode for_each_node = [&](const NodeVisitor& visit) {
-    if (wire != nullptr) {
-      ForEachWireNodeView(*wire, visit);
-    } else {
-      ForEachParsedNode(source, visit);
-    }
-  };
+  const ForEachNode for_each_node = [&](const NodeVisitor& visit) { nodes->ForEach(visit); };
   // The node passes (node_view.h), in TensorFlow's order: savers left out, then each node
-  // rewritten.
+  // rewritten: scoped, then its device cleared.
   NodePasses passes;
   std::set<std::string> excluded;
   if (options.clear_extraneous_savers) {
@@ -130,87 +94,54 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
     // Keeping every node needs no walk over them.
     if (!excluded.empty()) passes.push_back(std::move(savers));
   }
+  if (!scope.empty()) passes.push_back(std::make_shared<ExportScope>(scope));
   if (options.clear_devices) passes.push_back(std::make_shared<ClearDevices>());
   // Last, as TensorFlow strips the graph it built. Nodes held parsed are stripped with the
   // library below, after the stripped op list (TensorFlow lists the ops first); nodes held as
   // bytes as they are written, and the op list reads their loaded bytes.
   std::shared_ptr<StripDefaultAttrs> strip;
   if (options.strip_default_attrs) {
-    strip = std::make_shared<StripDefaultAttrs>(registry, FunctionNamesOf(source, wire));
+    strip = std::make_shared<StripDefaultAttrs>(registry, nodes->FunctionNames());
   }
   bool rewrite = !scope.empty() || options.clear_devices || options.clear_extraneous_savers;
-  std::vector<std::string> unbound;
-  // Only save_debug_info reads the exported node names: a copy of every name costs ~140 bytes
-  // a node (0.7x the file of a 200k-node graph) and a third of a plain export's time.
-  const bool want_names = options.save_debug_info;
-  std::set<std::string> exported_names;
-  WireNodeFacts wire_facts;
-  if (wire != nullptr) {
-    WireNodeOptions plan_options;
-    plan_options.scope = &scope;
-    plan_options.passes = passes;
-    if (strip != nullptr) plan_options.passes.push_back(strip);
-    plan_options.list_unbound_inputs = rewrite;
-    plan_options.want_names = want_names;
-    result.node_plan = PlanWireNodes(*wire, plan_options, &wire_facts);
-    exported_names = std::move(wire_facts.names);
-    unbound = std::move(wire_facts.unbound);
-  }
-  const size_t loaded_nodes = wire != nullptr ? wire->nodes().size() : source.node_size();
-  const size_t exported_nodes = wire != nullptr ? wire_facts.exported : 0;
   tensorflow::GraphDef* graph = nullptr;
   if (rewrite) {
     // TensorFlow's graph_def path keeps only versions and library; the deprecated `version`
     // and `debug_info` are dropped.
     graph = Arena::CreateMessage<tensorflow::GraphDef>(arena);
     if (source.has_versions()) *graph->mutable_versions() = source.versions();
-    LendOrCopyLibrary(source, wire, options.strip_default_attrs, graph, arena);
-    for (const auto& node : source.node()) {
-      if (!KeepsNode(passes, ParsedNodeView(node)) || !NodeInExport(node, scope)) continue;
-      tensorflow::NodeDef* out = graph->add_node();
-      RewriteNode(node, scope, out, &unbound);
-      EditParsedNode(passes, out);
-      if (want_names) exported_names.insert(node.name());
-    }
-    if (!scope.empty() && graph->node_size() == 0 && exported_nodes == 0) {
-      throw Error(ErrorCode::kNotFound, "exportScope '" + CapForMessage(scope.name()) +
-                                            "' matches no node of the " +
-                                            std::to_string(loaded_nodes) + "-node graph");
-    }
-    // The unbound_inputs collection is rebuilt below, so it must list every input an importer
-    // has to map: the ones made unbound here and, in a graph that an earlier scoped export
-    // wrote, the ones it made (else re-exporting that file with clear_devices loses them).
-    // With a scope the second kind is outside it and renamed again, so the list is the same.
-    // (The wire plan listed its nodes' already.)
-    if (wire == nullptr) {
-      unbound.clear();
-      for (const auto& node : graph->node()) AddUnboundInputs(node, &unbound);
-    }
+    nodes->AddLibrary(options.strip_default_attrs, graph, arena);
   } else if (options.strip_default_attrs) {
     graph = Arena::CreateMessage<tensorflow::GraphDef>(arena);
     CopyGraphHeader(source, graph);
-    LendOrCopyLibrary(source, wire, /*copy=*/true, graph, arena);
-    for (const auto& node : source.node()) {
-      LendNode(node, graph->add_node());
-      if (want_names) exported_names.insert(node.name());
-    }
+    nodes->AddLibrary(/*copy=*/true, graph, arena);
   } else {
-    if (want_names) {
-      for (const auto& node : source.node()) exported_names.insert(node.name());
-    }
     // A MetaGraphDef loaded without a graph_def is written without one.
     bool has_graph = options.graph_def != nullptr || loaded == nullptr || loaded->has_graph_def();
     if (has_graph) graph = const_cast<tensorflow::GraphDef*>(&source);
   }
-  if (wire != nullptr && wire->library_kept() && graph != nullptr && !graph->has_library()) {
-    result.node_plan.copy_library = true;  // not parsed for this export: written as it is
+  // The nodes, kept and edited by the passes. list_unbound: the unbound_inputs collection is
+  // rebuilt below, so it must list every input an importer has to map: the ones made unbound
+  // here and, in a graph that an earlier scoped export wrote, the ones it made (else
+  // re-exporting that file with clear_devices loses them). With a scope the second kind is
+  // outside it and renamed again, so the list is the same. want_names: only save_debug_info
+  // reads the exported node names; a copy of every name costs ~140 bytes a node (0.7x the
+  // file of a 200k-node graph) and a third of a plain export's time.
+  const bool nodes_rebuilt = rewrite || options.strip_default_attrs;
+  ExportedNodes exported;
+  nodes->Write(passes, strip, /*list_unbound=*/rewrite, /*want_names=*/options.save_debug_info,
+               nodes_rebuilt ? graph : nullptr, &exported);
+  if (!scope.empty() && exported.count == 0) {
+    throw Error(ErrorCode::kNotFound, "exportScope '" + CapForMessage(scope.name()) +
+                                          "' matches no node of the " +
+                                          std::to_string(nodes->loaded_count()) + "-node graph");
   }
+  nodes->Attach(graph);
   // A graph lent unchanged from the loaded input is smaller than that input, which was under
   // 2 GiB; only a rebuilt or given graph can break TensorFlow's limit (and sizing costs a pass).
   bool graph_is_loaded_one = options.graph_def == nullptr && graph == &source;
   if (graph != nullptr && !graph_is_loaded_one) {
-    uint64_t bytes = graph->ByteSizeLong();
-    if (wire != nullptr) bytes += wire->RecordsSize(result.node_plan);
+    const uint64_t bytes = nodes->WrittenSize(*graph);
     if (bytes > options.max_graph_bytes) {
       throw Error(ErrorCode::kTooLarge,
                   "GraphDef cannot be larger than 2GB: the exported graph has " +
@@ -228,22 +159,14 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
   if (!op_list_given && graph != nullptr &&
       (node_set_changed || mg->meta_info_def().stripped_op_list().op_size() == 0)) {
     tensorflow::OpList ops;
-    if (wire != nullptr) {
-      // A kept library is parsed for its bodies' ops, unless this export already did.
-      const tensorflow::FunctionDefLibrary& library =
-          graph->has_library() ? graph->library() : wire->Library(arena);
-      BuildStrippedOpList(UsedWireOps(*wire, result.node_plan, library), registry, &ops,
-                          &unregistered);
-    } else {
-      BuildStrippedOpList(*graph, registry, &ops, &unregistered);
-    }
+    nodes->BuildOpList(*graph, registry, arena, &ops, &unregistered);
     if (ops.op_size() > 0) {
       *mg->mutable_meta_info_def()->mutable_stripped_op_list() = ops;
     } else if (mg->has_meta_info_def()) {
       mg->mutable_meta_info_def()->clear_stripped_op_list();
     }
   }
-  int attrs_stripped = wire_facts.attrs_removed;
+  int attrs_stripped = exported.attrs_removed;
   if (strip != nullptr) {
     if (graph != nullptr) StripParsedGraph(*strip, graph, &attrs_stripped);
     mg->mutable_meta_info_def()->set_stripped_default_attrs(true);
@@ -267,7 +190,7 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
     }
     (*mg->mutable_collection_def())[key] = std::move(out);
   }
-  std::vector<std::string> unbound_values = UnboundCollectionValues(unbound);
+  std::vector<std::string> unbound_values = UnboundCollectionValues(exported.unbound);
   bool unbound_wanted =
       !options.collection_list || std::count(keys.begin(), keys.end(), kUnboundInputsKey) > 0;
   if (rewrite && unbound_wanted && !unbound_values.empty()) {
@@ -283,13 +206,12 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
   int traced = 0;
   if (options.save_debug_info) {
     result.debug_info = Arena::CreateMessage<tensorflow::GraphDebugInfo>(arena);
-    traced = FilterDebugInfo(source.debug_info(), exported_names, result.debug_info);
+    traced = FilterDebugInfo(source.debug_info(), exported.names, result.debug_info);
   }
 
   json& info = result.info;
-  info["nodeCount"] =
-      wire != nullptr ? static_cast<int>(exported_nodes) : (graph ? graph->node_size() : 0);
-  result.wire_nodes = wire;
+  info["nodeCount"] = graph != nullptr ? static_cast<int>(exported.count) : 0;
+  nodes->Finish(&result.wire_nodes, &result.node_plan);
   json ops = json::array();
   for (const auto& op : mg->meta_info_def().stripped_op_list().op()) ops.push_back(op.name());
   info["strippedOpList"] = ops;

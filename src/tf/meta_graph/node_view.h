@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -25,9 +26,34 @@ class NodeView {
   // Whether the node holds attr `key` with a value equal to `value` (AreAttrValuesEqual).
   // Only that attr is read: a node held as bytes is not parsed for it when canonical.
   virtual bool AttrEquals(std::string_view key, const tensorflow::AttrValue& value) const = 0;
+  // Whether the node holds attr `key`, and then its value in `*value` unless that is null
+  // (most nodes of a graph lack the attr a pass looks for: asking first costs no message).
+  virtual bool ReadAttr(std::string_view key, tensorflow::AttrValue* value) const = 0;
 
  protected:
   ~NodeView() = default;
+};
+
+// A name as a rename writes it: up to three pieces, joined. A rename of a node held as bytes
+// then points into the loaded bytes (and at constants) instead of allocating a string per
+// name of a node-heavy graph.
+struct NamePieces {
+  std::string_view a, b, c;
+
+  size_t size() const { return a.size() + b.size() + c.size(); }
+  std::string Joined() const;
+};
+
+// A rename of the names in a node: its own and its inputs'. Given whole to the edit, not name
+// by name, so that a node held as bytes applies it as it writes the node's records.
+class NodeRenamer {
+ public:
+  virtual NamePieces Name(std::string_view name) const = 0;
+  // `input` as a NodeDef holds it: "node", "node:1" or "^node".
+  virtual NamePieces Input(std::string_view input) const = 0;
+
+ protected:
+  ~NodeRenamer() = default;
 };
 
 // What a pass may change of a node.
@@ -36,6 +62,11 @@ class NodeEdit {
   virtual void ClearDevice() = 0;
   // `key` must outlive the edit: a node held as bytes records it until it is written.
   virtual void RemoveAttr(std::string_view key) = 0;
+  // Sets attr `key` (which must outlive the edit) to `value`, replacing it whole.
+  virtual void SetAttr(std::string_view key, const tensorflow::AttrValue& value) = 0;
+  // Renames the node and its inputs with `renamer`, which must outlive the edit (a pass that
+  // renames is one). One pass of an export renames (export_scope.h).
+  virtual void RenameWith(const NodeRenamer& renamer) = 0;
 
  protected:
   ~NodeEdit() = default;
@@ -58,6 +89,13 @@ class NodePass {
 // The node passes of one export, in the order they apply. Shared: a plan for bytes keeps
 // them until the nodes are written, after the export's locals are gone.
 using NodePasses = std::vector<std::shared_ptr<const NodePass>>;
+
+inline std::string NamePieces::Joined() const {
+  std::string joined;
+  joined.reserve(size());
+  joined.append(a).append(b).append(c);
+  return joined;
+}
 
 inline bool KeepsNode(const NodePasses& passes, const NodeView& node) {
   for (const auto& pass : passes) {

@@ -1,5 +1,6 @@
 // The node view and edit over a parsed tensorflow::NodeDef (meta_graph/node_view.h): the
-// passes change the message itself.
+// passes change the message itself, a copy of the loaded node that lends its attr values
+// (LendNode).
 #ifndef GRAPHPORT_TF_META_GRAPH_PARSED_NODE_H_
 #define GRAPHPORT_TF_META_GRAPH_PARSED_NODE_H_
 
@@ -21,20 +22,23 @@ class ParsedNodeView final : public NodeView {
   bool AttrEquals(std::string_view key, const tensorflow::AttrValue& value) const override {
     return ParsedAttrEquals(node_, key, value);
   }
+  bool ReadAttr(std::string_view key, tensorflow::AttrValue* value) const override;
 
  private:
   const tensorflow::NodeDef& node_;
 };
 
-// `node` must not share submessages with the model (node_rewrite.h lends attr values): an
-// edit replaces a lent value, never changes it. With `attrs_removed`, counts the attrs the
-// passes remove (the export's info reports them).
+// `node` must not share submessages with the model (LendNode lends attr values): an edit
+// replaces a lent value, never changes it. With `attrs_removed`, counts the attrs the passes
+// remove (the export's info reports them).
 class ParsedNodeEdit final : public NodeEdit {
  public:
   explicit ParsedNodeEdit(tensorflow::NodeDef* node, int* attrs_removed = nullptr)
       : node_(node), attrs_removed_(attrs_removed) {}
   void ClearDevice() override { node_->clear_device(); }
   void RemoveAttr(std::string_view key) override;
+  void SetAttr(std::string_view key, const tensorflow::AttrValue& value) override;
+  void RenameWith(const NodeRenamer& renamer) override;
 
  private:
   tensorflow::NodeDef* node_;
@@ -45,6 +49,12 @@ class ParsedNodeEdit final : public NodeEdit {
 // they remove to `*attrs_removed` when given.
 void EditParsedNode(const NodePasses& passes, tensorflow::NodeDef* node,
                     int* attrs_removed = nullptr);
+
+// A copy of `in` in `out`, which must be arena-allocated, for the passes to edit: the
+// tensors, lists, shapes and functions in `in`'s attrs are not copied but lent to `out`
+// (weights stay where they are), so `out`'s arena must die before `in`, and `out`'s attr
+// values must not be changed in place (erasing or replacing an attr is fine).
+void LendNode(const tensorflow::NodeDef& in, tensorflow::NodeDef* out);
 
 // Calls `visit` with a view of each node of `graph`, in order.
 void ForEachParsedNode(const tensorflow::GraphDef& graph, const NodeVisitor& visit);

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "proto/wire_reader.h"
+#include "tf/meta_graph/scope.h"
 
 namespace graphport::tf {
 namespace {
@@ -12,8 +13,8 @@ using google::protobuf::io::CodedOutputStream;
 using proto::ReadRecord;
 using proto::Record;
 
-// NodeDef fields the edit reads or changes, and an attr entry's key.
-constexpr int kNameField = 1, kInputField = 3, kDeviceField = 4, kAttrField = 5, kKeyField = 1;
+// NodeDef fields the edit reads or changes.
+constexpr int kNameField = 1, kInputField = 3, kDeviceField = 4, kAttrField = 5;
 // An attr entry's value, and the AttrValue and ListValue fields that hold a NameAttrList.
 constexpr int kValueField = 2, kListField = 1, kFuncField = 10, kListFuncField = 9;
 
@@ -43,16 +44,6 @@ std::string_view Head(std::string_view a, std::string_view b, std::string_view c
 
 }  // namespace
 
-void ForEachAttrKey(std::string_view bytes, const std::function<void(std::string_view)>& visit) {
-  ForEachRecord(bytes, [&](const Record& r) {
-    std::string_view key;
-    if (r.number == kAttrField && r.wire_type == 2 &&
-        proto::FindLengthDelimited(r.view(), kKeyField, &key)) {
-      visit(key);
-    }
-  });
-}
-
 bool AttrsMayNameFunctions(std::string_view bytes) {
   bool found = false;
   ForEachRecord(bytes, [&](const Record& attr) {
@@ -72,49 +63,22 @@ bool AttrsMayNameFunctions(std::string_view bytes) {
   return found;
 }
 
-bool WireScopeEdit::AppliesWith(std::string_view attr_key) const {
-  // RewriteNode rewrites these two attrs when a scope is given; every other attr is lent.
-  return scope_.empty() || (attr_key != "_class" && attr_key != "frame_name");
-}
-
-size_t WireScopeEdit::Input::size() const {
-  return unbound ? marker.size() + kUnboundInputPrefix.size() + rest.size()
-                 : marker.size() + rest.size();
-}
-
-WireScopeEdit::Input WireScopeEdit::EditInput(std::string_view input) const {
-  Input out;
-  if (!scope_.empty() && !scope_.Contains(input)) {
-    // UnboundInputName: "x" -> "$unbound_inputs_x", "^x" -> "^$unbound_inputs_x".
-    out.unbound = true;
-    out.marker = input.substr(0, !input.empty() && input[0] == '^' ? 1 : 0);
-    out.rest = input.substr(out.marker.size());
-  } else {
-    scope_.Strip(input, &out.marker, &out.rest);
-  }
-  return out;
-}
-
-uint64_t WireScopeEdit::Size(std::string_view bytes, std::vector<std::string>* unbound) const {
+uint64_t WireRenameEdit::Size(std::string_view bytes, std::vector<std::string>* unbound) const {
   uint64_t total = 0;
   ForEachRecord(bytes, [&](const Record& r) {
     if (r.wire_type == 2 && r.number == kNameField) {
-      std::string_view marker, rest;
-      scope_.Strip(r.view(), &marker, &rest);
-      const size_t length = marker.size() + rest.size();
+      const size_t length = renamer_.Name(r.view()).size();
       if (length > 0) total += StringRecordSize(length);  // proto3 leaves an empty name out
     } else if (r.wire_type == 2 && r.number == kInputField) {
-      Input input = EditInput(r.view());
+      const NamePieces input = renamer_.Input(r.view());
       total += StringRecordSize(input.size());
       if (unbound == nullptr) return;
       // The written input names an unbound one when its node name starts with the prefix:
       // its first bytes tell (the prefix holds no ':'), so only those are put together.
-      const std::string_view middle = input.unbound ? kUnboundInputPrefix : std::string_view();
       char buffer[32];
-      if (InputNodeName(Head(input.marker, middle, input.rest, buffer))
+      if (InputNodeName(Head(input.a, input.b, input.c, buffer))
               .substr(0, kUnboundInputPrefix.size()) == kUnboundInputPrefix) {
-        unbound->push_back(std::string(input.marker) + std::string(middle) +
-                           std::string(input.rest));
+        unbound->push_back(input.Joined());
       }
     } else if (r.wire_type == 2 && r.number == kDeviceField && clear_devices_) {
       // dropped
@@ -125,25 +89,21 @@ uint64_t WireScopeEdit::Size(std::string_view bytes, std::vector<std::string>* u
   return total;
 }
 
-void WireScopeEdit::Write(std::string_view bytes, CodedOutputStream* out) const {
-  auto write_string = [out](int number, std::string_view a, std::string_view b,
-                            std::string_view c) {
+void WireRenameEdit::Write(std::string_view bytes, CodedOutputStream* out) const {
+  auto write_string = [out](int number, const NamePieces& name) {
     out->WriteTag(static_cast<uint32_t>(number << 3 | 2));
-    out->WriteVarint64(a.size() + b.size() + c.size());
+    out->WriteVarint64(name.size());
     // An empty view may have no data pointer, which memcpy must not be given.
-    for (std::string_view piece : {a, b, c}) {
+    for (std::string_view piece : {name.a, name.b, name.c}) {
       if (!piece.empty()) out->WriteRaw(piece.data(), static_cast<int>(piece.size()));
     }
   };
   ForEachRecord(bytes, [&](const Record& r) {
     if (r.wire_type == 2 && r.number == kNameField) {
-      std::string_view marker, rest;
-      scope_.Strip(r.view(), &marker, &rest);
-      if (marker.size() + rest.size() > 0) write_string(kNameField, marker, rest, {});
+      const NamePieces name = renamer_.Name(r.view());
+      if (name.size() > 0) write_string(kNameField, name);
     } else if (r.wire_type == 2 && r.number == kInputField) {
-      Input input = EditInput(r.view());
-      write_string(kInputField, input.marker,
-                   input.unbound ? kUnboundInputPrefix : std::string_view(), input.rest);
+      write_string(kInputField, renamer_.Input(r.view()));
     } else if (r.wire_type == 2 && r.number == kDeviceField && clear_devices_) {
       // dropped
     } else {

@@ -6,7 +6,6 @@
 #include <memory>
 #include <vector>
 
-#include "tf/meta_graph/node_rewrite.h"
 #include "tf/meta_graph/parsed_node.h"
 #include "tf/meta_graph/stripped_op_list.h"
 #include "tf/meta_graph/wire_node_edit.h"
@@ -18,35 +17,24 @@ namespace {
 
 using google::protobuf::Arena;
 
-// The rewrite a plan applies at write time; the plan keeps it alive (it owns copies of what
-// it reads, since the export's locals are gone by then).
-struct NodeRewriter {
-  Scope scope;
-  NodePasses passes;
-
-  // `unbound` collects what the plan reports; at write time it is scratch.
-  void Apply(const tensorflow::NodeDef& in, tensorflow::NodeDef* out,
-             std::vector<std::string>* unbound) const {
-    RewriteNode(in, scope, out, unbound);
-    EditParsedNode(passes, out);
-  }
+// The rename a plan applies to its edited nodes as it writes them, with the passes that own
+// the renamer (the export's locals are gone by then).
+struct RenameWriter {
+  NodePasses owners;
+  WireRenameEdit edit;
 };
 
 }  // namespace
 
 NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options,
                        WireNodeFacts* facts) {
-  const Scope& scope = *options.scope;
-  auto rewriter = std::make_shared<NodeRewriter>(NodeRewriter{scope, options.passes});
   NodePlan plan;
   // What the passes do to every node is applied as the nodes are written, copies included.
-  const WireNodeEdits every = EveryNodeEdits(options.passes, wire, scope);
+  const WireNodeEdits every = EveryNodeEdits(options.passes, wire);
   plan.drop_devices = every.device_cleared;
   const size_t n = wire.nodes().size();
   const bool passes_read_nodes = AnyPassReadsNodes(options.passes);
-  const bool may_skip = !scope.empty() || passes_read_nodes;
-  const bool may_rewrite = !scope.empty() || passes_read_nodes;
-  if (!may_skip && !may_rewrite && !options.want_names) {
+  if (!passes_read_nodes && !options.want_names) {
     // Every node copied: the ops are the graph's, and only nodes the index saw an unbound
     // input in are parsed, to list those.
     facts->exported = n;
@@ -60,65 +48,71 @@ NodePlan PlanWireNodes(const WireGraph& wire, const WireNodeOptions& options,
     }
     return plan;
   }
-  if (may_skip || may_rewrite) plan.actions.assign(n, NodePlan::kCopy);
-  if (may_rewrite) plan.sizes.assign(n, 0);
-  plan.rewrite = [rewriter](const tensorflow::NodeDef& in, tensorflow::NodeDef* out) {
-    std::vector<std::string> unbound;
-    rewriter->Apply(in, out, &unbound);
+  if (passes_read_nodes) {
+    plan.actions.assign(n, NodePlan::kCopy);
+    plan.sizes.assign(n, 0);
+  }
+  // The plan keeps the passes alive until the nodes are written, after the export's locals
+  // are gone: a rewritten node is the parse of its bytes that the passes edit again.
+  const NodePasses passes = options.passes;
+  plan.rewrite = [passes](const tensorflow::NodeDef& in, tensorflow::NodeDef* out) {
+    LendNode(in, out);
+    EditParsedNode(passes, out);
   };
-  auto edit = std::make_shared<WireScopeEdit>(scope, plan.drop_devices);
-  plan.edit = [edit](std::string_view bytes, google::protobuf::io::CodedOutputStream* out) {
-    edit->Write(bytes, out);
-  };
+  // The rename every renamed node shares (an export has one renamer), applied to the bytes.
+  std::shared_ptr<RenameWriter> rename;
+  const NodeRenamer* renamer = nullptr;
 
+  WireNodeEdits edits;  // one node's, its room reused
   Arena scratch;
   for (size_t i = 0; i < n; ++i) {
     const WireNode& node = wire.nodes()[i];
-    const std::string_view name = wire.name(i);
-    if ((passes_read_nodes && !PassesKeep(options.passes, wire, i)) || !NodeInExport(name, scope)) {
+    if (passes_read_nodes && !KeepAndEditNode(options.passes, wire, i, &edits)) {
       plan.actions[i] = NodePlan::kSkip;
       continue;
     }
     ++facts->exported;
-    if (options.want_names) facts->names.emplace(name);
-    // A node a pass edits otherwise than every node is rewritten from its parse, where the
-    // passes run again on the message.
-    bool edited_alone = false;
+    if (options.want_names) facts->names.emplace(wire.name(i));
+    bool copied = true;
     if (passes_read_nodes) {
-      const WireNodeEdits edits = NodeEdits(options.passes, wire, i, scope);
-      edited_alone = edits != every;
       facts->attrs_removed += static_cast<int>(edits.removed_attrs.size());
+      copied = !edits.ChangesAttrs() && edits.renamer == nullptr &&
+               edits.device_cleared == every.device_cleared;
     }
-    if (scope.empty() && !edited_alone) {
+    if (copied) {
       if (options.list_unbound_inputs && node.unbound_input) {
         AddUnboundInputs(*wire.Reparsed(i, plan, &scratch), &facts->unbound);
         scratch.Reset();
       }
       continue;
     }
-    // One look at a canonical node's attr keys tells whether the scope rewrites one (then the
-    // node is rewritten from its parse, not edited).
-    bool editable = node.canonical && !edited_alone;
-    if (editable) {
-      ForEachAttrKey(wire.NodeBytes(i), [&](std::string_view key) {
-        if (!edit->AppliesWith(key)) editable = false;
-      });
+    if (renamer == nullptr && edits.renamer != nullptr) {
+      renamer = edits.renamer;
+      rename = std::make_shared<RenameWriter>(
+          RenameWriter{passes, WireRenameEdit(*renamer, plan.drop_devices)});
     }
-    if (editable) {
+    // Only a rename, of bytes as libprotobuf writes them: edited record by record. Anything
+    // else is rewritten from the node's parse, where the passes run again on the message.
+    if (node.canonical && !edits.ChangesAttrs() && edits.device_cleared == every.device_cleared &&
+        edits.renamer == renamer) {
       plan.actions[i] = NodePlan::kEdit;
-      plan.sizes[i] = static_cast<uint32_t>(
-          edit->Size(wire.NodeBytes(i), options.list_unbound_inputs ? &facts->unbound : nullptr));
+      plan.sizes[i] = static_cast<uint32_t>(rename->edit.Size(
+          wire.NodeBytes(i), options.list_unbound_inputs ? &facts->unbound : nullptr));
       continue;
     }
     auto* parsed = Arena::CreateMessage<tensorflow::NodeDef>(&scratch);
     wire.ParseNode(i, parsed);
     auto* out = Arena::CreateMessage<tensorflow::NodeDef>(&scratch);
-    std::vector<std::string> renamed;  // AddUnboundInputs below lists these too
-    rewriter->Apply(*parsed, out, &renamed);
+    plan.rewrite(*parsed, out);
     if (options.list_unbound_inputs) AddUnboundInputs(*out, &facts->unbound);
     plan.actions[i] = NodePlan::kRewrite;
     plan.sizes[i] = static_cast<uint32_t>(out->ByteSizeLong());
     scratch.Reset();
+  }
+  if (rename != nullptr) {
+    plan.edit = [rename](std::string_view bytes, google::protobuf::io::CodedOutputStream* out) {
+      rename->edit.Write(bytes, out);
+    };
   }
   return plan;
 }

@@ -1,11 +1,12 @@
 // What an export does with each node of a graph that is still wire bytes (tf/wire_graph.h)
 // when its options touch nodes, decided one node at a time so the graph is never held parsed:
-// nodes outside exportScope or that a node pass does not keep are left out; a node is rewritten
-// through a scratch NodeDef only when an option changes it (the scope renames every node; a
-// node pass edits it otherwise than every node, as stripDefaultAttrs does a node holding one
-// of its op's defaults); every other node is copied, with the edits the node passes make to
-// every node alike (clearDevices: without its device). On the way it learns what the rest of
-// the export needs of the nodes: how many, their names, unbound inputs, attrs removed.
+// nodes a node pass does not keep are left out (exportScope's outside nodes); a renamed node
+// (exportScope) is edited record by record; a node is rewritten through a scratch NodeDef only
+// when a pass changes its attrs (stripDefaultAttrs removes one of its op's defaults, the scope
+// a colocation list) or edits it otherwise than every node; every other node is copied, with
+// the edits the node passes make to every node alike (clearDevices: without its device). On
+// the way it learns what the rest of the export needs of the nodes: how many, their names,
+// unbound inputs, attrs removed.
 #ifndef GRAPHPORT_TF_META_GRAPH_WIRE_NODE_PLAN_H_
 #define GRAPHPORT_TF_META_GRAPH_WIRE_NODE_PLAN_H_
 
@@ -14,13 +15,11 @@
 #include <vector>
 
 #include "tf/meta_graph/node_view.h"
-#include "tf/meta_graph/scope.h"
 #include "tf/wire_graph.h"
 
 namespace graphport::tf {
 
 struct WireNodeOptions {
-  const Scope* scope = nullptr;
   NodePasses passes;                 // meta_graph/node_view.h, in order
   bool list_unbound_inputs = false;  // the unbound_inputs collection is rebuilt
   bool want_names = false;           // saveDebugInfo reads the exported names

@@ -5,26 +5,44 @@
 
 #include "proto/wire_reader.h"
 #include "tf/meta_graph/attr_value_equal.h"
-#include "tf/meta_graph/parsed_node.h"
 
 namespace graphport::tf {
 namespace {
 
-// A node as loaded: no edit recorded, no scope stripped.
+// A node as loaded: no edit recorded.
 const WireNodeEdits kNoEdits;
-const Scope& NoScope() {
-  static const Scope* none = new Scope("");
-  return *none;
+
+// The value `key` was last set to, or null.
+const tensorflow::AttrValue* SetValue(const WireNodeEdits& edits, std::string_view key) {
+  for (auto it = edits.set_attrs.rbegin(); it != edits.set_attrs.rend(); ++it) {
+    if (it->first == key) return &it->second;
+  }
+  return nullptr;
+}
+
+bool Removed(const WireNodeEdits& edits, std::string_view key) {
+  const std::vector<std::string_view>& removed = edits.removed_attrs;
+  return std::find(removed.begin(), removed.end(), key) != removed.end();
 }
 
 }  // namespace
 
+void WireNodeEdits::Clear() {
+  device_cleared = false;
+  removed_attrs.clear();
+  set_attrs.clear();
+  renamer = nullptr;
+}
+
 std::string_view WireNodeView::name() const {
-  // The stripped name is one piece of the loaded one, as RewriteNode writes it, unless it
-  // starts with "^" or "loc:@", which TensorFlow's names cannot: such a name is shown whole.
-  std::string_view marker, rest;
-  scope_.Strip(graph_.name(index_), &marker, &rest);
-  return marker.empty() ? rest : graph_.name(index_);
+  const std::string_view loaded = graph_.name(index_);
+  if (edits_.renamer == nullptr) return loaded;
+  // A renamed name is most often one piece of the loaded one (a scope stripped off).
+  const NamePieces pieces = edits_.renamer->Name(loaded);
+  if (pieces.size() == pieces.a.size()) return pieces.a;
+  if (pieces.size() == pieces.b.size()) return pieces.b;
+  joined_name_ = pieces.Joined();
+  return joined_name_;
 }
 
 std::string_view WireNodeView::device() const {
@@ -42,41 +60,89 @@ std::string_view WireNodeView::device() const {
   return device;
 }
 
-bool WireNodeView::AttrEquals(std::string_view key, const tensorflow::AttrValue& value) const {
-  const std::vector<std::string_view>& removed = edits_.removed_attrs;
-  if (std::find(removed.begin(), removed.end(), key) != removed.end()) return false;
+bool WireNodeView::FindLoadedAttr(std::string_view key, std::string_view* bytes,
+                                  tensorflow::AttrValue* parsed) const {
+  *bytes = {};
   if (!graph_.nodes()[index_].canonical) {
     // Written otherwise, an attr may come twice (the last wins) or split in pieces that a
     // parse merges: only libprotobuf's parse settles its value.
-    tensorflow::NodeDef parsed;
-    graph_.ParseNode(index_, &parsed);
-    return ParsedAttrEquals(parsed, key, value);
+    tensorflow::NodeDef node;
+    graph_.ParseNode(index_, &node);
+    auto it = node.attr().find(std::string(key));
+    if (it == node.attr().end()) return false;
+    if (parsed != nullptr) *parsed = it->second;
+    return true;
   }
   // A canonical node holds each attr once: a map entry of its key, then its value.
   constexpr int kAttrField = 5, kKeyField = 1, kValueField = 2;
-  const std::string_view bytes = graph_.NodeBytes(index_);
-  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
-  const uint8_t* end = p + bytes.size();
+  const std::string_view node = graph_.NodeBytes(index_);
+  const auto* p = reinterpret_cast<const uint8_t*>(node.data());
+  const uint8_t* end = p + node.size();
   proto::Record r;
   for (; p < end && proto::ReadRecord(p, end, &r); p = r.end) {
-    std::string_view entry_key, entry_value;
+    std::string_view entry_key;
     if (r.number != kAttrField || r.wire_type != 2 ||
         !proto::FindLengthDelimited(r.view(), kKeyField, &entry_key) || entry_key != key) {
       continue;
     }
-    proto::FindLengthDelimited(r.view(), kValueField, &entry_value);  // absent: the empty value
-    tensorflow::AttrValue found;
-    return found.ParseFromArray(entry_value.data(), static_cast<int>(entry_value.size())) &&
-           AreAttrValuesEqual(found, value);
+    static const char kEmpty = 0;
+    *bytes = std::string_view(&kEmpty, 0);  // absent: the empty value
+    proto::FindLengthDelimited(r.view(), kValueField, bytes);
+    return true;
   }
   return false;
 }
 
-WireNodeEdits EveryNodeEdits(const NodePasses& passes, const WireGraph& graph, const Scope& scope) {
+bool WireNodeView::AttrEquals(std::string_view key, const tensorflow::AttrValue& value) const {
+  if (edits_.ChangesAttrs()) {
+    if (Removed(edits_, key)) return false;
+    if (const tensorflow::AttrValue* set = SetValue(edits_, key)) {
+      return AreAttrValuesEqual(*set, value);
+    }
+  }
+  std::string_view bytes;
+  tensorflow::AttrValue found;
+  if (!FindLoadedAttr(key, &bytes, &found)) return false;
+  if (bytes.data() != nullptr &&
+      !found.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+    return false;
+  }
+  return AreAttrValuesEqual(found, value);
+}
+
+bool WireNodeView::ReadAttr(std::string_view key, tensorflow::AttrValue* value) const {
+  if (edits_.ChangesAttrs()) {
+    if (Removed(edits_, key)) return false;
+    if (const tensorflow::AttrValue* set = SetValue(edits_, key)) {
+      if (value != nullptr) *value = *set;
+      return true;
+    }
+  }
+  std::string_view bytes;
+  if (!FindLoadedAttr(key, &bytes, value)) return false;
+  // The bytes were checked when the graph was indexed.
+  return value == nullptr || bytes.data() == nullptr ||
+         value->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
+}
+
+void WireNodeEdit::RemoveAttr(std::string_view key) {
+  auto& set = edits_->set_attrs;
+  set.erase(std::remove_if(set.begin(), set.end(), [&](const auto& e) { return e.first == key; }),
+            set.end());
+  edits_->removed_attrs.push_back(key);
+}
+
+void WireNodeEdit::SetAttr(std::string_view key, const tensorflow::AttrValue& value) {
+  auto& removed = edits_->removed_attrs;
+  removed.erase(std::remove(removed.begin(), removed.end(), key), removed.end());
+  edits_->set_attrs.emplace_back(key, value);
+}
+
+WireNodeEdits EveryNodeEdits(const NodePasses& passes, const WireGraph& graph) {
   WireNodeEdits edits;
   if (graph.nodes().size() == 0) return edits;
   // Such a pass reads nothing of the node: the first one's edits are every node's.
-  WireNodeView view(graph, 0, edits, scope);
+  WireNodeView view(graph, 0, edits);
   WireNodeEdit edit(&edits);
   for (const auto& pass : passes) {
     if (!pass->ReadsNode()) pass->Edit(view, &edit);
@@ -84,23 +150,26 @@ WireNodeEdits EveryNodeEdits(const NodePasses& passes, const WireGraph& graph, c
   return edits;
 }
 
-WireNodeEdits NodeEdits(const NodePasses& passes, const WireGraph& graph, size_t index,
-                        const Scope& scope) {
-  WireNodeEdits edits;
-  WireNodeView view(graph, index, edits, scope);
-  WireNodeEdit edit(&edits);
+void NodeEdits(const NodePasses& passes, const WireGraph& graph, size_t index,
+               WireNodeEdits* edits) {
+  edits->Clear();
+  WireNodeView view(graph, index, *edits);
+  WireNodeEdit edit(edits);
   for (const auto& pass : passes) pass->Edit(view, &edit);
-  return edits;
 }
 
-bool PassesKeep(const NodePasses& passes, const WireGraph& graph, size_t index) {
-  return KeepsNode(passes, WireNodeView(graph, index, kNoEdits, NoScope()));
+bool KeepAndEditNode(const NodePasses& passes, const WireGraph& graph, size_t index,
+                     WireNodeEdits* edits) {
+  edits->Clear();
+  WireNodeView view(graph, index, *edits);  // as loaded until a pass edits it
+  if (!KeepsNode(passes, view)) return false;
+  WireNodeEdit edit(edits);
+  for (const auto& pass : passes) pass->Edit(view, &edit);
+  return true;
 }
 
 void ForEachWireNodeView(const WireGraph& graph, const NodeVisitor& visit) {
-  for (size_t i = 0; i < graph.nodes().size(); ++i) {
-    visit(WireNodeView(graph, i, kNoEdits, NoScope()));
-  }
+  for (size_t i = 0; i < graph.nodes().size(); ++i) visit(WireNodeView(graph, i, kNoEdits));
 }
 
 bool AnyPassReadsNodes(const NodePasses& passes) {

@@ -165,7 +165,7 @@ std::vector<std::pair<std::string, std::string>> Graphs() {
   graphs.push_back({"hand-written nodes", odd});
   // Canonical nodes under scope "s" (the first scope listed) for exportScope's byte edits: a
   // name that strips to nothing, inputs from outside (data, control, already unbound), and a
-  // colocation attr, which only RewriteNode rewrites; devices to clear.
+  // colocation attr, which only a parse rewrites (export_scope.h); devices to clear.
   std::string scoped;
   std::string colocation = field(5, field(1, "_class") + field(2, field(1, field(2, "loc:@s/a"))));
   scoped += field(1, field(1, "s/a") + field(2, "Const") + field(4, "/cpu:0"));

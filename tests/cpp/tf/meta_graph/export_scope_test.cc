@@ -1,5 +1,6 @@
-// export_scope: TensorFlow's scoped-export tests rebuilt on graphs made here, and a GraphDef
-// given as an option with a scope.
+// export_scope: TensorFlow's scoped-export tests rebuilt on graphs made here, each exported
+// from both forms of the loaded model (nodes held as bytes, and parsed) to the same bytes, and
+// a GraphDef given as an option with a scope.
 #include "export_test_helpers.h"
 
 namespace graphport::tf {
@@ -7,11 +8,30 @@ namespace {
 
 using namespace export_test;  // NOLINT: the shared helpers of these tests
 
+// ExportBuilt from both forms of the loaded model: its nodes held as wire bytes, and parsed
+// whole. Both must write the same files and info; returns the first.
+Output ExportBothForms(const tensorflow::MetaGraphDef& mg, const ref::Options& o) {
+  std::unique_ptr<Loaded> wire = LoadMeta(mg);
+  std::unique_ptr<Loaded> parsed = LoadMeta(mg);
+  parsed->model->graph();  // parses it whole
+  EXPECT_NE(wire->model->wire_graph(), nullptr);
+  EXPECT_EQ(parsed->model->wire_graph(), nullptr);
+  Output out = RunExport(wire->model.get(), StructOptions(o));
+  ExpectMetaGraph(ref::ExpectedExport(mg, o), out);
+  Output from_parsed = RunExport(parsed->model.get(), StructOptions(o));
+  EXPECT_EQ(out.info, from_parsed.info);
+  EXPECT_EQ(out.files.size(), from_parsed.files.size());
+  for (size_t i = 0; i < out.files.size() && i < from_parsed.files.size(); ++i) {
+    EXPECT_TRUE(out.files[i].bytes == from_parsed.files[i].bytes) << out.files[i].name;
+  }
+  return out;
+}
+
 TEST(TfScopedExportTest, Hidden1) {
   tensorflow::MetaGraphDef mg = mgtest::MakeHiddenLayersGraph();
   ref::Options o;
   o.scope = "hidden1";
-  Output out = ExportBuilt(mg, o);
+  Output out = ExportBothForms(mg, o);
   const tensorflow::GraphDef& g = out.meta_graph.graph_def();
   for (const auto& n : g.node()) EXPECT_EQ(n.name().find("hidden1"), std::string::npos) << n.name();
   const tensorflow::NodeDef* matmul = mgtest::FindNode(g, "MatMul");
@@ -54,7 +74,7 @@ TEST(TfScopedExportTest, Hidden2) {
   tensorflow::MetaGraphDef mg = mgtest::MakeHiddenLayersGraph();
   ref::Options o;
   o.scope = "hidden2";
-  Output out = ExportBuilt(mg, o);
+  Output out = ExportBothForms(mg, o);
   const tensorflow::GraphDef& g = out.meta_graph.graph_def();
   EXPECT_EQ(CollectionValues(out.meta_graph, "unbound_inputs"),
             (Strings{"$unbound_inputs_hidden1/Relu"}));
@@ -81,7 +101,7 @@ TEST(TfScopedExportTest, SoftmaxLinear) {
   tensorflow::MetaGraphDef mg = mgtest::MakeHiddenLayersGraph();
   ref::Options o;
   o.scope = "softmax_linear";
-  Output out = ExportBuilt(mg, o);
+  Output out = ExportBothForms(mg, o);
   EXPECT_EQ(CollectionValues(out.meta_graph, "logits"), (Strings{"add:0"}));
   EXPECT_EQ(CollectionValues(out.meta_graph, "unbound_inputs"),
             (Strings{"$unbound_inputs_hidden2/Relu"}));
@@ -97,7 +117,7 @@ TEST(TfScopedExportTest, AnUnboundInputUsedTwiceIsListedOnce) {
   mgtest::AddNode(mg.mutable_graph_def(), "s/b", "Add", {"x", "x:0", "^x"});
   ref::Options o;
   o.scope = "s";
-  Output out = ExportBuilt(mg, o);
+  Output out = ExportBothForms(mg, o);
   EXPECT_EQ(ToVector(mgtest::NodeOrFail(out.meta_graph.graph_def(), "b").input()),
             (Strings{"$unbound_inputs_x", "$unbound_inputs_x:0", "^$unbound_inputs_x"}));
   // The control form drops out (TensorFlow's collection filter); "x" and "x:0" are two names.
@@ -110,7 +130,7 @@ TEST(TfScopedExportTest, NestedNames) {
   tensorflow::MetaGraphDef mg = mgtest::MakeNestedNamesGraph();
   ref::Options o;
   o.scope = "hidden1/hidden2";
-  Output out = ExportBuilt(mg, o);
+  Output out = ExportBothForms(mg, o);
   const tensorflow::GraphDef& g = out.meta_graph.graph_def();
   ASSERT_EQ(g.node_size(), mg.graph_def().node_size());
   for (const auto& n : g.node()) EXPECT_EQ(n.name().rfind("hidden3/", 0), 0u) << n.name();
@@ -127,7 +147,7 @@ TEST(TfScopedExportTest, PotentialCycle) {
   tensorflow::MetaGraphDef mg = mgtest::MakePotentialCycleGraph();
   ref::Options o;
   o.scope = "hidden1";
-  Output out = ExportBuilt(mg, o);
+  Output out = ExportBothForms(mg, o);
   const tensorflow::GraphDef& g = out.meta_graph.graph_def();
   EXPECT_EQ(mgtest::NodeNames(g), (Strings{"Relu", "Const", "MatMul"}));
   EXPECT_EQ(ToVector(mgtest::NodeOrFail(g, "Relu").input()), (Strings{"$unbound_inputs_MatMul"}));
@@ -142,7 +162,7 @@ TEST(TfScopedExportTest, ReexportKeepsTheUnboundInputs) {
   tensorflow::MetaGraphDef mg = mgtest::MakeHiddenLayersGraph();
   ref::Options o;
   o.scope = "hidden2";
-  Output first = ExportBuilt(mg, o);
+  Output first = ExportBothForms(mg, o);
   std::unique_ptr<Loaded> reloaded = LoadBytes(first.files[0].bytes, "meta-graph-binary");
   for (bool clear_savers : {false, true}) {
     TfExportOptions again;

@@ -21,7 +21,6 @@
 #include "tf/export.h"
 #include "tf/meta_graph/node_view.h"
 #include "tf/meta_graph/parsed_node.h"
-#include "tf/meta_graph/scope.h"
 #include "tf/meta_graph/wire_node_plan.h"
 #include "tf/tf_model.h"
 #include "tf/wire_graph.h"
@@ -60,18 +59,18 @@ inline std::string ParsedNodeRecords(const tensorflow::GraphDef& graph, const No
 }
 
 // The same from a graph's bytes (`bytes`, written as the test chooses): indexed, planned and
-// written record by record.
-inline std::string WireNodeRecordsOf(std::string bytes, const NodePasses& passes) {
+// written record by record. With `facts`, what the plan learnt, unbound inputs included.
+inline std::string WireNodeRecordsOf(std::string bytes, const NodePasses& passes,
+                                     WireNodeFacts* facts = nullptr) {
   google::protobuf::Arena arena;
   std::unique_ptr<WireGraph> wire = WireGraph::Index(&bytes, 0, &arena);
   EXPECT_NE(wire, nullptr);
   if (wire == nullptr) return "";
-  Scope no_scope("");
   WireNodeOptions options;
-  options.scope = &no_scope;
   options.passes = passes;
-  WireNodeFacts facts;
-  NodePlan plan = PlanWireNodes(*wire, options, &facts);
+  options.list_unbound_inputs = facts != nullptr;
+  WireNodeFacts own_facts;
+  NodePlan plan = PlanWireNodes(*wire, options, facts != nullptr ? facts : &own_facts);
   std::string records;
   {
     google::protobuf::io::StringOutputStream stream(&records);

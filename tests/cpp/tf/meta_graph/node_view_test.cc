@@ -10,7 +10,7 @@
 
 #include "node_pass_test_util.h"
 #include "tf/meta_graph/clear_devices.h"
-#include "tf/meta_graph/node_rewrite.h"
+#include "tf/meta_graph/export_scope.h"
 #include "tf/meta_graph/parsed_node.h"
 #include "tf/meta_graph/wire_node_view.h"
 
@@ -47,26 +47,32 @@ TEST(NodeViewTest, BothFormsReadTheSameNodes) {
   std::unique_ptr<WireGraph> wire = WireGraph::Index(&bytes, 0, &arena);
   ASSERT_NE(wire, nullptr);
   ASSERT_EQ(wire->nodes().size(), static_cast<size_t>(graph.node_size()));
-  const WireNodeEdits none;
-  int scoped = 0;
+  int scoped = 0, colocated = 0;
   for (const char* scope_name : {"", "save"}) {
-    // The passes see a node after the scope renamed it (RewriteNode), in both forms.
-    const Scope scope(scope_name);
+    // The passes after the scope see a node as it renamed it, in both forms.
+    const NodePasses passes{std::make_shared<ExportScope>(Scope(scope_name))};
+    WireNodeEdits edits;
     for (int i = 0; i < graph.node_size(); ++i) {
       SCOPED_TRACE(graph.node(i).name());
-      google::protobuf::Arena node_arena;
-      auto* rewritten = google::protobuf::Arena::CreateMessage<tensorflow::NodeDef>(&node_arena);
-      std::vector<std::string> unbound;
-      RewriteNode(graph.node(i), scope, rewritten, &unbound);
-      ParsedNodeView parsed(*rewritten);
-      WireNodeView bytes_view(*wire, i, none, scope);
+      tensorflow::NodeDef edited = graph.node(i);
+      EditParsedNode(passes, &edited);
+      ParsedNodeView parsed(edited);
+      NodeEdits(passes, *wire, i, &edits);
+      WireNodeView bytes_view(*wire, i, edits);
       EXPECT_EQ(parsed.name(), bytes_view.name());
       EXPECT_EQ(parsed.op(), bytes_view.op());
       EXPECT_EQ(parsed.device(), bytes_view.device());
+      tensorflow::AttrValue parsed_class, wire_class;
+      ASSERT_EQ(parsed.ReadAttr("_class", &parsed_class),
+                bytes_view.ReadAttr("_class", &wire_class));
+      EXPECT_TRUE(mgtest::MessagesEqual(parsed_class, wire_class));
+      EXPECT_FALSE(bytes_view.ReadAttr("no such attr", &wire_class));
       scoped += parsed.name() != graph.node(i).name() ? 1 : 0;
+      colocated += parsed_class.list().s_size();
     }
   }
-  EXPECT_GT(scoped, 3);  // the corpus graph's saver nodes are renamed
+  EXPECT_GT(scoped, 3);     // the corpus graph's saver nodes are renamed
+  EXPECT_GT(colocated, 0);  // and some nodes are colocated
 }
 
 TEST(NodeViewTest, APassThatReadsNodesEditsEachFormAlike) {
