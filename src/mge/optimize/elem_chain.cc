@@ -58,7 +58,7 @@ void ElemChainPass::Visit(uint32_t node) {
 void ElemChainPass::Process(VarRef endpoint, uint32_t mode) {
   // A var read by several operators is met once per reader; the second time would make the
   // same operators again (MegEngine's deduplication returns the first ones).
-  if (!processed_.insert(endpoint).second) return;
+  if (!processed_.Insert(endpoint)) return;
   ProcessChain(endpoint, mode);
 }
 

@@ -13,6 +13,7 @@
 
 #include "mge/optimize/rewriter.h"
 #include "mge/optimize/unique_readers.h"
+#include "mge/optimize/var_set.h"
 
 namespace graphport::mge::opt {
 
@@ -56,7 +57,7 @@ class ElemChainPass {
   void Process(VarRef endpoint, uint32_t mode);
 
   std::set<VarRef> endpoints_;
-  std::set<VarRef> processed_;
+  VarSet processed_;
 };
 
 // A left fold of `vars` with the Elemwise `mode`: ((v0 m v1) m v2) ...

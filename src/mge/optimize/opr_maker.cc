@@ -102,7 +102,9 @@ std::string OprMaker::SameKeyOf(uint32_t node) const {
 
 void OprMaker::IndexGraph() {
   SameIndex& index = g_->same_index();
-  // Room for every operator there is: the table then grows only with what passes make.
+  // Room for every operator there is: the table then grows only with what passes make (room
+  // for twice as many was slower on the 100k-operator bench model: a larger table misses
+  // the cache more often than the growths it saves cost).
   if (index.map.empty()) index.map.Reserve(g_->size());
   for (; index.indexed < g_->size(); ++index.indexed) {
     std::string key = SameKeyOf(index.indexed);
@@ -115,24 +117,42 @@ void OprMaker::IndexGraph() {
 }
 
 VarRef OprMaker::Insert(OptNode n, const std::string& dedup_key) {
-  if (dedup_key.empty()) {
-    VarRef v{g_->Add(std::move(n)), 0};
-    NameMade(v.node);
-    return MaybeFold(v);
-  }
+  if (dedup_key.empty()) return AddMade(std::move(n), nullptr);
   IndexGraph();
-  SameIndex& index = g_->same_index();
-  // One lookup: the entry is made now and given its var below (nothing in between touches
-  // the index, so the pointer stays valid).
-  auto [entry, fresh] = index.map.TryEmplace(SameKey{dedup_key, n.inputs});
+  // One lookup: the entry is made now and given its var by AddMade (nothing in between
+  // touches the index, so the pointer stays valid).
+  auto [entry, fresh] = g_->same_index().map.TryEmplace(SameKey{dedup_key, n.inputs});
   if (!fresh) return *entry;
+  return AddMade(std::move(n), entry);
+}
+
+template <typename MakeParam>
+VarRef OprMaker::Make(const char* cls, uint8_t param_type, std::string dedup_key,
+                      std::vector<VarRef> inputs, const MakeParam& make_param) {
+  IndexGraph();
+  auto [entry, fresh] = g_->same_index().map.TryEmplace(SameKey{std::move(dedup_key), inputs});
+  if (!fresh) return *entry;
+  OptNode n;
+  n.set_op(g_->NewOperator(cls));
+  n.inputs = std::move(inputs);
+  n.outputs.resize(1);
+  flatbuffers::FlatBufferBuilder fbb(64);
+  const flatbuffers::Offset<void> table = make_param(&fbb);
+  Operator& op = n.mutable_op();
+  op.params.push_back(g_->OwnParam(param_type, &fbb, table));
+  op.items = {{DumpItem::kParam, 0}};
+  return AddMade(std::move(n), entry);
+}
+
+VarRef OprMaker::AddMade(OptNode n, VarRef* entry) {
   VarRef v{g_->Add(std::move(n)), 0};
   NameMade(v.node);
   v = MaybeFold(v);
+  if (entry == nullptr) return v;
   *entry = v;
   // The new node's key is the one just entered (its SameKeyOf is the dedup key, or "");
   // what folding added is ImmutableTensors, which have none: no need to look at them.
-  index.indexed = static_cast<uint32_t>(g_->size());
+  g_->same_index().indexed = static_cast<uint32_t>(g_->size());
   return v;
 }
 
@@ -197,19 +217,13 @@ VarRef OprMaker::ScalarImm(float value, int dtype, VarRef like) {
 
 VarRef OprMaker::TypeCvt(VarRef x, int dtype) {
   if (g_->var(x).dtype == dtype) return x;
-  OptNode n;
-  n.set_op(g_->NewOperator("TypeCvt"));
-  n.inputs = {x};
-  n.outputs.resize(1);
-  n.outputs[0].dtype = dtype;
-  flatbuffers::FlatBufferBuilder fbb(64);
-  n.mutable_op().params.push_back(
-      g_->OwnParam(kDTypeParam, &fbb,
-                   mgb::serialization::fbs::CreateDType(
-                       fbb, static_cast<mgb::serialization::fbs::DTypeEnum>(dtype))
-                       .Union()));
-  n.mutable_op().items = {{DumpItem::kParam, 0}};
-  return Insert(std::move(n), "TypeCvt:" + std::to_string(dtype));
+  // The output's dtype is the param's: what inference tells from the new node.
+  return Make("TypeCvt", kDTypeParam, "TypeCvt:" + std::to_string(dtype), {x},
+              [&](flatbuffers::FlatBufferBuilder* fbb) {
+                return mgb::serialization::fbs::CreateDType(
+                           *fbb, static_cast<mgb::serialization::fbs::DTypeEnum>(dtype))
+                    .Union();
+              });
 }
 
 VarRef OprMaker::Elemwise(uint32_t mode, std::vector<VarRef> in) {
@@ -227,93 +241,55 @@ VarRef OprMaker::Elemwise(uint32_t mode, std::vector<VarRef> in) {
       break;
     }
   }
-  OptNode n;
-  n.set_op(g_->NewOperator("Elemwise"));
-  n.inputs = std::move(in);
-  n.outputs.resize(1);
-  flatbuffers::FlatBufferBuilder fbb(64);
-  n.mutable_op().params.push_back(
-      g_->OwnParam(kElemwiseParam, &fbb,
-                   param::CreateElemwise(fbb, static_cast<param::ElemwiseMode>(mode)).Union()));
-  n.mutable_op().items = {{DumpItem::kParam, 0}};
-  return Insert(std::move(n), "Elemwise:" + std::to_string(mode));
+  return Make("Elemwise", kElemwiseParam, "Elemwise:" + std::to_string(mode), std::move(in),
+              [&](flatbuffers::FlatBufferBuilder* fbb) {
+                return param::CreateElemwise(*fbb, static_cast<param::ElemwiseMode>(mode)).Union();
+              });
 }
 
 VarRef OprMaker::PowC(VarRef x, float exp) {
   if (AlmostEqual(exp, 1.0f)) return x;
-  OptNode n;
-  n.set_op(g_->NewOperator("PowC"));
-  n.inputs = {x};
-  n.outputs.resize(1);
-  flatbuffers::FlatBufferBuilder fbb(64);
-  n.mutable_op().params.push_back(
-      g_->OwnParam(kPowCParam, &fbb, param::CreatePowC(fbb, exp).Union()));
-  n.mutable_op().items = {{DumpItem::kParam, 0}};
-  return Insert(std::move(n), "PowC:" + FloatBytes(exp));
+  return Make(
+      "PowC", kPowCParam, "PowC:" + FloatBytes(exp), {x},
+      [&](flatbuffers::FlatBufferBuilder* fbb) { return param::CreatePowC(*fbb, exp).Union(); });
 }
 
 VarRef OprMaker::Broadcast(VarRef x, VarRef shape) {
-  OptNode n;
-  n.set_op(g_->NewOperator("Broadcast"));
-  n.inputs = {x, shape};
-  n.outputs.resize(1);
-  flatbuffers::FlatBufferBuilder fbb(64);
-  n.mutable_op().params.push_back(g_->OwnParam(kEmptyParam, &fbb, param::CreateEmpty(fbb).Union()));
-  n.mutable_op().items = {{DumpItem::kParam, 0}};
-  return Insert(std::move(n), "Broadcast");
+  return Make(
+      "Broadcast", kEmptyParam, "Broadcast", {x, shape},
+      [&](flatbuffers::FlatBufferBuilder* fbb) { return param::CreateEmpty(*fbb).Union(); });
 }
 
 VarRef OprMaker::GetVarShape(VarRef x, int32_t axis) {
-  OptNode n;
-  n.set_op(g_->NewOperator("GetVarShape"));
-  n.inputs = {x};
-  n.outputs.resize(1);
-  flatbuffers::FlatBufferBuilder fbb(64);
-  n.mutable_op().params.push_back(
-      g_->OwnParam(kOptionalAxisV1Param, &fbb, param::CreateOptionalAxisV1(fbb, axis).Union()));
-  n.mutable_op().items = {{DumpItem::kParam, 0}};
-  return Insert(std::move(n),
-                axis == kNoAxis ? "GetVarShape" : "GetVarShape:" + std::to_string(axis));
+  return Make("GetVarShape", kOptionalAxisV1Param,
+              axis == kNoAxis ? "GetVarShape" : "GetVarShape:" + std::to_string(axis), {x},
+              [&](flatbuffers::FlatBufferBuilder* fbb) {
+                return param::CreateOptionalAxisV1(*fbb, axis).Union();
+              });
 }
 
 VarRef OprMaker::Concat(std::vector<VarRef> inputs, int32_t axis) {
-  OptNode n;
-  n.set_op(g_->NewOperator("Concat"));
-  n.inputs = std::move(inputs);
-  n.outputs.resize(1);
-  flatbuffers::FlatBufferBuilder fbb(64);
-  n.mutable_op().params.push_back(
-      g_->OwnParam(kAxisParam, &fbb, param::CreateAxis(fbb, axis).Union()));
-  n.mutable_op().items = {{DumpItem::kParam, 0}};
-  return Insert(std::move(n), "Concat:" + std::to_string(axis));
+  return Make(
+      "Concat", kAxisParam, "Concat:" + std::to_string(axis), std::move(inputs),
+      [&](flatbuffers::FlatBufferBuilder* fbb) { return param::CreateAxis(*fbb, axis).Union(); });
 }
 
 VarRef OprMaker::Reshape(VarRef x, VarRef target, int32_t unspec_axis) {
-  OptNode n;
-  n.set_op(g_->NewOperator("Reshape"));
-  n.inputs = {x, target};
-  n.outputs.resize(1);
-  flatbuffers::FlatBufferBuilder fbb(64);
-  n.mutable_op().params.push_back(g_->OwnParam(
-      kOptionalAxisV1Param, &fbb, param::CreateOptionalAxisV1(fbb, unspec_axis).Union()));
-  n.mutable_op().items = {{DumpItem::kParam, 0}};
-  return Insert(std::move(n), "Reshape:" + std::to_string(unspec_axis));
+  return Make("Reshape", kOptionalAxisV1Param, "Reshape:" + std::to_string(unspec_axis),
+              {x, target}, [&](flatbuffers::FlatBufferBuilder* fbb) {
+                return param::CreateOptionalAxisV1(*fbb, unspec_axis).Union();
+              });
 }
 
 VarRef OprMaker::Dimshuffle(VarRef x, const std::vector<int32_t>& pattern) {
   const std::optional<Shape>& shape = g_->var(x).shape;
   const uint32_t ndim = shape ? static_cast<uint32_t>(shape->size()) : 0;
-  OptNode n;
-  n.set_op(g_->NewOperator("Dimshuffle"));
-  n.inputs = {x};
-  n.outputs.resize(1);
-  flatbuffers::FlatBufferBuilder fbb(64);
-  n.mutable_op().params.push_back(g_->OwnParam(
-      kDimshuffleParam, &fbb, param::CreateDimshuffleDirect(fbb, &pattern, ndim).Union()));
-  n.mutable_op().items = {{DumpItem::kParam, 0}};
   std::string key = "Dimshuffle:" + std::to_string(ndim);
   for (int32_t p : pattern) key += "," + std::to_string(p);
-  return Insert(std::move(n), key);
+  return Make("Dimshuffle", kDimshuffleParam, std::move(key), {x},
+              [&](flatbuffers::FlatBufferBuilder* fbb) {
+                return param::CreateDimshuffleDirect(*fbb, &pattern, ndim).Union();
+              });
 }
 
 VarRef OprMaker::ShapeImm(const std::vector<int32_t>& dims, VarRef like) {
@@ -321,33 +297,23 @@ VarRef OprMaker::ShapeImm(const std::vector<int32_t>& dims, VarRef like) {
 }
 
 VarRef OprMaker::Reduce(VarRef x, uint32_t mode, int32_t axis, uint32_t data_type) {
-  OptNode n;
-  n.set_op(g_->NewOperator("Reduce"));
-  n.inputs = {x};
-  n.outputs.resize(1);
-  flatbuffers::FlatBufferBuilder fbb(64);
-  n.mutable_op().params.push_back(
-      g_->OwnParam(kReduceParam, &fbb,
-                   param::CreateReduce(fbb, static_cast<param::ReduceMode>(mode), axis,
-                                       static_cast<param::ReduceDataType>(data_type))
-                       .Union()));
-  n.mutable_op().items = {{DumpItem::kParam, 0}};
-  return Insert(std::move(n), "Reduce:" + std::to_string(mode) + ":" + std::to_string(axis) + ":" +
-                                  std::to_string(data_type));
+  return Make("Reduce", kReduceParam,
+              "Reduce:" + std::to_string(mode) + ":" + std::to_string(axis) + ":" +
+                  std::to_string(data_type),
+              {x}, [&](flatbuffers::FlatBufferBuilder* fbb) {
+                return param::CreateReduce(*fbb, static_cast<param::ReduceMode>(mode), axis,
+                                           static_cast<param::ReduceDataType>(data_type))
+                    .Union();
+              });
 }
 
 VarRef OprMaker::ReduceTo(VarRef x, uint32_t mode, VarRef target) {
   constexpr int32_t kToTarget = 2147483647;  // Reduce's axis when a target shape is given
-  OptNode n;
-  n.set_op(g_->NewOperator("Reduce"));
-  n.inputs = {x, target};
-  n.outputs.resize(1);
-  flatbuffers::FlatBufferBuilder fbb(64);
-  n.mutable_op().params.push_back(g_->OwnParam(
-      kReduceParam, &fbb,
-      param::CreateReduce(fbb, static_cast<param::ReduceMode>(mode), kToTarget).Union()));
-  n.mutable_op().items = {{DumpItem::kParam, 0}};
-  return Insert(std::move(n), "Reduce:" + std::to_string(mode) + ":to");
+  return Make(
+      "Reduce", kReduceParam, "Reduce:" + std::to_string(mode) + ":to", {x, target},
+      [&](flatbuffers::FlatBufferBuilder* fbb) {
+        return param::CreateReduce(*fbb, static_cast<param::ReduceMode>(mode), kToTarget).Union();
+      });
 }
 
 uint32_t OprMaker::Copy(uint32_t node, std::vector<VarRef> in, bool keep_var_names) {
@@ -372,6 +338,7 @@ uint32_t OprMaker::Copy(uint32_t node, std::vector<VarRef> in, bool keep_var_nam
   n.ShareOp(old);
   n.inputs = std::move(in);
   n.has_v1_names = old.has_v1_names && keep_var_names;
+  n.outputs.reserve(old.outputs.size());
   for (const OptVar& v : old.outputs) {
     OptVar copy = keep_var_names ? v.SameNames() : OptVar();
     if (keep_var_names) copy.dtype = v.dtype;  // else inferred from the new inputs

@@ -59,6 +59,17 @@ class OprMaker {
   uint32_t folded() const { return folded_; }
 
  private:
+  // The one-output operator of class `cls` that `dedup_key` and `inputs` name: the one in
+  // the graph already, else a new one whose first param `make_param` builds in the builder it
+  // is given. Looked up before anything is built: a chain pass asks again for most of the
+  // operators there are (a chain that comes out as it was), and building each one to find it
+  // there cost more than the pass's walk.
+  template <typename MakeParam>
+  VarRef Make(const char* cls, uint8_t param_type, std::string dedup_key,
+              std::vector<VarRef> inputs, const MakeParam& make_param);
+  // Appends `n`, found nowhere in the index, names and folds it, and gives `entry` (its
+  // index entry, or nullptr) what stands for it.
+  VarRef AddMade(OptNode n, VarRef* entry);
   VarRef MaybeFold(VarRef v);
   // Gives an operator made without a name MegEngine's default one (opr_name.h).
   void NameMade(uint32_t node);

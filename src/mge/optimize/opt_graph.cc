@@ -111,10 +111,25 @@ std::string_view OptGraph::Key(uint32_t node) const {
   return cls == nullptr ? std::string_view() : std::string_view(cls->key);
 }
 
+bool OptGraph::Holds(std::string_view key) const {
+  return std::any_of(classes_.begin(), classes_.end(),
+                     [&](const OprClass* cls) { return cls->key == key; });
+}
+
 uint32_t OptGraph::Add(OptNode n) {
   n.cls_ = n.op().cls;
+  if (n.cls_ != nullptr && (classes_.empty() || classes_.back() != n.cls_) &&
+      std::find(classes_.begin(), classes_.end(), n.cls_) == classes_.end()) {
+    classes_.push_back(n.cls_);
+  }
   n.priority_ = n.op().priority;
-  n.elemwise_mode();
+  if (const std::optional<uint32_t> mode = n.elemwise_mode()) {
+    if (*mode < elemwise_modes_.size()) {
+      elemwise_modes_.set(*mode);
+    } else {
+      any_other_mode_ = true;
+    }
+  }
   n.id = next_id_++;
   for (OptVar& v : n.outputs) v.id = next_id_++;
   InferOutputs(&n);
@@ -230,15 +245,43 @@ std::vector<std::optional<std::string>> OptGraph::ShownNames(uint32_t index) con
   const OptNode& n = nodes_[index];
   std::vector<std::optional<std::string>> shown;
   if (n.loaded()) return shown;
+  auto named = [](const OptVar& v) {
+    return v.middle().name || (v.v1_name() && !v.v1_name()->empty());
+  };
+  // Most nodes are copies whose vars kept their names: nothing to show, nothing to allocate.
+  if (std::all_of(n.outputs.begin(), n.outputs.end(), named)) return shown;
   for (uint32_t k = 0; k < n.outputs.size(); ++k) {
-    const OptVar& v = n.outputs[k];
-    const bool named = v.middle().name || (v.v1_name() && !v.v1_name()->empty());
-    shown.push_back(named ? std::nullopt : std::optional<std::string>(VarName(*this, {index, k})));
+    shown.push_back(named(n.outputs[k]) ? std::nullopt
+                                        : std::optional<std::string>(VarName(*this, {index, k})));
   }
-  const bool any = std::any_of(shown.begin(), shown.end(), [](const auto& s) { return s; });
-  if (!any) shown.clear();
   return shown;
 }
+
+namespace {
+
+// `from` without its edges (inputs, outputs, FBS v1 output names), which Emit() writes anew:
+// copying them only to replace them was a third of the allocations of an Emit() that copies
+// 100k operators. Every other field of Operator is copied here.
+void CopyAllButEdges(const Operator& from, Operator* op) {
+  op->type_id = from.type_id;
+  op->opr_version = from.opr_version;
+  op->type = from.type;
+  op->cls = from.cls;
+  op->name = from.name;
+  op->has_outputs_vector = from.has_outputs_vector;
+  op->comp_nodes = from.comp_nodes;
+  op->output_dtype = from.output_dtype;
+  op->params = from.params;
+  op->has_additional_params_vector = from.has_additional_params_vector;
+  op->tensors = from.tensors;
+  op->has_tensors_vector = from.has_tensors_vector;
+  op->blobs = from.blobs;
+  op->has_blobs_vector = from.has_blobs_vector;
+  op->priority = from.priority;
+  op->items = from.items;
+}
+
+}  // namespace
 
 const Graph& OptGraph::Emit() {
   const std::vector<uint32_t> order = TopoOrder();
@@ -264,24 +307,31 @@ const Graph& OptGraph::Emit() {
   out.oprs.reserve(order.size());
   out.vars.reserve(vars);
   storage_->opr_ids.clear();
+  storage_->opr_ids.reserve(order.size());
   for (uint32_t index : order) {
     OptNode& n = nodes_[index];
     storage_->opr_ids.push_back(n.id);
     std::vector<std::optional<std::string>> shown = ShownNames(index);
     // A loaded operator is copied, and so is one shared with a copy of it; one a pass made is
     // moved (Emit() is the graph's last use).
+    bool had_inputs;
     if (n.owns_op_alone()) {
       out.oprs.push_back(std::move(n.mutable_op()));
+      had_inputs = out.oprs.back().inputs.has_value();
     } else {
-      out.oprs.push_back(n.op());
+      out.oprs.emplace_back();
+      CopyAllButEdges(n.op(), &out.oprs.back());
+      had_inputs = n.op().inputs.has_value();
     }
     Operator& op = out.oprs.back();
-    if (!n.inputs.empty() || op.inputs) {
+    if (!n.inputs.empty() || had_inputs) {
       if (!op.inputs) op.inputs.emplace();
       op.inputs->clear();
+      op.inputs->reserve(n.inputs.size());
       for (const VarRef& r : n.inputs) op.inputs->push_back(first_var[r.node] + r.output);
     }
     op.outputs.clear();
+    op.outputs.reserve(n.outputs.size());
     op.output_names.reset();
     const bool v1 = g.format == DumpFormat::kFbsV1;
     if (n.has_v1_names || (v1 && !shown.empty())) {

@@ -1,8 +1,8 @@
 #include "mge/optimize/arith_fuse/arith_fuse.h"
 
 #include <algorithm>
-#include <list>
 #include <utility>
+#include <vector>
 
 #include "mge/dtype.h"
 #include "mge/optimize/elem_chain.h"
@@ -15,11 +15,12 @@ namespace {
 // ElemwiseMode numbers (opr_params.fbs) of the fused modes and what they fuse.
 
 // A map kept in the order its keys were first inserted (an erased key inserted again goes
-// last).
+// last). A vector: a chain has a few keys, and a list node per key was an allocation for
+// each of the tens of thousands of chains of a large graph.
 template <typename Key, typename Value>
 class InsertionMap {
  public:
-  using Entries = std::list<std::pair<Key, Value>>;
+  using Entries = std::vector<std::pair<Key, Value>>;
   Value& operator[](const Key& key) {
     auto it = Find(key);
     if (it != entries_.end()) return it->second;
@@ -33,6 +34,7 @@ class InsertionMap {
   typename Entries::iterator Erase(typename Entries::iterator it) { return entries_.erase(it); }
   Entries& entries() { return entries_; }
   bool empty() const { return entries_.empty(); }
+  void clear() { entries_.clear(); }
 
  private:
   Entries entries_;
@@ -62,8 +64,8 @@ class Fuser : public ElemChainPass {
     if (!ShapeOf(endpoint)) return;
     const std::vector<VarRef> leaves = ChainTerms(endpoint, kAdd);
     if (leaves.empty()) return;
-    products_ = {};
-    bias_ = {};
+    products_.clear();
+    bias_.clear();
     for (const VarRef& leaf : leaves) {
       const OptNode& n = g_->node(leaf.node);
       if (readers_(leaf) && ModeOf(leaf) == kMul && n.inputs.size() == 2) {

@@ -13,6 +13,7 @@ constexpr int32_t kMaxNdim = 7;  // MEGDNN_MAX_NDIM: axes outside [-7, 7) mean "
 }  // namespace
 
 PassReport CombineAstypeAndReduce(OptGraph* g) {
+  if (!g->Holds("Reduce")) return {"CombineAstypeAndReduce", false, ""};  // nothing to rewrite
   Rewriter rw(g);
   uint32_t combined = 0;
   rw.ForEachOperator([&](uint32_t node) {

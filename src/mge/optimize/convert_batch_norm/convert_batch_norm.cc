@@ -13,6 +13,8 @@ namespace param = mgb::serialization::fbs::param;
 }  // namespace
 
 PassReport ConvertBatchNormToElemwise(OptGraph* g) {
+  if (!g->Holds("BatchNorm"))
+    return {"ConvertBatchNormToElemwise", false, ""};  // nothing to rewrite
   Rewriter rw(g);
   uint32_t converted = 0;
   rw.ForEachOperator([&](uint32_t node) {

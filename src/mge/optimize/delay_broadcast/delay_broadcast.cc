@@ -168,6 +168,9 @@ class Delayer {
 
 }  // namespace
 
-PassReport DelayBroadcast(OptGraph* g) { return Delayer(g).Run(); }
+PassReport DelayBroadcast(OptGraph* g) {
+  if (!g->Holds("Broadcast")) return {"DelayBroadcast", false, ""};  // nothing to rewrite
+  return Delayer(g).Run();
+}
 
 }  // namespace graphport::mge::opt

@@ -100,6 +100,9 @@ class Folder {
 
 }  // namespace
 
-PassReport FoldingGlobalPooling(OptGraph* g) { return Folder(g).Run(); }
+PassReport FoldingGlobalPooling(OptGraph* g) {
+  if (!g->Holds("Reduce")) return {"FoldingGlobalPooling", false, ""};  // nothing to rewrite
+  return Folder(g).Run();
+}
 
 }  // namespace graphport::mge::opt

@@ -78,6 +78,9 @@ class Folder {
 
 }  // namespace
 
-PassReport FoldingReduceMean(OptGraph* g) { return Folder(g).Run(); }
+PassReport FoldingReduceMean(OptGraph* g) {
+  if (!g->Holds("Reduce")) return {"FoldingReduceMean", false, ""};  // nothing to rewrite
+  return Folder(g).Run();
+}
 
 }  // namespace graphport::mge::opt

@@ -1,12 +1,10 @@
 #include "mge/optimize/normalize_arith_chain/normalize_arith_chain.h"
 
 #include <algorithm>
-#include <deque>
-#include <map>
-#include <set>
 
 #include "mge/optimize/rewriter.h"
 #include "mge/optimize/unique_readers.h"
+#include "mge/optimize/var_set.h"
 #include "mge/schema/opr_params_generated.h"
 
 namespace graphport::mge::opt {
@@ -40,9 +38,8 @@ class Normalizer {
  private:
   // Which kind of chain the operator of `v` belongs to.
   Kind KindOf(VarRef v) const {
-    const Operator& op = g_->node(v.node).op();
     if (g_->Key(v.node) == "PowC") return Kind::kMul;
-    const std::optional<uint32_t> mode = ElemwiseModeOf(op);
+    const std::optional<uint32_t> mode = g_->node(v.node).elemwise_mode();
     if (!mode) return Kind::kNone;
     if (*mode == kAdd || *mode == kSub || *mode == kNegate) return Kind::kAdd;
     if (*mode == kMul || *mode == kTrueDiv) return Kind::kMul;
@@ -130,51 +127,59 @@ class Normalizer {
   }
 
   void Process(VarRef endpoint, Kind kind) {
-    if (!processed_.insert(endpoint).second) return;
+    if (!processed_.Insert(endpoint)) return;
     const std::optional<int> dtype = g_->var(endpoint).dtype;
     if (kind == Kind::kMul && dtype && !IsFloatDType(*dtype)) return;  // not a closed group
-    struct Term {
-      float coeff = 0;
-      size_t order = 0;
-    };
-    std::map<VarRef, Term> terms;
-    std::deque<std::pair<float, VarRef>> queue{{1.0f, endpoint}};
+    // The leaves as met (the var standing for each, its coefficient, and in which order),
+    // in buffers kept across chains: a graph of 100k operators has tens of thousands.
+    leaves_.clear();
+    queue_.assign(1, {1.0f, endpoint});
     bool non_elemwise = false;
-    size_t differences = 0, non_unit = 0, count = 0;
-    while (!queue.empty()) {
-      auto [coeff, v] = queue.front();
-      queue.pop_front();
+    size_t differences = 0, non_unit = 0;
+    for (size_t head = 0; head < queue_.size(); ++head) {
+      const auto [coeff, v] = queue_[head];
       if (v == endpoint || readers_.Count(v) <= 1) {
         if (std::optional<Link> link = LinkOf(v, kind)) {
           if (g_->Key(v.node) != "Elemwise") non_elemwise = true;
           switch (link->type) {
             case Link::kSum:
-              queue.push_back({coeff, link->a});
-              queue.push_back({coeff, link->b});
+              queue_.push_back({coeff, link->a});
+              queue_.push_back({coeff, link->b});
               break;
             case Link::kDifference:
               ++differences;
-              queue.push_back({coeff, link->a});
-              queue.push_back({coeff * -1.0f, link->b});
+              queue_.push_back({coeff, link->a});
+              queue_.push_back({coeff * -1.0f, link->b});
               break;
             case Link::kCoeff:
               if (link->coeff != 1) ++non_unit;
-              queue.push_back({coeff * link->coeff, link->a});
+              queue_.push_back({coeff * link->coeff, link->a});
               break;
           }
           continue;
         }
       }
-      ++count;  // a leaf
-      Term& term = terms[rw_.Get(v)];
-      term.coeff += coeff;
-      if (term.order == 0) term.order = count;
+      leaves_.push_back({rw_.Get(v), coeff, leaves_.size()});
     }
-    if (differences == 0 && non_unit < 2 && count == terms.size() && !non_elemwise) return;
+    // Each var once, its coefficients summed in the order met, placed where it was first met.
+    std::sort(leaves_.begin(), leaves_.end(), [](const Leaf& x, const Leaf& y) {
+      return x.var != y.var ? x.var < y.var : x.order < y.order;
+    });
+    std::vector<Leaf>& terms = terms_;
+    terms.clear();
+    for (const Leaf& leaf : leaves_) {
+      if (terms.empty() || terms.back().var != leaf.var) {
+        terms.push_back({leaf.var, 0.0f, leaf.order});
+      }
+      terms.back().coeff += leaf.coeff;
+    }
+    if (differences == 0 && non_unit < 2 && leaves_.size() == terms.size() && !non_elemwise) {
+      return;
+    }
+    std::sort(terms.begin(), terms.end(),
+              [](const Leaf& x, const Leaf& y) { return x.order < y.order; });
     std::vector<std::pair<size_t, std::pair<VarRef, float>>> sorted;
-    for (const auto& [v, term] : terms) sorted.push_back({term.order, {v, term.coeff}});
-    std::sort(sorted.begin(), sorted.end(),
-              [](const auto& x, const auto& y) { return x.first < y.first; });
+    for (const Leaf& t : terms) sorted.push_back({t.order, {t.var, t.coeff}});
     std::optional<VarRef> sum;
     for (const auto& [order, leaf] : sorted) {
       const auto [x, c] = leaf;
@@ -202,8 +207,15 @@ class Normalizer {
   Rewriter rw_;
   UniqueReaders readers_;
   OprMaker& m_;
-  std::set<VarRef> processed_;
+  VarSet processed_;
   uint32_t rewritten_ = 0;
+  struct Leaf {
+    VarRef var;
+    float coeff = 0;
+    size_t order = 0;
+  };
+  std::vector<Leaf> leaves_, terms_;
+  std::vector<std::pair<float, VarRef>> queue_;
 };
 
 }  // namespace

@@ -51,6 +51,7 @@ bool DirectCopy(const CompNode& a, const CompNode& b) {
 }  // namespace
 
 PassReport RemoveRedundantCopy(OptGraph* g) {
+  if (!g->Holds("Copy")) return {"RemoveRedundantCopy", false, ""};  // nothing to rewrite
   Rewriter rw(g);
   uint32_t removed = 0;
   rw.ForEachOperator([&](uint32_t node) {

@@ -79,6 +79,7 @@ const fbs::DType* TargetOf(const Operator& op) {
 }  // namespace
 
 PassReport RemoveRedundantTypeCvt(OptGraph* g) {
+  if (!g->Holds("TypeCvt")) return {"RemoveRedundantTypeCvt", false, ""};  // nothing to rewrite
   Rewriter rw(g);
   uint32_t removed = 0;
   rw.ForEachOperator([&](uint32_t node) {

@@ -5,6 +5,7 @@
 namespace graphport::mge::opt {
 
 PassReport RemoveShapeHint(OptGraph* g) {
+  if (!g->Holds("ShapeHint")) return {"RemoveShapeHint", false, ""};  // nothing to rewrite
   Rewriter rw(g);
   uint32_t removed = 0;
   rw.ForEachOperator([&](uint32_t node) {

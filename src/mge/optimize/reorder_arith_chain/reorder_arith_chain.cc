@@ -15,6 +15,25 @@ struct ShapedVar {
   VarRef var;
 };
 
+// std::stable_sort, without its buffer for the short lists nearly every chain has (a graph of
+// 100k operators has tens of thousands of chains of two terms).
+template <typename T, typename Less>
+void StableSort(std::vector<T>* v, const Less& less) {
+  if (v->size() > 16) {
+    std::stable_sort(v->begin(), v->end(), less);
+    return;
+  }
+  for (size_t i = 1; i < v->size(); ++i) {
+    for (size_t j = i; j > 0 && less((*v)[j], (*v)[j - 1]); --j) std::swap((*v)[j], (*v)[j - 1]);
+  }
+}
+
+// The shape `a` and `b` broadcast to (equal shapes need no work: most terms have the same).
+std::optional<Shape> Broadcast(const Shape& a, const Shape& b) {
+  if (a == b) return a;
+  return BroadcastShapes({a, b});
+}
+
 class Reorderer : public ElemChainPass {
  public:
   explicit Reorderer(OptGraph* g) : ElemChainPass(g), const_(*g) {}
@@ -36,8 +55,7 @@ class Reorderer : public ElemChainPass {
     std::vector<VarRef> leaves = ChainTerms(endpoint, mode);
     if (leaves.size() <= 1) return;
     // Sorted by id, so that the same terms in any order give the same sum.
-    std::stable_sort(leaves.begin(), leaves.end(),
-                     [&](VarRef a, VarRef b) { return g_->var(a).id < g_->var(b).id; });
+    StableSort(&leaves, [&](VarRef a, VarRef b) { return g_->var(a).id < g_->var(b).id; });
     struct Group {
       Shape shape;
       std::vector<VarRef> terms[2];  // non-const, const
@@ -59,14 +77,14 @@ class Reorderer : public ElemChainPass {
     auto by_id = [&](const ShapedVar& a, const ShapedVar& b) {
       return g_->var(a.var).id < g_->var(b.var).id;
     };
-    std::stable_sort(consts.begin(), consts.end(), by_id);
-    std::stable_sort(others.begin(), others.end(), by_id);
+    StableSort(&consts, by_id);
+    StableSort(&others, by_id);
     Merge(mode, &consts, true);
     std::vector<ShapedVar> all = std::move(consts);
     all.insert(all.end(), others.begin(), others.end());
     Merge(mode, &all, false);
     Merge(mode, &all, true);
-    std::stable_sort(all.begin(), all.end(), [](const ShapedVar& a, const ShapedVar& b) {
+    StableSort(&all, [](const ShapedVar& a, const ShapedVar& b) {
       return ElementCount(a.shape) < ElementCount(b.shape);
     });
     VarRef sum = all.front().var;
@@ -84,14 +102,14 @@ class Reorderer : public ElemChainPass {
     for (bool merged = true; merged;) {
       merged = false;
       for (size_t i = 0; !merged && i < vars->size(); ++i) {
-        const Shape src = (*vars)[i].shape;
+        const Shape& src = (*vars)[i].shape;
         std::optional<Shape> dst_shape;
         size_t dst = 0;
         for (size_t j = 0; j < vars->size(); ++j) {
           if (i == j) continue;
           std::optional<Shape> into;
           if (compatible) {
-            std::optional<Shape> out = BroadcastShapes({src, (*vars)[j].shape});
+            std::optional<Shape> out = Broadcast(src, (*vars)[j].shape);
             if (out && (*out == src || *out == (*vars)[j].shape)) into = out;
           } else if ((*vars)[j].shape == src) {
             into = src;

@@ -180,5 +180,34 @@ TEST(Rewriter, CopiesReadersAndInheritsNames) {
   EXPECT_GT(g.node(out.node).id, g.node(relu.node).id);
 }
 
+TEST(OptGraph, HoldsTheClassesOfItsNodes) {
+  TestGraph t;
+  VarRef x = t.Input("x", {3});
+  t.Elemwise(kRelu, {x});
+  EXPECT_TRUE(t.g().Holds("Host2DeviceCopy"));
+  EXPECT_TRUE(t.g().Holds("Elemwise"));
+  EXPECT_FALSE(t.g().Holds("BatchNorm"));
+  EXPECT_FALSE(t.g().Holds("TypeCvt"));
+  OprMaker m(&t.g());
+  m.TypeCvt(x, kI32);  // a node a pass makes counts too
+  EXPECT_TRUE(t.g().Holds("TypeCvt"));
+  EXPECT_TRUE(t.g().HoldsElemwise(kRelu));
+  EXPECT_FALSE(t.g().HoldsElemwise(kFuseMulAdd3));
+  m.Elemwise(kFuseMulAdd3, {x, x, x});
+  EXPECT_TRUE(t.g().HoldsElemwise(kFuseMulAdd3));
+}
+
+TEST(OptGraph, NodesStayWhereTheyAreAsTheGraphGrows) {
+  TestGraph t;
+  VarRef x = t.Input("x", {3});
+  const OptNode* first = &t.g().node(x.node);
+  OprMaker m(&t.g());
+  VarRef v = x;
+  for (int i = 0; i < 5000; ++i) v = m.Elemwise(kRelu, {v});
+  EXPECT_EQ(t.g().size(), 5001u);
+  EXPECT_EQ(&t.g().node(x.node), first);
+  EXPECT_EQ(t.g().node(v.node).inputs[0].node, v.node - 1);
+}
+
 }  // namespace
 }  // namespace graphport::mge::opt
