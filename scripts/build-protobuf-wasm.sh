@@ -4,8 +4,14 @@
 #
 #   scripts/build-protobuf-wasm.sh            # prints the install prefix on stdout (logs go to stderr)
 #
-# Result: $GRAPHPORT_CACHE/protobuf-wasm-<version>-r<recipe>/{include,lib/libprotobuf.a,lib/libprotobuf-lite.a,
-#         lib/cmake/protobuf/protobuf-config.cmake,lib/pkgconfig}. No protoc: use Debian's /usr/bin/protoc.
+# Result: $GRAPHPORT_CACHE/protobuf-wasm-<version>-r<recipe>/{include,lib/libprotobuf-lite.a}:
+#         the lite runtime, its headers and the well-known .proto files. No protoc: use Debian's
+#         /usr/bin/protoc.
+#
+# Only the lite runtime is built: graphport's generated classes are lite, and what needed
+# descriptors or reflection reads graphport's own schema tables (src/proto/schema.h), so the
+# module links nothing of the full libprotobuf. Building that too took two thirds of this
+# script's time on a fresh machine (118 compiles instead of 33).
 #
 # Cached by version and recipe (PROTOBUF_WASM_RECIPE in env.sh, bumped whenever this script
 # changes what it builds): if the prefix already holds its stamp file the script exits at once.
@@ -16,11 +22,9 @@
 # Flags: -O2 -DNDEBUG, static, no exception catching (Emscripten's default; libprotobuf does not
 # throw), no zlib, no threads, no protoc (code generation always uses Debian's native protoc).
 # -O2 rather than -Os, measured on a 2000-tensor message linked into one module: -O2 parses text
-# format ~1.7x and JSON ~2x faster; -Os saves ~270 KB raw / ~63 KB gzip of .wasm (985 vs 714 KB).
-# So parsing, writing and text format keep -O2, and only the sources that run once per process
-# (the descriptor pool, the well-known types, util/) are -Oz: graphport's module 779 -> 752 KB
-# gzip, with the benchmarks unchanged. Override the level with PROTOBUF_WASM_OPT=-Os (delete the
-# prefix first: the cache is keyed by version and recipe).
+# format ~1.7x and JSON ~2x faster; -Os saves ~270 KB raw / ~63 KB gzip of .wasm. Override the
+# level with PROTOBUF_WASM_OPT=-Os (delete the prefix first: the cache is keyed by version and
+# recipe).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -142,42 +146,9 @@ src_int="$(sed -n 's/^#define PROTOBUF_VERSION \([0-9]*\).*/\1/p' "$src/src/goog
 [ "$src_int" = "$want_int" ] \
   || die "source says PROTOBUF_VERSION=$src_int, expected $want_int ($version)"
 
-# One size fix, measured on graphport's module: DescriptorBuilder's "Suggested field numbers"
-# hint is libprotobuf's only std::stringstream that we link, and it alone pulls libc++'s
-# iostream and locale code into the .wasm (about 30 KB gzip). The hint's text is unchanged.
-# Every substitution must apply once, or the build stops: a new source would need a new look.
-descriptor="$src/src/google/protobuf/descriptor.cc"
-perl -0pi -e '
-  $n += s/std::stringstream id_list;\s*id_list << "Suggested field numbers for " << message->full_name\(\) << ": ";/std::string id_list = StrCat("Suggested field numbers for ", message->full_name(), ": ");/;
-  $n += s/id_list << separator << current_ordinal\+\+;/id_list += StrCat(separator, current_ordinal++);/;
-  $n += s/hints->first_reason_location, id_list\.str\(\)\);/hints->first_reason_location, id_list);/;
-  END { exit($n == 3 ? 0 : 1) }' "$descriptor" \
-  || die "descriptor.cc did not take graphport's stringstream fix (expected 3 substitutions)"
-if grep -q 'std::stringstream' "$descriptor"; then die "descriptor.cc still uses std::stringstream"; fi
-
-# Size: what runs once per process (building the descriptor pool from the embedded schemas,
-# descriptor lookups, the well-known types, the JSON and util code) compiles at -Oz. What runs
-# per message or per byte (parsing, serializing, arenas, repeated fields, maps, text format,
-# reflection) keeps $opt. A CMake file included at the end of protobuf's project() marks the
-# sources; the list is checked, so a renamed file fails the build instead of going unmarked.
-size_flags="$work/graphport-size-flags.cmake"
-cat >"$size_flags" <<'CMAKE'
-set(_graphport_size_sources
-  descriptor.cc descriptor.pb.cc descriptor_database.cc dynamic_message.cc extension_set_heavy.cc
-  reflection_ops.cc unknown_field_set.cc wire_format.cc service.cc
-  any.cc any.pb.cc api.pb.cc duration.pb.cc empty.pb.cc field_mask.pb.cc source_context.pb.cc
-  struct.pb.cc timestamp.pb.cc type.pb.cc wrappers.pb.cc
-  compiler/importer.cc compiler/parser.cc io/printer.cc)
-file(GLOB_RECURSE _graphport_util RELATIVE "${protobuf_SOURCE_DIR}/src/google/protobuf"
-     "${protobuf_SOURCE_DIR}/src/google/protobuf/util/*.cc")
-foreach(_f ${_graphport_size_sources} ${_graphport_util})
-  set(_path "${protobuf_SOURCE_DIR}/src/google/protobuf/${_f}")
-  if(NOT EXISTS "${_path}")
-    message(FATAL_ERROR "graphport size flags: ${_path} does not exist")
-  endif()
-  set_property(SOURCE "${_path}" APPEND PROPERTY COMPILE_OPTIONS -Oz)
-endforeach()
-CMAKE
+# Log messages name their source file (__FILE__): relative to the source tree, so the library is
+# the same from one build to the next and no path of this machine reaches the module.
+file_names="-ffile-prefix-map=$src=protobuf-$version"
 
 generator=()
 if command -v ninja >/dev/null 2>&1; then generator=(-G Ninja); fi
@@ -185,9 +156,8 @@ if command -v ninja >/dev/null 2>&1; then generator=(-G Ninja); fi
 log "configuring (emcmake cmake, $opt)"
 emcmake cmake -S "$src" -B "$work/build" "${generator[@]}" \
   -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_C_FLAGS_RELEASE="$opt -DNDEBUG" \
-  -DCMAKE_CXX_FLAGS_RELEASE="$opt -DNDEBUG" \
-  -DCMAKE_PROJECT_INCLUDE="$size_flags" \
+  -DCMAKE_C_FLAGS_RELEASE="$opt -DNDEBUG $file_names" \
+  -DCMAKE_CXX_FLAGS_RELEASE="$opt -DNDEBUG $file_names" \
   -DCMAKE_INSTALL_PREFIX="$prefix" \
   -DCMAKE_INSTALL_LIBDIR=lib \
   -Dprotobuf_BUILD_TESTS=OFF \
@@ -199,14 +169,19 @@ emcmake cmake -S "$src" -B "$work/build" "${generator[@]}" \
   -Dprotobuf_WITH_ZLIB=OFF \
   -Dprotobuf_INSTALL=ON
 
-log "building with $(nproc) jobs"
-cmake --build "$work/build" -j "$(nproc)"
+log "building libprotobuf-lite with $(nproc) jobs"
+cmake --build "$work/build" --target libprotobuf-lite -j "$(nproc)"
 
 # Install with DESTDIR so files (and the .pc/.cmake files) name the final prefix, then move the
 # whole tree into place with one rename.
 stage="$work/stage"
-DESTDIR="$stage" cmake --install "$work/build"
-[ -f "$stage$prefix/lib/libprotobuf.a" ] || die "install produced no lib/libprotobuf.a"
+# Only what was built: the lite library, the headers and the well-known .proto files (protobuf's
+# own install components; a plain install would look for the full library).
+for component in libprotobuf-lite protobuf-headers protobuf-protos; do
+  DESTDIR="$stage" cmake --install "$work/build" --component "$component"
+done
+[ -f "$stage$prefix/lib/libprotobuf-lite.a" ] || die "install produced no lib/libprotobuf-lite.a"
+[ -f "$stage$prefix/include/google/protobuf/any.proto" ] || die "install produced no well-known .proto files"
 
 rm -rf "$prefix"
 mkdir -p "$(dirname "$prefix")"
@@ -218,7 +193,7 @@ end=$(date +%s)
   echo "debian_source_version=$deb_version"
   echo "emcc_version=$(emcc -dumpversion 2>/dev/null || true)"
   echo "recipe=$PROTOBUF_WASM_RECIPE"
-  echo "flags=$opt -DNDEBUG (once-per-process sources -Oz) static no-zlib no-protoc, descriptor.cc without stringstream"
+  echo "flags=$opt -DNDEBUG static no-zlib no-protoc, libprotobuf-lite only, source paths relative"
   echo "build_seconds=$((end - start))"
   echo "built_at=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 } >"$prefix/.graphport-protobuf-wasm.stamp.tmp"

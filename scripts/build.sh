@@ -8,6 +8,8 @@
 #   GRAPHPORT_SANITIZE=ON scripts/build.sh native   ASan + UBSan (clang), tests and fuzz targets,
 #                                                   in build/asan
 #   GRAPHPORT_BUILD_TYPE=Debug scripts/build.sh     a debug build
+#   GRAPHPORT_UNIT_TESTS=OFF scripts/build.sh native  without the GoogleTest executables (npm test
+#                                                   runs them in build/asan only)
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -32,14 +34,16 @@ fi
 
 if [ "$what" = all ] || [ "$what" = native ]; then
   dir="$repo/build/native"
-  flavour=(-DGRAPHPORT_SANITIZE=OFF -DGRAPHPORT_BUILD_BENCH=ON)
+  flavour=(-DGRAPHPORT_SANITIZE=OFF -DGRAPHPORT_BUILD_BENCH=ON
+           -DGRAPHPORT_UNIT_TESTS="${GRAPHPORT_UNIT_TESTS:-ON}")
   if [ "$sanitize" = ON ]; then
     # One instrumented build holds the tests and the libFuzzer targets (scripts/fuzz.sh), in
     # Debian's clang (libFuzzer is clang's) at -O1: the library is compiled once for both. In
     # a cold local run the two builds this replaced (g++ -O3, clang -O2) took 1,288 s, this 493 s.
     command -v clang++ >/dev/null || die "clang++ is missing (scripts/setup.sh installs it)"
     dir="$repo/build/asan"
-    flavour=(-DCMAKE_CXX_COMPILER=clang++ -DGRAPHPORT_FUZZ=ON -DGRAPHPORT_BUILD_BENCH=OFF)
+    flavour=(-DCMAKE_CXX_COMPILER=clang++ -DGRAPHPORT_FUZZ=ON -DGRAPHPORT_BUILD_BENCH=OFF
+             -DGRAPHPORT_UNIT_TESTS=ON)
     if [ "$build_type" = Release ]; then flavour+=("-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG"); fi
   fi
   log "native ($build_type, sanitize=$sanitize) in ${dir#$repo/}"

@@ -31,8 +31,8 @@ export PROTOBUF_VERSION
 
 # Bumped whenever scripts/build-protobuf-wasm.sh changes what it builds, so a cached build made
 # by an older recipe is not reused. 2: descriptor.cc without std::stringstream. 3: the sources
-# that run once per process at -Oz.
-export PROTOBUF_WASM_RECIPE=3
+# that run once per process at -Oz. 4: libprotobuf-lite alone (the module links nothing else).
+export PROTOBUF_WASM_RECIPE=4
 export PROTOBUF_WASM_PREFIX="${PROTOBUF_WASM_PREFIX:-$GRAPHPORT_CACHE/protobuf-wasm-$PROTOBUF_VERSION-r$PROTOBUF_WASM_RECIPE}"
 
 if [ -z "${SNAPPY_VERSION:-}" ]; then

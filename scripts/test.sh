@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Runs every test: set-up (idempotent), both builds, the native suite (ctest), the same suite
-# built with clang, ASan + UBSan (build/asan, which holds the fuzz targets too), each libFuzzer
-# target for a minute, two at a time (scripts/fuzz.sh; any finding fails), then the node:test
-# suite against the built WebAssembly package. This is what `npm test` and CI run.
+# Runs every test: set-up (idempotent), the optimized native build and the WebAssembly build,
+# the native checks on the optimized build (ctest: the CLI end to end, the corpus sweep, the
+# style and schema checks), the unit tests (GoogleTest) built with clang, ASan + UBSan
+# (build/asan, which holds the fuzz targets too), each libFuzzer target for a minute, two at a
+# time (scripts/fuzz.sh; any finding fails), then the node:test suite against the built
+# WebAssembly package. The unit tests are compiled and run once, in the instrumented build: a
+# second, optimized copy of them was a quarter of a cold run's compile time. This is what
+# `npm test` and CI run.
 #
 #   GRAPHPORT_FUZZ_SECONDS=N   seconds per fuzz target (default 60; 0 skips fuzzing)
 #   GRAPHPORT_LONG=1           also the long tests (tests/js/long_weights.test.mjs: a 1.5 GiB
@@ -35,17 +39,17 @@ print_phases() {
 trap print_phases EXIT
 
 "$here/setup.sh"
-next_phase "builds: native + WebAssembly"
-"$here/build.sh" all
+next_phase "builds: native (no unit tests) + WebAssembly"
+GRAPHPORT_UNIT_TESTS=OFF "$here/build.sh" all
 
-next_phase "native tests"
-log "native tests (ctest)"
+next_phase "native checks"
+log "native checks on the optimized build (ctest: CLI, corpus sweep, style, schemas)"
 ctest --test-dir "$repo/build/native" --output-on-failure -j "$(nproc 2>/dev/null || echo 2)"
 
 next_phase "ASan + UBSan build"
-log "native tests under ASan + UBSan (ctest on build/asan)"
+log "unit tests under ASan + UBSan (ctest on build/asan)"
 GRAPHPORT_SANITIZE=ON "$here/build.sh" native
-next_phase "ASan + UBSan tests"
+next_phase "ASan + UBSan unit tests"
 # Debian's libprotobuf is not instrumented; everything graphport compiles is. A report fails.
 # The corpus sweep runs natively and in WebAssembly, not here (tests/cpp/CMakeLists.txt).
 ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
