@@ -22,6 +22,7 @@
 #include <iterator>
 #include <memory>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -35,6 +36,7 @@
 #include "tensorflow/meta_graph.pb.h"
 #include "tensorflow/saved_model.pb.h"
 #include "tf/tf_format.h"
+#include "tf/tf_model.h"
 
 #ifndef GRAPHPORT_CORPUS_DIR
 #error "GRAPHPORT_CORPUS_DIR must be defined by tests/cpp/CMakeLists.txt"
@@ -98,6 +100,35 @@ inline std::string CorpusTestName(const ::testing::TestParamInfo<CorpusGraph>& i
   std::string name;
   for (char c : rel) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   return name;
+}
+
+// A string's bytes as the wire readers take them.
+inline const uint8_t* Data(const std::string& bytes) {
+  return reinterpret_cast<const uint8_t*>(bytes.data());
+}
+
+inline std::set<std::string> AsSet(const std::vector<std::string>& v) {
+  return {v.begin(), v.end()};
+}
+
+// A binary GraphDef loaded as such (no detection).
+inline std::unique_ptr<tf::TfModel> LoadGraphDefBinary(const std::string& bytes) {
+  MemorySource source(bytes);
+  tf::TfLoadOptions options;
+  options.format = "graph-def-binary";
+  return tf::TfModel::Load(&source, options);
+}
+
+// Everything a byte source gives, read `chunk` bytes at a time (a small chunk exercises the
+// source's short reads).
+inline std::string ReadAll(ByteSource* source, size_t chunk = 1000) {
+  std::string out;
+  std::vector<uint8_t> buffer(chunk);
+  size_t n;
+  while ((n = source->Read(buffer.data(), buffer.size())) > 0) {
+    out.append(reinterpret_cast<const char*>(buffer.data()), n);
+  }
+  return out;
 }
 
 // Reads a file whole. Throws std::runtime_error with a clear message (so the test fails)

@@ -30,9 +30,11 @@ inline constexpr uint8_t kDTypeParam = fbs::OperatorParam_DType;
 inline constexpr uint8_t kAdaptivePoolingParam = fbs::OperatorParam_param_AdaptivePooling;
 inline constexpr uint8_t kIndexDescParam = fbs::OperatorParam_param_IndexDescMaskDump;
 
-// Elemwise modes the passes use.
+// Elemwise modes the passes use (and their tests: kAbs, kExp).
 enum ElemwiseMode : uint32_t {
   kRelu = fbs::param::ElemwiseMode_RELU,
+  kAbs = fbs::param::ElemwiseMode_ABS,
+  kExp = fbs::param::ElemwiseMode_EXP,
   kNegate = fbs::param::ElemwiseMode_NEGATE,
   kSigmoid = fbs::param::ElemwiseMode_SIGMOID,
   kTanh = fbs::param::ElemwiseMode_TANH,
@@ -55,6 +57,7 @@ enum ElemwiseMode : uint32_t {
 // Reduce's modes and data types the passes use.
 inline constexpr uint32_t kReduceSum = fbs::param::ReduceMode_SUM;
 inline constexpr uint32_t kReduceMean = fbs::param::ReduceMode_MEAN;
+inline constexpr uint32_t kReduceMax = fbs::param::ReduceMode_MAX_;
 
 }  // namespace graphport::mge::opt
 

@@ -3,18 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
+#include "test_util.h"
 
 namespace graphport {
 namespace {
-
-std::string ReadAll(ByteSource* source) {
-  std::string out;
-  uint8_t buffer[3];
-  size_t n;
-  while ((n = source->Read(buffer, sizeof buffer)) > 0)
-    out.append(reinterpret_cast<char*>(buffer), n);
-  return out;
-}
 
 TEST(MemoryInputSetTest, NamesAreSortedAndEachOpensAtItsStart) {
   MemoryInputSet set("model");
@@ -23,8 +15,8 @@ TEST(MemoryInputSetTest, NamesAreSortedAndEachOpensAtItsStart) {
   EXPECT_EQ(set.Names(), (std::vector<std::string>{"saved_model.pb", "variables/variables.index"}));
   EXPECT_TRUE(set.Has("saved_model.pb"));
   EXPECT_FALSE(set.Has("saved_model"));
-  EXPECT_EQ(ReadAll(set.Open("saved_model.pb")), "graph");
-  EXPECT_EQ(ReadAll(set.Open("saved_model.pb")), "graph");
+  EXPECT_EQ(testing::ReadAll(set.Open("saved_model.pb"), 3), "graph");
+  EXPECT_EQ(testing::ReadAll(set.Open("saved_model.pb"), 3), "graph");
   uint64_t size = 0;
   ASSERT_TRUE(set.Size("variables/variables.index", &size));
   EXPECT_EQ(size, 5u);
@@ -48,8 +40,8 @@ TEST(SingleInputSetTest, ReopeningRewinds) {
   MemorySource source(bytes);
   SingleInputSet set(&source, "m.pb", "dir/m.pb");
   EXPECT_EQ(set.Names(), std::vector<std::string>{"m.pb"});
-  EXPECT_EQ(ReadAll(set.Open("m.pb")), "abcdef");
-  EXPECT_EQ(ReadAll(set.Open("m.pb")), "abcdef");
+  EXPECT_EQ(testing::ReadAll(set.Open("m.pb"), 3), "abcdef");
+  EXPECT_EQ(testing::ReadAll(set.Open("m.pb"), 3), "abcdef");
   EXPECT_EQ(set.DisplayName("m.pb"), "dir/m.pb");
   // A file the input names (a TF.js shard) is looked for beside it, and said so.
   EXPECT_EQ(set.DisplayName("group1-shard1of1.bin"), "dir/group1-shard1of1.bin");

@@ -2,6 +2,7 @@
 
 #include "core/family.h"
 #include "core/limits.h"
+#include "test_util.h"
 
 namespace graphport {
 namespace {
@@ -23,16 +24,6 @@ class OneWayStream : public ByteSource {
   size_t offset_ = 0;
 };
 
-std::string ReadAll(ByteSource* source) {
-  std::string out;
-  std::string buffer(1000, '\0');
-  size_t n;
-  while ((n = source->Read(reinterpret_cast<uint8_t*>(&buffer[0]), buffer.size())) > 0) {
-    out.append(buffer, 0, n);
-  }
-  return out;
-}
-
 TEST(ProbeTest, AStreamIsPeekedThenReadWholeOnce) {
   std::string bytes(kDetectionPrefixBytes + 12345, 'x');
   bytes[0] = 'M';
@@ -43,7 +34,7 @@ TEST(ProbeTest, AStreamIsPeekedThenReadWholeOnce) {
   EXPECT_EQ(probe.Prefix("big").size(), kDetectionPrefixBytes);
   EXPECT_EQ(probe.Prefix("big")[0], 'M');
   EXPECT_FALSE(probe.Complete("big"));
-  EXPECT_EQ(ReadAll(probe.Take("big")), bytes);
+  EXPECT_EQ(testing::ReadAll(probe.Take("big")), bytes);
 }
 
 TEST(ProbeTest, MemoryIsLentNotCopied) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "fuzz/targets/fuzz_targets.h"
+#include "test_util.h"
 
 #ifndef GRAPHPORT_FUZZ_REGRESSIONS_DIR
 #error "GRAPHPORT_FUZZ_REGRESSIONS_DIR must be defined by tests/cpp/CMakeLists.txt"
@@ -63,11 +64,6 @@ std::vector<Input> AllInputs() {
   return inputs;
 }
 
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 TEST(FuzzRegressionsTest, EveryTargetHasInputsAndEveryFolderATarget) {
   for (const auto& [target, body] : Targets()) {
     fs::path dir = RegressionsDir() / target;
@@ -85,7 +81,7 @@ class FuzzReplayTest : public ::testing::TestWithParam<Input> {};
 
 TEST_P(FuzzReplayTest, HoldsEveryProperty) {
   const Input& input = GetParam();
-  std::string bytes = ReadFile(input.path);
+  std::string bytes = testing::ReadFile(input.path);
   EXPECT_EQ(Targets().at(input.target)(bytes), "") << input.path;
 }
 

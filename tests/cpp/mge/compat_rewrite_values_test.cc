@@ -31,7 +31,7 @@ size_t Count(const std::vector<uint32_t>& shape) {
 }
 
 // Numpy broadcasting of any number of operands, then f on each element.
-Nd Broadcast(const std::vector<Nd>& in, const std::function<double(std::vector<double>)>& f) {
+Nd BroadcastNd(const std::vector<Nd>& in, const std::function<double(std::vector<double>)>& f) {
   size_t rank = 0;
   for (const Nd& t : in) rank = std::max(rank, t.shape.size());
   std::vector<uint32_t> shape(rank, 1);
@@ -86,7 +86,7 @@ Nd Reduce(const Nd& x, const std::string& mode, int axis) {
   return out;
 }
 
-double Elementwise(const std::string& mode, const std::vector<double>& a) {
+double ElementwiseNd(const std::string& mode, const std::vector<double>& a) {
   if (mode == "SUB") return a[0] - a[1];
   if (mode == "ADD") return a[0] + a[1];
   if (mode == "MUL") return a[0] * a[1];
@@ -101,7 +101,7 @@ double Elementwise(const std::string& mode, const std::vector<double>& a) {
 }
 
 // Runs the first graph of a dump on the named inputs; returns its first output.
-Nd Evaluate(const std::string& bytes, const std::map<std::string, Nd>& inputs) {
+Nd EvaluateNd(const std::string& bytes, const std::map<std::string, Nd>& inputs) {
   auto file = ReadMgeFile(bytes, "t");
   const Graph& g = file->graphs[0];
   std::vector<Nd> vars(g.vars.size());
@@ -132,10 +132,10 @@ Nd Evaluate(const std::string& bytes, const std::map<std::string, Nd>& inputs) {
       }
     } else if (key == "Elemwise") {
       const std::string mode = p["mode"];
-      out = Broadcast(in, [&](std::vector<double> a) { return Elementwise(mode, a); });
+      out = BroadcastNd(in, [&](std::vector<double> a) { return ElementwiseNd(mode, a); });
     } else if (key == "PowC") {
       const double e = p["exp"];
-      out = Broadcast(in, [&](std::vector<double> a) { return std::pow(a[0], e); });
+      out = BroadcastNd(in, [&](std::vector<double> a) { return std::pow(a[0], e); });
     } else if (key == "TypeCvt") {
       out = in[0];
     } else if (key == "Reduce") {
@@ -195,7 +195,7 @@ TEST(MgeCompatRewriteValues, SoftmaxOverAnAxis) {
       [](flatbuffers::FlatBufferBuilder& fbb) { return fbsp::CreateSoftmax(fbb, 1).Union(); },
       {{2, 5}}};
   Nd x = Filled({2, 5}, 3);
-  Nd got = Evaluate(AsV1(Model(spec)), {{"i0", x}});
+  Nd got = EvaluateNd(AsV1(Model(spec)), {{"i0", x}});
   EXPECT_EQ(got.shape, (std::vector<uint32_t>{2, 5}));
   std::vector<double> want;
   for (int r = 0; r < 2; ++r) {
@@ -239,7 +239,7 @@ TEST(MgeCompatRewriteValues, LayerNormOverTheLastAxis) {
                 {{2, 3, 4}},
                 3};
   Nd x = Filled({2, 3, 4}, 2);
-  Nd got = Evaluate(AsV1(Model(spec)), {{"i0", x}});
+  Nd got = EvaluateNd(AsV1(Model(spec)), {{"i0", x}});
   EXPECT_EQ(got.shape, (std::vector<uint32_t>{2, 3, 4}));
   ExpectNear(got, Normalized(x, 6, 1, 1e-5f), "layer norm");
 }
@@ -257,7 +257,7 @@ TEST(MgeCompatRewriteValues, GroupNormAndInstanceNormPerGroupWithAffine) {
                   },
                   {{2, 4, 3, 3}, {1, 4, 1, 1}, {1, 4, 1, 1}},
                   3};
-    Nd got = Evaluate(AsV1(Model(spec)), {{"i0", x}, {"i1", w}, {"i2", b}});
+    Nd got = EvaluateNd(AsV1(Model(spec)), {{"i0", x}, {"i1", w}, {"i2", b}});
     EXPECT_EQ(got.shape, (std::vector<uint32_t>{2, 4, 3, 3})) << key;
     ExpectNear(got, Normalized(x, 2, groups, 1e-5f, &w, &b, 4), key);
   }

@@ -10,17 +10,17 @@
 #include <string>
 #include <vector>
 
+#include "test_util.h"
+
 namespace graphport::proto {
 namespace {
-
-const uint8_t* Data(const std::string& s) { return reinterpret_cast<const uint8_t*>(s.data()); }
 
 // A lookup; a miss must hand back the bytes' hash, which the caller's Offer is given.
 const WireEntryMemo::Result* Find(WireEntryMemo& memo, const std::string& s) {
   uint64_t hash = 0;
-  const WireEntryMemo::Result* known = memo.Find(Data(s), s.size(), &hash);
+  const WireEntryMemo::Result* known = memo.Find(testing::Data(s), s.size(), &hash);
   if (known == nullptr) {
-    EXPECT_EQ(hash, WireEntryMemo::Hash(Data(s), s.size())) << s;
+    EXPECT_EQ(hash, WireEntryMemo::Hash(testing::Data(s), s.size())) << s;
   }
   return known;
 }
@@ -31,7 +31,8 @@ bool Offer(WireEntryMemo* memo, const std::string& s, uint64_t parsed) {
   result.depth = 3;
   result.first_extra = 7;
   result.extra_count = 2;
-  return memo->Offer(Data(s), s.size(), WireEntryMemo::Hash(Data(s), s.size()), result);
+  return memo->Offer(testing::Data(s), s.size(), WireEntryMemo::Hash(testing::Data(s), s.size()),
+                     result);
 }
 
 TEST(WireEntryMemoTest, RemembersOnTheSecondSightingOnly) {

@@ -10,6 +10,7 @@
 
 #include "every_field.pb.h"
 #include "proto/wire_check.h"
+#include "test_util.h"
 #include "text_test/schemas.h"
 
 namespace graphport::proto {
@@ -19,10 +20,6 @@ std::string Bytes(std::initializer_list<int> values) {
   std::string out;
   for (int v : values) out += static_cast<char>(v);
   return out;
-}
-
-const uint8_t* Data(const std::string& bytes) {
-  return reinterpret_cast<const uint8_t*>(bytes.data());
 }
 
 // What a reader over `bytes` reads: every record, then why it stopped.
@@ -60,7 +57,7 @@ TEST(WireReaderVarint, ReadsOneToTenBytesAndSaysWhetherTheyAreMinimal) {
       {std::string(9, '\xff') + Bytes({0x7f}), UINT64_MAX, false},
   };
   for (const Case& c : cases) {
-    const uint8_t* p = Data(c.bytes);
+    const uint8_t* p = testing::Data(c.bytes);
     const uint8_t* end = p + c.bytes.size();
     uint64_t value = 1;
     bool minimal = !c.minimal;
@@ -68,7 +65,7 @@ TEST(WireReaderVarint, ReadsOneToTenBytesAndSaysWhetherTheyAreMinimal) {
     EXPECT_EQ(p, end) << c.value;
     EXPECT_EQ(value, c.value);
     EXPECT_EQ(minimal, c.minimal) << c.value;
-    p = Data(c.bytes);
+    p = testing::Data(c.bytes);
     ASSERT_TRUE(ReadVarint(&p, end, &value));
     EXPECT_EQ(value, c.value);
   }
@@ -76,12 +73,12 @@ TEST(WireReaderVarint, ReadsOneToTenBytesAndSaysWhetherTheyAreMinimal) {
 
 TEST(WireReaderVarint, RefusesElevenBytesAndCutOffOnes) {
   const std::string overlong = std::string(10, '\x80') + Bytes({0x01});
-  const uint8_t* p = Data(overlong);
+  const uint8_t* p = testing::Data(overlong);
   uint64_t value;
-  EXPECT_FALSE(ReadVarint(&p, Data(overlong) + overlong.size(), &value));
+  EXPECT_FALSE(ReadVarint(&p, testing::Data(overlong) + overlong.size(), &value));
   const std::string cut = Bytes({0x80, 0x80});
-  p = Data(cut);
-  EXPECT_FALSE(ReadVarint(&p, Data(cut) + cut.size(), &value));
+  p = testing::Data(cut);
+  EXPECT_FALSE(ReadVarint(&p, testing::Data(cut) + cut.size(), &value));
 }
 
 TEST(WireReaderVarint, TheBuilderReadsAByteAtATime) {
@@ -106,13 +103,13 @@ TEST(WireReader, ReadsEachWireTypeWhereItIs) {
   EXPECT_EQ(w.records[0].number, 1);
   EXPECT_EQ(w.records[0].varint, 150u);
   EXPECT_EQ(w.records[1].view(), "ab");
-  EXPECT_EQ(w.records[1].start - Data(bytes), 3);
+  EXPECT_EQ(w.records[1].start - testing::Data(bytes), 3);
   EXPECT_EQ(w.records[2].wire_type, kWireFixed32);
-  EXPECT_EQ(w.records[2].end - Data(bytes), 12);
+  EXPECT_EQ(w.records[2].end - testing::Data(bytes), 12);
   EXPECT_EQ(w.records[3].wire_type, kWireFixed64);
   EXPECT_EQ(w.records[4].number, 2047);
   EXPECT_EQ(w.records[4].varint, 1u);
-  EXPECT_EQ(w.records[4].end, Data(bytes) + bytes.size());
+  EXPECT_EQ(w.records[4].end, testing::Data(bytes) + bytes.size());
 }
 
 // Each part of a record cut off by the end: kTruncated at the record's tag, with what was read
@@ -136,7 +133,7 @@ TEST(WireReader, TruncationsAreFaultsAtTheirRecord) {
     EXPECT_EQ(w.fault, WireFault::kTruncated) << c.what;
     EXPECT_EQ(w.offset, c.offset) << c.what;
     EXPECT_EQ(w.last.wire_type, c.wire_type) << c.what;
-    EXPECT_EQ(w.last.start, Data(c.bytes) + c.offset) << c.what;
+    EXPECT_EQ(w.last.start, testing::Data(c.bytes) + c.offset) << c.what;
   }
   // A cut-off payload keeps its claimed length, for the message that names it.
   Walked payload = Walk(Bytes({0x0a, 0x05, 'a'}));
@@ -192,7 +189,7 @@ TEST(WireReader, AGroupIsOneRecordWithItsBodyAsPayload) {
   EXPECT_EQ(group.number, 1);
   EXPECT_EQ(group.wire_type, kWireStartGroup);
   EXPECT_EQ(group.view(), Bytes({0x10, 0x05, 0x1b, 0x1c}));
-  EXPECT_EQ(group.end - Data(bytes), 6);
+  EXPECT_EQ(group.end - testing::Data(bytes), 6);
   EXPECT_EQ(w.records[1].number, 4);
   // The body reads as a message one level down, its own group too.
   WireReader reader(bytes);

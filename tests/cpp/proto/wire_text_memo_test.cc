@@ -8,19 +8,21 @@
 #include <string>
 #include <vector>
 
+#include "test_util.h"
+
 namespace graphport::proto {
 namespace {
 
-const uint8_t* Data(const std::string& s) { return reinterpret_cast<const uint8_t*>(s.data()); }
-
 std::string_view Find(const WireTextMemo& memo, const std::string& s,
                       const WireTextMemo::Context& at) {
-  return memo.Find(Data(s), s.size(), WireTextMemo::Hash(Data(s), s.size(), at), at);
+  return memo.Find(testing::Data(s), s.size(), WireTextMemo::Hash(testing::Data(s), s.size(), at),
+                   at);
 }
 
 void Offer(WireTextMemo* memo, const std::string& s, const WireTextMemo::Context& at,
            const std::string& text) {
-  memo->Offer(Data(s), s.size(), WireTextMemo::Hash(Data(s), s.size(), at), at, text);
+  memo->Offer(testing::Data(s), s.size(), WireTextMemo::Hash(testing::Data(s), s.size(), at), at,
+              text);
 }
 
 const int kFieldA = 1, kFieldB = 2;  // two map fields, named by their addresses

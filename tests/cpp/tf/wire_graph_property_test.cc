@@ -312,13 +312,6 @@ std::string Record(int number, const std::string& payload) {
 
 // --- The property.
 
-std::unique_ptr<TfModel> LoadBytes(const std::string& bytes) {
-  MemorySource source(bytes);
-  TfLoadOptions options;
-  options.format = "graph-def-binary";
-  return TfModel::Load(&source, options);
-}
-
 struct Exported {
   std::vector<MemoryOutputSet::File> files;
   nlohmann::json info;
@@ -362,11 +355,11 @@ TEST(WireGraphPropertyTest, RandomNodesWrittenOtherwiseExportAsTheParsedPathDoes
     }
     if (graph.has_versions()) bytes += Record(4, testing::DeterministicBytes(graph.versions()));
     SCOPED_TRACE("graph " + std::to_string(g));
-    auto wire = LoadBytes(bytes);
+    auto wire = testing::LoadGraphDefBinary(bytes);
     ASSERT_NE(wire->wire_graph(), nullptr) << "not kept as bytes";
     const auto& nodes = wire->wire_graph()->nodes();
     for (size_t i = 0; i < nodes.size(); ++i) not_canonical += !nodes[i].canonical;
-    auto parsed = LoadBytes(bytes);
+    auto parsed = testing::LoadGraphDefBinary(bytes);
     parsed->graph();  // the parsed path: libprotobuf's parse of the whole graph
     ASSERT_EQ(parsed->wire_graph(), nullptr);
     {

@@ -25,13 +25,6 @@
 namespace graphport::tf {
 namespace {
 
-std::unique_ptr<TfModel> LoadBytes(const std::string& bytes) {
-  MemorySource source(bytes);
-  TfLoadOptions options;
-  options.format = "graph-def-binary";
-  return TfModel::Load(&source, options);
-}
-
 // The files of an export, and its info.
 std::pair<std::vector<MemoryOutputSet::File>, nlohmann::json> ExportFiles(
     TfModel* model, const TfExportOptions& options) {
@@ -231,13 +224,13 @@ TEST(WireGraphTest, ExportsFromWireBytesEqualExportsOfTheParsedGraph) {
   int compared = 0, kept_as_bytes = 0, libraries_kept_as_bytes = 0;
   for (const auto& [name, bytes] : Graphs()) {
     SCOPED_TRACE(name);
-    auto wire = LoadBytes(bytes);
+    auto wire = testing::LoadGraphDefBinary(bytes);
     ASSERT_NE(wire->wire_graph(), nullptr);
     // Only text of nodes with fields to leave out makes an export parse the graph; any other
     // export writes node by node, a library's calls followed.
     const bool all_canonical = wire->wire_graph()->all_canonical();
     const bool library_kept = wire->wire_graph()->library_kept();
-    auto parsed = LoadBytes(bytes);
+    auto parsed = testing::LoadGraphDefBinary(bytes);
     parsed->graph();  // parses it whole
     ASSERT_EQ(parsed->wire_graph(), nullptr);
     EXPECT_EQ(Inspect(*wire), Inspect(*parsed));
@@ -262,7 +255,7 @@ TEST(WireGraphTest, ExportsFromWireBytesEqualExportsOfTheParsedGraph) {
 // The index decides on the library once it has seen every record: two records (which a parse
 // merges) go to the header, in their order; the nodes between them stay wire bytes.
 TEST(WireGraphTest, ALibraryInTwoRecordsIsMergedInTheHeader) {
-  auto model = LoadBytes(LibraryGraph(LibraryForm::kTwoRecords));
+  auto model = testing::LoadGraphDefBinary(LibraryGraph(LibraryForm::kTwoRecords));
   const WireGraph* wire = model->wire_graph();
   ASSERT_NE(wire, nullptr);
   EXPECT_FALSE(wire->library_kept());
@@ -339,7 +332,7 @@ TEST(WireGraphTest, CanonicalNodesAreCopiedAndTheOthersMarked) {
     ADD_FAILURE() << "no graph " << name;
     return std::string();
   };
-  auto odd = LoadBytes(named("hand-written nodes"));
+  auto odd = testing::LoadGraphDefBinary(named("hand-written nodes"));
   const WireGraph* wire = odd->wire_graph();
   ASSERT_NE(wire, nullptr);
   EXPECT_FALSE(wire->nodes()[0].canonical);  // as loaded
@@ -368,13 +361,13 @@ TEST(WireGraphTest, CanonicalNodesAreCopiedAndTheOthersMarked) {
   EXPECT_TRUE(wire->nodes()[3].unbound_input);
   EXPECT_EQ(wire->nodes()[3].device_bytes, 8u);
   EXPECT_EQ(wire->nodes()[3].device_offset, 3u + 10u + 19u);  // after name, op and input
-  auto far = LoadBytes(named("a device record past 64 KiB"));
+  auto far = testing::LoadGraphDefBinary(named("a device record past 64 KiB"));
   ASSERT_NE(far->wire_graph(), nullptr);
   EXPECT_EQ(far->wire_graph()->nodes()[0].device_offset, WireNode::kFarDevice);
   EXPECT_EQ(far->wire_graph()->nodes()[1].device_offset, 29u + 6u);
   EXPECT_EQ(wire->header().versions().producer(), 27);
   // The corpus nodes are all canonical: an export copies every one of them.
-  auto corpus = LoadBytes(graphs.front().second);
+  auto corpus = testing::LoadGraphDefBinary(graphs.front().second);
   ASSERT_NE(corpus->wire_graph(), nullptr);
   EXPECT_TRUE(corpus->wire_graph()->all_canonical());
 }
@@ -396,7 +389,7 @@ TEST(WireGraphTest, PaddedLengthsAndValuesAreWrittenAsLibprotobufWritesThem) {
       field(1, "d") + op + std::string("\x2a\x87\x00", 3) + field(1, "n") + field(2, "\x18\x07");
   for (const std::string& node : {padded_name, padded_input, padded_value, padded_entry}) {
     const std::string bytes = field(1, field(1, "first") + op) + field(1, node);
-    auto wire = LoadBytes(bytes);
+    auto wire = testing::LoadGraphDefBinary(bytes);
     ASSERT_NE(wire->wire_graph(), nullptr);
     EXPECT_TRUE(wire->wire_graph()->nodes()[0].canonical);
     EXPECT_FALSE(wire->wire_graph()->nodes()[1].canonical);
@@ -422,7 +415,7 @@ TEST(WireGraphTest, RewritingANodeMovesWhatTheIndexViewsOfIt) {
   const std::string graph = field(1, field(2, "Foo") + field(1, "first")) +
                             field(1, field(1, "second") + field(2, "Foo")) +
                             field(1, field(2, "Bar") + field(1, "third"));
-  auto model = LoadBytes(graph);
+  auto model = testing::LoadGraphDefBinary(graph);
   ASSERT_NE(model->wire_graph(), nullptr);
   model->PrepareWireGraphForExport();
   const WireGraph& wire = *model->wire_graph();
@@ -441,7 +434,7 @@ TEST(WireGraphTest, RewritingANodeMovesWhatTheIndexViewsOfIt) {
 }
 
 TEST(WireGraphTest, AScopedExportEditsNodeBytes) {
-  auto model = LoadBytes(Graphs().back().second);
+  auto model = testing::LoadGraphDefBinary(Graphs().back().second);
   ASSERT_NE(model->wire_graph(), nullptr);
   EXPECT_TRUE(model->wire_graph()->all_canonical());
   TfExportOptions options;
@@ -472,7 +465,7 @@ TEST(WireGraphTest, AScopedExportEditsNodeBytes) {
 // node calls; stripDefaultAttrs keeps the attrs of a node that calls a function and strips the
 // bodies' nodes.
 TEST(WireGraphTest, ALibraryGraphIsWrittenNodeByNodeFollowingItsCalls) {
-  auto model = LoadBytes(LibraryGraph());
+  auto model = testing::LoadGraphDefBinary(LibraryGraph());
   ASSERT_NE(model->wire_graph(), nullptr);
   // The library is its bytes, and what inspect() and the plan read of it.
   const WireGraph& wire = *model->wire_graph();
@@ -482,7 +475,7 @@ TEST(WireGraphTest, ALibraryGraphIsWrittenNodeByNodeFollowingItsCalls) {
   EXPECT_EQ(wire.functions()[1].name, "f_nested");
   EXPECT_EQ(wire.functions()[1].node_count, 2u);
   // Written otherwise: kept as the library's deterministic serialisation.
-  auto rewritten = LoadBytes(LibraryGraph(LibraryForm::kWrittenOtherwise));
+  auto rewritten = testing::LoadGraphDefBinary(LibraryGraph(LibraryForm::kWrittenOtherwise));
   EXPECT_TRUE(rewritten->wire_graph()->library_kept());
   tensorflow::GraphDef reference;
   ASSERT_TRUE(reference.ParseFromString(LibraryGraph(LibraryForm::kWrittenOtherwise)));
@@ -493,7 +486,7 @@ TEST(WireGraphTest, ALibraryGraphIsWrittenNodeByNodeFollowingItsCalls) {
       std::string_view(rewritten->wire_graph()->bytes())
           .substr(rewritten->wire_graph()->bytes().size() - reference.library().ByteSizeLong()));
   // With a field the schema lacks it stays parsed, so that text output reports it.
-  auto unknown = LoadBytes(LibraryGraph(LibraryForm::kUnknownField));
+  auto unknown = testing::LoadGraphDefBinary(LibraryGraph(LibraryForm::kUnknownField));
   ASSERT_NE(unknown->wire_graph(), nullptr);
   EXPECT_FALSE(unknown->wire_graph()->library_kept());
   EXPECT_TRUE(unknown->wire_graph()->header().has_library());

@@ -15,9 +15,6 @@ namespace {
 using testing::ApplyPass;
 using testing::TestGraph;
 
-constexpr uint32_t kRelu = 0, kExp = 6, kSigmoid = 12, kAdd = 16, kMul = 21, kPow = 22,
-                   kHSwish = 49;
-
 // a·b + c·d + e·f + g + h -> fma4(a, b, c, d) + g + fma3(e, f, h): the two products of one
 // shape pair make an FMA4, the lone one takes the bias of its smaller operand's shape, and
 // the bias terms are summed group by group.
@@ -96,7 +93,7 @@ TEST(ArithFuse, HSwishOfSumFuses) {
   TestGraph t;
   VarRef a = t.Input("a", {1}), b = t.Input("b", {1}), c = t.Input("c", {1});
   VarRef r = t.Elemwise(kRelu, {t.Elemwise(kAdd, {c, t.Elemwise(kMul, {a, b})})});
-  t.Output(t.Elemwise(kHSwish, {t.Elemwise(kAdd, {a, r})}));
+  t.Output(t.Elemwise(kHSwishMode, {t.Elemwise(kAdd, {a, r})}));
   EXPECT_EQ(ApplyPass(&t, ArithFuse, nullptr, true)[0], "FUSE_ADD_H_SWISH(a,RELU(FMA3(a,b,c)))");
 }
 

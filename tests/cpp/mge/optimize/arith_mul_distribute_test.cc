@@ -13,10 +13,8 @@ namespace {
 using testing::ApplyPass;
 using testing::TestGraph;
 
-constexpr uint32_t kAdd = 16, kMul = 21;
-
-struct Vars {
-  explicit Vars(TestGraph* t)
+struct MulVars {
+  explicit MulVars(TestGraph* t)
       : a(t->Input("a", {3, 3})),
         b(t->Input("b", {3, 1})),
         c(t->Input("c", {3, 3})),
@@ -28,7 +26,7 @@ struct Vars {
 // (a * b * c + d) * e -> a * (b * e) * c + d * e: e goes to the smallest factor of each term.
 TEST(ArithMulDistribute, IntoEachTermsSmallestFactor) {
   TestGraph t;
-  Vars v(&t);
+  MulVars v(&t);
   VarRef abc = t.Elemwise(kMul, {t.Elemwise(kMul, {v.a, v.b}), v.c});
   t.Output(t.Elemwise(kMul, {t.Elemwise(kAdd, {abc, v.d}), v.e}, "out"));
   PassReport report;
@@ -40,7 +38,7 @@ TEST(ArithMulDistribute, IntoEachTermsSmallestFactor) {
 // (a * b + c * d) * e -> a * (b * e) + c * (d * e).
 TEST(ArithMulDistribute, TwoProducts) {
   TestGraph t;
-  Vars v(&t);
+  MulVars v(&t);
   VarRef sum = t.Elemwise(kAdd, {t.Elemwise(kMul, {v.a, v.b}), t.Elemwise(kMul, {v.c, v.d})});
   t.Output(t.Elemwise(kMul, {sum, v.e}));
   EXPECT_EQ(ApplyPass(&t, ArithMulDistribute)[0], "ADD(MUL(a,MUL(b,e)),MUL(c,MUL(d,e)))");
@@ -49,7 +47,7 @@ TEST(ArithMulDistribute, TwoProducts) {
 // A term with no factor smaller than the sum keeps the product as it is.
 TEST(ArithMulDistribute, NeedsASmallerFactorInEveryTerm) {
   TestGraph t;
-  Vars v(&t);
+  MulVars v(&t);
   t.Output(t.Elemwise(kMul, {t.Elemwise(kAdd, {v.a, v.c}), v.e}));
   PassReport report;
   EXPECT_EQ(ApplyPass(&t, ArithMulDistribute, &report)[0], "MUL(ADD(a,c),e)");

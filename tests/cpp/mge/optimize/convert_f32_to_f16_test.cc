@@ -60,8 +60,6 @@ HostValue Weights(const Shape& shape) {
   return HostValue::Floats(shape, v);
 }
 
-VarRef Conv(TestGraph* t, VarRef x, VarRef w) { return t->Convolution(x, w, 1); }
-
 uint32_t ComputeMode(const OptGraph& g, uint32_t node) {
   std::optional<ConvParams> p = ConvParamsOf(g, node);
   EXPECT_TRUE(p) << "operator " << node << " is no convolution";
@@ -79,7 +77,7 @@ TEST(ConvertF32ToF16, Float16IOFloat32ComputeConvolution) {
   TestGraph t;
   VarRef x = t.Input("x", {2, 3, 8, 8});
   VarRef w = t.Shared("w", Weights({4, 3, 3, 3}));
-  t.Output(Conv(&t, x, w));
+  t.Output(t.Convolution(x, w, 1));
   auto c = Convert(&t, ConvertF32ToF16Io16xc32);
   EXPECT_TRUE(c->report.changed);
   EXPECT_EQ(c->ExprOf(0), "TypeCvt0(Convolution(TypeCvt9(x),TypeCvt9(w)))");
@@ -99,7 +97,7 @@ TEST(ConvertF32ToF16, Float32ToFloat16ConvBiasRelu) {
   VarRef x = t.Input("x", {1, 3, 6, 6});
   VarRef w = t.Shared("w", Weights({4, 3, 3, 3}));
   VarRef b = t.Imm(HostValue::Floats({1, 4, 1, 1}, {0.5f, -1, 2, 0.25f}));
-  t.Output(t.Elemwise(kRelu, {t.Elemwise(kAdd, {Conv(&t, x, w), b})}, "y"));
+  t.Output(t.Elemwise(kRelu, {t.Elemwise(kAdd, {t.Convolution(x, w, 1), b})}, "y"));
   auto c = Convert(&t, ConvertF32ToF16Ioc16);
   EXPECT_EQ(
       c->ExprOf(0),
@@ -124,7 +122,7 @@ TEST(ConvertF32ToF16, Float32ToFloat16C32ConvBiasComputesInFloat32) {
   VarRef x = t.Input("x", {1, 3, 6, 6});
   VarRef w = t.Shared("w", Weights({4, 3, 3, 3}));
   VarRef b = t.Shared("b", HostValue::Floats({1, 4, 1, 1}, {1, 2, 3, 4}));
-  t.Output(t.Elemwise(kFuseAddRelu, {Conv(&t, x, w), b}, "y"));
+  t.Output(t.Elemwise(kFuseAddRelu, {t.Convolution(x, w, 1), b}, "y"));
   auto c = Convert(&t, FuseConvBiasNonlin, ConvertF32ToF16Io16xc32);
   EXPECT_EQ(c->ExprOf(0), "TypeCvt0(ConvBiasForward(TypeCvt9(x),TypeCvt9(w),TypeCvt9(b)))");
   const VarRef conv_bias = c->In(c->Endpoint(0));

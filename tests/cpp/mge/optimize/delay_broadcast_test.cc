@@ -13,8 +13,6 @@ namespace {
 using testing::ApplyPass;
 using testing::TestGraph;
 
-constexpr uint32_t kRelu = 0, kNegate = 11, kAdd = 16, kSub = 24;
-
 // x (1,1,3), y (1,2,3), z (2,2,3), as in MegEngine's tests.
 struct Inputs {
   explicit Inputs(TestGraph* t)

@@ -26,8 +26,6 @@ namespace {
 using testing::TestGraph;
 namespace param = testing::param;
 
-constexpr uint32_t kRelu = param::ElemwiseMode_RELU;
-constexpr uint32_t kAdd = param::ElemwiseMode_ADD;
 constexpr uint32_t kNchw = param::ConvolutionFormat_NCHW;
 constexpr uint32_t kNchw44 = param::ConvolutionFormat_NCHW44;
 constexpr uint32_t kNchw88 = param::ConvolutionFormat_NCHW88;

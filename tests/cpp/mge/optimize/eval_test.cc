@@ -11,7 +11,6 @@
 namespace graphport::mge::opt {
 namespace {
 
-HostValue F(Shape shape, std::vector<float> v) { return HostValue::Floats(shape, v); }
 HostValue I(Shape shape, std::vector<int32_t> v) { return HostValue::Ints(shape, v); }
 
 float Bits(uint32_t b) {
@@ -21,14 +20,14 @@ float Bits(uint32_t b) {
 }
 
 TEST(EvalElemwise, BroadcastsRightAligned) {
-  HostValue a = F({2, 3}, {1, 2, 3, 4, 5, 6});
-  HostValue b = F({3}, {10, 20, 30});
+  HostValue a = HostValue::Floats({2, 3}, {1, 2, 3, 4, 5, 6});
+  HostValue b = HostValue::Floats({3}, {10, 20, 30});
   std::string why;
   auto out = EvalElemwise(16 /*ADD*/, {&a, &b}, &why);
   ASSERT_TRUE(out) << why;
   EXPECT_EQ(out->shape, (Shape{2, 3}));
   EXPECT_EQ(out->f, (std::vector<float>{11, 22, 33, 14, 25, 36}));
-  HostValue c = F({2, 1}, {2, -1});
+  HostValue c = HostValue::Floats({2, 1}, {2, -1});
   out = EvalElemwise(21 /*MUL*/, {&a, &c}, &why);
   ASSERT_TRUE(out);
   EXPECT_EQ(out->f, (std::vector<float>{2, 4, 6, -4, -5, -6}));
@@ -38,7 +37,8 @@ TEST(EvalElemwise, FuseMulAdd3RoundsTheProductFirst) {
   // (1 + 2^-23)^2 = 1 + 2^-22 + 2^-46: rounded to 1 + 2^-22 before subtracting, the result is
   // exactly 2^-22; a fused multiply-add would keep the 2^-46.
   const float x = Bits(0x3f800001);
-  HostValue a = F({1}, {x}), c = F({1}, {-1.0f - std::ldexp(1.0f, -22)});
+  HostValue a = HostValue::Floats({1}, {x}),
+            c = HostValue::Floats({1}, {-1.0f - std::ldexp(1.0f, -22)});
   std::string why;
   auto out = EvalElemwise(35 /*FUSE_MUL_ADD3*/, {&a, &a, &c}, &why);
   ASSERT_TRUE(out) << why;
@@ -46,8 +46,8 @@ TEST(EvalElemwise, FuseMulAdd3RoundsTheProductFirst) {
 }
 
 TEST(EvalElemwise, ModesAndDtypes) {
-  HostValue a = F({4}, {-1.5f, 0, 2.5f, 7});
-  HostValue b = F({4}, {2, 3, -2, 2});
+  HostValue a = HostValue::Floats({4}, {-1.5f, 0, 2.5f, 7});
+  HostValue b = HostValue::Floats({4}, {2, 3, -2, 2});
   std::string why;
   EXPECT_EQ(EvalElemwise(0 /*RELU*/, {&a}, &why)->f, (std::vector<float>{0, 0, 2.5f, 7}));
   EXPECT_EQ(EvalElemwise(11 /*NEGATE*/, {&a}, &why)->f,
@@ -67,12 +67,12 @@ TEST(EvalElemwise, ModesAndDtypes) {
   HostValue h = HostValue::Floats({1}, {1}, kF16);
   EXPECT_FALSE(EvalElemwise(16, {&h, &h}, &why));
   EXPECT_FALSE(EvalElemwise(16, {&a, &i}, &why));
-  HostValue bad = F({3}, {1, 2, 3});
+  HostValue bad = HostValue::Floats({3}, {1, 2, 3});
   EXPECT_FALSE(EvalElemwise(16, {&a, &bad}, &why));
 }
 
 TEST(EvalPowC, SplitsAsMegEngineDoes) {
-  HostValue x = F({3}, {4, 2, 3});
+  HostValue x = HostValue::Floats({3}, {4, 2, 3});
   std::string why;
   // -0.5 is sqrt(1/x): for x = 3 that is 0.57735026f, where powf(3, -0.5) gives the same or
   // the neighbouring float; the test pins the sqrt(1/x) bits.
@@ -81,11 +81,13 @@ TEST(EvalPowC, SplitsAsMegEngineDoes) {
   for (size_t k = 0; k < 3; ++k) EXPECT_EQ(out->f[k], std::sqrt(1.0f / x.f[k]));
   EXPECT_EQ(EvalPowC(x, 2, &why)->f, (std::vector<float>{16, 4, 9}));
   EXPECT_EQ(EvalPowC(x, -2, &why)->f[0], 1.0f / 4 * (1.0f / 4));
-  EXPECT_EQ(EvalPowC(F({1}, {-2}), 5, &why)->f[0], -32.0f);  // odd: the sign comes back
-  EXPECT_EQ(EvalPowC(F({1}, {-2}), 6, &why)->f[0], 64.0f);
+  EXPECT_EQ(EvalPowC(HostValue::Floats({1}, {-2}), 5, &why)->f[0],
+            -32.0f);  // odd: the sign comes back
+  EXPECT_EQ(EvalPowC(HostValue::Floats({1}, {-2}), 6, &why)->f[0], 64.0f);
   EXPECT_EQ(EvalPowC(x, 0.5f, &why)->f[0], 2.0f);
-  EXPECT_EQ(EvalPowC(F({1}, {8}), 1.0f / 3, &why)->f[0], 2.0f);
-  EXPECT_EQ(EvalPowC(F({1}, {-8}), 1.5f, &why)->f[0], std::pow(8.0f, 1.5f));  // powf of |x|
+  EXPECT_EQ(EvalPowC(HostValue::Floats({1}, {8}), 1.0f / 3, &why)->f[0], 2.0f);
+  EXPECT_EQ(EvalPowC(HostValue::Floats({1}, {-8}), 1.5f, &why)->f[0],
+            std::pow(8.0f, 1.5f));  // powf of |x|
   EXPECT_FALSE(EvalPowC(I({1}, {2}), 2, &why));
 }
 
@@ -112,7 +114,7 @@ TEST(EvalHalf, RoundsTiesAwayFromZero) {
 
 TEST(EvalTypeCvt, FloatHalfAndInts) {
   std::string why;
-  auto h = EvalTypeCvt(F({2}, {1.0f + std::ldexp(1.0f, -11), 0.1f}), kF16, &why);
+  auto h = EvalTypeCvt(HostValue::Floats({2}, {1.0f + std::ldexp(1.0f, -11), 0.1f}), kF16, &why);
   ASSERT_TRUE(h) << why;
   EXPECT_EQ(h->dtype, kF16);
   EXPECT_EQ(h->f[0], 1.0f + std::ldexp(1.0f, -10));
@@ -123,13 +125,14 @@ TEST(EvalTypeCvt, FloatHalfAndInts) {
   EXPECT_EQ(f->f, (std::vector<float>{16777216.0f, -3.0f}));
   auto i8 = EvalTypeCvt(I({2}, {200, -1}), kI8, &why);
   EXPECT_EQ(i8->i, (std::vector<int32_t>{-56, -1}));
-  EXPECT_FALSE(EvalTypeCvt(F({1}, {1.5f}), kI32, &why));  // rounding not pinned: stop
-  EXPECT_FALSE(EvalTypeCvt(F({1}, {1.5f}), 13 /*QuantizedS8*/, &why));
+  EXPECT_FALSE(
+      EvalTypeCvt(HostValue::Floats({1}, {1.5f}), kI32, &why));  // rounding not pinned: stop
+  EXPECT_FALSE(EvalTypeCvt(HostValue::Floats({1}, {1.5f}), 13 /*QuantizedS8*/, &why));
 }
 
 TEST(EvalShapes, ReshapeBroadcastDimshuffleAxisConcat) {
   std::string why;
-  HostValue x = F({2, 3}, {0, 1, 2, 3, 4, 5});
+  HostValue x = HostValue::Floats({2, 3}, {0, 1, 2, 3, 4, 5});
   auto r = EvalReshape(x, I({2}, {3, 2}), 7, &why);
   ASSERT_TRUE(r) << why;
   EXPECT_EQ(r->shape, (Shape{3, 2}));
@@ -139,7 +142,7 @@ TEST(EvalShapes, ReshapeBroadcastDimshuffleAxisConcat) {
   EXPECT_EQ(r->shape, (Shape{1, 3, 2}));
   EXPECT_FALSE(EvalReshape(x, I({1}, {5}), 7, &why));
 
-  auto b = EvalBroadcast(F({2, 1}, {1, 2}), I({3}, {2, 2, 3}), &why);
+  auto b = EvalBroadcast(HostValue::Floats({2, 1}, {1, 2}), I({3}, {2, 2, 3}), &why);
   ASSERT_TRUE(b) << why;
   EXPECT_EQ(b->f, (std::vector<float>{1, 1, 1, 2, 2, 2, 1, 1, 1, 2, 2, 2}));
   EXPECT_FALSE(EvalBroadcast(x, I({2}, {4, 3}), &why));
@@ -150,12 +153,13 @@ TEST(EvalShapes, ReshapeBroadcastDimshuffleAxisConcat) {
   EXPECT_EQ(d->f, (std::vector<float>{0, 3, 1, 4, 2, 5}));
   EXPECT_FALSE(EvalDimshuffle(x, {0, 0}, &why));
 
-  auto a = EvalAxisAddRemove(F({3, 1}, {1, 2, 3}), {{true, 1}, {false, 0}, {false, -1}}, &why);
+  auto a = EvalAxisAddRemove(HostValue::Floats({3, 1}, {1, 2, 3}),
+                             {{true, 1}, {false, 0}, {false, -1}}, &why);
   ASSERT_TRUE(a) << why;
   EXPECT_EQ(a->shape, (Shape{1, 3, 1}));
   EXPECT_FALSE(EvalAxisAddRemove(x, {{true, 0}}, &why));
 
-  HostValue y = F({2, 1}, {9, 8});
+  HostValue y = HostValue::Floats({2, 1}, {9, 8});
   auto c = EvalConcat({&x, &y}, 1, &why);
   ASSERT_TRUE(c) << why;
   EXPECT_EQ(c->shape, (Shape{2, 4}));
@@ -186,7 +190,7 @@ TEST(EvalSubtensor, SlicesAndIndicesAsMegEngineDoes) {
   EXPECT_EQ(last->shape, (Shape{1}));
   EXPECT_EQ(last->i, (std::vector<int32_t>{4}));
   // x[1:, ::2] of a 3 x 4 matrix, then x[:, 1] of it.
-  HostValue x = F({3, 4}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
+  HostValue x = HostValue::Floats({3, 4}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
   HostValue one = I({1}, {1});
   auto rows = EvalSubtensor(x, {{1, false, false, true, false}, {0, true, false, false, false}},
                             {&two, &one}, &why);
@@ -215,7 +219,7 @@ TEST(EvalSubtensor, SlicesAndIndicesAsMegEngineDoes) {
 
 TEST(EvalReduce, AxesTargetsAndPinnedOrder) {
   std::string why;
-  HostValue x = F({2, 2}, {1, 2, 3, 4});
+  HostValue x = HostValue::Floats({2, 2}, {1, 2, 3, 4});
   auto s = EvalReduce(x, 0 /*SUM*/, 1, nullptr, true, &why);
   ASSERT_TRUE(s) << why;
   EXPECT_EQ(s->shape, (Shape{2, 1}));
@@ -225,7 +229,7 @@ TEST(EvalReduce, AxesTargetsAndPinnedOrder) {
   ASSERT_TRUE(s) << why;
   EXPECT_EQ(s->f, (std::vector<float>{3, 4}));
   EXPECT_EQ(EvalReduce(x, 1 /*SUM_SQR*/, 0, nullptr, true, &why)->f, (std::vector<float>{10, 20}));
-  HostValue long_axis = F({3}, {1e8f, 1, -1e8f});
+  HostValue long_axis = HostValue::Floats({3}, {1e8f, 1, -1e8f});
   EXPECT_FALSE(EvalReduce(long_axis, 0, 0, nullptr, true, &why));  // order not pinned
   EXPECT_NE(why.find("not pinned"), std::string::npos);
   auto left_to_right = EvalReduce(long_axis, 0, 0, nullptr, false, &why);
@@ -243,8 +247,8 @@ TEST(EvalReduce, AxesTargetsAndPinnedOrder) {
 TEST(EvalConvolution, DenseGroupPaddingAndFlip) {
   std::vector<float> xs(18);
   for (int i = 0; i < 9; ++i) xs[i] = static_cast<float>(i), xs[9 + i] = 10.0f + i;
-  HostValue x = F({1, 2, 3, 3}, xs);
-  HostValue w = F({1, 2, 2, 2}, {1, 1, 1, 1, 2, 2, 2, 2});
+  HostValue x = HostValue::Floats({1, 2, 3, 3}, xs);
+  HostValue w = HostValue::Floats({1, 2, 2, 2}, {1, 1, 1, 1, 2, 2, 2, 2});
   std::string why;
   ConvolutionParams p;
   auto out = EvalConvolution(x, w, p, /*exact_only=*/false, &why);
@@ -264,7 +268,7 @@ TEST(EvalConvolution, DenseGroupPaddingAndFlip) {
   // which is exact.
   ConvolutionParams g;
   g.group = true;
-  HostValue gw = F({2, 1, 1, 1, 1}, {3, -1});
+  HostValue gw = HostValue::Floats({2, 1, 1, 1, 1}, {3, -1});
   out = EvalConvolution(x, gw, g, true, &why);
   ASSERT_TRUE(out) << why;
   EXPECT_EQ(out->shape, (Shape{1, 2, 3, 3}));
@@ -273,40 +277,40 @@ TEST(EvalConvolution, DenseGroupPaddingAndFlip) {
   // CONVOLUTION flips the filter: a (1, 1, 1, 2) filter (1, 0) reads the right neighbour.
   ConvolutionParams f;
   f.flip = true;
-  HostValue x1 = F({1, 1, 1, 3}, {5, 6, 7});
-  HostValue w1 = F({1, 1, 1, 2}, {1, 0});
+  HostValue x1 = HostValue::Floats({1, 1, 1, 3}, {5, 6, 7});
+  HostValue w1 = HostValue::Floats({1, 1, 1, 2}, {1, 0});
   out = EvalConvolution(x1, w1, f, true, &why);
   ASSERT_TRUE(out) << why;
   EXPECT_EQ(out->f, (std::vector<float>{6, 7}));
   // Channels that do not match the weights are refused, not guessed.
-  HostValue bad = F({1, 3, 1, 1}, {1, 1, 1});
+  HostValue bad = HostValue::Floats({1, 3, 1, 1}, {1, 1, 1});
   EXPECT_FALSE(EvalConvolution(x, bad, p, false, &why));
 }
 
 // A (2, 3) · B (3, 2) and the transposed forms; float32 sums left to right.
 TEST(EvalMatrixMul, ProductsAndTransposes) {
-  HostValue a = F({2, 3}, {1, 2, 3, 4, 5, 6});
-  HostValue b = F({3, 2}, {1, 0, 0, 1, 1, 1});
+  HostValue a = HostValue::Floats({2, 3}, {1, 2, 3, 4, 5, 6});
+  HostValue b = HostValue::Floats({3, 2}, {1, 0, 0, 1, 1, 1});
   std::string why;
   auto out = EvalMatrixMul(a, b, false, false, false, &why);
   ASSERT_TRUE(out) << why;
   EXPECT_EQ(out->shape, (Shape{2, 2}));
   EXPECT_EQ(out->f, (std::vector<float>{4, 5, 10, 11}));
-  HostValue at = F({3, 2}, {1, 4, 2, 5, 3, 6});  // a transposed
-  HostValue bt = F({2, 3}, {1, 0, 1, 0, 1, 1});  // b transposed
+  HostValue at = HostValue::Floats({3, 2}, {1, 4, 2, 5, 3, 6});  // a transposed
+  HostValue bt = HostValue::Floats({2, 3}, {1, 0, 1, 0, 1, 1});  // b transposed
   out = EvalMatrixMul(at, bt, true, true, false, &why);
   ASSERT_TRUE(out) << why;
   EXPECT_EQ(out->f, (std::vector<float>{4, 5, 10, 11}));
   // 2^24 + 1 + 1: left to right each 1 is lost (2^24 + 1 rounds to 2^24); the order shows.
-  HostValue big = F({1, 3}, {16777216.0f, 1, 1});
-  HostValue ones = F({3, 1}, {1, 1, 1});
+  HostValue big = HostValue::Floats({1, 3}, {16777216.0f, 1, 1});
+  HostValue ones = HostValue::Floats({3, 1}, {1, 1, 1});
   out = EvalMatrixMul(big, ones, false, false, false, &why);
   ASSERT_TRUE(out);
   EXPECT_EQ(out->f[0], 16777216.0f);
   EXPECT_FALSE(EvalMatrixMul(big, ones, false, false, true, &why));
   // Two products: exact in any order.
-  HostValue two = F({1, 2}, {3, 4});
-  HostValue col = F({2, 1}, {0.5f, 0.25f});
+  HostValue two = HostValue::Floats({1, 2}, {3, 4});
+  HostValue col = HostValue::Floats({2, 1}, {0.5f, 0.25f});
   out = EvalMatrixMul(two, col, false, false, true, &why);
   ASSERT_TRUE(out) << why;
   EXPECT_EQ(out->f[0], 2.5f);

@@ -13,18 +13,16 @@ namespace {
 using testing::ApplyPass;
 using testing::TestGraph;
 
-constexpr uint32_t kAdd = 16, kSub = 24, kFma3 = 35, kFma4 = 36;
-
 // fma3(fma3(w, x, y), fma4(w, x + y, y - z, z - w), z) ->
 // (w * x + y) * (w * (x + y) + (y - z) * (z - w)) + z.
 TEST(ExpandFusedArith, MulAdd) {
   TestGraph t;
   VarRef w = t.Input("w", {2, 3}), x = t.Input("x", {2, 3});
   VarRef y = t.Input("y", {2, 3}), z = t.Input("z", {2, 3});
-  VarRef inner = t.Elemwise(kFma3, {w, x, y});
-  VarRef fma4 = t.Elemwise(
-      kFma4, {w, t.Elemwise(kAdd, {x, y}), t.Elemwise(kSub, {y, z}), t.Elemwise(kSub, {z, w})});
-  t.Output(t.Elemwise(kFma3, {inner, fma4, z}, "out"));
+  VarRef inner = t.Elemwise(kFuseMulAdd3, {w, x, y});
+  VarRef fma4 = t.Elemwise(kFuseMulAdd4, {w, t.Elemwise(kAdd, {x, y}), t.Elemwise(kSub, {y, z}),
+                                          t.Elemwise(kSub, {z, w})});
+  t.Output(t.Elemwise(kFuseMulAdd3, {inner, fma4, z}, "out"));
   PassReport report;
   std::vector<std::string> out = ApplyPass(&t, ExpandFusedArith, &report);
   // Each new ADD reads the older var first: z and y are loaded, the products are new.

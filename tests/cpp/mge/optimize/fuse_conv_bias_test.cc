@@ -16,8 +16,6 @@ namespace {
 using testing::Expr;
 using testing::TestGraph;
 
-constexpr uint32_t kSigmoid = 12, kFuseAddRelu = 37, kHSwishMode = 49;
-
 // Convolution(x, w) in NCHW, dense or group, with an execution policy as MegEngine dumps it.
 VarRef Conv(TestGraph* t, VarRef x, VarRef w, bool group = false) {
   OptGraph& g = t->g();

@@ -17,15 +17,13 @@ using testing::ApplyPass;
 using testing::Expr;
 using testing::TestGraph;
 
-constexpr uint32_t kSum = 0, kMax = 4, kTrueDiv = 27;
-
 // x (2,3,4,5) -> Reshape (2,3,20) -> Reduce(mode, axis 2) -> remove axis 2; for SUM divided
 // by TypeCvt(GetVarShape(reshape, 2), Float32). Returns the (2,3) value.
 VarRef Pooled(TestGraph* t, uint32_t mode) {
   VarRef x = t->Input("x", {2, 3, 4, 5});
   VarRef flat = t->WithAxis("Reshape", {x, t->Imm(HostValue::Ints({3}, {2, 3, 20}))});
   VarRef reduced = t->AxisAddRemove(t->Reduce(flat, mode, 2), {{true, 2}});
-  if (mode != kSum) return reduced;
+  if (mode != kReduceSum) return reduced;
   VarRef count = t->TypeCvt(t->WithAxis("GetVarShape", {flat}, 2), kF32);
   return t->Elemwise(kTrueDiv, {reduced, count});
 }
@@ -34,7 +32,7 @@ VarRef Pooled(TestGraph* t, uint32_t mode) {
 // pass, AdaptivePooling AVERAGE after the second.
 TEST(FuseGrain, AverageThroughAxisOperators) {
   TestGraph t;
-  t.Output(t.AxisAddRemove(Pooled(&t, kSum), {{false, 2}, {false, 3}}));
+  t.Output(t.AxisAddRemove(Pooled(&t, kReduceSum), {{false, 2}, {false, 3}}));
   const Graph& before = t.Emit();
   RewrittenGraph storage;
   OptGraph g(before, &storage);
@@ -53,7 +51,7 @@ TEST(FuseGrain, AverageThroughAxisOperators) {
 // The Dimshuffle (0,1,-1,-1) form, and MAX.
 TEST(FuseGrain, MaxThroughDimshuffle) {
   TestGraph t;
-  t.Output(t.Dimshuffle(Pooled(&t, kMax), {0, 1, -1, -1}, 2));
+  t.Output(t.Dimshuffle(Pooled(&t, kReduceMax), {0, 1, -1, -1}, 2));
   PassReport report;
   std::vector<std::string> out = ApplyPass(&t, FoldingGlobalPooling, &report);
   EXPECT_TRUE(report.changed);
@@ -66,7 +64,7 @@ TEST(FuseGrain, MeanWithoutAxisOperators) {
   VarRef x = t.Input("x", {2, 3, 4, 5});
   VarRef flat = t.WithAxis("Reshape", {x, t.Imm(HostValue::Ints({3}, {2, 3, 20}))});
   VarRef count = t.TypeCvt(t.WithAxis("GetVarShape", {flat}, 2), kF32);
-  t.Output(t.Elemwise(kTrueDiv, {t.Reduce(flat, kSum, 2), count}));
+  t.Output(t.Elemwise(kTrueDiv, {t.Reduce(flat, kReduceSum, 2), count}));
   std::vector<std::string> out = ApplyPass(&t, FoldingReduceMean);
   EXPECT_EQ(out[0], "Reduce5(Reshape(x,imm(2,3,20)))");
 }
@@ -78,7 +76,7 @@ TEST(FuseGrain, LeavesOtherDivisionsAlone) {
   VarRef x = t.Input("x", {2, 3, 4, 5});
   VarRef flat = t.WithAxis("Reshape", {x, t.Imm(HostValue::Ints({3}, {2, 3, 20}))});
   VarRef other_axis = t.TypeCvt(t.WithAxis("GetVarShape", {flat}, 1), kF32);
-  t.Output(t.Elemwise(kTrueDiv, {t.Reduce(flat, kSum, 2), other_axis}));
+  t.Output(t.Elemwise(kTrueDiv, {t.Reduce(flat, kReduceSum, 2), other_axis}));
   t.Output(flat);  // a third reader
   PassReport report;
   ApplyPass(&t, FoldingReduceMean, &report);
@@ -90,7 +88,7 @@ TEST(FuseGrain, LeavesOtherDivisionsAlone) {
 TEST(CombineAstypeAndReduce, ReadsHalfDirectly) {
   TestGraph t;
   VarRef half = t.Elemwise(0, {t.TypeCvt(t.Input("x", {2, 3, 3}), kF16)});
-  t.Output(t.Reduce(t.TypeCvt(half, kF32), kSum, 0));
+  t.Output(t.Reduce(t.TypeCvt(half, kF32), kReduceSum, 0));
   PassReport report;
   std::vector<std::string> out = ApplyPass(&t, CombineAstypeAndReduce, &report);
   EXPECT_EQ(out[0], "Reduce0dt2(RELU(TypeCvt9(x)))");

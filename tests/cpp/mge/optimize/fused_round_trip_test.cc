@@ -17,8 +17,6 @@ namespace {
 
 using testing::TestGraph;
 
-constexpr uint32_t kRelu = 0, kSigmoid = 12, kFma3 = 35, kFma4 = 36, kFuseAddRelu = 37;
-
 std::string Written(const Graph& graph) {
   DumpRequest request;
   request.format = DumpFormat::kFbsV2;
@@ -27,12 +25,6 @@ std::string Written(const Graph& graph) {
   StringSink sink;
   WriteV2(plan).WriteTo(&sink);
   return sink.Take();
-}
-
-HostValue Ramp(Shape shape, float start) {
-  std::vector<float> v(ElementCount(shape));
-  for (size_t k = 0; k < v.size(); ++k) v[k] = start + 0.25f * static_cast<float>(k);
-  return HostValue::Floats(shape, v);
 }
 
 struct Both {
@@ -65,9 +57,10 @@ std::string ExpandReport(const OptimizeResult& r) {
 TEST(FusedRoundTrip, OptimizedBlocksAreKept) {
   TestGraph t;
   VarRef x = t.Input("x", {4, 8});
-  VarRef w0 = t.Imm(Ramp({1, 8}, 1), "w0"), b0 = t.Imm(Ramp({1, 8}, -1), "b0");
-  VarRef y = t.Elemwise(kRelu, {t.Elemwise(kFma3, {x, w0, b0}, "fma")}, "relu");
-  VarRef b1 = t.Imm(Ramp({1, 8}, 2), "b1");
+  VarRef w0 = t.Imm(testing::Ramp({1, 8}, 1, 0.25f), "w0"),
+         b0 = t.Imm(testing::Ramp({1, 8}, -1, 0.25f), "b0");
+  VarRef y = t.Elemwise(kRelu, {t.Elemwise(kFuseMulAdd3, {x, w0, b0}, "fma")}, "relu");
+  VarRef b1 = t.Imm(testing::Ramp({1, 8}, 2, 0.25f), "b1");
   VarRef z = t.Elemwise(kFuseAddRelu, {y, b1}, "out");
   t.Output(z);
   const Graph& graph = t.Emit();
@@ -87,8 +80,8 @@ TEST(FusedRoundTrip, ChangedRoundTripsAreExpandedAsMegEngineDoes) {
   {
     TestGraph t;
     VarRef x = t.Input("x", {4, 8});
-    VarRef w = t.Imm(Ramp({1, 8}, 1)), c = t.Imm(Ramp({4, 1}, 3));
-    t.Output(t.Elemwise(kSigmoid, {t.Elemwise(kFma3, {x, w, c})}));
+    VarRef w = t.Imm(testing::Ramp({1, 8}, 1, 0.25f)), c = t.Imm(testing::Ramp({4, 1}, 3, 0.25f));
+    t.Output(t.Elemwise(kSigmoid, {t.Elemwise(kFuseMulAdd3, {x, w, c})}));
     Both b = RunBoth(t.Emit());
     EXPECT_EQ(ExpandReport(b.kept), "1 fused Elemwise expanded");
     EXPECT_EQ(b.kept_bytes, b.expanded_bytes);
@@ -96,8 +89,8 @@ TEST(FusedRoundTrip, ChangedRoundTripsAreExpandedAsMegEngineDoes) {
   {
     TestGraph t;
     VarRef x = t.Input("x", {4, 8}), y = t.Input("y", {4, 8});
-    VarRef w = t.Imm(Ramp({1, 8}, 1)), v = t.Imm(Ramp({4, 1}, 3));
-    t.Output(t.Elemwise(kRelu, {t.Elemwise(kFma4, {x, w, y, v})}));
+    VarRef w = t.Imm(testing::Ramp({1, 8}, 1, 0.25f)), v = t.Imm(testing::Ramp({4, 1}, 3, 0.25f));
+    t.Output(t.Elemwise(kRelu, {t.Elemwise(kFuseMulAdd4, {x, w, y, v})}));
     Both b = RunBoth(t.Emit());
     EXPECT_EQ(ExpandReport(b.kept), "1 fused Elemwise expanded");
     EXPECT_EQ(b.kept_bytes, b.expanded_bytes);
@@ -105,7 +98,7 @@ TEST(FusedRoundTrip, ChangedRoundTripsAreExpandedAsMegEngineDoes) {
   {
     TestGraph t;  // x is written (and loaded) before b1, so b1 has the larger id
     VarRef x = t.Input("x", {4, 8});
-    VarRef b1 = t.Imm(Ramp({1, 8}, 2));
+    VarRef b1 = t.Imm(testing::Ramp({1, 8}, 2, 0.25f));
     t.Output(t.Elemwise(kRelu, {x}));
     t.Output(t.Elemwise(kFuseAddRelu, {b1, x}));  // made again: FUSE_ADD_RELU(x, b1)
     Both b = RunBoth(t.Emit());
@@ -116,8 +109,8 @@ TEST(FusedRoundTrip, ChangedRoundTripsAreExpandedAsMegEngineDoes) {
   {
     TestGraph t;
     VarRef x = t.Input("x", {4, 8}), y = t.Input("y", {4, 8});
-    VarRef w = t.Imm(Ramp({1, 8}, 1)), c = t.Imm(Ramp({1, 8}, 3));
-    VarRef f = t.Elemwise(kFma3, {x, w, c});
+    VarRef w = t.Imm(testing::Ramp({1, 8}, 1, 0.25f)), c = t.Imm(testing::Ramp({1, 8}, 3, 0.25f));
+    VarRef f = t.Elemwise(kFuseMulAdd3, {x, w, c});
     t.Output(t.Elemwise(16, {f, y}));  // ADD: the chain grows past the fused operator
     Both b = RunBoth(t.Emit());
     EXPECT_EQ(ExpandReport(b.kept), "1 fused Elemwise expanded");
@@ -127,7 +120,7 @@ TEST(FusedRoundTrip, ChangedRoundTripsAreExpandedAsMegEngineDoes) {
     TestGraph t;
     VarRef x = t.Input("x", {4, 8}), y = t.Input("y", {4, 8});
     VarRef p = t.Elemwise(21, {x, y});  // MUL
-    t.Output(t.Elemwise(kFuseAddRelu, {p, t.Imm(Ramp({1, 8}, 2))}));
+    t.Output(t.Elemwise(kFuseAddRelu, {p, t.Imm(testing::Ramp({1, 8}, 2, 0.25f))}));
     Both b = RunBoth(t.Emit());
     EXPECT_EQ(ExpandReport(b.kept), "1 fused Elemwise expanded");
     EXPECT_EQ(b.kept_bytes, b.expanded_bytes);

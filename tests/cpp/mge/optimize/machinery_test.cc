@@ -14,8 +14,6 @@ namespace {
 
 using testing::TestGraph;
 
-HostValue F(Shape shape, std::vector<float> v) { return HostValue::Floats(shape, v); }
-
 TEST(OprMaker, OrdersCommutativeInputsByIdAndDeduplicates) {
   TestGraph t;
   VarRef a = t.Input("a", {3});
@@ -39,7 +37,7 @@ TEST(OprMaker, InPlaceShortcutsKeepTheShape) {
   EXPECT_EQ(m.PowC(x, 1.0f), x);
   // x (1) * ones (3) broadcasts: an operator is made.
   VarRef one = t.Input("one", {1});
-  VarRef ones = m.Imm(F({3}, {1, 1, 1}), one);
+  VarRef ones = m.Imm(HostValue::Floats({3}, {1, 1, 1}), one);
   VarRef product = m.Elemwise(kMul, {one, ones});
   EXPECT_NE(product, one);
   EXPECT_EQ(*t.g().var(product).shape, (Shape{3}));
@@ -52,14 +50,14 @@ TEST(OprMaker, CachesSmallConstantsByValue) {
   EXPECT_EQ(m.ScalarImm(2.5f, kF32, x), m.ScalarImm(2.5f, kF32, x));
   EXPECT_NE(m.ScalarImm(2.5f, kF32, x), m.ScalarImm(2.5f, kI32, x));
   // More than 28 elements: a new ImmutableTensor every time.
-  HostValue big = F({29}, std::vector<float>(29, 1.0f));
+  HostValue big = HostValue::Floats({29}, std::vector<float>(29, 1.0f));
   EXPECT_NE(m.Imm(big, x), m.Imm(big, x));
 }
 
 TEST(OprMaker, FoldsConstantsBelow1024Elements) {
   TestGraph t;
-  VarRef small = t.Imm(F({1023}, std::vector<float>(1023, 2.0f)));
-  VarRef large = t.Imm(F({1024}, std::vector<float>(1024, 2.0f)));
+  VarRef small = t.Imm(HostValue::Floats({1023}, std::vector<float>(1023, 2.0f)));
+  VarRef large = t.Imm(HostValue::Floats({1024}, std::vector<float>(1024, 2.0f)));
   OprMaker m(&t.g());
   VarRef folded = m.Elemwise(kNegate, {small});
   ASSERT_TRUE(t.g().Is(folded, "ImmutableTensor"));

@@ -15,8 +15,6 @@ namespace {
 using testing::ApplyPass;
 using testing::TestGraph;
 
-constexpr uint32_t kNeg = 11, kAdd = 16, kMul = 21, kSub = 24, kDiv = 27;
-
 VarRef Scalar(TestGraph* t, float v) { return t->Imm(HostValue::Floats({1}, {v})); }
 
 std::string Normalized(TestGraph* t, PassReport* report = nullptr) {
@@ -42,7 +40,7 @@ TEST(NormalizeArithChain, EndpointInsideAnotherChain) {
   VarRef x = t.Input("x", {3}), y = t.Input("y", {3}), z = t.Input("z", {3});
   VarRef d = t.Elemwise(kSub, {x, y});
   t.Output(d);
-  t.Output(t.Elemwise(kDiv, {d, z}));
+  t.Output(t.Elemwise(kTrueDiv, {d, z}));
   std::vector<std::string> out = ApplyPass(&t, NormalizeArithChain);
   EXPECT_EQ(out[0], "ADD(x,NEGATE(y))");
   EXPECT_EQ(out[1], "MUL(ADD(x,NEGATE(y)),POW(z,imm(-1)))");
@@ -88,7 +86,7 @@ TEST(NormalizeArithChain, MergesCoefficientsInFloat32) {
 TEST(NormalizeArithChain, DivisionByAConstantIsACoefficient) {
   TestGraph t;
   VarRef x = t.Input("x", {3}), y = t.Input("y", {3});
-  t.Output(t.Elemwise(kSub, {x, t.Elemwise(kDiv, {y, Scalar(&t, 2)})}));
+  t.Output(t.Elemwise(kSub, {x, t.Elemwise(kTrueDiv, {y, Scalar(&t, 2)})}));
   EXPECT_EQ(Normalized(&t), "ADD(x,MUL(y,imm(-0.500000)))");
 }
 
@@ -102,7 +100,7 @@ TEST(NormalizeArithChain, PowersAndQuotients) {
 
   TestGraph t2;
   VarRef x = t2.Input("x", {3}), y = t2.Input("y", {3});
-  t2.Output(t2.Elemwise(kDiv, {x, y}));
+  t2.Output(t2.Elemwise(kTrueDiv, {x, y}));
   EXPECT_EQ(Normalized(&t2), "MUL(x,POW(y,imm(-1)))");
 }
 
@@ -111,7 +109,7 @@ TEST(NormalizeArithChain, LeavesPlainChainsAlone) {
   TestGraph t;
   VarRef x = t.Input("x", {3}), y = t.Input("y", {3});
   t.Output(t.Elemwise(kAdd, {t.Elemwise(kMul, {x, Scalar(&t, 2)}), y}));
-  t.Output(t.Elemwise(kNeg, {x}));
+  t.Output(t.Elemwise(kNegate, {x}));
   PassReport report;
   std::vector<std::string> out = ApplyPass(&t, NormalizeArithChain, &report);
   EXPECT_FALSE(report.changed);

@@ -30,15 +30,6 @@ namespace {
 
 using testing::TestGraph;
 
-constexpr uint32_t kRelu = 0, kNegate = 11, kAdd = 16, kMul = 21, kSub = 24;
-constexpr uint32_t kFuseAddRelu = 37;
-
-HostValue Ramp(Shape shape, float start) {
-  std::vector<float> v(ElementCount(shape));
-  for (size_t k = 0; k < v.size(); ++k) v[k] = start + 0.5f * static_cast<float>(k);
-  return HostValue::Floats(shape, v);
-}
-
 // Runs `pass` on the graph `t` built and returns the names of the operators it made (id
 // above every loaded one) that reach the outputs; each must have one. The loaded operators
 // the test did not name are named "loaded<i>" first, as a file with names is loaded: their
@@ -83,7 +74,8 @@ TEST(OprName, ExpandFusedArithNamesWhatItMakes) {
 TEST(OprName, ArithFuseNamesTheFusedOperator) {
   TestGraph t;
   VarRef x = t.Input("x", {4, 8});
-  VarRef w = t.Imm(Ramp({1, 8}, 1), "w"), b = t.Imm(Ramp({1, 8}, 2), "b");
+  VarRef w = t.Imm(testing::Ramp({1, 8}, 1, 0.5f), "w"),
+         b = t.Imm(testing::Ramp({1, 8}, 2, 0.5f), "b");
   t.Output(t.Elemwise(kRelu, {t.Elemwise(kAdd, {t.Elemwise(kMul, {x, w}), b})}, "out"));
   std::vector<std::string> names = MadeNames(&t, ArithFuse);
   ASSERT_EQ(names.size(), 1u);
@@ -96,7 +88,7 @@ TEST(OprName, ConvertBatchNormNamesItsArithmeticAndConstants) {
   TestGraph t;
   VarRef x = t.Input("x", {2, 3, 4, 4});
   auto param = [&](float start, const char* name) {
-    return t.Imm(Ramp({1, 3, 1, 1}, start), name);
+    return t.Imm(testing::Ramp({1, 3, 1, 1}, start, 0.5f), name);
   };
   VarRef y = t.BatchNorm(
       {x, param(1, "scale"), param(0, "bias"), param(0.5f, "mean"), param(2, "var")}, 1e-5, true);
@@ -130,7 +122,7 @@ TEST(OprName, ChainPassesNameWhatTheyMake) {
   {
     TestGraph t;  // (x + c) + y: the constant goes last
     VarRef x = t.Input("x", {4}), y = t.Input("y", {4});
-    VarRef c = t.Imm(Ramp({4}, 1), "c");
+    VarRef c = t.Imm(testing::Ramp({4}, 1, 0.5f), "c");
     t.Output(t.Elemwise(kAdd, {t.Elemwise(kAdd, {x, c}), y}));
     for (const std::string& n : MadeNames(&t, ReorderArithChain)) EXPECT_TRUE(DefaultNamed(n)) << n;
   }
@@ -149,7 +141,8 @@ TEST(OprName, ParamPassesNameTheirTensors) {
   {
     TestGraph t;
     VarRef x = t.Input("x", {4});
-    VarRef s0 = t.Shared("s0", Ramp({4}, 1)), s1 = t.Shared("s1", Ramp({4}, 2));
+    VarRef s0 = t.Shared("s0", testing::Ramp({4}, 1, 0.5f)),
+           s1 = t.Shared("s1", testing::Ramp({4}, 2, 0.5f));
     t.Output(t.Elemwise(kMul, {x, t.Elemwise(kAdd, {s0, s1}, "sum")}));
     std::vector<std::string> names = MadeNames(&t, ParamFuse);
     ASSERT_EQ(names.size(), 1u);  // the folded tensor (the MUL re-made on it is a copy)
@@ -158,7 +151,7 @@ TEST(OprName, ParamPassesNameTheirTensors) {
   {
     TestGraph t;
     VarRef x = t.Input("x", {4});
-    t.Output(t.Elemwise(kAdd, {x, t.Shared("s", Ramp({4}, 1))}));
+    t.Output(t.Elemwise(kAdd, {x, t.Shared("s", testing::Ramp({4}, 1, 0.5f))}));
     std::vector<std::string> names = MadeNames(&t, ParamMerge);
     EXPECT_EQ(names.front(), "merged1");
   }
@@ -175,8 +168,8 @@ bool AnyMatches(const std::vector<std::string>& names, const std::string& patter
 TEST(OprName, ParamRedistributeNamesTheConvolutionByDefault) {
   TestGraph t;
   VarRef x = t.Input("x", {4, 3, 5, 4});
-  VarRef k = t.Dimshuffle(t.Shared("k", Ramp({3}, 1)), {-1, 0, -1, -1}, 1);
-  VarRef w = t.Shared("w", Ramp({4, 3, 3, 2}, -2));
+  VarRef k = t.Dimshuffle(t.Shared("k", testing::Ramp({3}, 1, 0.5f)), {-1, 0, -1, -1}, 1);
+  VarRef w = t.Shared("w", testing::Ramp({4, 3, 3, 2}, -2, 0.5f));
   t.Output(t.Convolution(t.Elemwise(kMul, {x, k}), w));
   std::vector<std::string> names = MadeNames(&t, ParamRedistribute);
   for (const std::string& n : names) EXPECT_TRUE(DefaultNamed(n)) << n;
@@ -247,9 +240,10 @@ TEST(OprName, ReducesAndConvBiasKeepTheNameOfWhatTheyReplace) {
   {
     TestGraph t;
     VarRef x = t.Input("x", {1, 2, 4, 4});
-    VarRef conv = t.Convolution(x, t.Shared("w", Ramp({3, 2, 1, 1}, 1)));
+    VarRef conv = t.Convolution(x, t.Shared("w", testing::Ramp({3, 2, 1, 1}, 1, 0.5f)));
     t.g().set_opr_name(conv.node, "conv");
-    t.Output(t.Elemwise(kFuseAddRelu, {conv, t.Shared("b", Ramp({1, 3, 1, 1}, 0))}, "y"));
+    t.Output(
+        t.Elemwise(kFuseAddRelu, {conv, t.Shared("b", testing::Ramp({1, 3, 1, 1}, 0, 0.5f))}, "y"));
     EXPECT_EQ(MadeNames(&t, FuseConvBiasNonlin), (std::vector<std::string>{"conv"}));
   }
 }

@@ -224,12 +224,6 @@ std::string FileOf(testing::TestGraph* t) {
   return sink.Take();
 }
 
-HostValue Ramp(Shape shape, float start, float step) {
-  std::vector<float> v(ElementCount(shape));
-  for (size_t k = 0; k < v.size(); ++k) v[k] = start + step * static_cast<float>(k);
-  return HostValue::Floats(std::move(shape), std::move(v));
-}
-
 // conv + BatchNorm + ReLU (ConvertBatchNormToElemwise, ParamRedistribute, ParamFuse,
 // ArithFuse).
 std::string ConvBatchNormRelu() {
@@ -246,8 +240,9 @@ std::string ConvBatchNormRelu() {
 std::string ConvBiasAddRelu() {
   testing::TestGraph t;
   VarRef x = t.Input("x", {1, 3, 5, 5}), y = t.Input("y", {1, 4, 3, 3});
-  VarRef conv = t.Convolution(x, t.Imm(Ramp({4, 3, 3, 3}, -1.0f, 0.07f)));
-  VarRef sum = t.Elemwise(16, {t.Elemwise(16, {conv, t.Imm(Ramp({1, 4, 1, 1}, 0.5f, -0.5f))}), y});
+  VarRef conv = t.Convolution(x, t.Imm(opt::testing::Ramp({4, 3, 3, 3}, -1.0f, 0.07f)));
+  VarRef sum = t.Elemwise(
+      16, {t.Elemwise(16, {conv, t.Imm(opt::testing::Ramp({1, 4, 1, 1}, 0.5f, -0.5f))}), y});
   t.Output(t.Elemwise(0 /*RELU*/, {sum}, "out"));
   return FileOf(&t);
 }
@@ -255,13 +250,14 @@ std::string ConvBiasAddRelu() {
 // Matrix products with per-column scales and biases (ParamRedistribute's MulMatmul).
 std::string MatmulChain() {
   testing::TestGraph t;
-  VarRef h = t.MatrixMul(t.Input("x", {4, 8}), t.Imm(Ramp({8, 6}, -2.0f, 0.09f)));
-  h = t.Elemwise(16, {t.Elemwise(21, {h, t.Imm(Ramp({1, 6}, 0.5f, 0.25f))}),
-                      t.Imm(Ramp({1, 6}, -1.0f, 0.5f))});
+  VarRef h = t.MatrixMul(t.Input("x", {4, 8}), t.Imm(opt::testing::Ramp({8, 6}, -2.0f, 0.09f)));
+  h = t.Elemwise(16, {t.Elemwise(21, {h, t.Imm(opt::testing::Ramp({1, 6}, 0.5f, 0.25f))}),
+                      t.Imm(opt::testing::Ramp({1, 6}, -1.0f, 0.5f))});
   h = t.Elemwise(0 /*RELU*/, {h});
-  t.Output(t.Elemwise(
-      21, {t.MatrixMul(h, t.Imm(Ramp({6, 3}, 1.0f, -0.1f))), t.Imm(Ramp({1, 3}, 2.0f, 1.0f))},
-      "out"));
+  t.Output(t.Elemwise(21,
+                      {t.MatrixMul(h, t.Imm(opt::testing::Ramp({6, 3}, 1.0f, -0.1f))),
+                       t.Imm(opt::testing::Ramp({1, 3}, 2.0f, 1.0f))},
+                      "out"));
   return FileOf(&t);
 }
 
@@ -269,7 +265,7 @@ std::string MatmulChain() {
 std::string ReduceMeanHead() {
   testing::TestGraph t;
   VarRef x = t.Input("x", {2, 3, 4});
-  VarRef s = t.Elemwise(21, {x, t.Imm(Ramp({1, 3, 1}, 0.25f, 0.75f))});
+  VarRef s = t.Elemwise(21, {x, t.Imm(opt::testing::Ramp({1, 3, 1}, 0.25f, 0.75f))});
   VarRef sum = t.Reduce(s, 0 /*SUM*/, 2);
   VarRef count = t.TypeCvt(t.WithAxis("GetVarShape", {s}, 2), kF32);
   t.Output(t.Elemwise(27 /*TRUE_DIV*/, {sum, count}, "out"));

@@ -22,8 +22,6 @@ namespace {
 using testing::ExpectSameOutputs;
 using testing::TestGraph;
 
-HostValue F(Shape shape, std::vector<float> v) { return HostValue::Floats(shape, v); }
-
 // The Elemwise mode of the var's operator, or -1 when it is no Elemwise.
 uint32_t ModeOf(const OptGraph& g, VarRef v) {
   const Operator& op = g.node(v.node).op();
@@ -49,10 +47,10 @@ HostValue Value(const OptGraph& g, VarRef v) {
 TEST(ConvertBatchNormToElemwise, FoldsToElemwiseChain) {
   TestGraph t;
   VarRef x = t.Input("x", {2, 3, 4, 5});
-  VarRef scale = t.Imm(F({1, 3, 1, 1}, {0.5f, 2.0f, -1.0f}));
-  VarRef bias = t.Imm(F({1, 3, 1, 1}, {0.1f, 0.2f, 0.3f}));
-  VarRef mean = t.Imm(F({1, 3, 1, 1}, {1.0f, -1.0f, 0.25f}));
-  VarRef var = t.Imm(F({1, 3, 1, 1}, {4.0f, 0.5f, 3.0f}));
+  VarRef scale = t.Imm(HostValue::Floats({1, 3, 1, 1}, {0.5f, 2.0f, -1.0f}));
+  VarRef bias = t.Imm(HostValue::Floats({1, 3, 1, 1}, {0.1f, 0.2f, 0.3f}));
+  VarRef mean = t.Imm(HostValue::Floats({1, 3, 1, 1}, {1.0f, -1.0f, 0.25f}));
+  VarRef var = t.Imm(HostValue::Floats({1, 3, 1, 1}, {4.0f, 0.5f, 3.0f}));
   VarRef y = t.BatchNorm({x, scale, bias, mean, var}, 1e-5, true);
   t.Output(t.Elemwise(0 /*RELU*/, {y}, "out"));
   const Graph& before = t.Emit();
@@ -95,7 +93,7 @@ TEST(ConvertBatchNormToElemwise, FoldsToElemwiseChain) {
 TEST(ConvertBatchNormToElemwise, RefusesTrainingModeAndLeavesOthersAlone) {
   TestGraph t;
   VarRef x = t.Input("x", {1, 2, 1, 1});
-  VarRef p = t.Imm(F({1, 2, 1, 1}, {1, 1}));
+  VarRef p = t.Imm(HostValue::Floats({1, 2, 1, 1}, {1, 1}));
   t.Output(t.BatchNorm({x, p, p, p, p}, 1e-5, false));
   const Graph& training = t.Emit();
   RewrittenGraph out;
@@ -153,8 +151,8 @@ TEST(RemoveNonComputingOpr, BypassesMarkersAndIdentity) {
 // an ADD that reads the folded product; 6 operators in all.
 TEST(ParamFuse, FoldsConstEndpointsAndMidConstInputs) {
   TestGraph t;
-  VarRef x = t.Shared("x", F({3}, {1, 2, 3}));
-  VarRef y = t.Shared("y", F({3}, {0.5f, -1, 4}));
+  VarRef x = t.Shared("x", HostValue::Floats({3}, {1, 2, 3}));
+  VarRef y = t.Shared("y", HostValue::Floats({3}, {0.5f, -1, 4}));
   VarRef p = t.Input("p", {3});
   VarRef z = t.Elemwise(16, {x, y}, "z");
   VarRef q = t.Elemwise(16, {t.Elemwise(21, {x, y}), p}, "q");
@@ -190,7 +188,7 @@ TEST(ParamFuse, FoldsConstEndpointsAndMidConstInputs) {
 TEST(ParamFuse, FoldsStaticShapes) {
   TestGraph t;
   VarRef a = t.Input("a", {4});
-  VarRef b = t.Shared("b", F({2, 2}, {1, 2, 3, 4}));
+  VarRef b = t.Shared("b", HostValue::Floats({2, 2}, {1, 2, 3, 4}));
   VarRef shape = t.WithAxis("GetVarShape", {b});
   t.Output(t.WithAxis("Reshape", {a, shape}));
   const Graph& before = t.Emit();
@@ -215,11 +213,11 @@ TEST(ParamFuse, FoldsStaticShapes) {
 // whose values are worked out here.
 TEST(ParamFuse, FoldsAConstantSubgraphOfEveryEvaluatorOperator) {
   TestGraph t;
-  VarRef s = t.Shared("s", F({2, 3}, {1, 2, 3, 4, 5, 6}));
+  VarRef s = t.Shared("s", HostValue::Floats({2, 3}, {1, 2, 3, 4, 5, 6}));
   VarRef d = t.Dimshuffle(s, {1, 0}, 2);                              // (3,2): 1 4 / 2 5 / 3 6
   VarRef a = t.AxisAdd(d, 0);                                         // (1,3,2)
   VarRef b = t.Broadcast(a, t.Imm(HostValue::Ints({3}, {2, 3, 2})));  // (2,3,2)
-  VarRef h = t.TypeCvt(t.Elemwise(21, {b, t.Imm(F({1}, {1.001f}))}), kF16);
+  VarRef h = t.TypeCvt(t.Elemwise(21, {b, t.Imm(HostValue::Floats({1}, {1.001f}))}), kF16);
   VarRef back = t.TypeCvt(h, kF32);
   VarRef sq = t.PowC(back, 2);
   VarRef r = t.Reduce(sq, 0 /*SUM*/, 0);  // (1,3,2)
@@ -248,7 +246,7 @@ TEST(ParamFuse, FoldsAConstantSubgraphOfEveryEvaluatorOperator) {
 // What the evaluator lacks stays: EXP of a constant is not folded, and the graph is alone.
 TEST(ParamFuse, StopsWhereTheEvaluatorStops) {
   TestGraph t;
-  VarRef c = t.Shared("c", F({2}, {1, 2}));
+  VarRef c = t.Shared("c", HostValue::Floats({2}, {1, 2}));
   t.Output(t.Elemwise(16, {t.Elemwise(6 /*EXP*/, {c}), t.Input("x", {2})}));
   const Graph& before = t.Emit();
   RewrittenGraph out;
@@ -266,8 +264,8 @@ TEST(ParamFuse, StopsWhereTheEvaluatorStops) {
 TEST(ParamMerge, MergesSharedTensors) {
   TestGraph t;
   VarRef x = t.Input("x", {2});
-  VarRef a = t.Shared("a", F({2}, {1, 2}));
-  VarRef b = t.Shared("b", F({2}, {3, 4}));
+  VarRef a = t.Shared("a", HostValue::Floats({2}, {1, 2}));
+  VarRef b = t.Shared("b", HostValue::Floats({2}, {3, 4}));
   t.Output(t.Elemwise(16, {t.Elemwise(21, {x, a}), b}, "out"));
   const Graph& before = t.Emit();
   RewrittenGraph out;
@@ -315,20 +313,20 @@ TEST(RemoveShapeHint, Bypasses) {
 TEST(OptimizeForInference, RunsThePassesInOrder) {
   TestGraph t;
   VarRef x = t.Input("x", {1, 2, 2, 3});
-  VarRef s = t.Shared("s", F({2}, {0.5f, 1.5f}));
+  VarRef s = t.Shared("s", HostValue::Floats({2}, {0.5f, 1.5f}));
   // A constant chain: Reshape(s, (1,2,1,1)) via GetVarShape and Concat, PowC, TypeCvt to
   // half and back, Dimshuffle, AxisAddRemove, Broadcast, Reduce.
   VarRef one = t.Imm(HostValue::Ints({1}, {1}));
   VarRef two = t.Imm(HostValue::Ints({1}, {2}));
   VarRef shp = t.Concat({one, two, one, one}, 0);
   VarRef scale = t.WithAxis("Reshape", {s, shp});
-  VarRef mean = t.Imm(F({1, 2, 1, 1}, {0.25f, -0.5f}));
-  VarRef var = t.Imm(F({1, 2, 1, 1}, {1.0f, 2.0f}));
-  VarRef bias = t.Imm(F({1, 2, 1, 1}, {0, 1}));
+  VarRef mean = t.Imm(HostValue::Floats({1, 2, 1, 1}, {0.25f, -0.5f}));
+  VarRef var = t.Imm(HostValue::Floats({1, 2, 1, 1}, {1.0f, 2.0f}));
+  VarRef bias = t.Imm(HostValue::Floats({1, 2, 1, 1}, {0, 1}));
   VarRef bn = t.BatchNorm({x, scale, bias, mean, var}, 1e-5, true);
   VarRef marked = t.Unary("MarkNoBroadcastElemwise", bn);
   VarRef hinted = t.Unary("ShapeHint", marked);
-  t.Output(t.Elemwise(16, {hinted, t.Shared("k", F({3}, {1, 2, 3}))}, "out"));
+  t.Output(t.Elemwise(16, {hinted, t.Shared("k", HostValue::Floats({3}, {1, 2, 3}))}, "out"));
   const Graph& before = t.Emit();
   RewrittenGraph out;
   OptimizeResult result = OptimizeForInference(before, {}, &out);

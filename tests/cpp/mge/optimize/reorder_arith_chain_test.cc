@@ -17,8 +17,6 @@ using testing::ApplyPass;
 using testing::Expr;
 using testing::TestGraph;
 
-constexpr uint32_t kAdd = 16, kMul = 21, kPow = 22;
-
 // The variables of MegEngine's test, made in its order (so with its id order).
 struct Vars {
   explicit Vars(TestGraph* t)

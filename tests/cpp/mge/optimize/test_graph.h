@@ -19,6 +19,7 @@
 #include "mge/optimize/eval/opr_eval.h"
 #include "mge/optimize/opt_graph.h"
 #include "mge/optimize/pass.h"
+#include "mge/optimize/schema_numbers.h"
 #include "mge/schema/cpp_opr_params_generated.h"
 #include "mge/schema/dtype_generated.h"
 #include "mge/schema/mgb_opr_params_generated.h"
@@ -457,6 +458,14 @@ std::vector<std::string> ApplyPass(TestGraph* t, Pass pass, PassReport* report =
   for (const VarRef& v : g.endpoints()) exprs.push_back(Expr(g, v, canonical));
   ExpectSameOutputs(before, g.Emit());
   return exprs;
+}
+
+// Float32 values start, start + step, ... filling `shape`: inputs and weights whose every
+// element differs, so that a misplaced element shows.
+inline HostValue Ramp(Shape shape, float start, float step) {
+  std::vector<float> v(ElementCount(shape));
+  for (size_t k = 0; k < v.size(); ++k) v[k] = start + step * static_cast<float>(k);
+  return HostValue::Floats(std::move(shape), std::move(v));
 }
 
 }  // namespace graphport::mge::opt::testing

@@ -15,7 +15,7 @@ namespace {
 
 using Entries = std::vector<std::pair<std::string, std::string>>;
 
-Entries Read(const std::string& file, std::vector<uint64_t>* blocks = nullptr) {
+Entries ReadTableFile(const std::string& file, std::vector<uint64_t>* blocks = nullptr) {
   Entries out;
   ckpt::ReadTable(
       file, "m/variables/variables.index", 1 << 20,
@@ -37,7 +37,7 @@ TEST(TableTest, TheCorpusSnappyIndexHasTheResearchLayout) {
   EXPECT_EQ(file[153], '\x01');
   EXPECT_EQ(ckpt::UnmaskCrc(0x88cf7efdu), ckpt::Crc32c(file.substr(0, 154)));
   std::vector<uint64_t> blocks;
-  Entries entries = Read(file, &blocks);
+  Entries entries = ReadTableFile(file, &blocks);
   std::vector<std::string> keys;
   for (const auto& e : entries) keys.push_back(e.first);
   EXPECT_EQ(keys, (std::vector<std::string>{
@@ -55,15 +55,15 @@ TEST(TableTest, WrittenTablesReadBackPlainAndSnappy) {
   for (bool snappy : {false, true}) {
     for (size_t per_block : {1, 16, 1000}) {
       std::vector<uint64_t> blocks;
-      EXPECT_EQ(Read(MakeTable(entries, snappy, per_block), &blocks), entries);
+      EXPECT_EQ(ReadTableFile(MakeTable(entries, snappy, per_block), &blocks), entries);
       EXPECT_EQ(blocks.back() > 0, per_block < 100);
     }
   }
 }
 
-ErrorCode Fails(const std::string& file) {
+ErrorCode TableFileFails(const std::string& file) {
   try {
-    Read(file);
+    ReadTableFile(file);
   } catch (const Error& e) {
     EXPECT_EQ(e.where().file, "m/variables/variables.index") << e.what();
     return e.code();
@@ -73,16 +73,16 @@ ErrorCode Fails(const std::string& file) {
 
 TEST(TableTest, DamageIsLocated) {
   std::string file = MakeTable({{"a", "1"}, {"b", "2"}}, false, 1);
-  EXPECT_EQ(Fails(file.substr(0, 47)), ErrorCode::kParseError);  // shorter than the footer
+  EXPECT_EQ(TableFileFails(file.substr(0, 47)), ErrorCode::kParseError);  // shorter than the footer
   std::string magic = file;
   magic.back() ^= 1;
-  EXPECT_EQ(Fails(magic), ErrorCode::kParseError);
+  EXPECT_EQ(TableFileFails(magic), ErrorCode::kParseError);
   std::string crc = file;
   crc[1] ^= 1;  // inside the first data block
-  EXPECT_EQ(Fails(crc), ErrorCode::kParseError);
+  EXPECT_EQ(TableFileFails(crc), ErrorCode::kParseError);
   // Keys out of order, each block on its own intact.
-  EXPECT_EQ(Fails(MakeTable({{"b", "1"}, {"a", "2"}}, false, 1)), ErrorCode::kParseError);
-  EXPECT_EQ(Fails(MakeTable({{"a", "1"}, {"a", "2"}}, false, 16)), ErrorCode::kParseError);
+  EXPECT_EQ(TableFileFails(MakeTable({{"b", "1"}, {"a", "2"}}, false, 1)), ErrorCode::kParseError);
+  EXPECT_EQ(TableFileFails(MakeTable({{"a", "1"}, {"a", "2"}}, false, 16)), ErrorCode::kParseError);
 }
 
 TEST(TableTest, AnUnknownCompressionTypeIsUnsupported) {
@@ -100,7 +100,7 @@ TEST(TableTest, AnUnknownCompressionTypeIsUnsupported) {
   footer.resize(40, '\0');
   PutLe32(static_cast<uint32_t>(ckpt::kTableMagic), &footer);
   PutLe32(static_cast<uint32_t>(ckpt::kTableMagic >> 32), &footer);
-  EXPECT_EQ(Fails(file + footer), ErrorCode::kUnsupported);
+  EXPECT_EQ(TableFileFails(file + footer), ErrorCode::kUnsupported);
 }
 
 }  // namespace

@@ -20,17 +20,6 @@ namespace {
 
 using nlohmann::json;
 
-std::unique_ptr<Model> LoadFolder(const fs::path& dir, std::map<std::string, std::string>* keep) {
-  auto inputs = std::make_unique<MemoryInputSet>(dir.string());
-  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
-    if (!entry.is_regular_file()) continue;
-    std::string name = fs::relative(entry.path(), dir).generic_string();
-    (*keep)[name] = ReadFile(entry.path());
-  }
-  for (const auto& [name, bytes] : *keep) inputs->Add(name, bytes);
-  return Model::Load(std::move(inputs), json::object());
-}
-
 std::map<std::string, std::string> Export(Model* model, const json& options, json* info) {
   MemoryOutputSet out;
   *info = model->Export(options, &out);

@@ -6,8 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 
+#include "api/model.h"
+#include "core/input_set.h"
 #include "tensorflow/graph.pb.h"
 #include "tensorflow/saved_model.pb.h"
 #include "test_util.h"
@@ -21,6 +25,23 @@ inline const char kHalfPlusTwoTf2[] =
     "tf/serving/servables/tensorflow/testdata/saved_model_half_plus_two_tf2_cpu/00000123";
 inline const char kHalfPlusTwoTf1[] =
     "tf/serving/servables/tensorflow/testdata/saved_model_half_plus_two_cpu/00000123";
+
+// The files of a folder (but those whose path starts with `leave_out`) loaded as one model;
+// `keep` holds their bytes, which the model reads from.
+inline std::unique_ptr<Model> LoadFolder(const std::filesystem::path& dir,
+                                         std::map<std::string, std::string>* keep,
+                                         const std::string& leave_out = "") {
+  namespace fs = std::filesystem;
+  auto inputs = std::make_unique<MemoryInputSet>(dir.string());
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (!entry.is_regular_file()) continue;
+    std::string name = fs::relative(entry.path(), dir).generic_string();
+    if (!leave_out.empty() && name.rfind(leave_out, 0) == 0) continue;
+    (*keep)[name] = ReadFile(entry.path());
+  }
+  for (const auto& [name, bytes] : *keep) inputs->Add(name, bytes);
+  return Model::Load(std::move(inputs), nlohmann::json::object());
+}
 
 inline tensorflow::SavedModel ReadSavedModel(const std::filesystem::path& folder) {
   tensorflow::SavedModel model;

@@ -27,18 +27,6 @@ const char kCompanyVocabulary[] = "vocab_compute_and_apply_vocabulary_1_vocabula
 
 // The folder's files, less those whose name starts with `leave_out`; *keep holds their bytes,
 // which the input set reads in place.
-std::unique_ptr<Model> LoadFolder(const fs::path& dir, std::map<std::string, std::string>* keep,
-                                  const std::string& leave_out = "") {
-  auto inputs = std::make_unique<MemoryInputSet>(dir.string());
-  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
-    if (!entry.is_regular_file()) continue;
-    std::string name = fs::relative(entry.path(), dir).generic_string();
-    if (!leave_out.empty() && name.rfind(leave_out, 0) == 0) continue;
-    (*keep)[name] = ReadFile(entry.path());
-  }
-  for (const auto& [name, bytes] : *keep) inputs->Add(name, bytes);
-  return Model::Load(std::move(inputs), json::object());
-}
 
 std::map<std::string, std::string> Export(Model* model, const json& options, json* info) {
   MemoryOutputSet out;

@@ -17,8 +17,6 @@
 namespace graphport::tf {
 namespace {
 
-std::set<std::string> AsSet(const std::vector<std::string>& v) { return {v.begin(), v.end()}; }
-
 struct BothForms {
   explicit BothForms(const tensorflow::GraphDef& graph)
       : parsed(graph), bytes(mgtest::Deterministic(graph)) {
@@ -46,7 +44,7 @@ TEST(ClearExtraneousSaversTest, BothFormsLeaveOutTheOtherSaversNodes) {
     SCOPED_TRACE(first ? "saver0 exported" : "saver1 exported");
     auto from_parsed = std::make_shared<ClearExtraneousSavers>(forms.ParsedNodes(), saver);
     auto from_wire = std::make_shared<ClearExtraneousSavers>(forms.WireNodes(), saver);
-    const std::set<std::string> other = AsSet(first ? two.saver1_nodes : two.saver0_nodes);
+    const std::set<std::string> other = testing::AsSet(first ? two.saver1_nodes : two.saver0_nodes);
     EXPECT_EQ(from_parsed->excluded(), other);
     EXPECT_EQ(from_wire->excluded(), other);
 

@@ -16,8 +16,6 @@ namespace {
 using mgtest::AddNode;
 using mgtest::AddV2Saver;
 
-std::set<std::string> AsSet(const std::vector<std::string>& v) { return {v.begin(), v.end()}; }
-
 // saver_test.py testClearExtraneousSavers: exporting saver1 drops exactly saver0's 10 nodes
 // (29 nodes -> 19), and the other way round.
 TEST(ExtraneousSaversTest, TheOtherSaversNodesExactly) {
@@ -27,16 +25,16 @@ TEST(ExtraneousSaversTest, TheOtherSaversNodesExactly) {
   ASSERT_EQ(g.saver0_nodes.size(), size_t{mgtest::kSaverNodes});
 
   std::set<std::string> for_saver1 = FindExtraneousSaverNodes(graph, &g.saver1);
-  EXPECT_EQ(for_saver1, AsSet(g.saver0_nodes));
+  EXPECT_EQ(for_saver1, testing::AsSet(g.saver0_nodes));
   EXPECT_EQ(graph.node_size() - static_cast<int>(for_saver1.size()), 19);
 
   std::set<std::string> for_saver0 = FindExtraneousSaverNodes(graph, &g.saver0);
-  EXPECT_EQ(for_saver0, AsSet(g.saver1_nodes));
+  EXPECT_EQ(for_saver0, testing::AsSet(g.saver1_nodes));
 }
 
 TEST(ExtraneousSaversTest, WithoutASaverDefEverySaverScopeIsExtraneous) {
   mgtest::TwoSaverGraph g = mgtest::MakeTwoSaverGraph();
-  std::set<std::string> expected = AsSet(g.saver0_nodes);
+  std::set<std::string> expected = testing::AsSet(g.saver0_nodes);
   expected.insert(g.saver1_nodes.begin(), g.saver1_nodes.end());
   EXPECT_EQ(FindExtraneousSaverNodes(g.meta_graph.graph_def(), nullptr), expected);
 }
