@@ -144,15 +144,13 @@ seed_for() {
       ;;
     fuzz_mge)
       find "$corpus/mge" -type f -exec cp -t "$out" --backup=numbered {} +
-      # The corpus holds FBS v1 only: its FBS_V2 re-dumps, made by the native CLI when it is
-      # built (scripts/test.sh builds it first), seed the other reader.
-      local cli="$repo/build/native/graphport" f
-      if [ -x "$cli" ]; then
-        while IFS= read -r f; do
-          "$cli" export "$f" -o "$out/fbs-v2-$(basename "$f")" --dump-format FBS_V2 >/dev/null 2>&1 ||
-            log "WARNING: no FBS_V2 seed from ${f#$corpus/}"
-        done < <(find "$corpus/mge" -type f -name '*.mge' | sort)
-      fi
+      # The corpus holds FBS v1 only: its FBS_V2 re-dumps, made by the CLI of the same build,
+      # seed the other reader.
+      local cli="$repo/build/asan/graphport" f
+      while IFS= read -r f; do
+        "$cli" export "$f" -o "$out/fbs-v2-$(basename "$f")" --dump-format FBS_V2 >/dev/null 2>&1 ||
+          log "WARNING: no FBS_V2 seed from ${f#$corpus/}"
+      done < <(find "$corpus/mge" -type f -name '*.mge' | sort)
       ;;
     fuzz_tfjs)
       # model.json and its shards only (the corpus folders also hold TensorFlow's graph).

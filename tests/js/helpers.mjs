@@ -11,7 +11,9 @@ import { fileURLToPath } from 'node:url';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 export const CORPUS = join(REPO, '..', 'shared', 'corpus');
-export const NATIVE_CLI = join(REPO, 'build', 'native', 'graphport');
+// The native CLI the WebAssembly one is compared with: the build GRAPHPORT_NATIVE_BUILD names
+// (npm test sets build/asan, the instrumented one), else a developer's optimized build/native.
+export const NATIVE_CLI = join(process.env.GRAPHPORT_NATIVE_BUILD ?? join(REPO, 'build', 'native'), 'graphport');
 export const NODE_CLI = join(REPO, 'bindings', 'js', 'cli.mjs');
 export const NODE_ENTRY = join(REPO, 'bindings', 'js', 'node.mjs');
 export const CJS_ENTRY = join(REPO, 'bindings', 'js', 'index.cjs');
