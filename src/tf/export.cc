@@ -103,7 +103,7 @@ nlohmann::json Export(TfModel* model, const TfExportOptions& options, OutputSet*
   model->PrepareWireGraphForExport();
   MetaGraphExport exported = BuildMetaGraph(*model, options, &arena);
   proto::UnknownFieldReport left_out;
-  WireNodes nodes{exported.wire_nodes, &exported.node_plan,
+  WireNodes nodes{exported.wire_nodes, exported.node_plan,
                   std::max(model->selected_meta_graph(), 0)};
   switch (options.to) {
     case TfKind::kGraphDef:

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string_view>
 
-#include "tfjs/graph_nodes.h"
+#include "tf/meta_graph/graph_nodes.h"
 
 namespace graphport::tfjs {
 
@@ -19,9 +19,9 @@ bool AddDefaultAttrs(tensorflow::NodeDef* node);
 
 // `nodes`, each with its op's missing defaults added, function bodies included. A node that
 // lacks none keeps its own serialisation, so a graph written as its bytes stays so.
-class WithDefaultAttrs : public GraphNodes {
+class WithDefaultAttrs : public tf::GraphNodes {
  public:
-  explicit WithDefaultAttrs(GraphNodes* nodes) : nodes_(*nodes) {}
+  explicit WithDefaultAttrs(tf::GraphNodes* nodes) : nodes_(*nodes) {}
   size_t size() const override { return nodes_.size(); }
   std::string_view name(size_t i) const override { return nodes_.name(i); }
   std::string_view op(size_t i) const override { return nodes_.op(i); }
@@ -31,7 +31,7 @@ class WithDefaultAttrs : public GraphNodes {
   const tensorflow::VersionDef& versions() const override { return nodes_.versions(); }
 
  private:
-  GraphNodes& nodes_;
+  tf::GraphNodes& nodes_;
   tensorflow::NodeDef completed_;  // node i with its defaults, until the next call
   std::optional<tensorflow::FunctionDefLibrary> library_;
 };

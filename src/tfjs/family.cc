@@ -2,6 +2,7 @@
 
 #include <google/protobuf/arena.h>
 
+#include <memory>
 #include <set>
 
 #include "core/check_output_set.h"
@@ -10,6 +11,8 @@
 #include "tf/export.h"
 #include "tf/family.h"
 #include "tf/meta_graph/export_meta_graph.h"
+#include "tf/meta_graph/export_nodes.h"
+#include "tf/meta_graph/graph_nodes.h"
 #include "tf/options.h"
 #include "tf/summary_text.h"
 #include "tfjs/default_attrs.h"
@@ -173,12 +176,13 @@ struct Preflight {
   bool export_fails = false;
 };
 
-Preflight RunPreflight(GraphNodes* nodes, OpTarget target, bool refuses, const OptionValues& values,
-                       const OutputSet& out, const std::set<std::string>& also_runs = {},
+Preflight RunPreflight(tf::GraphNodes* nodes, OpTarget target, bool refuses,
+                       const OptionValues& values, const OutputSet& out,
+                       const std::set<std::string>& also_runs = {},
                        const tensorflow::GraphDef* initializer = nullptr) {
   Preflight result{CheckOps(nodes, target, also_runs)};
   if (initializer != nullptr) {
-    ParsedGraphNodes initializer_nodes(*initializer);
+    tf::ParsedGraphNodes initializer_nodes(*initializer);
     AddOpCheck(&initializer_nodes, target, also_runs, "modelInitializer/", &result.check);
   }
   const auto& ops = result.check.unsupported;
@@ -218,15 +222,12 @@ Preflight TensorflowPreflight(tf::TfModel* model, const tensorflow::GraphDef* gr
   if (op_registry != nullptr) {
     for (const auto& op : op_registry->op()) also_runs.insert(op.name());
   }
-  const tf::WireGraph* wire = graph == nullptr ? model->wire_graph() : nullptr;
-  if (wire == nullptr) {
-    ParsedGraphNodes nodes(graph != nullptr ? *graph : model->graph());
-    return RunPreflight(&nodes, OpTarget::kTensorflow, refuses, values, out, also_runs);
-  }
-  tf::NodePlan plan;  // every node as it is, the library as it was kept
-  plan.copy_library = wire->library_kept();
-  WireGraphNodes nodes(*wire, plan, wire->header());
-  return RunPreflight(&nodes, OpTarget::kTensorflow, refuses, values, out, also_runs);
+  // With no pass, the nodes to export are the loaded ones (or `graph`'s), in their own form.
+  tf::TfExportOptions as_loaded;
+  as_loaded.graph_def = graph;
+  std::unique_ptr<tf::ExportNodes> loaded = tf::NodesToExport(*model, as_loaded);
+  std::unique_ptr<tf::GraphNodes> nodes = loaded->Nodes();
+  return RunPreflight(nodes.get(), OpTarget::kTensorflow, refuses, values, out, also_runs);
 }
 
 }  // namespace
@@ -317,26 +318,26 @@ json ExportWithTfjs(tf::TfModel* model, const OptionValues& values, const json& 
              !model->meta_graph()->meta_info_def().tensorflow_version().empty()) {
     write.generated_by = model->meta_graph()->meta_info_def().tensorflow_version();
   }
-  // A graph still held as its bytes is written a node at a time from them, as the export's
-  // plan says (options that change nodes rewrite them one by one): neither the model nor the
-  // export then holds it parsed. An initializer is cut out of a parsed graph.
+  // The nodes to write, one at a time (tf/meta_graph/graph_nodes.h), in the form the model
+  // holds them: a graph still held as its bytes is written from them as the export's plan says
+  // (options that change nodes rewrite them one by one), so neither the model nor the export
+  // holds it parsed. With no TensorFlow option that changes the graph, the model's own graph
+  // is written as loaded, and no MetaGraphDef is built for it.
   model->PrepareWireGraphForExport();
-  if (NamesInitOps(model->meta_graph())) static_cast<void>(model->graph());
-  const tensorflow::MetaGraphDef* meta_graph = model->meta_graph();
-  const tf::WireGraph* wire = options.graph_def == nullptr ? model->wire_graph() : nullptr;
-  // The graph's fields (with its nodes unless `wire` holds them).
-  const tensorflow::GraphDef* graph = options.graph_def;
-  if (graph == nullptr) graph = wire != nullptr ? &wire->header() : &model->graph();
-  tf::NodePlan plan;  // without options: every node copied, the library as it was kept
-  plan.copy_library = wire != nullptr && wire->library_kept();
+  // model.json is JSON whatever asText says (the schema ignores it here), so it must not make
+  // the export parse nodes that text could not copy as bytes (tf/meta_graph/wire_nodes.h).
+  options.as_text = false;
   google::protobuf::Arena arena(proto::GraphArenaOptions());
+  const tensorflow::MetaGraphDef* meta_graph = model->meta_graph();
+  std::unique_ptr<tf::ExportNodes> exported_nodes;
   if (AnyTfPassGiven(values)) {
     tf::MetaGraphExport exported = tf::BuildMetaGraph(*model, options, &arena);
     meta_graph = exported.meta_graph;
-    graph = &meta_graph->graph_def();
-    wire = exported.wire_nodes;
-    plan = std::move(exported.node_plan);
+    exported_nodes = std::move(exported.nodes);
+  } else {
+    exported_nodes = tf::NodesToExport(*model, options);
   }
+  std::unique_ptr<tf::GraphNodes> nodes = exported_nodes->Nodes();
   const tensorflow::SignatureDef* signature = nullptr;
   if (meta_graph != nullptr) {
     // serving_default, as tfjs-converter picks it; a frozen model's one signature else.
@@ -347,33 +348,23 @@ json ExportWithTfjs(tf::TfModel* model, const OptionValues& values, const json& 
       signature = &meta_graph->signature_def().begin()->second;
     }
   }
-  json info;
-  Preflight preflight;
+  // The tables' init ops go back to modelInitializer, as tfjs-converter cuts them out; the
+  // rest of the graph is then written from the parsed copy the split made.
+  tensorflow::GraphDef main_graph, initializer;
+  if (SplitInitializer(nodes.get(), meta_graph, &main_graph, &initializer, &write.resource_links)) {
+    nodes = std::make_unique<tf::ParsedGraphNodes>(main_graph);
+    write.initializer = &initializer;
+    if (tfjs_manifest.is_object())
+      write.initializer_signature = InitializerSignature(tfjs_manifest);
+  }
   // A TensorFlow graph gets the registry's default attrs that TF.js needs, as the converter's
   // import gives them; a TF.js model read back has them already, and keeps its bytes.
-  bool from_tensorflow = !tfjs_manifest.is_object();
-  auto write_nodes = [&](GraphNodes* nodes, const tensorflow::GraphDef* initializer) {
-    WithDefaultAttrs completed(nodes);
-    GraphNodes* written = from_tensorflow ? &completed : nodes;
-    preflight = RunPreflight(written, OpTarget::kTfjs, true, values, *out, {}, initializer);
-    if (!preflight.export_fails) info = WriteGraphModel(written, signature, write, out);
-  };
-  if (wire != nullptr) {
-    WireGraphNodes nodes(*wire, plan, *graph);
-    write_nodes(&nodes, nullptr);
-  } else {
-    // The tables' init ops go back to modelInitializer, as tfjs-converter cuts them out.
-    tensorflow::GraphDef main_graph, initializer;
-    if (SplitInitializer(*graph, meta_graph, &main_graph, &initializer, &write.resource_links)) {
-      graph = &main_graph;
-      write.initializer = &initializer;
-      if (tfjs_manifest.is_object()) {
-        write.initializer_signature = InitializerSignature(tfjs_manifest);
-      }
-    }
-    ParsedGraphNodes nodes(*graph);
-    write_nodes(&nodes, write.initializer);
-  }
+  WithDefaultAttrs completed(nodes.get());
+  tf::GraphNodes* written = tfjs_manifest.is_object() ? nodes.get() : &completed;
+  json info;
+  Preflight preflight =
+      RunPreflight(written, OpTarget::kTfjs, true, values, *out, {}, write.initializer);
+  if (!preflight.export_fails) info = WriteGraphModel(written, signature, write, out);
   if (ChecksOnly(*out)) info["check"] = CheckReport(preflight, OpTarget::kTfjs);
   if (json change =
           QuantizationChange(tfjs_manifest, write.quantize, info.value("weightBytes", uint64_t{0}));

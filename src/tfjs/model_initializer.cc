@@ -1,7 +1,10 @@
 #include "tfjs/model_initializer.h"
 
+#include <cstdint>
 #include <map>
 #include <set>
+#include <string>
+#include <vector>
 
 namespace graphport::tfjs {
 namespace {
@@ -43,26 +46,61 @@ void RestoreInitializerNames(const std::set<std::string>& needed_by_model, Graph
   }
 }
 
-}  // namespace
-
+// False when `meta_graph` names no init op at all (it may be null): then the split finds none
+// whatever the graph's nodes are, and need not read them to ask.
 bool NamesInitOps(const tensorflow::MetaGraphDef* meta_graph) {
   return meta_graph != nullptr &&
          (!tf::CollectionNodeList(*meta_graph, kTableInitializerCollection).empty() ||
           !tf::LoaderInitOp(*meta_graph).empty());
 }
 
-bool SplitInitializer(const GraphDef& graph, const tensorflow::MetaGraphDef* meta_graph,
+// What the split reads of a node before it copies any: the nodes hand them out one at a time
+// (a wire graph's are parsed into one scratch message), so nothing may point into them.
+struct NodeFacts {
+  std::string name;
+  std::string op;
+  std::vector<std::string> inputs;  // the nodes its inputs name
+  std::string first_input;          // as written: the tensor a resource link reads
+  bool has_id = false;              // kResourceIdAttr: an Identity the reader linked to a resource
+  int64_t id = 0;
+  std::string key;  // kSignatureKeyAttr, or empty
+};
+
+NodeFacts FactsOf(const NodeDef& node) {
+  NodeFacts facts;
+  facts.name = node.name();
+  facts.op = node.op();
+  facts.inputs.reserve(node.input_size());
+  for (const std::string& input : node.input()) facts.inputs.push_back(InputNode(input));
+  if (node.input_size() > 0) facts.first_input = node.input(0);
+  auto id = node.attr().find(kResourceIdAttr);
+  if (id != node.attr().end()) {
+    facts.has_id = true;
+    facts.id = id->second.i();
+  }
+  auto key = node.attr().find(kSignatureKeyAttr);
+  if (key != node.attr().end()) facts.key = key->second.s();
+  return facts;
+}
+
+}  // namespace
+
+bool SplitInitializer(tf::GraphNodes* graph, const tensorflow::MetaGraphDef* meta_graph,
                       GraphDef* main, GraphDef* initializer, std::vector<ResourceLink>* links) {
-  if (meta_graph == nullptr) return false;
-  std::map<std::string, const NodeDef*> nodes;
-  for (const NodeDef& node : graph.node()) nodes[node.name()] = &node;
+  // Without init ops there is nothing to cut, and the nodes are not read.
+  if (!NamesInitOps(meta_graph)) return false;
+  std::vector<NodeFacts> facts;
+  facts.reserve(graph->size());
+  std::map<std::string, const NodeFacts*> nodes;
+  for (size_t i = 0; i < graph->size(); ++i) facts.push_back(FactsOf(graph->Node(i)));
+  for (const NodeFacts& node : facts) nodes[node.name] = &node;
   std::string init_op = tf::LoaderInitOp(*meta_graph);
   std::vector<std::string> roots = tf::CollectionNodeList(*meta_graph, kTableInitializerCollection);
   if (roots.empty() && nodes.count(init_op) != 0) {
-    for (const std::string& input : nodes[init_op]->input()) roots.push_back(InputNode(input));
+    for (const std::string& input : nodes[init_op]->inputs) roots.push_back(input);
   }
   // A NoOp init op only groups the others: TF.js runs the initializer graph's ends itself.
-  bool drop_init_op = nodes.count(init_op) != 0 && nodes[init_op]->op() == "NoOp";
+  bool drop_init_op = nodes.count(init_op) != 0 && nodes[init_op]->op == "NoOp";
 
   // Everything the init ops need.
   std::set<std::string> needed_by_init;
@@ -76,38 +114,33 @@ bool SplitInitializer(const GraphDef& graph, const tensorflow::MetaGraphDef* met
     std::string name = frontier.back();
     frontier.pop_back();
     if (!needed_by_init.insert(name).second) continue;
-    for (const std::string& input : nodes[name]->input()) {
-      std::string from = InputNode(input);
+    for (const std::string& from : nodes[name]->inputs) {
       if (nodes.count(from) != 0) frontier.push_back(from);
     }
   }
   // The model's resource inputs that the reader linked to the initializer's outputs.
   std::map<std::string, ResourceLink> linked;
-  for (const NodeDef& node : graph.node()) {
-    auto id = node.attr().find(kResourceIdAttr);
-    if (id == node.attr().end() || node.op() != "Identity" || node.input_size() < 1) continue;
-    if (needed_by_init.count(node.name()) != 0) continue;
-    if (needed_by_init.count(InputNode(node.input(0))) == 0) continue;
-    std::string tensor = node.input(0);
+  for (const NodeFacts& node : facts) {
+    if (!node.has_id || node.op != "Identity" || node.inputs.empty()) continue;
+    if (needed_by_init.count(node.name) != 0) continue;
+    if (needed_by_init.count(node.inputs[0]) == 0) continue;
+    std::string tensor = node.first_input;
     if (tensor.find(':') == std::string::npos) tensor += ":0";
-    auto key = node.attr().find(kSignatureKeyAttr);
-    linked[node.name()] = {node.name(), tensor, id->second.i(),
-                           key == node.attr().end() ? std::string() : key->second.s()};
+    linked[node.name] = {node.name, tensor, node.id, node.key};
   }
   // Of those, what the rest of the graph reads too (its tables) stays in the model's graph.
   std::set<std::string> needed_by_model;
-  for (const NodeDef& node : graph.node()) {
-    if (needed_by_init.count(node.name()) != 0) continue;
-    if (drop_init_op && node.name() == init_op) continue;
-    frontier.push_back(node.name());
+  for (const NodeFacts& node : facts) {
+    if (needed_by_init.count(node.name) != 0) continue;
+    if (drop_init_op && node.name == init_op) continue;
+    frontier.push_back(node.name);
   }
   std::set<std::string> seen;
   while (!frontier.empty()) {
     std::string name = frontier.back();
     frontier.pop_back();
     if (!seen.insert(name).second || linked.count(name) != 0) continue;
-    for (const std::string& input : nodes[name]->input()) {
-      std::string from = InputNode(input);
+    for (const std::string& from : nodes[name]->inputs) {
       if (nodes.count(from) == 0) continue;
       if (needed_by_init.count(from) != 0) needed_by_model.insert(from);
       frontier.push_back(from);
@@ -116,25 +149,27 @@ bool SplitInitializer(const GraphDef& graph, const tensorflow::MetaGraphDef* met
 
   main->Clear();
   initializer->Clear();
-  for (const NodeDef& node : graph.node()) {
-    if (drop_init_op && node.name() == init_op) continue;
-    bool in_init = needed_by_init.count(node.name()) != 0;
-    if (in_init) *initializer->add_node() = node;
-    if (linked.count(node.name()) != 0) {
+  for (size_t i = 0; i < facts.size(); ++i) {
+    const std::string& name = facts[i].name;
+    if (drop_init_op && name == init_op) continue;
+    bool in_init = needed_by_init.count(name) != 0;
+    bool in_main = !in_init || needed_by_model.count(name) != 0;
+    if (in_init) *initializer->add_node() = graph->Node(i);
+    if (linked.count(name) != 0) {
       NodeDef* placeholder = main->add_node();
-      placeholder->set_name(node.name());
+      placeholder->set_name(name);
       placeholder->set_op("Placeholder");
-      placeholder->set_device(node.device());
+      placeholder->set_device(graph->Node(i).device());
       (*placeholder->mutable_attr())["dtype"].set_type(tensorflow::DT_RESOURCE);
       (*placeholder->mutable_attr())["shape"].mutable_shape();
-      if (links != nullptr) links->push_back(linked[node.name()]);
+      if (links != nullptr) links->push_back(linked[name]);
       continue;
     }
-    if (!in_init || needed_by_model.count(node.name()) != 0) *main->add_node() = node;
+    if (in_main) *main->add_node() = graph->Node(i);
   }
-  *main->mutable_library() = graph.library();
-  *main->mutable_versions() = graph.versions();
-  *initializer->mutable_versions() = graph.versions();
+  *main->mutable_library() = graph->library();
+  *main->mutable_versions() = graph->versions();
+  *initializer->mutable_versions() = graph->versions();
   RestoreInitializerNames(needed_by_model, initializer, links);
   return true;
 }

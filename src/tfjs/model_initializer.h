@@ -10,6 +10,7 @@
 #include "tensorflow/graph.pb.h"
 #include "tensorflow/meta_graph.pb.h"
 #include "tf/initializer_graph.h"
+#include "tf/meta_graph/graph_nodes.h"
 
 namespace graphport::tfjs {
 
@@ -31,14 +32,12 @@ using tf::kLegacyInitOpCollection;
 // *main every other node plus those of them the rest of the graph reads (the tables). A NoOp
 // init op is in neither. An Identity marked kResourceIdAttr that reads the initializer is a
 // resource Placeholder again in *main, listed in *links. Returns false, touching nothing,
-// when there are no init ops.
-bool SplitInitializer(const tensorflow::GraphDef& graph, const tensorflow::MetaGraphDef* meta_graph,
+// when there are no init ops; then the nodes are not read. `graph` is the export's nodes in
+// whichever form holds them (tf/meta_graph/graph_nodes.h): each is read, then copied into
+// *main or *initializer, so both are parsed graphs whatever `graph` was.
+bool SplitInitializer(tf::GraphNodes* graph, const tensorflow::MetaGraphDef* meta_graph,
                       tensorflow::GraphDef* main, tensorflow::GraphDef* initializer,
                       std::vector<ResourceLink>* links);
-
-// False when `meta_graph` names no init op at all (it may be null), so that SplitInitializer
-// would find none whatever the graph's nodes are: the export then need not parse them to ask.
-bool NamesInitOps(const tensorflow::MetaGraphDef* meta_graph);
 
 }  // namespace graphport::tfjs
 

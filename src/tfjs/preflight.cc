@@ -57,7 +57,7 @@ bool TargetRuns(OpTarget target, const std::string& op) {
   return target == OpTarget::kTfjs ? TfjsRuntimeRuns(op) : tf::InTensorflowRegistry(op);
 }
 
-void AddOpCheck(GraphNodes* graph, OpTarget target, const std::set<std::string>& also_runs,
+void AddOpCheck(tf::GraphNodes* graph, OpTarget target, const std::set<std::string>& also_runs,
                 const std::string& node_prefix, OpCheck* check) {
   // TensorFlow runs a node that calls a library function by its name; TF.js does not (a
   // freeze inlines such calls).
@@ -86,13 +86,13 @@ void AddOpCheck(GraphNodes* graph, OpTarget target, const std::set<std::string>&
   check->ops = check->seen_ops.size();
 }
 
-OpCheck CheckOps(GraphNodes* graph, OpTarget target, const std::set<std::string>& also_runs) {
+OpCheck CheckOps(tf::GraphNodes* graph, OpTarget target, const std::set<std::string>& also_runs) {
   OpCheck check;
   AddOpCheck(graph, target, also_runs, "", &check);
   return check;
 }
 
-std::map<std::string, UnsupportedOp> FindUnsupportedOps(GraphNodes* graph) {
+std::map<std::string, UnsupportedOp> FindUnsupportedOps(tf::GraphNodes* graph) {
   return CheckOps(graph, OpTarget::kTfjs).unsupported;
 }
 

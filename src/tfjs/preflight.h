@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "tfjs/graph_nodes.h"
+#include "tf/meta_graph/graph_nodes.h"
 
 namespace graphport::tfjs {
 
@@ -46,13 +46,14 @@ struct OpCheck {
 // The ops of `graph` and of its library's function bodies, checked against `target`, which
 // also runs `also_runs` (for TensorFlow: the ops of the model's stripped_op_list, which the
 // TensorFlow that wrote it registered, and of the opRegistry option).
-OpCheck CheckOps(GraphNodes* graph, OpTarget target, const std::set<std::string>& also_runs = {});
+OpCheck CheckOps(tf::GraphNodes* graph, OpTarget target,
+                 const std::set<std::string>& also_runs = {});
 
 // The ops of `graph` and of its library's function bodies that TF.js cannot run, by op.
-std::map<std::string, UnsupportedOp> FindUnsupportedOps(GraphNodes* graph);
+std::map<std::string, UnsupportedOp> FindUnsupportedOps(tf::GraphNodes* graph);
 // CheckOps of one more graph added to *check, each node's name after `node_prefix`
 // ("modelInitializer/": the initializer graph, which TF.js runs before the model).
-void AddOpCheck(GraphNodes* graph, OpTarget target, const std::set<std::string>& also_runs,
+void AddOpCheck(tf::GraphNodes* graph, OpTarget target, const std::set<std::string>& also_runs,
                 const std::string& node_prefix, OpCheck* check);
 
 // What fixes `op` for `target`, when graphport knows ("freeze fixes this"); else "".

@@ -40,7 +40,7 @@ struct WeightSource {
 
 class GraphModelWriter {
  public:
-  GraphModelWriter(GraphNodes* graph, const WriteOptions& options, OutputSet* out)
+  GraphModelWriter(tf::GraphNodes* graph, const WriteOptions& options, OutputSet* out)
       : graph_(*graph), options_(options), out_(out) {}
 
   json Write(const tensorflow::SignatureDef* signature) {
@@ -98,7 +98,7 @@ class GraphModelWriter {
     }
     if (has_initializer) {
       text.Key("modelInitializer");
-      ParsedGraphNodes initializer(*options_.initializer);
+      tf::ParsedGraphNodes initializer(*options_.initializer);
       Topology(&initializer, &text);
       if (!initializer_signature.is_null()) {
         text.Key("initializerSignature");
@@ -427,7 +427,7 @@ class GraphModelWriter {
   // Node i's JSON, printed into the text from its deterministic serialisation: the graph's own
   // bytes when it holds them as libprotobuf would write them, else its message's (a Const's
   // without its values). False when a string in it is not UTF-8.
-  bool WriteNode(GraphNodes* graph, size_t i, JsonStream* text) {
+  bool WriteNode(tf::GraphNodes* graph, size_t i, JsonStream* text) {
     const proto::MessageSchema& schema = proto::SchemaOf<NodeDef>();
     if (graph->op(i) != "Const") {
       if (std::optional<std::string_view> bytes = graph->SerializedNode(i)) {
@@ -477,7 +477,7 @@ class GraphModelWriter {
   }
 
   // {"node": [...], "library": {...}, "versions": {...}}, a node at a time.
-  void Topology(GraphNodes* graph, JsonStream* text) {
+  void Topology(tf::GraphNodes* graph, JsonStream* text) {
     text->BeginObject();
     text->Key("node");
     text->BeginArray();
@@ -506,7 +506,7 @@ class GraphModelWriter {
     text->EndObject();
   }
 
-  GraphNodes& graph_;
+  tf::GraphNodes& graph_;
   const WriteOptions& options_;
   OutputSet* out_;
   std::vector<WeightSource> weights_;
@@ -516,14 +516,14 @@ class GraphModelWriter {
 
 }  // namespace
 
-json WriteGraphModel(GraphNodes* graph, const tensorflow::SignatureDef* signature,
+json WriteGraphModel(tf::GraphNodes* graph, const tensorflow::SignatureDef* signature,
                      const WriteOptions& options, OutputSet* out) {
   return GraphModelWriter(graph, options, out).Write(signature);
 }
 
 json WriteGraphModel(const tensorflow::GraphDef& graph, const tensorflow::SignatureDef* signature,
                      const WriteOptions& options, OutputSet* out) {
-  ParsedGraphNodes nodes(graph);
+  tf::ParsedGraphNodes nodes(graph);
   return WriteGraphModel(&nodes, signature, options, out);
 }
 

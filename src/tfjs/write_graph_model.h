@@ -13,7 +13,7 @@
 #include "core/output_set.h"
 #include "tensorflow/graph.pb.h"
 #include "tensorflow/meta_graph.pb.h"
-#include "tfjs/graph_nodes.h"
+#include "tf/meta_graph/graph_nodes.h"
 #include "tfjs/model_initializer.h"
 
 namespace graphport::tfjs {
@@ -47,7 +47,7 @@ struct WriteOptions {
 // and are renamed so in the function body too. A Const that keeps its quantized codes (the reader's
 // "_tfjs_quantization") is written back as the same codes. Throws graphport::Error:
 // kInvalidOption for bad options, kUnsupported for a dtype TF.js cannot hold, naming the node.
-nlohmann::json WriteGraphModel(GraphNodes* graph, const tensorflow::SignatureDef* signature,
+nlohmann::json WriteGraphModel(tf::GraphNodes* graph, const tensorflow::SignatureDef* signature,
                                const WriteOptions& options, OutputSet* out);
 // The same for a parsed graph.
 nlohmann::json WriteGraphModel(const tensorflow::GraphDef& graph,

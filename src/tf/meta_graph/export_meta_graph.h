@@ -6,11 +6,13 @@
 
 #include <google/protobuf/arena.h>
 
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "tensorflow/graph_debug_info.pb.h"
 #include "tensorflow/meta_graph.pb.h"
 #include "tf/export.h"
+#include "tf/meta_graph/export_nodes.h"
 #include "tf/tf_model.h"
 #include "tf/wire_graph.h"
 
@@ -20,10 +22,12 @@ struct MetaGraphExport {
   tensorflow::MetaGraphDef* meta_graph = nullptr;    // on the arena
   tensorflow::GraphDebugInfo* debug_info = nullptr;  // set when save_debug_info
   nlohmann::json info;
+  // The exported nodes: nodes->Nodes() reads them one at a time, whichever form holds them.
+  std::unique_ptr<ExportNodes> nodes;
   // Set when the nodes are written from the model's wire bytes (tf/wire_graph.h): then the
-  // graph_def holds every field but the nodes, which the writer puts in front of them.
+  // graph_def holds every field but the nodes, which TensorFlow's writer puts in front of them.
   const WireGraph* wire_nodes = nullptr;
-  NodePlan node_plan;  // what the writer does with each of them
+  const NodePlan* node_plan = nullptr;  // what the writer does with each of them
 };
 
 // Throws graphport::Error: NOT_FOUND (an unknown collection key, a scope matching no node),

@@ -3,7 +3,9 @@
 // (tf/wire_graph.h: wire_export_nodes.h). BuildMetaGraph orders the node passes and builds the
 // rest of the graph around these calls without asking which form it holds; each form applies
 // them in its own way: parsed nodes are copied into the exported GraphDef and edited there,
-// nodes held as bytes stay where they are and are written as a plan says.
+// nodes held as bytes stay where they are and are written as a plan says. A writer that walks
+// the nodes one at a time (the TF.js writer, a pre-flight) reads them through Nodes()
+// (graph_nodes.h), which each form makes from what it holds.
 #ifndef GRAPHPORT_TF_META_GRAPH_EXPORT_NODES_H_
 #define GRAPHPORT_TF_META_GRAPH_EXPORT_NODES_H_
 
@@ -19,6 +21,7 @@
 #include "tensorflow/graph.pb.h"
 #include "tensorflow/op_def.pb.h"
 #include "tf/export.h"
+#include "tf/meta_graph/graph_nodes.h"
 #include "tf/meta_graph/node_view.h"
 #include "tf/meta_graph/op_registry.h"
 #include "tf/tf_model.h"
@@ -62,18 +65,24 @@ class ExportNodes {
   // `graph` (or null) is what the export writes; its nodes and library are as Write and
   // AddLibrary left them.
   virtual void Attach(const tensorflow::GraphDef* graph) = 0;
+  // The nodes a writer writes, one at a time, with the graph's other fields: before Write,
+  // every node as loaded (rest()); after Attach, the attached graph's (none when it was
+  // null). Valid while this object lives.
+  virtual std::unique_ptr<GraphNodes> Nodes() const = 0;
   // The attached graph's size as written, nodes held as bytes included.
   virtual uint64_t WrittenSize(const tensorflow::GraphDef& graph) const = 0;
   // The stripped op list of the exported nodes and the library functions they call.
   virtual void BuildOpList(const tensorflow::GraphDef& graph, const OpRegistry& registry,
                            google::protobuf::Arena* arena, tensorflow::OpList* ops,
                            std::vector<std::string>* unregistered) const = 0;
-  // What the writer needs beside the graph: for nodes held as bytes, those and their plan.
-  virtual void Finish(const WireGraph** wire_nodes, NodePlan* plan) = 0;
+  // What TensorFlow's writer needs beside the graph: for nodes held as bytes, those and their
+  // plan (valid while this object lives); else null.
+  virtual void Finish(const WireGraph** wire_nodes, const NodePlan** plan) const = 0;
 };
 
 // The nodes of the graph `model`'s export with `options` writes: a graph_def given, or the
-// model's, held as bytes when the export can write them node by node (WireNodesFor).
+// model's, held as bytes when the export can write them node by node (WireNodesFor). With no
+// pass, Nodes() reads them as loaded.
 std::unique_ptr<ExportNodes> NodesToExport(const TfModel& model, const TfExportOptions& options);
 
 }  // namespace graphport::tf

@@ -50,6 +50,12 @@ void ParsedExportNodes::Write(const NodePasses& passes,
   }
 }
 
+std::unique_ptr<GraphNodes> ParsedExportNodes::Nodes() const {
+  // A MetaGraphDef written without a graph_def has no nodes.
+  return std::make_unique<ParsedGraphNodes>(
+      written_ != nullptr ? *written_ : tensorflow::GraphDef::default_instance());
+}
+
 void ParsedExportNodes::BuildOpList(const tensorflow::GraphDef& graph, const OpRegistry& registry,
                                     google::protobuf::Arena* /*arena*/, tensorflow::OpList* ops,
                                     std::vector<std::string>* unregistered) const {

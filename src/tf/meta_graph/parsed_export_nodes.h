@@ -16,7 +16,7 @@ namespace graphport::tf {
 class ParsedExportNodes final : public ExportNodes {
  public:
   // `graph` must outlive the export.
-  explicit ParsedExportNodes(const tensorflow::GraphDef& graph) : graph_(graph) {}
+  explicit ParsedExportNodes(const tensorflow::GraphDef& graph) : graph_(graph), written_(&graph) {}
 
   const tensorflow::GraphDef& rest() const override { return graph_; }
   size_t loaded_count() const override { return graph_.node_size(); }
@@ -27,17 +27,22 @@ class ParsedExportNodes final : public ExportNodes {
   void Write(const NodePasses& passes, const std::shared_ptr<const NodePass>& strip,
              bool list_unbound, bool want_names, tensorflow::GraphDef* graph,
              ExportedNodes* exported) override;
-  void Attach(const tensorflow::GraphDef* /*graph*/) override {}
+  void Attach(const tensorflow::GraphDef* graph) override { written_ = graph; }
+  std::unique_ptr<GraphNodes> Nodes() const override;
   uint64_t WrittenSize(const tensorflow::GraphDef& graph) const override {
     return graph.ByteSizeLong();
   }
   void BuildOpList(const tensorflow::GraphDef& graph, const OpRegistry& registry,
                    google::protobuf::Arena* arena, tensorflow::OpList* ops,
                    std::vector<std::string>* unregistered) const override;
-  void Finish(const WireGraph** /*wire_nodes*/, NodePlan* /*plan*/) override {}
+  void Finish(const WireGraph** wire_nodes, const NodePlan** plan) const override {
+    *wire_nodes = nullptr;
+    *plan = nullptr;
+  }
 
  private:
   const tensorflow::GraphDef& graph_;
+  const tensorflow::GraphDef* written_;  // the loaded graph, or the attached one (or null)
 };
 
 }  // namespace graphport::tf

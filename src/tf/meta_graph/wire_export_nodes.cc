@@ -53,6 +53,16 @@ void WireExportNodes::Write(const NodePasses& passes, const std::shared_ptr<cons
 void WireExportNodes::Attach(const tensorflow::GraphDef* graph) {
   // A library not parsed for this export is written as it is, after the nodes.
   plan_.copy_library = wire_.library_kept() && graph != nullptr && !graph->has_library();
+  written_ = graph;
+}
+
+std::unique_ptr<GraphNodes> WireExportNodes::Nodes() const {
+  // A graph held as bytes is always written (it is the loaded graph_def); null is kept apart
+  // only to read as the parsed form does.
+  if (written_ == nullptr) {
+    return std::make_unique<ParsedGraphNodes>(tensorflow::GraphDef::default_instance());
+  }
+  return std::make_unique<WireGraphNodes>(wire_, plan_, *written_);
 }
 
 uint64_t WireExportNodes::WrittenSize(const tensorflow::GraphDef& graph) const {
@@ -68,9 +78,9 @@ void WireExportNodes::BuildOpList(const tensorflow::GraphDef& graph, const OpReg
   BuildStrippedOpList(UsedWireOps(wire_, plan_, library), registry, ops, unregistered);
 }
 
-void WireExportNodes::Finish(const WireGraph** wire_nodes, NodePlan* plan) {
+void WireExportNodes::Finish(const WireGraph** wire_nodes, const NodePlan** plan) const {
   *wire_nodes = &wire_;
-  *plan = std::move(plan_);
+  *plan = &plan_;
 }
 
 }  // namespace graphport::tf

@@ -16,7 +16,10 @@ namespace graphport::tf {
 class WireExportNodes final : public ExportNodes {
  public:
   // `wire` must outlive the export and its writing.
-  explicit WireExportNodes(const WireGraph& wire) : wire_(wire) {}
+  explicit WireExportNodes(const WireGraph& wire) : wire_(wire), written_(&wire.header()) {
+    // Before any pass: every node copied, and a library kept as bytes follows them.
+    plan_.copy_library = wire.library_kept();
+  }
 
   const tensorflow::GraphDef& rest() const override { return wire_.header(); }
   size_t loaded_count() const override { return wire_.nodes().size(); }
@@ -28,15 +31,19 @@ class WireExportNodes final : public ExportNodes {
              bool list_unbound, bool want_names, tensorflow::GraphDef* graph,
              ExportedNodes* exported) override;
   void Attach(const tensorflow::GraphDef* graph) override;
+  std::unique_ptr<GraphNodes> Nodes() const override;
   uint64_t WrittenSize(const tensorflow::GraphDef& graph) const override;
   void BuildOpList(const tensorflow::GraphDef& graph, const OpRegistry& registry,
                    google::protobuf::Arena* arena, tensorflow::OpList* ops,
                    std::vector<std::string>* unregistered) const override;
-  void Finish(const WireGraph** wire_nodes, NodePlan* plan) override;
+  void Finish(const WireGraph** wire_nodes, const NodePlan** plan) const override;
 
  private:
   const WireGraph& wire_;
   NodePlan plan_;
+  // Every field of the written graph but its nodes: the loaded header, or the attached graph
+  // (or null).
+  const tensorflow::GraphDef* written_;
 };
 
 }  // namespace graphport::tf

@@ -88,7 +88,7 @@ TEST(DefaultAttrs, WithDefaultAttrsCompletesNodesAndFunctionBodies) {
   *function->add_node_def() = Conv2D(false);
 
   // Parsed nodes offer no bytes; the wrapper must not invent them for a complete node either.
-  ParsedGraphNodes parsed(graph);
+  tf::ParsedGraphNodes parsed(graph);
   WithDefaultAttrs nodes(&parsed);
   ASSERT_EQ(nodes.size(), 2u);
   EXPECT_FALSE(nodes.SerializedNode(0).has_value());

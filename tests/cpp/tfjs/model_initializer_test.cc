@@ -3,11 +3,20 @@
 // written back as model.json's modelInitializer.
 #include "tfjs/model_initializer.h"
 
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <memory>
+#include <string>
 #include <tuple>
+#include <vector>
 
+#include "core/byte_stream.h"
+#include "tf/meta_graph/export_nodes.h"
+#include "tf/meta_graph/graph_nodes.h"
+#include "tf/tf_model.h"
 #include "tfjs/family.h"
 #include "tfjs_test_util.h"
 
@@ -357,15 +366,59 @@ TEST(ModelInitializerTest, SplitsATensorFlowGraphByItsLegacyInitOp) {
   (*meta.mutable_collection_def())[kLegacyInitOpCollection].mutable_node_list()->add_value(
       "init_all_tables");
   tensorflow::GraphDef main, initializer;
-  ASSERT_TRUE(SplitInitializer(meta.graph_def(), &meta, &main, &initializer, nullptr));
+  tf::ParsedGraphNodes nodes(meta.graph_def());
+  ASSERT_TRUE(SplitInitializer(&nodes, &meta, &main, &initializer, nullptr));
   EXPECT_EQ(main.node_size(), 5);
   ASSERT_EQ(initializer.node_size(), 4);
   EXPECT_EQ(initializer.node(0).name(), "hash_table");
   EXPECT_EQ(initializer.node(3).name(), "key_value_init");
 
   meta.mutable_collection_def()->clear();
-  EXPECT_FALSE(SplitInitializer(meta.graph_def(), &meta, &main, &initializer, nullptr));
-  EXPECT_FALSE(SplitInitializer(meta.graph_def(), nullptr, &main, &initializer, nullptr));
+  EXPECT_FALSE(SplitInitializer(&nodes, &meta, &main, &initializer, nullptr));
+  EXPECT_FALSE(SplitInitializer(&nodes, nullptr, &main, &initializer, nullptr));
+}
+
+std::string Deterministic(const google::protobuf::MessageLite& message) {
+  std::string bytes;
+  google::protobuf::io::StringOutputStream stream(&bytes);
+  google::protobuf::io::CodedOutputStream out(&stream);
+  out.SetSerializationDeterministic(true);
+  message.SerializeToCodedStream(&out);
+  return bytes;
+}
+
+// The split reads the export's nodes in whichever form holds them: a TF2 SavedModel with hash
+// tables (its init op in the "__saved_model_init_op" signature), kept as its bytes and parsed
+// whole, is cut into the same two graphs with the same resource links.
+TEST(ModelInitializerTest, SplitsTheSameGraphsFromBytesAndFromParsedNodes) {
+  const std::string bytes =
+      testing::ReadFile(testing::CorpusDir().parent_path() / "savedmodels" /
+                        "tfx_tft_tf2_hashtables" / "saved_model" / "saved_model.pb");
+  std::string split[2];
+  std::vector<ResourceLink> links[2];
+  for (int form = 0; form < 2; ++form) {
+    MemorySource source(bytes);
+    std::unique_ptr<tf::TfModel> model = tf::TfModel::Load(&source, {});
+    if (form == 1) model->graph();  // parses it whole
+    ASSERT_EQ(model->wire_graph() != nullptr, form == 0);
+    model->PrepareWireGraphForExport();
+    std::unique_ptr<tf::ExportNodes> loaded = tf::NodesToExport(*model, {});
+    std::unique_ptr<tf::GraphNodes> nodes = loaded->Nodes();
+    tensorflow::GraphDef main, initializer;
+    ASSERT_TRUE(
+        SplitInitializer(nodes.get(), model->meta_graph(), &main, &initializer, &links[form]));
+    EXPECT_GT(initializer.node_size(), 0);
+    EXPECT_GT(main.node_size(), 0);
+    split[form] = Deterministic(main) + Deterministic(initializer);
+  }
+  EXPECT_TRUE(split[0] == split[1]);
+  ASSERT_EQ(links[0].size(), links[1].size());
+  for (size_t i = 0; i < links[0].size(); ++i) {
+    EXPECT_EQ(links[0][i].placeholder, links[1][i].placeholder);
+    EXPECT_EQ(links[0][i].tensor, links[1][i].tensor);
+    EXPECT_EQ(links[0][i].resource_id, links[1][i].resource_id);
+    EXPECT_EQ(links[0][i].signature_key, links[1][i].signature_key);
+  }
 }
 
 }  // namespace

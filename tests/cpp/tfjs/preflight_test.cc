@@ -71,7 +71,7 @@ tensorflow::GraphDef GraphWithFunction() {
 
 TEST(Preflight, TfjsListsEachOpWithItsCountFirstNodesAndFix) {
   tensorflow::GraphDef graph = GraphWithFunction();
-  ParsedGraphNodes nodes(graph);
+  tf::ParsedGraphNodes nodes(graph);
   OpCheck check = CheckOps(&nodes, OpTarget::kTfjs);
   EXPECT_EQ(check.nodes, 12u);
   EXPECT_EQ(check.ops, 6u);  // Placeholder, VarHandleOp, Prelu, f, Relu, Assert
@@ -100,7 +100,7 @@ TEST(Preflight, TextFileTableInitializersAreFrozenAway) {
   tensorflow::GraphDef graph;
   AddNode(&graph, "init", "InitializeTableFromTextFileV2");
   AddNode(&graph, "init_v1", "InitializeTableFromTextFile");
-  ParsedGraphNodes nodes(graph);
+  tf::ParsedGraphNodes nodes(graph);
   json listed = UnsupportedOpsJson(CheckOps(&nodes, OpTarget::kTfjs).unsupported, OpTarget::kTfjs);
   ASSERT_EQ(listed.size(), 2u);
   for (const json& op : listed) EXPECT_EQ(op["hint"], "freeze fixes this") << op.dump();
@@ -108,7 +108,7 @@ TEST(Preflight, TextFileTableInitializersAreFrozenAway) {
 
 TEST(Preflight, TensorflowRunsFunctionCallsAndVariablesButNotTfjsOnlyOps) {
   tensorflow::GraphDef graph = GraphWithFunction();
-  ParsedGraphNodes nodes(graph);
+  tf::ParsedGraphNodes nodes(graph);
   OpCheck check = CheckOps(&nodes, OpTarget::kTensorflow);
   EXPECT_EQ(check.nodes, 12u);
   ASSERT_EQ(check.unsupported.size(), 1u)

@@ -1,10 +1,8 @@
-#include "tfjs/graph_nodes.h"
+#include "tf/meta_graph/graph_nodes.h"
 
-namespace graphport::tfjs {
+namespace graphport::tf {
 
-using tf::NodePlan;
-
-WireGraphNodes::WireGraphNodes(const tf::WireGraph& graph, const NodePlan& plan,
+WireGraphNodes::WireGraphNodes(const WireGraph& graph, const NodePlan& plan,
                                const tensorflow::GraphDef& rest)
     : graph_(graph), plan_(plan), rest_(rest) {
   kept_.reserve(graph.nodes().size());
@@ -33,7 +31,7 @@ const tensorflow::NodeDef& WireGraphNodes::Node(size_t i) {
 
 std::optional<std::string_view> WireGraphNodes::SerializedNode(size_t i) const {
   const size_t node = kept_[i];
-  const tf::WireNode& wire = graph_.nodes()[node];
+  const WireNode& wire = graph_.nodes()[node];
   if (plan_.For(node) != NodePlan::kCopy || !wire.canonical) return std::nullopt;
   if (plan_.drop_devices && wire.device_bytes > 0) return std::nullopt;
   return graph_.NodeBytes(node);
@@ -46,4 +44,4 @@ const tensorflow::FunctionDefLibrary& WireGraphNodes::library() {
   return *library_;
 }
 
-}  // namespace graphport::tfjs
+}  // namespace graphport::tf

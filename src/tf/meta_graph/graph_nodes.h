@@ -1,9 +1,12 @@
-// The nodes of the graph a TF.js export writes, handed out one at a time: a parsed GraphDef's,
-// or a wire graph's (tf/wire_graph.h) parsed one by one into a reused scratch message, so that
-// writing a node-heavy graph's model.json never holds its nodes as messages all at once, and
-// the model stays as small as it was loaded.
-#ifndef GRAPHPORT_TFJS_GRAPH_NODES_H_
-#define GRAPHPORT_TFJS_GRAPH_NODES_H_
+// The nodes of the graph an export writes, read one at a time by a writer that walks them (the
+// TF.js writer, a pre-flight): the reading side of export_nodes.h, whose ExportNodes hands
+// them out (ExportNodes::Nodes) once the passes have run, so that a reader never asks which
+// form holds them. A parsed GraphDef's nodes are its own messages; a wire graph's
+// (tf/wire_graph.h) are parsed one by one into a reused scratch message, so that writing a
+// node-heavy graph never holds its nodes as messages all at once, and the model stays as
+// small as it was loaded.
+#ifndef GRAPHPORT_TF_META_GRAPH_GRAPH_NODES_H_
+#define GRAPHPORT_TF_META_GRAPH_GRAPH_NODES_H_
 
 #include <google/protobuf/arena.h>
 
@@ -16,7 +19,7 @@
 #include "tensorflow/graph.pb.h"
 #include "tf/wire_graph.h"
 
-namespace graphport::tfjs {
+namespace graphport::tf {
 
 class GraphNodes {
  public:
@@ -29,7 +32,7 @@ class GraphNodes {
   // Node i as a message, valid until the next call.
   virtual const tensorflow::NodeDef& Node(size_t i) = 0;
   // Node i's deterministic serialisation when the graph holds it as such (a wire graph's
-  // canonical node), which its JSON can be written from without a parse; else nothing.
+  // canonical node), which a writer can read without a parse; else nothing.
   virtual std::optional<std::string_view> SerializedNode(size_t i) const = 0;
   virtual const tensorflow::FunctionDefLibrary& library() = 0;
   virtual const tensorflow::VersionDef& versions() const = 0;
@@ -54,12 +57,11 @@ class ParsedGraphNodes : public GraphNodes {
 // with or without devices, or rewritten by the TensorFlow options), with the graph's other
 // fields from `rest` (the export's GraphDef, which holds every field but the nodes) and the
 // library from the wire graph's bytes when the plan copies it. The wire graph must be ready
-// for an export (tf::TfModel::PrepareWireGraphForExport), so that every node its bytes can
-// stand for is marked canonical.
+// for an export (tf::TfModel::PrepareWireGraphForExport) when SerializedNode is asked, so that
+// every node its bytes can stand for is marked canonical.
 class WireGraphNodes : public GraphNodes {
  public:
-  WireGraphNodes(const tf::WireGraph& graph, const tf::NodePlan& plan,
-                 const tensorflow::GraphDef& rest);
+  WireGraphNodes(const WireGraph& graph, const NodePlan& plan, const tensorflow::GraphDef& rest);
   size_t size() const override { return kept_.size(); }
   std::string_view name(size_t i) const override;
   std::string_view op(size_t i) const override { return graph_.op(kept_[i]); }
@@ -69,8 +71,8 @@ class WireGraphNodes : public GraphNodes {
   const tensorflow::VersionDef& versions() const override { return rest_.versions(); }
 
  private:
-  const tf::WireGraph& graph_;
-  const tf::NodePlan& plan_;
+  const WireGraph& graph_;
+  const NodePlan& plan_;
   const tensorflow::GraphDef& rest_;
   std::vector<uint32_t> kept_;        // the wire graph's nodes the plan does not skip
   tensorflow::NodeDef scratch_;       // off any arena: each parse reuses its strings and fields
@@ -81,6 +83,6 @@ class WireGraphNodes : public GraphNodes {
   const tensorflow::FunctionDefLibrary* library_ = nullptr;
 };
 
-}  // namespace graphport::tfjs
+}  // namespace graphport::tf
 
-#endif  // GRAPHPORT_TFJS_GRAPH_NODES_H_
+#endif  // GRAPHPORT_TF_META_GRAPH_GRAPH_NODES_H_
