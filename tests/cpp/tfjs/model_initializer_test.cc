@@ -378,15 +378,6 @@ TEST(ModelInitializerTest, SplitsATensorFlowGraphByItsLegacyInitOp) {
   EXPECT_FALSE(SplitInitializer(&nodes, nullptr, &main, &initializer, nullptr));
 }
 
-std::string Deterministic(const google::protobuf::MessageLite& message) {
-  std::string bytes;
-  google::protobuf::io::StringOutputStream stream(&bytes);
-  google::protobuf::io::CodedOutputStream out(&stream);
-  out.SetSerializationDeterministic(true);
-  message.SerializeToCodedStream(&out);
-  return bytes;
-}
-
 // The split reads the export's nodes in whichever form holds them: a TF2 SavedModel with hash
 // tables (its init op in the "__saved_model_init_op" signature), kept as its bytes and parsed
 // whole, is cut into the same two graphs with the same resource links.
@@ -409,7 +400,7 @@ TEST(ModelInitializerTest, SplitsTheSameGraphsFromBytesAndFromParsedNodes) {
         SplitInitializer(nodes.get(), model->meta_graph(), &main, &initializer, &links[form]));
     EXPECT_GT(initializer.node_size(), 0);
     EXPECT_GT(main.node_size(), 0);
-    split[form] = Deterministic(main) + Deterministic(initializer);
+    split[form] = testing::DeterministicBytes(main) + testing::DeterministicBytes(initializer);
   }
   EXPECT_TRUE(split[0] == split[1]);
   ASSERT_EQ(links[0].size(), links[1].size());
