@@ -64,7 +64,8 @@ void ElemChainPass::Process(VarRef endpoint, uint32_t mode) {
 
 std::vector<VarRef> ElemChainPass::ChainTerms(VarRef endpoint, uint32_t mode) const {
   std::vector<VarRef> leaves;
-  std::vector<VarRef> stack{endpoint};
+  std::vector<VarRef>& stack = stack_;
+  stack.assign(1, endpoint);
   size_t expanded = 0;
   while (!stack.empty()) {
     const VarRef v = stack.back();

@@ -58,6 +58,8 @@ class ElemChainPass {
 
   std::set<VarRef> endpoints_;
   VarSet processed_;
+  // ChainTerms' walk, kept across chains (one allocation each for 100k chains otherwise).
+  mutable std::vector<VarRef> stack_;
 };
 
 // A left fold of `vars` with the Elemwise `mode`: ((v0 m v1) m v2) ...
