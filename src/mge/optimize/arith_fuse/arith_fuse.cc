@@ -75,7 +75,7 @@ class Fuser : public ElemChainPass {
   void ProcessChain(VarRef endpoint, uint32_t mode) override {
     (void)mode;
     if (!ShapeOf(endpoint)) return;
-    const std::vector<VarRef> leaves = ChainTerms(endpoint, kAdd);
+    const std::vector<VarRef>& leaves = ChainTerms(endpoint, kAdd);
     if (leaves.empty()) return;
     products_.clear();
     bias_.clear();

@@ -47,7 +47,8 @@ class Reorderer : public ElemChainPass {
 
   void ProcessChain(VarRef endpoint, uint32_t mode) override {
     if (const_(endpoint)) return;
-    std::vector<VarRef> leaves = ChainTerms(endpoint, mode);
+    std::vector<VarRef>& leaves = sorted_leaves_;
+    leaves = ChainTerms(endpoint, mode);
     if (leaves.size() <= 1) return;
     // Sorted by id, so that the same terms in any order give the same sum.
     StableSort(&leaves, [&](VarRef a, VarRef b) { return g_->var(a).id < g_->var(b).id; });
@@ -142,6 +143,7 @@ class Reorderer : public ElemChainPass {
     bool is_const;
     VarRef var;
   };
+  std::vector<VarRef> sorted_leaves_;  // the chain's terms, sorted by id
   std::vector<const Shape*> shapes_;
   std::vector<Term> terms_;
   std::vector<VarRef> list_;
