@@ -4,6 +4,7 @@
 
 #include <set>
 #include <string>
+#include <string_view>
 
 #include "mge/dtype.h"
 
@@ -129,13 +130,16 @@ bool HasWorkspaceOutput(const Operator& op) {
 
 std::vector<std::optional<int>> InferVarDTypes(const Graph& g) {
   std::vector<std::optional<int>> dt(g.vars.size());
+  // One buffer for every operator's input dtypes, and the class key not copied: this runs
+  // over every operator of a 100k-operator graph at each optimization.
+  std::vector<std::optional<int>> in;
   for (const Operator& op : g.oprs) {
-    std::vector<std::optional<int>> in;
+    in.clear();
     if (op.inputs) {
       for (uint32_t id : *op.inputs) in.push_back(id < dt.size() ? dt[id] : std::nullopt);
     }
     const std::optional<int> first = in.empty() ? std::nullopt : in[0];
-    const std::string key = op.cls ? op.cls->key : "";
+    const std::string_view key = op.cls ? std::string_view(op.cls->key) : std::string_view();
     for (size_t k = 0; k < op.outputs.size(); ++k) {
       uint32_t v = op.outputs[k];
       std::optional<int> t;

@@ -62,9 +62,11 @@ void ElemChainPass::Process(VarRef endpoint, uint32_t mode) {
   ProcessChain(endpoint, mode);
 }
 
-std::vector<VarRef> ElemChainPass::ChainTerms(VarRef endpoint, uint32_t mode) const {
-  std::vector<VarRef> leaves;
-  std::vector<VarRef> stack{endpoint};
+const std::vector<VarRef>& ElemChainPass::ChainTerms(VarRef endpoint, uint32_t mode) const {
+  std::vector<VarRef>& leaves = leaves_;
+  leaves.clear();
+  std::vector<VarRef>& stack = stack_;
+  stack.assign(1, endpoint);
   size_t expanded = 0;
   while (!stack.empty()) {
     const VarRef v = stack.back();
@@ -76,7 +78,10 @@ std::vector<VarRef> ElemChainPass::ChainTerms(VarRef endpoint, uint32_t mode) co
       const std::vector<VarRef>& in = g_->node(v.node).inputs;
       for (auto it = in.rbegin(); it != in.rend(); ++it) stack.push_back(*it);
     }
-    if (++expanded > kMaxChainTerms) return {};
+    if (++expanded > kMaxChainTerms) {
+      leaves.clear();
+      return leaves;
+    }
   }
   return leaves;
 }

@@ -43,10 +43,10 @@ void SortInputs(const OptGraph& g, uint32_t mode, std::vector<VarRef>* in) {
   }
 }
 
-std::string FloatBytes(float v) {
-  std::string s(4, '\0');
-  std::memcpy(s.data(), &v, 4);
-  return s;
+uint64_t PowCCode(float exp) {
+  uint32_t bits;
+  std::memcpy(&bits, &exp, 4);
+  return same_code::kPowC | bits;
 }
 
 }  // namespace
@@ -84,20 +84,15 @@ void OprMaker::NameMade(uint32_t node) {
   if (!g_->node(node).op().name) g_->set_opr_name(node, DefaultOprName(*g_, node));
 }
 
-std::string OprMaker::SameKeyOf(uint32_t node) const {
+uint64_t OprMaker::SameKeyOf(uint32_t node) const {
   const OptNode& n = g_->node(node);
-  if (n.outputs.size() != 1) return "";
-  const std::string_view key = g_->Key(node);
-  if (key == "Elemwise") {
-    std::optional<uint32_t> mode = n.elemwise_mode();
-    return mode ? "Elemwise:" + std::to_string(*mode) : "";
-  }
-  if (key == "PowC" && !n.op().params.empty() && n.op().params[0].type == kPowCParam &&
+  if (n.outputs.size() != 1) return 0;
+  if (std::optional<uint32_t> mode = n.elemwise_mode()) return same_code::kElemwise | *mode;
+  if (g_->Key(node) == "PowC" && !n.op().params.empty() && n.op().params[0].type == kPowCParam &&
       n.op().params[0].table != nullptr) {
-    return "PowC:" +
-           FloatBytes(reinterpret_cast<const param::PowC*>(n.op().params[0].table)->exp());
+    return PowCCode(reinterpret_cast<const param::PowC*>(n.op().params[0].table)->exp());
   }
-  return "";
+  return 0;
 }
 
 void OprMaker::IndexGraph() {
@@ -107,11 +102,10 @@ void OprMaker::IndexGraph() {
   // the cache more often than the growths it saves cost).
   if (index.map.empty()) index.map.Reserve(g_->size());
   for (; index.indexed < g_->size(); ++index.indexed) {
-    std::string key = SameKeyOf(index.indexed);
-    if (key.empty()) continue;
+    const uint64_t code = SameKeyOf(index.indexed);
+    if (code == 0) continue;
     // The oldest operator stays: what is there is kept.
-    auto [value, fresh] =
-        index.map.TryEmplace(SameKey{std::move(key), g_->node(index.indexed).inputs});
+    auto [value, fresh] = index.map.TryEmplace(SameKey(code, g_->node(index.indexed).inputs));
     if (fresh) *value = VarRef{index.indexed, 0};
   }
 }
@@ -121,25 +115,30 @@ VarRef OprMaker::Insert(OptNode n, const std::string& dedup_key) {
   IndexGraph();
   // One lookup: the entry is made now and given its var by AddMade (nothing in between
   // touches the index, so the pointer stays valid).
-  auto [entry, fresh] = g_->same_index().map.TryEmplace(SameKey{dedup_key, n.inputs});
+  auto [entry, fresh] = g_->same_index().map.TryEmplace(SameKey(Code(dedup_key), n.inputs));
   if (!fresh) return *entry;
   return AddMade(std::move(n), entry);
 }
 
 template <typename MakeParam>
-VarRef OprMaker::Make(const char* cls, uint8_t param_type, std::string dedup_key,
+VarRef OprMaker::Make(const char* cls, uint8_t param_type, uint64_t code,
                       std::vector<VarRef> inputs, const MakeParam& make_param) {
   IndexGraph();
-  auto [entry, fresh] = g_->same_index().map.TryEmplace(SameKey{std::move(dedup_key), inputs});
+  SameIndex& index = g_->same_index();
+  auto [entry, fresh] = index.map.TryEmplace(SameKey(code, inputs));
   if (!fresh) return *entry;
   OptNode n;
   n.set_op(g_->NewOperator(cls));
   n.inputs = std::move(inputs);
   n.outputs.resize(1);
-  flatbuffers::FlatBufferBuilder fbb(64);
-  const flatbuffers::Offset<void> table = make_param(&fbb);
+  auto [cached, new_param] = index.params.try_emplace(code);
+  if (new_param) {
+    flatbuffers::FlatBufferBuilder fbb(64);
+    const flatbuffers::Offset<void> table = make_param(&fbb);
+    cached->second = g_->OwnParam(param_type, &fbb, table);
+  }
   Operator& op = n.mutable_op();
-  op.params.push_back(g_->OwnParam(param_type, &fbb, table));
+  op.params.push_back(cached->second);
   op.items = {{DumpItem::kParam, 0}};
   return AddMade(std::move(n), entry);
 }
@@ -218,7 +217,7 @@ VarRef OprMaker::ScalarImm(float value, int dtype, VarRef like) {
 VarRef OprMaker::TypeCvt(VarRef x, int dtype) {
   if (g_->var(x).dtype == dtype) return x;
   // The output's dtype is the param's: what inference tells from the new node.
-  return Make("TypeCvt", kDTypeParam, "TypeCvt:" + std::to_string(dtype), {x},
+  return Make("TypeCvt", kDTypeParam, Code("TypeCvt:" + std::to_string(dtype)), {x},
               [&](flatbuffers::FlatBufferBuilder* fbb) {
                 return mgb::serialization::fbs::CreateDType(
                            *fbb, static_cast<mgb::serialization::fbs::DTypeEnum>(dtype))
@@ -241,7 +240,7 @@ VarRef OprMaker::Elemwise(uint32_t mode, std::vector<VarRef> in) {
       break;
     }
   }
-  return Make("Elemwise", kElemwiseParam, "Elemwise:" + std::to_string(mode), std::move(in),
+  return Make("Elemwise", kElemwiseParam, same_code::kElemwise | mode, std::move(in),
               [&](flatbuffers::FlatBufferBuilder* fbb) {
                 return param::CreateElemwise(*fbb, static_cast<param::ElemwiseMode>(mode)).Union();
               });
@@ -249,20 +248,20 @@ VarRef OprMaker::Elemwise(uint32_t mode, std::vector<VarRef> in) {
 
 VarRef OprMaker::PowC(VarRef x, float exp) {
   if (AlmostEqual(exp, 1.0f)) return x;
-  return Make(
-      "PowC", kPowCParam, "PowC:" + FloatBytes(exp), {x},
-      [&](flatbuffers::FlatBufferBuilder* fbb) { return param::CreatePowC(*fbb, exp).Union(); });
+  return Make("PowC", kPowCParam, PowCCode(exp), {x}, [&](flatbuffers::FlatBufferBuilder* fbb) {
+    return param::CreatePowC(*fbb, exp).Union();
+  });
 }
 
 VarRef OprMaker::Broadcast(VarRef x, VarRef shape) {
   return Make(
-      "Broadcast", kEmptyParam, "Broadcast", {x, shape},
+      "Broadcast", kEmptyParam, Code("Broadcast"), {x, shape},
       [&](flatbuffers::FlatBufferBuilder* fbb) { return param::CreateEmpty(*fbb).Union(); });
 }
 
 VarRef OprMaker::GetVarShape(VarRef x, int32_t axis) {
   return Make("GetVarShape", kOptionalAxisV1Param,
-              axis == kNoAxis ? "GetVarShape" : "GetVarShape:" + std::to_string(axis), {x},
+              Code(axis == kNoAxis ? "GetVarShape" : "GetVarShape:" + std::to_string(axis)), {x},
               [&](flatbuffers::FlatBufferBuilder* fbb) {
                 return param::CreateOptionalAxisV1(*fbb, axis).Union();
               });
@@ -270,12 +269,12 @@ VarRef OprMaker::GetVarShape(VarRef x, int32_t axis) {
 
 VarRef OprMaker::Concat(std::vector<VarRef> inputs, int32_t axis) {
   return Make(
-      "Concat", kAxisParam, "Concat:" + std::to_string(axis), std::move(inputs),
+      "Concat", kAxisParam, Code("Concat:" + std::to_string(axis)), std::move(inputs),
       [&](flatbuffers::FlatBufferBuilder* fbb) { return param::CreateAxis(*fbb, axis).Union(); });
 }
 
 VarRef OprMaker::Reshape(VarRef x, VarRef target, int32_t unspec_axis) {
-  return Make("Reshape", kOptionalAxisV1Param, "Reshape:" + std::to_string(unspec_axis),
+  return Make("Reshape", kOptionalAxisV1Param, Code("Reshape:" + std::to_string(unspec_axis)),
               {x, target}, [&](flatbuffers::FlatBufferBuilder* fbb) {
                 return param::CreateOptionalAxisV1(*fbb, unspec_axis).Union();
               });
@@ -286,7 +285,7 @@ VarRef OprMaker::Dimshuffle(VarRef x, const std::vector<int32_t>& pattern) {
   const uint32_t ndim = shape ? static_cast<uint32_t>(shape->size()) : 0;
   std::string key = "Dimshuffle:" + std::to_string(ndim);
   for (int32_t p : pattern) key += "," + std::to_string(p);
-  return Make("Dimshuffle", kDimshuffleParam, std::move(key), {x},
+  return Make("Dimshuffle", kDimshuffleParam, Code(key), {x},
               [&](flatbuffers::FlatBufferBuilder* fbb) {
                 return param::CreateDimshuffleDirect(*fbb, &pattern, ndim).Union();
               });
@@ -298,8 +297,8 @@ VarRef OprMaker::ShapeImm(const std::vector<int32_t>& dims, VarRef like) {
 
 VarRef OprMaker::Reduce(VarRef x, uint32_t mode, int32_t axis, uint32_t data_type) {
   return Make("Reduce", kReduceParam,
-              "Reduce:" + std::to_string(mode) + ":" + std::to_string(axis) + ":" +
-                  std::to_string(data_type),
+              Code("Reduce:" + std::to_string(mode) + ":" + std::to_string(axis) + ":" +
+                   std::to_string(data_type)),
               {x}, [&](flatbuffers::FlatBufferBuilder* fbb) {
                 return param::CreateReduce(*fbb, static_cast<param::ReduceMode>(mode), axis,
                                            static_cast<param::ReduceDataType>(data_type))
@@ -310,7 +309,7 @@ VarRef OprMaker::Reduce(VarRef x, uint32_t mode, int32_t axis, uint32_t data_typ
 VarRef OprMaker::ReduceTo(VarRef x, uint32_t mode, VarRef target) {
   constexpr int32_t kToTarget = 2147483647;  // Reduce's axis when a target shape is given
   return Make(
-      "Reduce", kReduceParam, "Reduce:" + std::to_string(mode) + ":to", {x, target},
+      "Reduce", kReduceParam, Code("Reduce:" + std::to_string(mode) + ":to"), {x, target},
       [&](flatbuffers::FlatBufferBuilder* fbb) {
         return param::CreateReduce(*fbb, static_cast<param::ReduceMode>(mode), kToTarget).Union();
       });
@@ -329,10 +328,10 @@ uint32_t OprMaker::Copy(uint32_t node, std::vector<VarRef> in, bool keep_var_nam
                             : node;
   if (g_->node(root).inputs == in) return root;
   IndexGraph();
-  const std::string same = SameKeyOf(root);
+  const uint64_t same = SameKeyOf(root);
   // One lookup: the entry is made now and given its var below.
   auto [entry, fresh] =
-      index.map.TryEmplace(SameKey{same.empty() ? "copy:" + std::to_string(root) : same, in});
+      index.map.TryEmplace(SameKey(same == 0 ? same_code::kCopy | root : same, in));
   if (!fresh) return entry->node;
   OptNode n;
   n.ShareOp(old);

@@ -65,8 +65,10 @@ class OprMaker {
   // operators there are (a chain that comes out as it was), and building each one to find it
   // there cost more than the pass's walk.
   template <typename MakeParam>
-  VarRef Make(const char* cls, uint8_t param_type, std::string dedup_key,
-              std::vector<VarRef> inputs, const MakeParam& make_param);
+  VarRef Make(const char* cls, uint8_t param_type, uint64_t code, std::vector<VarRef> inputs,
+              const MakeParam& make_param);
+  // The SameKey code of a key given as text.
+  uint64_t Code(std::string_view text) { return g_->same_index().map.Intern(text); }
   // Appends `n`, found nowhere in the index, names and folds it, and gives `entry` (its
   // index entry, or nullptr) what stands for it.
   VarRef AddMade(OptNode n, VarRef* entry);
@@ -75,8 +77,9 @@ class OprMaker {
   void NameMade(uint32_t node);
 
   OptGraph* g_;
-  // The key MegEngine's deduplication tells operator `node` by; "" for those not indexed.
-  std::string SameKeyOf(uint32_t node) const;
+  // The code MegEngine's deduplication tells operator `node` by (same_table.h); 0 for
+  // those not indexed.
+  uint64_t SameKeyOf(uint32_t node) const;
   // Adds the graph's nodes not yet looked at to its SameIndex.
   void IndexGraph();
 

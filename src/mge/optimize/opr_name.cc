@@ -43,7 +43,7 @@ std::string ValueSummary(const Operator& op) {
 std::string Base(const OptGraph& g, uint32_t node) {
   const Operator& op = g.node(node).op();
   const std::string_view key = g.Key(node);
-  if (std::optional<uint32_t> mode = ElemwiseModeOf(op)) {
+  if (std::optional<uint32_t> mode = g.node(node).elemwise_mode()) {
     const char* name = param::EnumNameElemwiseMode(static_cast<param::ElemwiseMode>(*mode));
     return name && *name ? name : "Elemwise";
   }
@@ -73,14 +73,25 @@ std::string Base(const OptGraph& g, uint32_t node) {
   return key.empty() ? op.DisplayType() : std::string(key);
 }
 
-// An input's part: its name without the outermost parenthesised span.
-std::string Stripped(std::string name) {
+// An input's part: its name without the outermost parenthesised span, appended to `out`
+// (no copy of the name: a pass names every operator it makes after its inputs).
+void AppendStripped(std::string_view name, std::string* out) {
   const size_t open = name.find('(');
   const size_t close = name.rfind(')');
-  if (open != std::string::npos && close != std::string::npos && close > open) {
-    name.erase(open, close - open + 1);
+  if (open != std::string_view::npos && close != std::string_view::npos && close > open) {
+    out->append(name.substr(0, open));
+    out->append(name.substr(close + 1));
+  } else {
+    out->append(name);
   }
-  return name;
+}
+
+// The same for VarName(g, v).
+void AppendStrippedVarName(const OptGraph& g, VarRef v, std::string* out) {
+  const OptVar& var = g.var(v);
+  if (var.middle().name) return AppendStripped(*var.middle().name, out);
+  if (var.v1_name() && !var.v1_name()->empty()) return AppendStripped(*var.v1_name(), out);
+  AppendStripped(VarName(g, v), out);
 }
 
 }  // namespace
@@ -111,11 +122,14 @@ std::string DefaultOprName(const OptGraph& g, uint32_t node) {
         name += "...";
         break;
       }
-      name += Stripped(VarName(g, n.inputs[k]));
+      AppendStrippedVarName(g, n.inputs[k], &name);
     }
     name += ")";
   }
-  return name + "[" + std::to_string(n.id) + "]";
+  name += "[";
+  name += std::to_string(n.id);
+  name += "]";
+  return name;
 }
 
 }  // namespace graphport::mge::opt

@@ -123,6 +123,10 @@ struct SameIndex {
   // share params); kNoRoot for the others. By index: a pass may copy 100k operators.
   static constexpr uint32_t kNoRoot = ~uint32_t{0};
   std::vector<uint32_t> copy_root;
+  // The param table of each SameKey code OprMaker made one for (the code names the whole
+  // param): the operators a chain pass makes share one table per mode, where building each
+  // one's own cost a FlatBufferBuilder and two allocations.
+  std::unordered_map<uint64_t, Param> params;
 };
 
 class OptGraph {

@@ -1,16 +1,34 @@
 #include "mge/optimize/same_table.h"
 
+#include <algorithm>
+
 namespace graphport::mge::opt {
 
+SameKey::SameKey(uint64_t code, const std::vector<VarRef>& inputs)
+    : code_(code), size_(static_cast<uint32_t>(inputs.size())) {
+  VarRef* to = small_;
+  if (inputs.size() > kSmall) {
+    large_ = std::make_unique<VarRef[]>(inputs.size());
+    to = large_.get();
+  }
+  std::copy(inputs.begin(), inputs.end(), to);
+}
+
+bool SameKey::operator==(const SameKey& o) const {
+  return code_ == o.code_ && size_ == o.size_ && std::equal(inputs(), inputs() + size_, o.inputs());
+}
+
 size_t SameKeyHash::operator()(const SameKey& k) const {
-  // splitmix64's finalizer over each input in turn: neighbouring node numbers, which a
-  // chain's operators have, must land in different buckets.
-  uint64_t h = std::hash<std::string>()(k.key);
-  for (const VarRef& v : k.inputs) {
-    h ^= (uint64_t{v.node} << 8 | v.output) + 0x9e3779b97f4a7c15ull;
+  // splitmix64's finalizer over the code and each input in turn: neighbouring node numbers,
+  // which a chain's operators have, must land in different buckets.
+  auto mix = [](uint64_t h) {
     h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
     h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
-    h ^= h >> 31;
+    return h ^ (h >> 31);
+  };
+  uint64_t h = mix(k.code() + 0x9e3779b97f4a7c15ull);
+  for (const VarRef* v = k.inputs(); v != k.inputs() + k.size(); ++v) {
+    h = mix(h ^ ((uint64_t{v->node} << 8 | v->output) + 0x9e3779b97f4a7c15ull));
   }
   return static_cast<size_t>(h);
 }
@@ -38,6 +56,12 @@ uint64_t* SameTable::Probe(const SameKey* key, size_t hash) {
       return &slot;
     }
   }
+}
+
+uint64_t SameTable::Intern(std::string_view text) {
+  auto [it, fresh] = texts_.try_emplace(std::string(text), same_code::kText | texts_.size());
+  (void)fresh;
+  return it->second;
 }
 
 std::pair<VarRef*, bool> SameTable::TryEmplace(SameKey key) {

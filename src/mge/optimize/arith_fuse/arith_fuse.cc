@@ -16,8 +16,8 @@ namespace {
 
 // A map kept in the order its keys were first inserted (an erased key inserted again goes
 // last). A vector: a chain has a few keys, and a list node per key was an allocation for
-// each of the tens of thousands of chains of a large graph.
-template <typename Key, typename Value>
+// each of the tens of thousands of chains of a large graph. Keys are compared with `Equal`.
+template <typename Key, typename Value, typename Equal>
 class InsertionMap {
  public:
   using Entries = std::vector<std::pair<Key, Value>>;
@@ -29,7 +29,7 @@ class InsertionMap {
   }
   typename Entries::iterator Find(const Key& key) {
     return std::find_if(entries_.begin(), entries_.end(),
-                        [&](const auto& e) { return e.first == key; });
+                        [&](const auto& e) { return Equal()(e.first, key); });
   }
   typename Entries::iterator Erase(typename Entries::iterator it) { return entries_.erase(it); }
   Entries& entries() { return entries_; }
@@ -41,6 +41,19 @@ class InsertionMap {
 };
 
 using Product = std::pair<VarRef, VarRef>;
+
+// Shapes are held as pointers to the static shapes of the graph's vars (nodes never move):
+// a chain's map keys then copy no shape, which was most of a chain's allocations.
+using ShapeRef = const Shape*;
+using ShapePair = std::pair<ShapeRef, ShapeRef>;
+struct SameShape {
+  bool operator()(ShapeRef a, ShapeRef b) const { return *a == *b; }
+};
+struct SameShapes {
+  bool operator()(const ShapePair& a, const ShapePair& b) const {
+    return *a.first == *b.first && *a.second == *b.second;
+  }
+};
 
 class Fuser : public ElemChainPass {
  public:
@@ -62,7 +75,7 @@ class Fuser : public ElemChainPass {
   void ProcessChain(VarRef endpoint, uint32_t mode) override {
     (void)mode;
     if (!ShapeOf(endpoint)) return;
-    const std::vector<VarRef> leaves = ChainTerms(endpoint, kAdd);
+    const std::vector<VarRef>& leaves = ChainTerms(endpoint, kAdd);
     if (leaves.empty()) return;
     products_.clear();
     bias_.clear();
@@ -75,17 +88,17 @@ class Fuser : public ElemChainPass {
         a = rw_.Get(a);
         b = rw_.Get(b);
         if (!ShapeOf(a) || !ShapeOf(b)) return;
-        products_[{*ShapeOf(a), *ShapeOf(b)}].push_back({a, b});
+        products_[{&*ShapeOf(a), &*ShapeOf(b)}].push_back({a, b});
       } else {
         const VarRef v = rw_.Get(leaf);
         if (!ShapeOf(v)) return;
-        bias_[*ShapeOf(v)].push_back(v);
+        bias_[&*ShapeOf(v)].push_back(v);
       }
     }
     if (products_.empty()) return;
     // Products of operands of one shape first: their results can be others' bias.
     for (auto it = products_.entries().begin(); it != products_.entries().end();) {
-      if (it->first.first != it->first.second) {
+      if (*it->first.first != *it->first.second) {
         ++it;
         continue;
       }
@@ -95,7 +108,7 @@ class Fuser : public ElemChainPass {
     // The others from the smallest broadcast shape up (fewer products first on a tie).
     std::vector<std::pair<size_t, std::vector<Product>*>> sorted;
     for (auto& [shapes, terms] : products_.entries()) {
-      const std::optional<Shape> out = BroadcastShapes({shapes.first, shapes.second});
+      const std::optional<Shape> out = BroadcastShapes({*shapes.first, *shapes.second});
       sorted.push_back({out ? ElementCount(*out) : 0, &terms});
     }
     std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
@@ -111,12 +124,12 @@ class Fuser : public ElemChainPass {
   }
 
   void AddBias(VarRef v) {
-    if (const std::optional<Shape>& shape = ShapeOf(v)) bias_[*shape].push_back(v);
+    if (const std::optional<Shape>& shape = ShapeOf(v)) bias_[&*shape].push_back(v);
   }
 
   // The bias terms of `shape` summed and taken out, if there are any.
   std::optional<VarRef> PopBias(const Shape& shape) {
-    auto it = bias_.Find(shape);
+    auto it = bias_.Find(&shape);
     if (it == bias_.entries().end()) return std::nullopt;
     const VarRef sum = ReduceVarList(&m_, it->second, kAdd);
     bias_.Erase(it);
@@ -180,8 +193,8 @@ class Fuser : public ElemChainPass {
     return false;
   }
 
-  InsertionMap<std::pair<Shape, Shape>, std::vector<Product>> products_;
-  InsertionMap<Shape, std::vector<VarRef>> bias_;
+  InsertionMap<ShapePair, std::vector<Product>, SameShapes> products_;
+  InsertionMap<ShapeRef, std::vector<VarRef>, SameShape> bias_;
   uint32_t fma3_ = 0, fma4_ = 0, fused_add_ = 0;
 };
 
