@@ -97,8 +97,8 @@ TEST(OptimizeCorpus, BuiltGraphWritesAndLoadsBack) {
   VarRef p = t.Imm(HostValue::Floats({1, 2, 1, 1}, {1.0f, 2.0f}));
   VarRef q = t.Imm(HostValue::Floats({1, 2, 1, 1}, {0.5f, 0.25f}));
   VarRef bn = t.BatchNorm({x, p, q, q, p}, 1e-3, true);
-  t.Output(
-      t.Elemwise(0, {t.Elemwise(16, {bn, t.Shared("w", HostValue::Floats({2}, {1, 2}))})}, "out"));
+  t.Output(t.Elemwise(
+      kRelu, {t.Elemwise(kAdd, {bn, t.Shared("w", HostValue::Floats({2}, {1, 2}))})}, "out"));
   const Graph& before = t.Emit();
   for (DumpFormat f : {DumpFormat::kFbsV2}) CheckRoundTrip(before, f);
   RewrittenGraph out;
@@ -168,11 +168,11 @@ TEST(OptimizePipeline, ConvBiasBatchNormRelu) {
   VarRef x = t.Input("x", {2, 3, 6, 6});
   VarRef w = t.Imm(Seeded({4, 3, 3, 3}, 1));
   VarRef b = t.Imm(Seeded({1, 4, 1, 1}, 2));
-  VarRef conv = t.Elemwise(16, {t.Convolution(x, w), b});
+  VarRef conv = t.Elemwise(kAdd, {t.Convolution(x, w), b});
   VarRef bn = t.BatchNorm({conv, t.Imm(Seeded({1, 4, 1, 1}, 3)), t.Imm(Seeded({1, 4, 1, 1}, 4)),
                            t.Imm(Seeded({1, 4, 1, 1}, 5)), t.Imm(Seeded({1, 4, 1, 1}, 6, 0.5f, 2))},
                           1e-5, true);
-  t.Output(t.Elemwise(0, {bn}, "out"));
+  t.Output(t.Elemwise(kRelu, {bn}, "out"));
   RewrittenGraph storage;
   const Graph* before;
   const Graph& after = OptimizeBuilt(&t, &storage, &before);
@@ -186,8 +186,8 @@ TEST(OptimizePipeline, ConvBiasResidualRelu) {
   TestGraph t;
   VarRef x = t.Input("x", {1, 3, 5, 5}), y = t.Input("y", {1, 4, 3, 3});
   VarRef conv = t.Convolution(x, t.Imm(Seeded({4, 3, 3, 3}, 7)));
-  VarRef sum = t.Elemwise(16, {t.Elemwise(16, {conv, t.Imm(Seeded({1, 4, 1, 1}, 8))}), y});
-  t.Output(t.Elemwise(0, {sum}, "out"));
+  VarRef sum = t.Elemwise(kAdd, {t.Elemwise(kAdd, {conv, t.Imm(Seeded({1, 4, 1, 1}, 8))}), y});
+  t.Output(t.Elemwise(kRelu, {sum}, "out"));
   RewrittenGraph storage;
   const Graph* before;
   const Graph& after = OptimizeBuilt(&t, &storage, &before);
@@ -201,9 +201,10 @@ TEST(OptimizePipeline, MatmulChain) {
   TestGraph t;
   VarRef x = t.Input("x", {4, 8});
   VarRef h = t.MatrixMul(x, t.Imm(Seeded({8, 6}, 9)));
-  h = t.Elemwise(16, {t.Elemwise(21, {h, t.Imm(Seeded({1, 6}, 10))}), t.Imm(Seeded({1, 6}, 11))});
-  h = t.Elemwise(0, {h});
-  h = t.Elemwise(21, {t.MatrixMul(h, t.Imm(Seeded({6, 3}, 12))), t.Imm(Seeded({1, 3}, 13))});
+  h = t.Elemwise(kAdd,
+                 {t.Elemwise(kMul, {h, t.Imm(Seeded({1, 6}, 10))}), t.Imm(Seeded({1, 6}, 11))});
+  h = t.Elemwise(kRelu, {h});
+  h = t.Elemwise(kMul, {t.MatrixMul(h, t.Imm(Seeded({6, 3}, 12))), t.Imm(Seeded({1, 3}, 13))});
   t.Output(h);
   RewrittenGraph storage;
   const Graph* before;
@@ -216,10 +217,10 @@ TEST(OptimizePipeline, MatmulChain) {
 TEST(OptimizePipeline, ReduceMeanHead) {
   TestGraph t;
   VarRef x = t.Input("x", {2, 3, 4});
-  VarRef s = t.Elemwise(21, {x, t.Imm(Seeded({1, 3, 1}, 14))});
+  VarRef s = t.Elemwise(kMul, {x, t.Imm(Seeded({1, 3, 1}, 14))});
   VarRef sum = t.Reduce(s, 0 /*SUM*/, 2);
   VarRef count = t.TypeCvt(t.WithAxis("GetVarShape", {s}, 2), kF32);
-  t.Output(t.Elemwise(27, {sum, count}, "out"));
+  t.Output(t.Elemwise(kTrueDiv, {sum, count}, "out"));
   RewrittenGraph storage;
   const Graph* before;
   const Graph& after = OptimizeBuilt(&t, &storage, &before);

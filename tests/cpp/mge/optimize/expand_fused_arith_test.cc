@@ -53,7 +53,7 @@ TEST(ExpandFusedArith, AddActivations) {
 TEST(ExpandFusedArith, LeavesOtherModesAlone) {
   TestGraph t;
   VarRef a = t.Input("a", {3});
-  t.Output(t.Elemwise(kAdd, {a, t.Elemwise(0, {a})}));
+  t.Output(t.Elemwise(kAdd, {a, t.Elemwise(kRelu, {a})}));
   PassReport report;
   std::vector<std::string> out = ApplyPass(&t, ExpandFusedArith, &report);
   EXPECT_FALSE(report.changed);

@@ -87,7 +87,7 @@ TEST(FuseGrain, LeavesOtherDivisionsAlone) {
 // f32) reads the half value with data_type FLOAT_O32xC32.
 TEST(CombineAstypeAndReduce, ReadsHalfDirectly) {
   TestGraph t;
-  VarRef half = t.Elemwise(0, {t.TypeCvt(t.Input("x", {2, 3, 3}), kF16)});
+  VarRef half = t.Elemwise(kRelu, {t.TypeCvt(t.Input("x", {2, 3, 3}), kF16)});
   t.Output(t.Reduce(t.TypeCvt(half, kF32), kReduceSum, 0));
   PassReport report;
   std::vector<std::string> out = ApplyPass(&t, CombineAstypeAndReduce, &report);

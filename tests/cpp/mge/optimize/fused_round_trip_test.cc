@@ -111,7 +111,7 @@ TEST(FusedRoundTrip, ChangedRoundTripsAreExpandedAsMegEngineDoes) {
     VarRef x = t.Input("x", {4, 8}), y = t.Input("y", {4, 8});
     VarRef w = t.Imm(testing::Ramp({1, 8}, 1, 0.25f)), c = t.Imm(testing::Ramp({1, 8}, 3, 0.25f));
     VarRef f = t.Elemwise(kFuseMulAdd3, {x, w, c});
-    t.Output(t.Elemwise(16, {f, y}));  // ADD: the chain grows past the fused operator
+    t.Output(t.Elemwise(kAdd, {f, y}));  // ADD: the chain grows past the fused operator
     Both b = RunBoth(t.Emit());
     EXPECT_EQ(ExpandReport(b.kept), "1 fused Elemwise expanded");
     EXPECT_EQ(b.kept_bytes, b.expanded_bytes);
@@ -119,7 +119,7 @@ TEST(FusedRoundTrip, ChangedRoundTripsAreExpandedAsMegEngineDoes) {
   {
     TestGraph t;
     VarRef x = t.Input("x", {4, 8}), y = t.Input("y", {4, 8});
-    VarRef p = t.Elemwise(21, {x, y});  // MUL
+    VarRef p = t.Elemwise(kMul, {x, y});  // MUL
     t.Output(t.Elemwise(kFuseAddRelu, {p, t.Imm(testing::Ramp({1, 8}, 2, 0.25f))}));
     Both b = RunBoth(t.Emit());
     EXPECT_EQ(ExpandReport(b.kept), "1 fused Elemwise expanded");

@@ -158,7 +158,7 @@ TEST(Rewriter, CopiesReadersAndInheritsNames) {
   TestGraph t;
   VarRef x = t.Input("x", {3});
   VarRef marked = t.Unary("Identity", x, "marked");
-  VarRef relu = t.Elemwise(0, {marked}, "relu");
+  VarRef relu = t.Elemwise(kRelu, {marked}, "relu");
   t.Output(relu);
   OptGraph& g = t.g();
   Rewriter rw(&g);

@@ -95,7 +95,7 @@ TEST(NormalizeArithChain, DivisionByAConstantIsACoefficient) {
 // MegEngine's rewrite has and the numerics check would see.)
 TEST(NormalizeArithChain, PowersAndQuotients) {
   TestGraph t;
-  t.Output(t.PowC(t.Elemwise(1 /*ABS*/, {t.Input("a", {3})}), 2.3f));
+  t.Output(t.PowC(t.Elemwise(kAbs, {t.Input("a", {3})}), 2.3f));
   EXPECT_EQ(Normalized(&t), "POW(Elemwise1(a),imm(2.300000))");
 
   TestGraph t2;

@@ -186,7 +186,7 @@ TEST(OptimizedDump, FuseConvBiasNonlinearityWritesAConvBias) {
   conv.outputs.resize(1);
   const VarRef c{g.Add(std::move(conv)), 0};
   VarRef b = t.Imm(HostValue::Floats({1, 3, 1, 1}, {0.5f, -1, 2}));
-  t.Output(t.Elemwise(37 /*FUSE_ADD_RELU*/, {c, b}, "y"));
+  t.Output(t.Elemwise(kFuseAddRelu, {c, b}, "y"));
   DumpRequest request;
   DumpPlan plan = MakeDumpPlan(t.Emit(), request);
   StringSink sink;
@@ -232,7 +232,7 @@ std::string ConvBatchNormRelu() {
   VarRef conv = t.Convolution(x, t.Imm(HostValue::Floats({3, 2, 1, 1}, {1, 2, 3, 4, 5, 6})));
   VarRef p = t.Imm(HostValue::Floats({1, 3, 1, 1}, {1.0f, 2.0f, 3.0f}));
   VarRef q = t.Imm(HostValue::Floats({1, 3, 1, 1}, {0.5f, 0.25f, 2.0f}));
-  t.Output(t.Elemwise(0 /*RELU*/, {t.BatchNorm({conv, p, q, q, p}, 1e-3, true)}, "out"));
+  t.Output(t.Elemwise(kRelu, {t.BatchNorm({conv, p, q, q, p}, 1e-3, true)}, "out"));
   return FileOf(&t);
 }
 
@@ -242,8 +242,8 @@ std::string ConvBiasAddRelu() {
   VarRef x = t.Input("x", {1, 3, 5, 5}), y = t.Input("y", {1, 4, 3, 3});
   VarRef conv = t.Convolution(x, t.Imm(opt::testing::Ramp({4, 3, 3, 3}, -1.0f, 0.07f)));
   VarRef sum = t.Elemwise(
-      16, {t.Elemwise(16, {conv, t.Imm(opt::testing::Ramp({1, 4, 1, 1}, 0.5f, -0.5f))}), y});
-  t.Output(t.Elemwise(0 /*RELU*/, {sum}, "out"));
+      16, {t.Elemwise(kAdd, {conv, t.Imm(opt::testing::Ramp({1, 4, 1, 1}, 0.5f, -0.5f))}), y});
+  t.Output(t.Elemwise(kRelu, {sum}, "out"));
   return FileOf(&t);
 }
 
@@ -251,10 +251,10 @@ std::string ConvBiasAddRelu() {
 std::string MatmulChain() {
   testing::TestGraph t;
   VarRef h = t.MatrixMul(t.Input("x", {4, 8}), t.Imm(opt::testing::Ramp({8, 6}, -2.0f, 0.09f)));
-  h = t.Elemwise(16, {t.Elemwise(21, {h, t.Imm(opt::testing::Ramp({1, 6}, 0.5f, 0.25f))}),
-                      t.Imm(opt::testing::Ramp({1, 6}, -1.0f, 0.5f))});
-  h = t.Elemwise(0 /*RELU*/, {h});
-  t.Output(t.Elemwise(21,
+  h = t.Elemwise(kAdd, {t.Elemwise(kMul, {h, t.Imm(opt::testing::Ramp({1, 6}, 0.5f, 0.25f))}),
+                        t.Imm(opt::testing::Ramp({1, 6}, -1.0f, 0.5f))});
+  h = t.Elemwise(kRelu, {h});
+  t.Output(t.Elemwise(kMul,
                       {t.MatrixMul(h, t.Imm(opt::testing::Ramp({6, 3}, 1.0f, -0.1f))),
                        t.Imm(opt::testing::Ramp({1, 3}, 2.0f, 1.0f))},
                       "out"));
@@ -265,10 +265,10 @@ std::string MatmulChain() {
 std::string ReduceMeanHead() {
   testing::TestGraph t;
   VarRef x = t.Input("x", {2, 3, 4});
-  VarRef s = t.Elemwise(21, {x, t.Imm(opt::testing::Ramp({1, 3, 1}, 0.25f, 0.75f))});
+  VarRef s = t.Elemwise(kMul, {x, t.Imm(opt::testing::Ramp({1, 3, 1}, 0.25f, 0.75f))});
   VarRef sum = t.Reduce(s, 0 /*SUM*/, 2);
   VarRef count = t.TypeCvt(t.WithAxis("GetVarShape", {s}, 2), kF32);
-  t.Output(t.Elemwise(27 /*TRUE_DIV*/, {sum, count}, "out"));
+  t.Output(t.Elemwise(kTrueDiv, {sum, count}, "out"));
   return FileOf(&t);
 }
 

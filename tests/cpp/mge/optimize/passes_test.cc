@@ -52,7 +52,7 @@ TEST(ConvertBatchNormToElemwise, FoldsToElemwiseChain) {
   VarRef mean = t.Imm(HostValue::Floats({1, 3, 1, 1}, {1.0f, -1.0f, 0.25f}));
   VarRef var = t.Imm(HostValue::Floats({1, 3, 1, 1}, {4.0f, 0.5f, 3.0f}));
   VarRef y = t.BatchNorm({x, scale, bias, mean, var}, 1e-5, true);
-  t.Output(t.Elemwise(0 /*RELU*/, {y}, "out"));
+  t.Output(t.Elemwise(kRelu, {y}, "out"));
   const Graph& before = t.Emit();
 
   RewrittenGraph out;
@@ -108,7 +108,7 @@ TEST(ConvertBatchNormToElemwise, RefusesTrainingModeAndLeavesOthersAlone) {
   }
 
   TestGraph plain;
-  plain.Output(plain.Elemwise(0, {plain.Input("x", {3})}, "out"));
+  plain.Output(plain.Elemwise(kRelu, {plain.Input("x", {3})}, "out"));
   const Graph& none = plain.Emit();
   RewrittenGraph out2;
   OptGraph g2(none, &out2);
@@ -122,7 +122,7 @@ TEST(RemoveNonComputingOpr, BypassesMarkersAndIdentity) {
   TestGraph t;
   VarRef x = t.Input("x", {2, 3});
   VarRef marked = t.Unary("MarkNoBroadcastElemwise", x, "marked");
-  VarRef id = t.Unary("Identity", t.Elemwise(0, {marked}), "id");
+  VarRef id = t.Unary("Identity", t.Elemwise(kRelu, {marked}), "id");
   t.Output(id);
   t.Output(marked);
   // The relu's var without a name, as a file written with keep_var_name 0 holds it (a built
@@ -154,8 +154,8 @@ TEST(ParamFuse, FoldsConstEndpointsAndMidConstInputs) {
   VarRef x = t.Shared("x", HostValue::Floats({3}, {1, 2, 3}));
   VarRef y = t.Shared("y", HostValue::Floats({3}, {0.5f, -1, 4}));
   VarRef p = t.Input("p", {3});
-  VarRef z = t.Elemwise(16, {x, y}, "z");
-  VarRef q = t.Elemwise(16, {t.Elemwise(21, {x, y}), p}, "q");
+  VarRef z = t.Elemwise(kAdd, {x, y}, "z");
+  VarRef q = t.Elemwise(kAdd, {t.Elemwise(kMul, {x, y}), p}, "q");
   t.Output(z);
   t.Output(q);
   const Graph& before = t.Emit();
@@ -217,11 +217,11 @@ TEST(ParamFuse, FoldsAConstantSubgraphOfEveryEvaluatorOperator) {
   VarRef d = t.Dimshuffle(s, {1, 0}, 2);                              // (3,2): 1 4 / 2 5 / 3 6
   VarRef a = t.AxisAdd(d, 0);                                         // (1,3,2)
   VarRef b = t.Broadcast(a, t.Imm(HostValue::Ints({3}, {2, 3, 2})));  // (2,3,2)
-  VarRef h = t.TypeCvt(t.Elemwise(21, {b, t.Imm(HostValue::Floats({1}, {1.001f}))}), kF16);
+  VarRef h = t.TypeCvt(t.Elemwise(kMul, {b, t.Imm(HostValue::Floats({1}, {1.001f}))}), kF16);
   VarRef back = t.TypeCvt(h, kF32);
   VarRef sq = t.PowC(back, 2);
   VarRef r = t.Reduce(sq, 0 /*SUM*/, 0);  // (1,3,2)
-  t.Output(t.Elemwise(21, {t.Input("x", {1, 3, 2}), r}, "out"));
+  t.Output(t.Elemwise(kMul, {t.Input("x", {1, 3, 2}), r}, "out"));
   const Graph& before = t.Emit();
   RewrittenGraph out;
   OptGraph g(before, &out);
@@ -247,7 +247,7 @@ TEST(ParamFuse, FoldsAConstantSubgraphOfEveryEvaluatorOperator) {
 TEST(ParamFuse, StopsWhereTheEvaluatorStops) {
   TestGraph t;
   VarRef c = t.Shared("c", HostValue::Floats({2}, {1, 2}));
-  t.Output(t.Elemwise(16, {t.Elemwise(6 /*EXP*/, {c}), t.Input("x", {2})}));
+  t.Output(t.Elemwise(kAdd, {t.Elemwise(kExp, {c}), t.Input("x", {2})}));
   const Graph& before = t.Emit();
   RewrittenGraph out;
   OptGraph g(before, &out);
@@ -266,7 +266,7 @@ TEST(ParamMerge, MergesSharedTensors) {
   VarRef x = t.Input("x", {2});
   VarRef a = t.Shared("a", HostValue::Floats({2}, {1, 2}));
   VarRef b = t.Shared("b", HostValue::Floats({2}, {3, 4}));
-  t.Output(t.Elemwise(16, {t.Elemwise(21, {x, a}), b}, "out"));
+  t.Output(t.Elemwise(kAdd, {t.Elemwise(kMul, {x, a}), b}, "out"));
   const Graph& before = t.Emit();
   RewrittenGraph out;
   OptGraph g(before, &out);
@@ -287,7 +287,7 @@ TEST(ParamMerge, MergesSharedTensors) {
   ExpectSameOutputs(before, out.graph);
 
   TestGraph none;
-  none.Output(none.Elemwise(0, {none.Input("x", {2})}));
+  none.Output(none.Elemwise(kRelu, {none.Input("x", {2})}));
   const Graph& plain = none.Emit();
   RewrittenGraph out2;
   OptGraph g2(plain, &out2);
@@ -297,7 +297,7 @@ TEST(ParamMerge, MergesSharedTensors) {
 // misc.cpp RemoveShapeHint: ShapeHint -> its input.
 TEST(RemoveShapeHint, Bypasses) {
   TestGraph t;
-  t.Output(t.Elemwise(0, {t.Unary("ShapeHint", t.Input("x", {2}))}));
+  t.Output(t.Elemwise(kRelu, {t.Unary("ShapeHint", t.Input("x", {2}))}));
   const Graph& before = t.Emit();
   RewrittenGraph out;
   OptGraph g(before, &out);
@@ -326,7 +326,7 @@ TEST(OptimizeForInference, RunsThePassesInOrder) {
   VarRef bn = t.BatchNorm({x, scale, bias, mean, var}, 1e-5, true);
   VarRef marked = t.Unary("MarkNoBroadcastElemwise", bn);
   VarRef hinted = t.Unary("ShapeHint", marked);
-  t.Output(t.Elemwise(16, {hinted, t.Shared("k", HostValue::Floats({3}, {1, 2, 3}))}, "out"));
+  t.Output(t.Elemwise(kAdd, {hinted, t.Shared("k", HostValue::Floats({3}, {1, 2, 3}))}, "out"));
   const Graph& before = t.Emit();
   RewrittenGraph out;
   OptimizeResult result = OptimizeForInference(before, {}, &out);

@@ -42,7 +42,7 @@ TEST(RemoveRedundantCopy, ChainsBecomeOneCopy) {
 TEST(RemoveRedundantCopy, KeepsCopiesBetweenGpus) {
   TestGraph t;
   VarRef x = t.Input("x", {2});
-  VarRef on_gpu0 = t.Elemwise(0, {t.Copy(x, "gpu0:0")});
+  VarRef on_gpu0 = t.Elemwise(kRelu, {t.Copy(x, "gpu0:0")});
   t.Output(t.Copy(t.Copy(on_gpu0, "gpu1:0"), "gpu2:0"));
   PassReport report;
   EXPECT_EQ(ApplyPass(&t, RemoveRedundantCopy, &report)[0], "Copy(Copy(RELU(Copy(x))))");
