@@ -2,7 +2,7 @@
 // description of every summary and export info field). Do not edit: run `node scripts/gen-types.mjs`.
 
 import type { SummaryHeader } from './results_common.js';
-import type { PreviewChanges, PreviewNameList, PreviewNodeCounts, PreviewOptionChanges } from './results_tensorflow.js';
+import type { PreviewChanges, PreviewNameList, PreviewNodeCounts, PreviewOptionEffect } from './results_tensorflow.js';
 
 /** What inspect() tells of a MegEngine model. */
 export interface MegEngineSummary extends SummaryHeader<'megengine', 'MegEngine', 'mge-fbs' | 'mge-fbs-v2' | 'mge-test', 'binary'> {
@@ -231,21 +231,7 @@ export interface MegEngineDumpInfo {
 }
 
 /** What a MegEngine export (Network.dump) wrote: MegEngine's dump result (MegEngineDumpInfo's fields), and more. */
-export interface MegEngineExportInfo {
-  /** Operators written. */
-  nr_opr: number;
-  /** Bytes of the dump. */
-  tot_bytes: number;
-  /** Bytes of tensor values. */
-  tensor_value_bytes: number;
-  /** The content hash (hex text: a JavaScript number cannot hold 64 bits) */
-  content_hash: string;
-  /** The input (Host2DeviceCopy) var names, sorted. */
-  inputs: string[];
-  /** The output var names, in order ("unnamed<i>" without names). */
-  outputs: string[];
-  /** The param names. */
-  params: string[];
+export interface MegEngineExportInfo extends MegEngineDumpInfo {
   /** Names of the files written, the model first. */
   files: string[];
   /** The dump format written. */
@@ -323,21 +309,7 @@ export interface MegEngineExportPreview {
 }
 
 /** What one export option does to the graph. */
-export interface MegEnginePreviewOption {
-  /** The option's name, or "export". */
-  option: string;
-  /** How the preview names it: "exportScope 'a'". */
-  label: string;
-  /** Its line for people: "clearDevices: 89 nodes changed". */
-  text: string;
-  /** Nodes it kept (an export scope). */
-  kept?: number;
-  /** The nodes it drops, by input name. */
-  dropped: PreviewNameList;
-  /** The nodes it changes, by output name. */
-  changed: PreviewOptionChanges;
-  /** The nodes it adds. */
-  added: PreviewNameList;
+export interface MegEnginePreviewOption extends PreviewOptionEffect {
   /** What else it has to say. */
   facts: MegEnginePreviewFacts;
 }

@@ -418,7 +418,13 @@ export interface TensorflowExportPreview {
 }
 
 /** What one export option does to the graph. */
-export interface TensorflowPreviewOption {
+export interface TensorflowPreviewOption extends PreviewOptionEffect {
+  /** What else it has to say. */
+  facts: TensorflowPreviewFacts;
+}
+
+/** What one export option does to the nodes, in any family. */
+export interface PreviewOptionEffect {
   /** The option's name, or "export". */
   option: string;
   /** How the preview names it: "exportScope 'a'". */
@@ -433,8 +439,6 @@ export interface TensorflowPreviewOption {
   changed: PreviewOptionChanges;
   /** The nodes it adds. */
   added: PreviewNameList;
-  /** What else it has to say. */
-  facts: TensorflowPreviewFacts;
 }
 
 /** What an option of this family says besides its node counts. */

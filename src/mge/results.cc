@@ -153,7 +153,9 @@ std::vector<ResultType> ExportTypes() {
   ResultType info{"MegEngineExportInfo",
                   "What a MegEngine export (Network.dump) wrote: MegEngine's dump result "
                   "(MegEngineDumpInfo's fields), and more.",
-                  DumpResultFields()};
+                  {},
+                  "",
+                  {"MegEngineDumpInfo"}};
   for (ResultField& field : std::vector<ResultField>{
            {"files", "string[]", "Names of the files written, the model first."},
            {"format", Literals({"FBS", "FBS_V2"}), "The dump format written."},
