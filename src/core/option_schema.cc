@@ -1,6 +1,7 @@
 #include "core/option_schema.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "core/base64.h"
 #include "core/error.h"
@@ -133,6 +134,27 @@ json DerivedDefaultsJson(const OptionSpec& spec) {
 }
 
 }  // namespace
+
+OptionSpec MakeOption(std::string name, std::string seed, OptionType type, json default_value,
+                      std::string group, std::string label, std::string help) {
+  OptionSpec spec;
+  for (char c : name) {
+    if (std::isupper(static_cast<unsigned char>(c))) {
+      spec.cli += '-';
+      spec.cli += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else {
+      spec.cli += c;
+    }
+  }
+  spec.name = std::move(name);
+  spec.seed = std::move(seed);
+  spec.type = type;
+  spec.default_value = std::move(default_value);
+  spec.group = std::move(group);
+  spec.label = std::move(label);
+  spec.help = std::move(help);
+  return spec;
+}
 
 const OptionSpec* OptionSchema::Find(const std::string& name) const {
   for (const auto& spec : options) {

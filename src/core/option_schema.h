@@ -85,6 +85,14 @@ struct OptionSpec {
   std::string adds_file{};
 };
 
+// The one form in which every family declares an option: the fields every option has, in this
+// order, with the CLI flag made from the name ("clearDevices" -> "clear-devices"). The caller
+// sets the rest (choices, metavar, rules...) on the result, and cli to "" for an option the CLI
+// takes another way (-o for the file name).
+OptionSpec MakeOption(std::string name, std::string seed, OptionType type,
+                      nlohmann::json default_value, std::string group, std::string label,
+                      std::string help);
+
 struct OptionGroup {
   std::string id;
   std::string title;

@@ -10,6 +10,7 @@
 #include "mge/export.h"
 #include "mge/graph_source.h"
 #include "mge/inspect.h"
+#include "mge/option_names.h"
 #include "mge/options.h"
 #include "mge/preview_rules.h"
 #include "mge/read.h"
@@ -195,7 +196,7 @@ class MegengineFamilyImpl : public Family {
     }
     if (bytes.empty()) fail(ErrorCode::kEmptyInput, "the file is empty");
     auto file = mge::ReadMgeFile(std::move(bytes), display);
-    int64_t graph = load_options.Int("graph");
+    int64_t graph = load_options.Int(mge::option::kGraph);
     if (graph < 0 || static_cast<uint64_t>(graph) >= file->graphs.size()) {
       ErrorLocation where;
       where.file = display;

@@ -9,6 +9,7 @@
 #include "proto/proto_io.h"
 #include "tensorflow/schemas.h"
 #include "tf/meta_graph/export_meta_graph.h"
+#include "tf/option_names.h"
 #include "tf/options.h"
 #include "tf/wire_write.h"
 
@@ -119,7 +120,8 @@ nlohmann::json Export(TfModel* model, const TfExportOptions& options, OutputSet*
   }
   nlohmann::json files = nlohmann::json::array({name});
   if (exported.debug_info != nullptr) {
-    std::string debug_name = AddedFileName(TfExportSchema().Find("saveDebugInfo")->adds_file, name);
+    std::string debug_name =
+        AddedFileName(TfExportSchema().Find(option::kSaveDebugInfo)->adds_file, name);
     WriteMessage(*exported.debug_info, options.as_text, debug_name, out, &left_out);
     files.push_back(debug_name);
   }

@@ -16,6 +16,7 @@
 #include "tf/freeze/variable_readers.h"
 #include "tf/inspect.h"
 #include "tf/meta_graph/builtin_op_defaults.h"
+#include "tf/option_names.h"
 #include "tf/options.h"
 #include "tf/preview_rules.h"
 #include "tf/results.h"
@@ -326,7 +327,7 @@ json TfFamilyModel::Inspect() const {
 }
 
 bool TfFamilyModel::WritesFolder(const OptionValues& options) const {
-  std::string to = options.String("to");
+  std::string to = options.String(option::kTo);
   if (to == "saved-model") return true;
   if (extension_ == nullptr) return false;
   const auto& kinds = extension_->folder_kinds;
@@ -366,7 +367,7 @@ json TfFamilyModel::Export(const OptionValues& values, OutputSet* out) {
   }
   if (frozen.model != nullptr) {
     info["frozen"] = frozen.report;
-  } else if (values.String("to") == "saved-model" && !ChecksOnly(*out)) {
+  } else if (values.String(option::kTo) == "saved-model" && !ChecksOnly(*out)) {
     // A check leaves the folder's variables and assets unread: they pass through as bytes.
     CopyPassthrough(out, &info);
   }
@@ -380,7 +381,7 @@ json TfFamilyModel::Export(const OptionValues& values, OutputSet* out) {
 void TfFamilyModel::MarkWhatFreezeFixes(const OptionValues& values, OutputSet* out, json* check) {
   json given = json::object();
   for (const std::string& name : values.GivenNames()) {
-    if (name != "freeze") given[name] = values.Raw(name);
+    if (name != option::kFreeze) given[name] = values.Raw(name);
   }
   std::set<std::string> still_lacking;
   try {

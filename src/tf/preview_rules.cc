@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tf/meta_graph/scope.h"
+#include "tf/option_names.h"
 
 namespace graphport::tf {
 namespace {
@@ -34,7 +35,7 @@ std::string Plural(size_t n, const char* one, const char* many) {
 }  // namespace
 
 PreviewRename TfPreviewRenaming(const OptionValues& options) {
-  std::string scope_name = options.String("exportScope");
+  std::string scope_name = options.String(option::kExportScope);
   if (scope_name.empty()) return {};
   auto scope = std::make_shared<Scope>(scope_name);
   if (scope->empty()) return {};
@@ -45,11 +46,11 @@ PreviewRename TfPreviewRenaming(const OptionValues& options) {
 
 std::vector<PreviewRule> TfPreviewRules(const OptionValues& options, const json& info) {
   std::vector<PreviewRule> rules;
-  std::string scope_name = options.String("exportScope");
+  std::string scope_name = options.String(option::kExportScope);
   if (!scope_name.empty()) {
     auto scope = std::make_shared<Scope>(scope_name);
     PreviewRule rule;
-    rule.option = "exportScope";
+    rule.option = option::kExportScope;
     rule.label = "exportScope '" + scope->name() + "'";
     rule.drops = [scope](std::string_view name, const std::string&) {
       return !scope->Contains(name);
@@ -70,24 +71,25 @@ std::vector<PreviewRule> TfPreviewRules(const OptionValues& options, const json&
     if (saver) rule.note += std::string(rule.note.empty() ? "" : ", ") + "the saver dropped";
     rules.push_back(std::move(rule));
   }
-  if (options.Bool("clearExtraneousSavers")) {
+  if (options.Bool(option::kClearExtraneousSavers)) {
     auto excluded = std::make_shared<std::set<std::string, std::less<>>>();
     for (const json& name : info.value("excludedNodes", json::array())) {
       if (name.is_string()) excluded->insert(name.get<std::string>());
     }
     PreviewRule rule;
-    rule.option = "clearExtraneousSavers";
+    rule.option = option::kClearExtraneousSavers;
     rule.label = "clearExtraneousSavers";
     rule.drops = [excluded](std::string_view name, const std::string&) {
       return excluded->count(name) != 0;
     };
     rules.push_back(std::move(rule));
   }
-  if (options.Bool("clearDevices")) {
-    rules.push_back(Claims("clearDevices", "clearDevices", {change::kDeviceCleared}));
+  if (options.Bool(option::kClearDevices)) {
+    rules.push_back(Claims(option::kClearDevices, "clearDevices", {change::kDeviceCleared}));
   }
-  if (options.Bool("stripDefaultAttrs")) {
-    rules.push_back(Claims("stripDefaultAttrs", "stripDefaultAttrs", {change::kAttrsStripped}));
+  if (options.Bool(option::kStripDefaultAttrs)) {
+    rules.push_back(
+        Claims(option::kStripDefaultAttrs, "stripDefaultAttrs", {change::kAttrsStripped}));
   }
   const bool unfuse = Given(options, "unfuseOps") && options.Bool("unfuseOps");
   if (unfuse) {
@@ -103,7 +105,7 @@ std::vector<PreviewRule> TfPreviewRules(const OptionValues& options, const json&
     const json& frozen = info["frozen"];
     const bool optimized = frozen.contains("optimized") && !frozen["optimized"].is_null();
     PreviewRule rule;
-    rule.option = "freeze";
+    rule.option = option::kFreeze;
     rule.label = optimized ? "freeze (optimize on)" : "freeze";
     rule.drops = [](std::string_view, const std::string&) { return true; };
     rule.changes = {change::kOpChanged,    change::kValueChanged,  change::kInputsChanged,

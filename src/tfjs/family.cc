@@ -13,12 +13,14 @@
 #include "tf/meta_graph/export_meta_graph.h"
 #include "tf/meta_graph/export_nodes.h"
 #include "tf/meta_graph/graph_nodes.h"
+#include "tf/option_names.h"
 #include "tf/options.h"
 #include "tf/summary_text.h"
 #include "tfjs/default_attrs.h"
 #include "tfjs/detect.h"
 #include "tfjs/graph_source.h"
 #include "tfjs/model_initializer.h"
+#include "tfjs/option_names.h"
 #include "tfjs/options.h"
 #include "tfjs/preflight.h"
 #include "tfjs/quantization_change.h"
@@ -36,7 +38,8 @@ using nlohmann::json;
 // through export_meta_graph's passes.
 bool AnyTfPassGiven(const OptionValues& values) {
   for (const std::string& name : values.GivenNames()) {
-    if (name == "to" || name == "asText" || name == "filename") continue;
+    if (name == tf::option::kTo || name == tf::option::kAsText || name == tf::option::kFilename)
+      continue;
     const OptionSpec* spec = values.schema()->Find(name);
     if (spec != nullptr && spec->group != kOptionGroup) return true;
   }
@@ -86,7 +89,7 @@ class TfjsModel : public tf::TfFamilyModel {
   }
 
   bool WritesFolder(const OptionValues& options) const override {
-    return options.String("to") == "tfjs" || TfFamilyModel::WritesFolder(options);
+    return options.String(tf::option::kTo) == "tfjs" || TfFamilyModel::WritesFolder(options);
   }
 
   json Export(const OptionValues& values, OutputSet* out) override {
@@ -186,7 +189,7 @@ Preflight RunPreflight(tf::GraphNodes* nodes, OpTarget target, bool refuses,
     AddOpCheck(&initializer_nodes, target, also_runs, "modelInitializer/", &result.check);
   }
   const auto& ops = result.check.unsupported;
-  result.export_fails = refuses && !ops.empty() && !values.Bool("allowUnsupportedOps");
+  result.export_fails = refuses && !ops.empty() && !values.Bool(option::kAllowUnsupportedOps);
   if (result.export_fails && !ChecksOnly(out)) {
     ErrorLocation where;
     where.node = ops.begin()->second.nodes.empty() ? "" : ops.begin()->second.nodes[0];
@@ -236,24 +239,24 @@ const OptionSchema& TfWithTfjsExportSchema() {
   static const OptionSchema* schema = [] {
     auto* s = new OptionSchema(tf::TfExportSchema());
     for (OptionSpec& spec : s->options) {
-      if (spec.name != "to") continue;
+      if (spec.name != tf::option::kTo) continue;
       spec.choices.push_back("tfjs");
       spec.help +=
           " tfjs writes a TensorFlow.js graph model: model.json and its weight shards, as "
           "tfjs-converter lays them out.";
     }
     for (OptionSpec& spec : s->options) {
-      if (spec.name == "filename") {
+      if (spec.name == tf::option::kFilename) {
         spec.help +=
             " With to: 'tfjs', the name of the model JSON in the output folder (a bare name "
             "ending in .json; empty: model.json); the shards keep their "
             "group1-shard<i>of<n>.bin names, which the JSON lists.";
         spec.derived_defaults.insert(spec.derived_defaults.begin(),
-                                     {{{"to", {"tfjs"}}}, WriteOptions().model_json});
+                                     {{{tf::option::kTo, {"tfjs"}}}, WriteOptions().model_json});
       }
-      if (spec.name == "asText") {
+      if (spec.name == tf::option::kAsText) {
         spec.rules.push_back({RuleKind::kUsedWhen,
-                              {{"to", {"meta-graph", "graph-def", "saved-model"}}},
+                              {{tf::option::kTo, {"meta-graph", "graph-def", "saved-model"}}},
                               "model.json is JSON either way: asText changes nothing with "
                               "to: 'tfjs'"});
       }
@@ -267,8 +270,8 @@ const OptionSchema& TfWithTfjsExportSchema() {
 
 json ExportWithTfjs(tf::TfModel* model, const OptionValues& values, const json& tfjs_manifest,
                     OutputSet* out) {
-  bool unfuse = values.Bool("unfuseOps");
-  bool to_tfjs = values.String("to") == "tfjs";
+  bool unfuse = values.Bool(option::kUnfuseOps);
+  bool to_tfjs = values.String(tf::option::kTo) == "tfjs";
   tf::TfMessageOptions messages;
   tf::TfExportOptions options = tf::ReadTfExportOptions(values, &messages);
   json rewrites;
@@ -309,7 +312,8 @@ json ExportWithTfjs(tf::TfModel* model, const OptionValues& values, const json& 
 
   WriteOptions write;
   ReadTfjsWriteOptions(values, &write);
-  if (!values.String("filename").empty()) write.model_json = values.String("filename");
+  if (!values.String(tf::option::kFilename).empty())
+    write.model_json = values.String(tf::option::kFilename);
   write.converted_by = "graphport " GRAPHPORT_VERSION;
   if (tfjs_manifest.is_object()) {
     write.generated_by = tfjs_manifest.value("generatedBy", json());

@@ -1,6 +1,8 @@
 #include "tfjs/options.h"
 
 #include "core/error.h"
+#include "tf/option_names.h"
+#include "tfjs/option_names.h"
 
 namespace graphport::tfjs {
 namespace {
@@ -8,7 +10,7 @@ namespace {
 // Only a TF.js export reads the weights' encoding and layout; any other refuses them.
 OptionRule NeedsTfjs(const std::string& name) {
   return {RuleKind::kNeeds,
-          {{"to", {"tfjs"}}},
+          {{tf::option::kTo, {"tfjs"}}},
           "export option '" + name +
               "' needs to: 'tfjs' (it is used only when writing a "
               "TensorFlow.js model)"};
@@ -19,98 +21,62 @@ OptionRule NeedsTfjs(const std::string& name) {
 OptionGroup TfjsOptionGroup() { return {kOptionGroup, "TensorFlow.js"}; }
 
 std::vector<OptionSpec> TfjsLoadOptionSpecs() {
-  OptionSpec dequantize;
-  dequantize.name = "dequantize";
-  dequantize.cli = "dequantize";
-  dequantize.type = OptionType::kBool;
-  dequantize.default_value = true;
-  dequantize.group = kOptionGroup;
-  dequantize.label = "Dequantize weights";
-  dequantize.help =
+  return {MakeOption(
+      "dequantize", "", OptionType::kBool, true, kOptionGroup, "Dequantize weights",
       "On by default (--dequantize): quantized weights (uint8, uint16, float16) become the "
       "Const's own dtype exactly as TF.js dequantizes them. --no-dequantize keeps their codes, "
-      "so a TF.js export writes them back unchanged.";
-  return {dequantize};
+      "so a TF.js export writes them back unchanged.")};
 }
 
 std::vector<OptionSpec> TfjsExportOptionSpecs() {
   std::vector<OptionSpec> specs;
-  OptionSpec quantize;
-  quantize.name = "quantize";
-  quantize.cli = "quantize";
-  quantize.seed = "quantize_{float16,uint8,uint16}";
-  quantize.type = OptionType::kChoice;
-  quantize.choices = {"float16", "uint8", "uint16"};
-  quantize.group = kOptionGroup;
-  quantize.label = "Quantize weights";
-  quantize.metavar = "DTYPE";
-  quantize.help =
+  OptionSpec quantize = MakeOption(
+      "quantize", "quantize_{float16,uint8,uint16}", OptionType::kChoice, nullptr, kOptionGroup,
+      "Quantize weights",
       "With to: 'tfjs', store float32 weights as float16, or as uint8/uint16 codes with a scale "
       "and a minimum, with tfjs-converter's formulas. TF.js dequantizes them when it loads the "
-      "model.";
+      "model.");
+  quantize.choices = {"float16", "uint8", "uint16"};
+  quantize.metavar = "DTYPE";
   quantize.rules = {NeedsTfjs(quantize.name)};
   specs.push_back(quantize);
 
-  OptionSpec patterns;
-  patterns.name = "quantizeWeights";
-  patterns.cli = "quantize-weights";
-  patterns.seed = "quantize_{float16,uint8,uint16}=PATTERNS";
-  patterns.type = OptionType::kStringList;
-  patterns.group = kOptionGroup;
-  patterns.label = "Weights to quantize";
-  patterns.metavar = "PATTERN";
-  patterns.help =
+  OptionSpec patterns = MakeOption(
+      "quantizeWeights", "quantize_{float16,uint8,uint16}=PATTERNS", OptionType::kStringList,
+      nullptr, kOptionGroup, "Weights to quantize",
       "Quantize only the weights whose names match one of these fnmatch patterns ('*' matches "
-      "across '/'), as tfjs-converter's --quantize_* flags take them. Needs quantize.";
+      "across '/'), as tfjs-converter's --quantize_* flags take them. Needs quantize.");
+  patterns.metavar = "PATTERN";
   patterns.rules = {
       NeedsTfjs(patterns.name),
       {RuleKind::kNeeds, {{"quantize"}}, "quantizeWeights needs quantize (the dtype to use)"}};
   specs.push_back(patterns);
 
-  OptionSpec shard;
-  shard.name = "shardSize";
-  shard.cli = "shard-size";
-  shard.seed = "weight_shard_size_bytes";
-  shard.type = OptionType::kInt;
-  shard.default_value = kDefaultShardSize;
-  shard.group = kOptionGroup;
-  shard.label = "Shard size (bytes)";
+  OptionSpec shard = MakeOption(
+      "shardSize", "weight_shard_size_bytes", OptionType::kInt, kDefaultShardSize, kOptionGroup,
+      "Shard size (bytes)",
+      "With to: 'tfjs', the size of each weight file (group1-shard1ofN.bin); the last holds the "
+      "rest. tfjs-converter's default is 4 MiB.");
   shard.metavar = "BYTES";
   shard.minimum = 1;
-  shard.help =
-      "With to: 'tfjs', the size of each weight file (group1-shard1ofN.bin); the last holds the "
-      "rest. tfjs-converter's default is 4 MiB.";
   shard.rules = {NeedsTfjs(shard.name)};
   specs.push_back(shard);
 
-  OptionSpec unfuse;
-  unfuse.name = "unfuseOps";
-  unfuse.cli = "unfuse-ops";
-  unfuse.type = OptionType::kBool;
-  unfuse.default_value = false;
-  unfuse.group = kOptionGroup;
-  unfuse.label = "Unfuse TF.js ops";
-  unfuse.help =
+  specs.push_back(MakeOption(
+      "unfuseOps", "", OptionType::kBool, false, kOptionGroup, "Unfuse TF.js ops",
       "Rewrite _FusedConv2D, _FusedMatMul, FusedDepthwiseConv2dNative, Prelu and the other ops "
       "TensorFlow's registry lacks or keeps for Grappler into standard TensorFlow ops, so "
-      "TensorFlow can import the graph; info lists every rewrite.";
-  specs.push_back(unfuse);
+      "TensorFlow can import the graph; info lists every rewrite."));
 
-  OptionSpec allow;
-  allow.name = "allowUnsupportedOps";
-  allow.cli = "allow-unsupported-ops";
-  allow.seed = "skip_op_check";
-  allow.type = OptionType::kBool;
-  allow.default_value = false;
-  allow.group = kOptionGroup;
-  allow.label = "Allow ops TF.js lacks";
-  allow.help =
+  OptionSpec allow = MakeOption(
+      "allowUnsupportedOps", "skip_op_check", OptionType::kBool, false, kOptionGroup,
+      "Allow ops TF.js lacks",
       "With to: 'tfjs', write the model even when it holds ops the TF.js runtime cannot run "
       "(for a runtime with custom ops, tf.registerOp); with unfuseOps and a TensorFlow "
       "format, even when it holds ops TensorFlow's registry lacks. info.unsupportedOps lists "
-      "them. Off: such an export fails with UNSUPPORTED, naming each op and its nodes.";
+      "them. Off: such an export fails with UNSUPPORTED, naming each op and its nodes.");
   allow.rules = {{RuleKind::kUsedWhen,
-                  {{"to", {"tfjs"}}, {"unfuseOps", {true}}},
+                  {{tf::option::kTo, {"tfjs"}}, {"unfuseOps", {true}}},
                   "is used only when writing a TensorFlow.js model, or a TensorFlow format "
                   "with unfuseOps"}};
   specs.push_back(allow);
@@ -131,15 +97,15 @@ const OptionSchema& TfjsLoadSchema() {
 }
 
 void ReadTfjsLoadOptions(const OptionValues& values, ReadOptions* options) {
-  options->dequantize = values.Bool("dequantize");
+  options->dequantize = values.Bool(option::kDequantize);
 }
 
 void ReadTfjsWriteOptions(const OptionValues& values, WriteOptions* options) {
-  options->quantize = values.Has("quantize") ? values.String("quantize") : "";
-  if (values.Has("quantizeWeights"))
-    options->quantize_weights = values.StringList("quantizeWeights");
+  options->quantize = values.Has(option::kQuantize) ? values.String(option::kQuantize) : "";
+  if (values.Has(option::kQuantizeWeights))
+    options->quantize_weights = values.StringList(option::kQuantizeWeights);
   // At least 1: the schema's minimum, which OptionValues::Read enforces.
-  options->shard_size = static_cast<uint64_t>(values.Int("shardSize"));
+  options->shard_size = static_cast<uint64_t>(values.Int(option::kShardSize));
 }
 
 }  // namespace graphport::tfjs

@@ -13,9 +13,11 @@
 #include "proto/deterministic_bytes.h"
 #include "tensorflow/schemas.h"
 #include "tf/dtype.h"
+#include "tf/option_names.h"
 #include "tfjs/const_header.h"
 #include "tfjs/float16.h"
 #include "tfjs/json_stream.h"
+#include "tfjs/option_names.h"
 #include "tfjs/proto_to_json.h"
 #include "tfjs/quantize.h"
 #include "tfjs/read_graph_model.h"
@@ -166,16 +168,16 @@ class GraphModelWriter {
   void CheckOptions() {
     const std::string& q = options_.quantize;
     if (!q.empty() && q != "float16" && q != "uint8" && q != "uint16") {
-      OptionError("quantize", "quantize must be float16, uint8 or uint16, not '" + q + "'");
+      OptionError(option::kQuantize, "quantize must be float16, uint8 or uint16, not '" + q + "'");
     }
     if (q.empty() && !options_.quantize_weights.empty()) {
-      OptionError("quantizeWeights", "quantizeWeights needs quantize (the dtype to use)");
+      OptionError(option::kQuantizeWeights, "quantizeWeights needs quantize (the dtype to use)");
     }
-    if (options_.shard_size == 0) OptionError("shardSize", "shardSize must be positive");
+    if (options_.shard_size == 0) OptionError(option::kShardSize, "shardSize must be positive");
     const std::string& name = options_.model_json;
     bool json_name = name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0;
     if (!json_name || name.find_first_of("/\\") != std::string::npos || !IsSafeInputName(name)) {
-      OptionError("filename",
+      OptionError(tf::option::kFilename,
                   "filename names the model JSON of the output folder: a bare name ending in "
                   ".json (a TF.js reader looks for one), not '" +
                       name + "'");

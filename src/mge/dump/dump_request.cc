@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "mge/dump/user_info.h"
+#include "mge/option_names.h"
 #include "mge/options.h"
 
 namespace graphport::mge {
@@ -24,44 +25,44 @@ std::string Strip(const std::string& s) {
 
 DumpRequest ReadDumpRequest(const OptionValues& options) {
   DumpRequest r;
-  r.format = options.String("dumpFormat") == "FBS" ? DumpFormat::kFbsV1 : DumpFormat::kFbsV2;
-  if (options.Has("compatOlderVersion")) {
+  r.format = options.String(option::kDumpFormat) == "FBS" ? DumpFormat::kFbsV1 : DumpFormat::kFbsV2;
+  if (options.Has(option::kCompatOlderVersion)) {
     // As network.py: the value is stripped, and an empty one means none.
-    std::string compat = Strip(options.String("compatOlderVersion"));
+    std::string compat = Strip(options.String(option::kCompatOlderVersion));
     if (!compat.empty()) {
       // That it goes with dump_format FBS is the schema's rule (mge/options.cc).
       if (compat != kCompatOlderVersion) {
-        Fail(ErrorCode::kInvalidOption, "compatOlderVersion",
+        Fail(ErrorCode::kInvalidOption, option::kCompatOlderVersion,
              "Forward compatibility for older version only support 8.14 currently.");
       }
       r.compat_814 = true;
     }
   }
-  r.keep_var_name = static_cast<int>(options.Int("keepVarName"));
-  r.keep_opr_name = options.Bool("keepOprName");
-  r.keep_param_name = options.Bool("keepParamName");
-  r.keep_opr_priority = options.Bool("keepOprPriority");
-  r.enable_metadata = options.Bool("enableMetadata");
-  r.metadata_requested = options.Has("enableMetadata") || options.Has("userInfo");
-  if (options.Has("userInfo")) r.user_info = PickleUserInfo(options.Raw("userInfo"));
-  r.as_loaded = options.Bool("asLoaded");
+  r.keep_var_name = static_cast<int>(options.Int(option::kKeepVarName));
+  r.keep_opr_name = options.Bool(option::kKeepOprName);
+  r.keep_param_name = options.Bool(option::kKeepParamName);
+  r.keep_opr_priority = options.Bool(option::kKeepOprPriority);
+  r.enable_metadata = options.Bool(option::kEnableMetadata);
+  r.metadata_requested = options.Has(option::kEnableMetadata) || options.Has(option::kUserInfo);
+  if (options.Has(option::kUserInfo)) r.user_info = PickleUserInfo(options.Raw(option::kUserInfo));
+  r.as_loaded = options.Bool(option::kAsLoaded);
   // As Network.dump: with optimize_for_inference off every kwarg is ignored. (An unknown
   // name, enable_weight_preprocess say, was refused before this, as Network.dump's ValueError
   // refuses it when it optimizes.)
-  r.optimize_for_inference = options.Bool("optimizeForInference") && !r.as_loaded;
+  r.optimize_for_inference = options.Bool(option::kOptimizeForInference) && !r.as_loaded;
   if (r.optimize_for_inference) r.optimize = ReadOptimizeKwargs(options);
-  r.filename = options.String("filename");
-  if (r.filename.empty()) Fail(ErrorCode::kInvalidOption, "filename", "filename is empty");
-  if (options.Has("stripInfoFile")) {
-    r.strip_info_file = options.String("stripInfoFile");
+  r.filename = options.String(option::kFilename);
+  if (r.filename.empty()) Fail(ErrorCode::kInvalidOption, option::kFilename, "filename is empty");
+  if (options.Has(option::kStripInfoFile)) {
+    r.strip_info_file = options.String(option::kStripInfoFile);
     // A name other than the model's is the schema's rule; an empty one is no name.
     if (r.strip_info_file->empty()) {
-      Fail(ErrorCode::kInvalidOption, "stripInfoFile",
+      Fail(ErrorCode::kInvalidOption, option::kStripInfoFile,
            "stripInfoFile must be a file name other than the model's ('" + r.filename + "')");
     }
   }
-  if (options.Has("appendJson")) r.append_json = options.Bytes("appendJson");
-  if (options.Has("append")) r.append = options.Bytes("append");
+  if (options.Has(option::kAppendJson)) r.append_json = options.Bytes(option::kAppendJson);
+  if (options.Has(option::kAppend)) r.append = options.Bytes(option::kAppend);
   return r;
 }
 

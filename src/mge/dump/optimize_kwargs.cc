@@ -6,6 +6,7 @@
 // naming the backend they are for: graphport does not have those passes.
 #include "core/error.h"
 #include "mge/dump/dump_request.h"
+#include "mge/option_names.h"
 #include "mge/options.h"
 
 namespace graphport::mge {
@@ -20,16 +21,18 @@ struct LayoutKwarg {
 
 // What each layout kwarg converts to, and for which backend.
 constexpr LayoutKwarg kLayoutKwargs[] = {
-    {"enableHwcd4", "enable_hwcd4", opt::Layout::kNhwcd4, "OpenCL image2d devices (Mali GPUs)"},
-    {"enableNchw4", "enable_nchw4", opt::Layout::kNchw4, "NVIDIA GPUs (CUDA, cuDNN)"},
-    {"enableNchw88", "enable_nchw88", opt::Layout::kNchw88, "x86 CPUs with AVX2"},
-    {"enableNchw32", "enable_nchw32", opt::Layout::kNchw32,
+    {option::kEnableHwcd4, "enable_hwcd4", opt::Layout::kNhwcd4,
+     "OpenCL image2d devices (Mali GPUs)"},
+    {option::kEnableNchw4, "enable_nchw4", opt::Layout::kNchw4, "NVIDIA GPUs (CUDA, cuDNN)"},
+    {option::kEnableNchw88, "enable_nchw88", opt::Layout::kNchw88, "x86 CPUs with AVX2"},
+    {option::kEnableNchw32, "enable_nchw32", opt::Layout::kNchw32,
      "NVIDIA tensor cores (int8, CUDA builds)"},
-    {"enableNchw44", "enable_nchw44", opt::Layout::kNchw44, "Arm CPUs (NEON)"},
-    {"enableNchw44Dot", "enable_nchw44_dot", opt::Layout::kNchw44Dot,
+    {option::kEnableNchw44, "enable_nchw44", opt::Layout::kNchw44, "Arm CPUs (NEON)"},
+    {option::kEnableNchw44Dot, "enable_nchw44_dot", opt::Layout::kNchw44Dot,
      "Armv8.2 CPUs with the dot-product instructions"},
-    {"enableChwn4", "enable_chwn4", opt::Layout::kChwn4, "NVIDIA GPUs (int8, CUDA builds)"},
-    {"enableNchw64", "enable_nchw64", opt::Layout::kNchw64, "NVIDIA GPUs (int4, CUDA builds)"},
+    {option::kEnableChwn4, "enable_chwn4", opt::Layout::kChwn4, "NVIDIA GPUs (int8, CUDA builds)"},
+    {option::kEnableNchw64, "enable_nchw64", opt::Layout::kNchw64,
+     "NVIDIA GPUs (int4, CUDA builds)"},
 };
 
 [[noreturn]] void Refuse(const std::string& option, const std::string& message) {
@@ -42,12 +45,12 @@ constexpr LayoutKwarg kLayoutKwargs[] = {
 
 opt::OptimizeOptions ReadOptimizeKwargs(const OptionValues& options) {
   opt::OptimizeOptions o;
-  o.f16_io_f32_comp = options.Bool("enableIo16xc32");
-  o.f16_io_comp = options.Bool("enableIoc16");
-  o.fuse_conv_bias_nonlinearity = options.Bool("enableFuseConvBiasNonlinearity");
-  o.fuse_conv_bias_with_z = options.Bool("enableFuseConvBiasWithZ");
-  o.fuse_preprocess = options.Bool("enableFusePreprocess");
-  o.fuse_grain = options.Bool("enableFuseGrain");
+  o.f16_io_f32_comp = options.Bool(option::kEnableIo16xc32);
+  o.f16_io_comp = options.Bool(option::kEnableIoc16);
+  o.fuse_conv_bias_nonlinearity = options.Bool(option::kEnableFuseConvBiasNonlinearity);
+  o.fuse_conv_bias_with_z = options.Bool(option::kEnableFuseConvBiasWithZ);
+  o.fuse_preprocess = options.Bool(option::kEnableFusePreprocess);
+  o.fuse_grain = options.Bool(option::kEnableFuseGrain);
   const LayoutKwarg* winner = nullptr;
   std::string last = options.LastSet(kLayoutSet);
   for (const LayoutKwarg& k : kLayoutKwargs) {

@@ -10,6 +10,7 @@
 #include "tf/freeze/freeze.h"
 #include "tf/freeze/variable_values.h"
 #include "tf/message_option.h"
+#include "tf/option_names.h"
 
 namespace graphport::tf {
 namespace {
@@ -66,9 +67,9 @@ std::map<std::string, uint64_t> OpsNeedingFreeze(const TfModel& model) {
 FrozenModel FreezeForExport(const TfModel& model, InputSet* inputs, const std::string& folder,
                             const OptionValues& values, bool checks_only) {
   FrozenModel frozen;
-  bool to_tfjs = values.String("to") == "tfjs";
-  bool given = values.Has("freeze");
-  if (given && !values.Bool("freeze")) {
+  bool to_tfjs = values.String(option::kTo) == "tfjs";
+  bool given = values.Has(option::kFreeze);
+  if (given && !values.Bool(option::kFreeze)) {
     if (to_tfjs && model.meta_graph() != nullptr) {
       std::map<std::string, uint64_t> ops = OpsNeedingFreeze(model);
       if (!ops.empty()) {
@@ -76,9 +77,10 @@ FrozenModel FreezeForExport(const TfModel& model, InputSet* inputs, const std::s
                               ", which the TF.js runtime cannot run: leave freeze unset (an "
                               "export to tfjs freezes such a graph) or set it";
         if (!checks_only) {
-          throw Error(ErrorCode::kInvalidOption, message, ErrorLocation::OfOption("freeze"));
+          throw Error(ErrorCode::kInvalidOption, message, ErrorLocation::OfOption(option::kFreeze));
         }
-        frozen.refusal = {{"code", "INVALID_OPTION"}, {"option", "freeze"}, {"message", message}};
+        frozen.refusal = {
+            {"code", "INVALID_OPTION"}, {"option", option::kFreeze}, {"message", message}};
       }
     }
     return frozen;
@@ -92,19 +94,19 @@ FrozenModel FreezeForExport(const TfModel& model, InputSet* inputs, const std::s
     throw Error(ErrorCode::kInvalidOption,
                 "freeze needs a SavedModel or MetaGraphDef: it freezes one of their "
                 "signatures, and a GraphDef has none",
-                ErrorLocation::OfOption("freeze"));
+                ErrorLocation::OfOption(option::kFreeze));
   }
   std::string prefix = (folder.empty() ? "" : folder + "/") + "variables/variables";
   std::unique_ptr<CheckpointStore> store = CheckpointStore::Open(inputs, prefix);
   FreezeOptions options;
-  options.signature = values.String("signature");
+  options.signature = values.String(option::kSignature);
   // TensorFlow's own freeze does not fuse: the converter's optimizations go to TF.js only.
-  options.optimize_for_tfjs = to_tfjs && values.Bool("optimize");
+  options.optimize_for_tfjs = to_tfjs && values.Bool(option::kOptimize);
   // The user's op registry comes first when a function body names an op's outputs (a custom
   // op the model's stripped_op_list and the built-in table lack).
   tensorflow::OpList op_registry;
-  if (values.Has("opRegistry")) {
-    ParseProtoOption("opRegistry", values.Raw("opRegistry"), &op_registry);
+  if (values.Has(option::kOpRegistry)) {
+    ParseProtoOption(option::kOpRegistry, values.Raw(option::kOpRegistry), &op_registry);
     options.op_registry = &op_registry;
   }
   options.read_asset = [inputs, &folder](const std::string& filename, std::string* bytes,

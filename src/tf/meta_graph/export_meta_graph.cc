@@ -22,6 +22,7 @@
 #include "tf/meta_graph/scope.h"
 #include "tf/meta_graph/scoped_references.h"
 #include "tf/meta_graph/strip_default_attrs.h"
+#include "tf/option_names.h"
 
 namespace graphport::tf {
 namespace {
@@ -77,7 +78,7 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
   }
   // The op registry: the caller's, the producer's stripped_op_list, the built-in table.
   OpRegistry registry;
-  if (options.op_registry) registry.AddLayer(options.op_registry, "opRegistry", true);
+  if (options.op_registry) registry.AddLayer(options.op_registry, option::kOpRegistry, true);
   if (loaded && loaded->meta_info_def().stripped_op_list().op_size() > 0) {
     registry.AddLayer(&loaded->meta_info_def().stripped_op_list(), "stripped_op_list", true);
   }

@@ -72,25 +72,11 @@ class ToyFamily : public Family {
     schema_.title = "Toy";
     schema_.api = "toy.save";
     schema_.groups = {{"words", "Words"}};
-    OptionSpec shout;
-    shout.name = "shout";
-    shout.cli = "shout";
-    shout.seed = "shout_words";
-    shout.type = OptionType::kBool;
-    shout.default_value = false;
-    shout.group = "words";
-    shout.label = "Shout";
-    shout.help = "Write every word in capitals.";
-    schema_.options.push_back(shout);
-    OptionSpec suffix;
-    suffix.name = "suffix";
-    suffix.cli = "suffix";
-    suffix.seed = "word_suffix";
-    suffix.type = OptionType::kString;
-    suffix.group = "words";
-    suffix.label = "Suffix";
+    schema_.options.push_back(MakeOption("shout", "shout_words", OptionType::kBool, false, "words",
+                                         "Shout", "Write every word in capitals."));
+    OptionSpec suffix = MakeOption("suffix", "word_suffix", OptionType::kString, nullptr, "words",
+                                   "Suffix", "Text written after every word.");
     suffix.metavar = "TEXT";
-    suffix.help = "Text written after every word.";
     schema_.options.push_back(suffix);
     load_.family = "toy";
     load_.title = "Toy";
