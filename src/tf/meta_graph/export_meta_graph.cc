@@ -212,7 +212,7 @@ MetaGraphExport BuildMetaGraph(const TfModel& model, const TfExportOptions& opti
 
   json& info = result.info;
   info["nodeCount"] = graph != nullptr ? static_cast<int>(exported.count) : 0;
-  nodes->Finish(&result.wire_nodes, &result.node_plan);
+  nodes->HeldAsBytes(&result.wire_nodes, &result.node_plan);
   result.nodes = std::move(nodes);
   json ops = json::array();
   for (const auto& op : mg->meta_info_def().stripped_op_list().op()) ops.push_back(op.name());

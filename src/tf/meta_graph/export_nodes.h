@@ -77,7 +77,7 @@ class ExportNodes {
                            std::vector<std::string>* unregistered) const = 0;
   // What TensorFlow's writer needs beside the graph: for nodes held as bytes, those and their
   // plan (valid while this object lives); else null.
-  virtual void Finish(const WireGraph** wire_nodes, const NodePlan** plan) const = 0;
+  virtual void HeldAsBytes(const WireGraph** wire_nodes, const NodePlan** plan) const = 0;
 };
 
 // The nodes of the graph `model`'s export with `options` writes: a graph_def given, or the

@@ -78,7 +78,7 @@ void WireExportNodes::BuildOpList(const tensorflow::GraphDef& graph, const OpReg
   BuildStrippedOpList(UsedWireOps(wire_, plan_, library), registry, ops, unregistered);
 }
 
-void WireExportNodes::Finish(const WireGraph** wire_nodes, const NodePlan** plan) const {
+void WireExportNodes::HeldAsBytes(const WireGraph** wire_nodes, const NodePlan** plan) const {
   *wire_nodes = &wire_;
   *plan = &plan_;
 }

@@ -36,7 +36,7 @@ class WireExportNodes final : public ExportNodes {
   void BuildOpList(const tensorflow::GraphDef& graph, const OpRegistry& registry,
                    google::protobuf::Arena* arena, tensorflow::OpList* ops,
                    std::vector<std::string>* unregistered) const override;
-  void Finish(const WireGraph** wire_nodes, const NodePlan** plan) const override;
+  void HeldAsBytes(const WireGraph** wire_nodes, const NodePlan** plan) const override;
 
  private:
   const WireGraph& wire_;

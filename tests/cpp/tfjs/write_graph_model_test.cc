@@ -443,7 +443,7 @@ TEST(WriteGraphModelTest, InitializerSignatureTakesTheResourceLinksInOrder) {
   initializer.mutable_node(0)->set_op("Identity");
   WriteOptions options;
   options.initializer = &initializer;
-  options.resource_links = {{"unknown", "Identity:0", 42}, {"unknown", "A:0", 7}};
+  options.resource_links = {{"unknown", "Identity:0", 42, ""}, {"unknown", "A:0", 7, ""}};
   options.initializer_signature =
       json::parse(R"({"outputs": {"Z:0": {"name": "Z:0"}, "A:0": {"name": "A:0", "x": 1}}})");
   MemoryOutputSet out;

@@ -40,7 +40,7 @@ TEST(ExportNodesTest, BothFormsExportTheSameNodes) {
     forms[i]->Attach(graph);
     const WireGraph* wire_nodes = nullptr;
     const NodePlan* plan = nullptr;
-    forms[i]->Finish(&wire_nodes, &plan);
+    forms[i]->HeldAsBytes(&wire_nodes, &plan);
     EXPECT_EQ(wire_nodes != nullptr, i == 0);
     // What the writer would write: the graph's fields, then any nodes held as bytes.
     written[i] = mgtest::Deterministic(*graph);
