@@ -55,9 +55,9 @@ struct SameShapes {
   }
 };
 
-class Fuser : public ElemChainPass {
+class ArithFuser : public ElemChainPass {
  public:
-  explicit Fuser(OptGraph* g) : ElemChainPass(g) {}
+  explicit ArithFuser(OptGraph* g) : ElemChainPass(g) {}
 
   PassReport Result() {
     Run();
@@ -200,6 +200,6 @@ class Fuser : public ElemChainPass {
 
 }  // namespace
 
-PassReport ArithFuse(OptGraph* g) { return Fuser(g).Result(); }
+PassReport ArithFuse(OptGraph* g) { return ArithFuser(g).Result(); }
 
 }  // namespace graphport::mge::opt
