@@ -4,9 +4,11 @@
 
 #include "core/error.h"
 #include "mge/dump/content_hash.h"
+#include "mge/little_endian.h"
 #include "mge/param_copy.h"
 #include "mge/schema/graph_v1_generated.h"
 #include "mge/shared_strings.h"
+#include "mge/write_tables.h"
 
 namespace graphport::mge {
 namespace {
@@ -14,17 +16,6 @@ namespace {
 namespace fbs = mgb::serialization::fbs;
 using flatbuffers::FlatBufferBuilder;
 using flatbuffers::Offset;
-
-void AppendLe(std::string* out, uint64_t v, int bytes) {
-  for (int i = 0; i < bytes; ++i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-}
-
-Offset<fbs::CompNode> BuildCompNode(FlatBufferBuilder* fbb, SharedStrings* strings,
-                                    const std::optional<std::string>& locator) {
-  Offset<flatbuffers::String> s;
-  if (locator) s = strings->Create(*locator);
-  return fbs::CreateCompNode(*fbb, s);
-}
 
 }  // namespace
 
@@ -67,13 +58,7 @@ WrittenDump WriteV1(const DumpPlan& plan) {
                   where);
     }
     // a. comp nodes; b. inputs; c. name; d. output names; e. output dtype
-    Offset<flatbuffers::Vector<Offset<fbs::CompNode>>> comp_nodes;
-    if (op.comp_nodes) {
-      std::vector<Offset<fbs::CompNode>> cns;
-      for (const auto& locator : *op.comp_nodes)
-        cns.push_back(BuildCompNode(&fbb, &strings, locator));
-      comp_nodes = fbb.CreateVector(cns);
-    }
+    const auto comp_nodes = BuildCompNodes<fbs::CompNode>(&fbb, &strings, op);
     Offset<flatbuffers::Vector<uint32_t>> inputs;
     if (op.inputs && !op.inputs->empty()) inputs = fbb.CreateVector(*op.inputs);
     Offset<flatbuffers::String> name;
@@ -92,10 +77,7 @@ WrittenDump WriteV1(const DumpPlan& plan) {
     std::vector<Offset<fbs::Tensor>> tensors;
     std::vector<Offset<fbs::Blob>> blobs;
     auto write_count_blob = [&]() {
-      std::string count;
-      AppendLe(&count, op.tensors.size(), 4);
-      auto data = fbb.CreateVector(reinterpret_cast<const uint8_t*>(count.data()), count.size());
-      blobs.push_back(fbs::CreateBlob(fbb, data));
+      blobs.push_back(BuildBlob<fbs::Blob>(&fbb, CountBlob(op.tensors.size())));
     };
     for (const DumpItem& item : items.items) {
       if (item.kind == DumpItem::kParam) {
@@ -108,24 +90,14 @@ WrittenDump WriteV1(const DumpPlan& plan) {
           if (!t.value.empty()) out.values.push_back(t.value);
           value_bytes += t.value.size();
         }
-        Offset<flatbuffers::String> tname;
-        if (plan.tensor_names[i][item.index]) {
-          tname = strings.Create(*plan.tensor_names[i][item.index]);
-        }
-        Offset<flatbuffers::Vector<uint32_t>> shape;
-        if (t.shape) shape = fbb.CreateVector(*t.shape);
-        Offset<fbs::CompNode> cn;
-        if (t.comp_node) cn = BuildCompNode(&fbb, &strings, *t.comp_node);
-        Offset<void> dtype;
-        if (t.dtype) dtype = BuildDType(&fbb, *t.dtype);
-        tensors.push_back(fbs::CreateTensor(fbb, tname, shape, cn, Offset<fbs::DType>(dtype.o),
+        const auto f =
+            BuildTensorFields<fbs::CompNode>(&fbb, &strings, plan.tensor_names[i][item.index], t);
+        tensors.push_back(fbs::CreateTensor(fbb, f.name, f.shape, f.comp_node, f.dtype,
                                             t.has_value ? static_cast<uint32_t>(t.value.size()) : 0,
                                             0));
       } else {
-        const Blob& b = op.blobs[item.index];
-        auto data =
-            fbb.CreateVector(reinterpret_cast<const uint8_t*>(b.data.data()), b.data.size());
-        blobs.push_back(fbs::CreateBlob(fbb, data));
+        // FBS v1 always writes a blob's data, an empty vector for a blob without any.
+        blobs.push_back(BuildBlob<fbs::Blob>(&fbb, op.blobs[item.index].data));
       }
     }
     if (items.add_count_blob && tensors.empty()) write_count_blob();
@@ -144,14 +116,7 @@ WrittenDump WriteV1(const DumpPlan& plan) {
     if (!output_names.IsNull()) ob.add_output_name(output_names);
     if (!name.IsNull()) ob.add_name(name);
     if (!output_dtype.IsNull()) ob.add_output_dtype(Offset<fbs::DType>(output_dtype.o));
-    if (!params.empty()) {
-      ob.add_param_type(static_cast<fbs::OperatorParam>(params[0].first));
-      ob.add_param(params[0].second);
-    }
-    if (!extra.IsNull()) {
-      ob.add_additional_params_type(extra.types);
-      ob.add_additional_params(extra.tables);
-    }
+    AddParams<fbs::OperatorParam>(&ob, params, extra);
     if (!tensor_vec.IsNull()) ob.add_tensors(tensor_vec);
     if (!blob_vec.IsNull()) ob.add_blobs(blob_vec);
     oprs.push_back(ob.Finish());
