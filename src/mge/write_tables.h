@@ -99,6 +99,59 @@ void AddParams(OperatorBuilder* ob, const BuiltParams& params, const AdditionalP
   }
 }
 
+// What an operator's dumper wrote, in its order: the params, the tensors and the blobs (FBS_V2:
+// custom data), the count blob of a holder that has one before its first tensor (or alone).
+template <typename TensorT, typename BlobT>
+struct DumperItems {
+  BuiltParams params;
+  std::vector<flatbuffers::Offset<TensorT>> tensors;
+  std::vector<flatbuffers::Offset<BlobT>> blobs;
+};
+// Replays the dumper of operator `opr`: `make_tensor(index)` builds its tensor `index`,
+// `make_blob(blob)` a blob; the params are copied as written by `graph`'s version.
+template <typename TensorT, typename BlobT, typename MakeTensor, typename MakeBlob>
+DumperItems<TensorT, BlobT> ReplayDumper(flatbuffers::FlatBufferBuilder* fbb, const Graph& graph,
+                                         size_t opr, const ItemsToWrite& items,
+                                         const std::string& label, const MakeTensor& make_tensor,
+                                         const MakeBlob& make_blob) {
+  const Operator& op = graph.oprs[opr];
+  DumperItems<TensorT, BlobT> out;
+  auto write_count_blob = [&]() {
+    out.blobs.push_back(BuildBlob<BlobT>(fbb, CountBlob(op.tensors.size())));
+  };
+  for (const DumpItem& item : items.items) {
+    if (item.kind == DumpItem::kParam) {
+      const Param& p = op.params[item.index];
+      out.params.push_back({p.type, CopyParam(fbb, p, label, graph.version)});
+    } else if (item.kind == DumpItem::kTensor) {
+      if (items.add_count_blob && out.tensors.empty()) write_count_blob();
+      out.tensors.push_back(make_tensor(item.index));
+    } else {
+      out.blobs.push_back(make_blob(op.blobs[item.index]));
+    }
+  }
+  if (items.add_count_blob && out.tensors.empty()) write_count_blob();
+  return out;
+}
+
+// The vectors an operator table holds its dumper's items in, built in the dumpers' order
+// (tensors, blobs, additional params); each null when empty.
+template <typename TensorT, typename BlobT>
+struct DumperVectors {
+  flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<TensorT>>> tensors;
+  flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<BlobT>>> blobs;
+  AdditionalParams extra;
+};
+template <typename TensorT, typename BlobT>
+DumperVectors<TensorT, BlobT> BuildDumperVectors(flatbuffers::FlatBufferBuilder* fbb,
+                                                 const DumperItems<TensorT, BlobT>& items) {
+  DumperVectors<TensorT, BlobT> out;
+  if (!items.tensors.empty()) out.tensors = fbb->CreateVector(items.tensors);
+  if (!items.blobs.empty()) out.blobs = fbb->CreateVector(items.blobs);
+  out.extra = CreateAdditionalParams(fbb, items.params);
+  return out;
+}
+
 }  // namespace graphport::mge
 
 #endif  // GRAPHPORT_MGE_WRITE_TABLES_H_

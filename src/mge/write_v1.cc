@@ -72,41 +72,23 @@ WrittenDump WriteV1(const DumpPlan& plan) {
     Offset<void> output_dtype;
     if (op.output_dtype) output_dtype = BuildDType(&fbb, *op.output_dtype);
     // f. the operator's dumper: params, tensors (values into the blob) and blobs, in order
-    ItemsToWrite items = ItemsFor(g, i, DumpFormat::kFbsV1, 0);
-    BuiltParams params;
-    std::vector<Offset<fbs::Tensor>> tensors;
-    std::vector<Offset<fbs::Blob>> blobs;
-    auto write_count_blob = [&]() {
-      blobs.push_back(BuildBlob<fbs::Blob>(&fbb, CountBlob(op.tensors.size())));
-    };
-    for (const DumpItem& item : items.items) {
-      if (item.kind == DumpItem::kParam) {
-        const Param& p = op.params[item.index];
-        params.push_back({p.type, CopyParam(&fbb, p, label, g.version)});
-      } else if (item.kind == DumpItem::kTensor) {
-        if (items.add_count_blob && tensors.empty()) write_count_blob();
-        const Tensor& t = op.tensors[item.index];
-        if (t.has_value) {
-          if (!t.value.empty()) out.values.push_back(t.value);
-          value_bytes += t.value.size();
-        }
-        const auto f =
-            BuildTensorFields<fbs::CompNode>(&fbb, &strings, plan.tensor_names[i][item.index], t);
-        tensors.push_back(fbs::CreateTensor(fbb, f.name, f.shape, f.comp_node, f.dtype,
-                                            t.has_value ? static_cast<uint32_t>(t.value.size()) : 0,
-                                            0));
-      } else {
+    const auto items = ReplayDumper<fbs::Tensor, fbs::Blob>(
+        &fbb, g, i, ItemsFor(g, i, DumpFormat::kFbsV1, 0), label,
+        [&](size_t k) {
+          const Tensor& t = op.tensors[k];
+          if (t.has_value) {
+            if (!t.value.empty()) out.values.push_back(t.value);
+            value_bytes += t.value.size();
+          }
+          const auto f =
+              BuildTensorFields<fbs::CompNode>(&fbb, &strings, plan.tensor_names[i][k], t);
+          return fbs::CreateTensor(fbb, f.name, f.shape, f.comp_node, f.dtype,
+                                   t.has_value ? static_cast<uint32_t>(t.value.size()) : 0, 0);
+        },
         // FBS v1 always writes a blob's data, an empty vector for a blob without any.
-        blobs.push_back(BuildBlob<fbs::Blob>(&fbb, op.blobs[item.index].data));
-      }
-    }
-    if (items.add_count_blob && tensors.empty()) write_count_blob();
+        [&](const Blob& b) { return BuildBlob<fbs::Blob>(&fbb, b.data); });
     // g. tensors; h. blobs; i. additional params
-    Offset<flatbuffers::Vector<Offset<fbs::Tensor>>> tensor_vec;
-    if (!tensors.empty()) tensor_vec = fbb.CreateVector(tensors);
-    Offset<flatbuffers::Vector<Offset<fbs::Blob>>> blob_vec;
-    if (!blobs.empty()) blob_vec = fbb.CreateVector(blobs);
-    const AdditionalParams extra = CreateAdditionalParams(&fbb, params);
+    const auto vectors = BuildDumperVectors(&fbb, items);
     // j. the operator, fields in the dumper's order
     fbs::OperatorBuilder ob(fbb);
     ob.add_type_id(id.type_id);
@@ -116,9 +98,9 @@ WrittenDump WriteV1(const DumpPlan& plan) {
     if (!output_names.IsNull()) ob.add_output_name(output_names);
     if (!name.IsNull()) ob.add_name(name);
     if (!output_dtype.IsNull()) ob.add_output_dtype(Offset<fbs::DType>(output_dtype.o));
-    AddParams<fbs::OperatorParam>(&ob, params, extra);
-    if (!tensor_vec.IsNull()) ob.add_tensors(tensor_vec);
-    if (!blob_vec.IsNull()) ob.add_blobs(blob_vec);
+    AddParams<fbs::OperatorParam>(&ob, items.params, vectors.extra);
+    if (!vectors.tensors.IsNull()) ob.add_tensors(vectors.tensors);
+    if (!vectors.blobs.IsNull()) ob.add_blobs(vectors.blobs);
     oprs.push_back(ob.Finish());
   }
   auto opr_vec = fbb.CreateVector(oprs);
