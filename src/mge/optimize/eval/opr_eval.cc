@@ -22,7 +22,7 @@ const std::string& Key(const Operator& op) {
   return op.cls == nullptr ? kNone : op.cls->key;
 }
 
-bool Arity(const std::vector<const HostValue*>& in, size_t n, std::string* why) {
+bool HasInputs(const std::vector<const HostValue*>& in, size_t n, std::string* why) {
   if (in.size() == n) return true;
   *why = "an unexpected number of inputs";
   return false;
@@ -171,26 +171,26 @@ std::optional<HostValue> EvalOperator(const Operator& op, const std::vector<cons
     out = EvalElemwise(mode, in, why, !options.exact_only);
   } else if (key == "PowC") {
     const auto* p = op.ParamAs<param::PowC>(kPowCParam);
-    if (Arity(in, 1, why)) out = EvalPowC(*in[0], p == nullptr ? 0.0f : p->exp(), why);
+    if (HasInputs(in, 1, why)) out = EvalPowC(*in[0], p == nullptr ? 0.0f : p->exp(), why);
   } else if (key == "TypeCvt") {
     const auto* p = op.ParamAs<mgb::serialization::fbs::DType>(kDTypeParam);
     if (p != nullptr && p->param_type() != mgb::serialization::fbs::DTypeParam_NONE) {
       *why = "TypeCvt to a quantized dtype";
-    } else if (Arity(in, 1, why)) {
+    } else if (HasInputs(in, 1, why)) {
       out = EvalTypeCvt(*in[0], p == nullptr ? static_cast<int>(kF32) : static_cast<int>(p->type()),
                         why);
     }
   } else if (key == "Reshape") {
-    if (Arity(in, 2, why)) out = EvalReshape(*in[0], *in[1], OptionalAxisOf(op), why);
+    if (HasInputs(in, 2, why)) out = EvalReshape(*in[0], *in[1], OptionalAxisOf(op), why);
   } else if (key == "Broadcast") {
-    if (Arity(in, 2, why)) out = EvalBroadcast(*in[0], *in[1], why);
+    if (HasInputs(in, 2, why)) out = EvalBroadcast(*in[0], *in[1], why);
   } else if (key == "Dimshuffle") {
     const auto* p = op.ParamAs<param::Dimshuffle>(kDimshuffleParam);
     std::vector<int32_t> pattern;
     if (p != nullptr && p->pattern() != nullptr) {
       pattern.assign(p->pattern()->begin(), p->pattern()->end());
     }
-    if (Arity(in, 1, why)) out = EvalDimshuffle(*in[0], pattern, why);
+    if (HasInputs(in, 1, why)) out = EvalDimshuffle(*in[0], pattern, why);
   } else if (key == "AxisAddRemove") {
     const auto* p = op.ParamAs<param::AxisAddRemove>(kAxisAddRemoveParam);
     std::vector<std::pair<bool, int32_t>> descs;
@@ -199,7 +199,7 @@ std::optional<HostValue> EvalOperator(const Operator& op, const std::vector<cons
         descs.push_back({d->method() == param::AxisDescMethod_REMOVE, d->axis()});
       }
     }
-    if (Arity(in, 1, why)) out = EvalAxisAddRemove(*in[0], descs, why);
+    if (HasInputs(in, 1, why)) out = EvalAxisAddRemove(*in[0], descs, why);
   } else if (key == "Concat") {
     const auto* p = op.ParamAs<param::Axis>(kAxisParam);
     out = EvalConcat(in, p == nullptr ? 0 : p->axis(), why);
@@ -256,7 +256,7 @@ std::optional<HostValue> EvalOperator(const Operator& op, const std::vector<cons
     if (pack == 0 ||
         (p->mode() != param::PoolingV0Mode_MAX_ && p->mode() != param::PoolingV0Mode_AVERAGE)) {
       *why = "AdaptivePooling other than MAX or AVERAGE in NCHW, NCHW44 or NCHW88";
-    } else if (Arity(in, 2, why)) {
+    } else if (HasInputs(in, 2, why)) {
       if (pack > 1 && in[0]->shape.size() != 5) {
         *why = "a packed AdaptivePooling of an input that is not packed";
       } else {
@@ -294,7 +294,7 @@ std::optional<HostValue> EvalOperator(const Operator& op, const std::vector<cons
         read(p);
       }
       if (!bias && format == param::ConvolutionFormat_NCHW) {
-        if (Arity(in, 2, why) && WidenHalfOperands(in, options, &half, why)) {
+        if (HasInputs(in, 2, why) && WidenHalfOperands(in, options, &half, why)) {
           out = EvalConvolution(*half.in[0], *half.in[1], c, options.exact_only, why);
           if (half.half) RoundToHalfResult(&out);
         }
@@ -306,7 +306,7 @@ std::optional<HostValue> EvalOperator(const Operator& op, const std::vector<cons
     const auto* p = op.ParamAs<param::Pooling>(fbs::OperatorParam_param_Pooling);
     if (p == nullptr) {
       *why = "a Pooling without its current param table";
-    } else if (Arity(in, 1, why)) {
+    } else if (HasInputs(in, 1, why)) {
       PoolingParams pp;
       pp.mode = p->mode();
       pp.pad_h = p->pad_h();
@@ -322,7 +322,7 @@ std::optional<HostValue> EvalOperator(const Operator& op, const std::vector<cons
     HalfOperands half;
     if (p == nullptr || p->format() != param::MatrixMulFormat_DEFAULT) {
       *why = "MatrixMul other than the default format";
-    } else if (Arity(in, 2, why) && WidenHalfOperands(in, options, &half, why)) {
+    } else if (HasInputs(in, 2, why) && WidenHalfOperands(in, options, &half, why)) {
       out = EvalMatrixMul(*half.in[0], *half.in[1], p->transposeA(), p->transposeB(),
                           options.exact_only, why);
       if (half.half) RoundToHalfResult(&out);
