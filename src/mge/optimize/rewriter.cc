@@ -84,6 +84,16 @@ uint32_t Rewriter::RewriteMatches(const std::function<bool(uint32_t node)>& rewr
   return rewritten;
 }
 
+uint32_t Rewriter::RewriteRemade(const std::function<bool(uint32_t node)>& rewrite) {
+  uint32_t rewritten = 0;
+  ForEachOperator([&](uint32_t node) {
+    AutoReplaceOutputs(node);
+    if (rewrite(node)) ++rewritten;
+  });
+  Apply();
+  return rewritten;
+}
+
 void Rewriter::Apply() {
   for (size_t i = 0; i < g_->endpoints().size(); ++i) {
     g_->set_endpoint(i, Get(g_->endpoints()[i]));

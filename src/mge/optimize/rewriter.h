@@ -40,6 +40,9 @@ class Rewriter {
   // the visited operator and returns true, or returns false and the operator is re-made on
   // its replaced inputs. Applies the replacements; returns how many operators it rewrote.
   uint32_t RewriteMatches(const std::function<bool(uint32_t node)>& rewrite);
+  // The same for a pass that matches its pattern on the operator re-made on its replaced
+  // inputs: each operator is re-made first, then `rewrite` may replace its output.
+  uint32_t RewriteRemade(const std::function<bool(uint32_t node)>& rewrite);
 
   uint32_t replaced() const { return replaced_; }
 
