@@ -12,8 +12,6 @@
 namespace graphport::mge::compat {
 
 // compat_elemwise.cc (research megengine_dump_details.md §1.3-§1.5): v1 and V2.
-bool ElemwiseNeedsRewrite(uint32_t mode);
-bool MultiTypeNeedsRewrite(uint32_t mode);
 Ref ConvertElemwise(Builder& b, const Node& n);
 Ref ConvertMultiType(Builder& b, const Node& n);
 Ref ConvertWhere(Builder& b, const Node& n);
