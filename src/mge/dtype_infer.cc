@@ -7,32 +7,38 @@
 #include <string_view>
 
 #include "mge/dtype.h"
+#include "mge/schema/operator_param_v1_generated.h"
 
 namespace graphport::mge {
 namespace {
 
+namespace fbs = mgb::serialization::fbs;
+namespace param = mgb::serialization::fbs::param;
+
 enum : int {
-  kFloat32 = 0,
-  kInt8 = 2,
-  kInt16 = 3,
-  kInt32 = 4,
-  kFloat16 = 9,
-  kQuantizedS32 = 12,
-  kQuantizedS16 = 16,
-  kBool = 18,
+  kFloat32 = fbs::DTypeEnum_Float32,
+  kInt8 = fbs::DTypeEnum_Int8,
+  kInt16 = fbs::DTypeEnum_Int16,
+  kInt32 = fbs::DTypeEnum_Int32,
+  kFloat16 = fbs::DTypeEnum_Float16,
+  kQuantizedS4 = fbs::DTypeEnum_QuantizedS4,
+  kQuantizedS32 = fbs::DTypeEnum_QuantizedS32,
+  kQuantizedS16 = fbs::DTypeEnum_QuantizedS16,
+  kBFloat16 = fbs::DTypeEnum_BFloat16,
+  kBool = fbs::DTypeEnum_Bool,
 };
 
-uint32_t ParamField(const Operator& op, uint8_t union_type, flatbuffers::voffset_t slot,
-                    uint32_t def) {
+// The first of the operator's params (param or additional) of union member `type`, as the
+// generated table T; nullptr when it has none.
+template <typename T>
+const T* AnyParamAs(const Operator& op, uint8_t type) {
   for (const Param& p : op.params) {
-    if (p.type == union_type && p.table != nullptr) {
-      return reinterpret_cast<const flatbuffers::Table*>(p.table)->GetField<uint32_t>(slot, def);
-    }
+    if (p.type == type && p.table != nullptr) return reinterpret_cast<const T*>(p.table);
   }
-  return def;
+  return nullptr;
 }
 
-bool IsFloat(int t) { return t == kFloat32 || t == kFloat16 || t == 17; }
+bool IsFloat(int t) { return t == kFloat32 || t == kFloat16 || t == kBFloat16; }
 
 // MegEngine's dtype promotion for Elemwise inputs (BatchedDTypePromotion), simplified to the
 // cases real graphs have: equal -> that; a quantized one -> it; mixed categories -> Float32;
@@ -156,9 +162,9 @@ std::vector<std::optional<int>> InferVarDTypes(const Graph& g) {
         const Tensor& tensor = op.tensors[std::min(k, op.tensors.size() - 1)];
         t = tensor.dtype ? std::optional<int>(tensor.dtype->type) : std::nullopt;
       } else if (key == "TypeCvt") {
-        for (const Param& p : op.params) {
-          if (p.type == 67 && p.table != nullptr) {
-            t = reinterpret_cast<const flatbuffers::Table*>(p.table)->GetField<int8_t>(4, 0);
+        for (const Param& p : op.params) {  // the last DType param
+          if (p.type == fbs::OperatorParam_DType && p.table != nullptr) {
+            t = reinterpret_cast<const fbs::DType*>(p.table)->type();
           }
         }
       } else if (key == "GetVarShape" || key == "Argmax" || key == "Argmin" || key == "NonZero" ||
@@ -168,18 +174,23 @@ std::vector<std::optional<int>> InferVarDTypes(const Graph& g) {
       } else if (key == "Elemwise") {
         t = Promote(in);
       } else if (key == "ElemwiseMultiType") {
-        uint32_t mode = ParamField(op, 18, 4, 0);
-        if (mode >= 58 && mode <= 63) t = kBool;
+        const auto* p =
+            AnyParamAs<param::ElemwiseMultiType>(op, fbs::OperatorParam_param_ElemwiseMultiType);
+        const uint32_t mode = p == nullptr ? 0u : static_cast<uint32_t>(p->mode());
+        if (mode >= param::ElemwiseMultiTypeMode_EQ && mode <= param::ElemwiseMultiTypeMode_ISINF) {
+          t = kBool;  // the comparisons
+        }
       } else if (key == "Reduce") {
-        switch (ParamField(op, 23, 8, 0)) {  // data_type
-          case 0:
+        const auto* p = AnyParamAs<param::Reduce>(op, fbs::OperatorParam_param_Reduce);
+        switch (p == nullptr ? param::ReduceDataType_DEFAULT : p->data_type()) {
+          case param::ReduceDataType_DEFAULT:
             t = first;
             break;
-          case 1:
-          case 3:
+          case param::ReduceDataType_FLOAT_IO16xC32:
+          case param::ReduceDataType_FLOAT_O16xC32:
             t = kFloat16;
             break;
-          case 2:
+          case param::ReduceDataType_FLOAT_O32xC32:
             t = kFloat32;
             break;
           default:
@@ -191,7 +202,7 @@ std::vector<std::optional<int>> InferVarDTypes(const Graph& g) {
       } else if (key == "MatrixMul" || key == "BatchedMatrixMul") {
         if (first && (*first == kInt8 || *first == kInt16)) {
           t = kInt32;
-        } else if (first && *first == 15) {
+        } else if (first && *first == kQuantizedS4) {
           t = kQuantizedS16;
         } else {
           t = ConvOutput(first);

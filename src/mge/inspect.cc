@@ -17,16 +17,6 @@
 namespace graphport::mge {
 namespace {
 
-nlohmann::json DTypeJson(const std::optional<DType>& d) {
-  if (!d) return nullptr;
-  nlohmann::json out = {{"dtype", DTypeName(d->type)}};
-  if (d->has_param) {
-    out["scale"] = d->scale;
-    if (HasZeroPoint(d->type)) out["zero_point"] = d->zero_point;
-  }
-  return out;
-}
-
 nlohmann::json OptJson(const std::optional<std::string>& s) {
   return s ? nlohmann::json(*s) : nlohmann::json();
 }

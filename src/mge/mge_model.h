@@ -106,6 +106,14 @@ struct Operator {
 
   // "ConvolutionV2", or the FBS_V2 type, or "type_id 0x..." for an unknown operator.
   std::string DisplayType() const;
+
+  // The first param's table as the generated type T when it is of union member `type`, else
+  // nullptr: the one check every reader of a param makes before it reads the fields.
+  template <typename T>
+  const T* ParamAs(uint8_t type) const {
+    if (params.empty() || params[0].type != type) return nullptr;
+    return reinterpret_cast<const T*>(params[0].table);
+  }
 };
 
 // FBS_V2 MiddleTensor, kept per var id.

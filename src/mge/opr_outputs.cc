@@ -8,6 +8,9 @@
 #include "mge/schema/operator_param_v1_generated.h"
 
 namespace graphport::mge {
+
+namespace fbs = mgb::serialization::fbs;
+
 namespace {
 
 // Classes with a fixed number of numbered outputs other than 1 (MegEngine's operator
@@ -42,15 +45,11 @@ bool V1NumberedOutputs(const Operator& op, uint32_t* count) {
     *count = static_cast<uint32_t>(op.inputs->size() - 1);
     return true;
   }
-  if (key == "TopK") {  // KTH_ONLY (0): values; the other modes add indices
-    uint32_t mode = 0;
-    // Only a verified TopK table is read.
-    constexpr uint8_t kTopKParam = mgb::serialization::fbs::OperatorParam_param_TopK;
-    if (!op.params.empty() && op.params[0].type == kTopKParam && op.params[0].table != nullptr) {
-      auto* table = reinterpret_cast<const flatbuffers::Table*>(op.params[0].table);
-      mode = table->GetField<uint32_t>(4, 0);
-    }
-    *count = mode == 0 ? 1 : 2;
+  if (key == "TopK") {  // KTH_ONLY: values; the other modes add indices
+    // Only a verified TopK table is read; without one, the mode is its default, KTH_ONLY.
+    const auto* p = op.ParamAs<fbs::param::TopK>(fbs::OperatorParam_param_TopK);
+    const bool kth_only = p == nullptr || p->mode() == fbs::param::TopKMode_KTH_ONLY;
+    *count = kth_only ? 1 : 2;
     return true;
   }
   auto it = FixedCounts().find(key);

@@ -1,14 +1,12 @@
 #include "mge/opr_registry.h"
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-
 #include <map>
 #include <memory>
 #include <unordered_map>
 #include <utility>
 
 #include "mge/opr_tokens.h"
+#include "mge/xxhash_digest.h"
 
 namespace graphport::mge {
 namespace {
@@ -63,8 +61,6 @@ const std::pair<const char*, const char*> kForwardAliases[] = {
     {"WarpPerspective", "WarpPerspectiveForward"},
     {"Where", "WhereForward"},
 };
-
-uint64_t NonZero(uint64_t h) { return h == 0 ? 1 : h; }
 
 struct Registry {
   std::map<std::string, std::unique_ptr<OprClass>, std::less<>> by_key;
@@ -123,12 +119,12 @@ std::string_view StripVersionSuffix(std::string_view token) {
 uint64_t PersistTypeId(std::string_view token) {
   std::string with_nul(token);
   with_nul.push_back('\0');
-  return NonZero(XXH64(with_nul.data(), with_nul.size(), kTypeIdSeed));
+  return XxHashDigest(with_nul.data(), with_nul.size(), kTypeIdSeed);
 }
 
 uint64_t UnversionedTypeId(std::string_view token) {
   std::string_view stem = StripVersionSuffix(token);
-  return NonZero(XXH64(stem.data(), stem.size(), kTypeIdSeed));
+  return XxHashDigest(stem.data(), stem.size(), kTypeIdSeed);
 }
 
 const OprClass* FindV1Class(uint64_t type_id, V1Ids ids) {

@@ -7,6 +7,7 @@
 #include "core/base64.h"
 #include "mge/dtype.h"
 #include "mge/json_int64.h"
+#include "mge/read_common.h"
 #include "mge/schema/param_history.h"
 #include "mge/schema/schema_reflection.h"
 
@@ -113,19 +114,6 @@ nlohmann::json Struct(const reflection::Schema& schema, const reflection::Object
   return out;
 }
 
-nlohmann::json DTypeJson(const flatbuffers::Table& table) {
-  // dtype.fbs DType: type (slot 0), param_type (1), param (2): LinearQuantizationParam.
-  int type = table.GetField<int8_t>(4, 0);
-  nlohmann::json out = {{"dtype", DTypeName(type)}};
-  if (table.GetField<uint8_t>(6, 0) == 1) {
-    if (auto* q = table.GetPointer<const flatbuffers::Table*>(8)) {
-      out["scale"] = q->GetField<float>(4, 0);
-      if (HasZeroPoint(type)) out["zero_point"] = q->GetField<uint8_t>(6, 0);
-    }
-  }
-  return out;
-}
-
 nlohmann::json TableFields(const reflection::Schema& schema, const ParamLayout& layout,
                            const flatbuffers::Table& table) {
   const reflection::Object& obj = *layout.table;
@@ -199,6 +187,16 @@ nlohmann::json TableFields(const reflection::Schema& schema, const ParamLayout& 
 
 }  // namespace
 
+nlohmann::json DTypeJson(const std::optional<DType>& d) {
+  if (!d) return nullptr;
+  nlohmann::json out = {{"dtype", DTypeName(d->type)}};
+  if (d->has_param) {
+    out["scale"] = d->scale;
+    if (HasZeroPoint(d->type)) out["zero_point"] = d->zero_point;
+  }
+  return out;
+}
+
 std::string ParamTypeName(uint8_t type) {
   const reflection::Object* obj = OperatorParamTable(GraphV1Schema(), type);
   return obj == nullptr ? "" : ShortName(obj->name());
@@ -217,7 +215,8 @@ nlohmann::json ParamToJson(const Param& param, uint32_t writer_version) {
   if (param.table == nullptr) return out;
   auto* table = reinterpret_cast<const flatbuffers::Table*>(param.table);
   if (obj->name()->str() == "mgb.serialization.fbs.DType") {
-    out["fields"] = DTypeJson(*table);
+    out["fields"] =
+        DTypeJson(ReadDType(reinterpret_cast<const mgb::serialization::fbs::DType*>(table)));
   } else {
     if (layout.table == nullptr) layout.table = obj;
     if (layout.table != obj) out["layout"] = ShortName(layout.table->name());

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "mge/mge_model.h"
@@ -19,6 +20,10 @@ namespace graphport::mge {
 // (schema/param_history.h): "layout" names it when it is not today's table, and "ambiguous"
 // is true when the version (8.9999.0) stands for releases whose layouts differed.
 nlohmann::json ParamToJson(const Param& param, uint32_t writer_version = 0);
+
+// {"dtype": "Quantized8Asymm", "scale": 0.5, "zero_point": 128}: the dtype's name, with the
+// quantization params a dtype has (zero_point only where it has one); null when absent.
+nlohmann::json DTypeJson(const std::optional<DType>& d);
 
 // The union member's table name ("Convolution", "DType"), or "" when unknown.
 std::string ParamTypeName(uint8_t type);

@@ -10,19 +10,12 @@ namespace graphport::mge {
 namespace fbs = mgb::serialization::fbs;
 
 void ReadV1Graph(std::string_view bytes, const DumpSpan& span, const std::string& file, Graph* g) {
-  const int64_t fb_at = static_cast<int64_t>(span.flatbuffer);
-  auto* data = reinterpret_cast<const uint8_t*>(g->flatbuffer.data());
-  flatbuffers::Verifier verifier(data, g->flatbuffer.size());
-  if (!fbs::VerifySizePrefixedGraphBuffer(verifier)) {
-    ThrowAt(ErrorCode::kParseError, file, fb_at,
-            "the FBS v1 flatbuffer fails FlatBuffers verification against the mgb1 Graph "
-            "schema (corrupt or not a MegEngine graph)");
-  }
-  const fbs::Graph* root = fbs::GetSizePrefixedGraph(data);
-  // Where a table lies in the input, for messages.
-  auto offset_of = [&](const void* p) {
-    return fb_at + (reinterpret_cast<const uint8_t*>(p) - data);
-  };
+  const FlatbufferAt fb = VerifiedFlatbuffer(
+      *g, span, file,
+      [](flatbuffers::Verifier& v) { return fbs::VerifySizePrefixedGraphBuffer(v); },
+      "the FBS v1 flatbuffer fails FlatBuffers verification against the mgb1 Graph schema "
+      "(corrupt or not a MegEngine graph)");
+  const fbs::Graph* root = fbs::GetSizePrefixedGraph(fb.data);
   g->format = DumpFormat::kFbsV1;
   g->magic = span.magic;
   g->feature_bits = span.feature_bits;
@@ -41,32 +34,18 @@ void ReadV1Graph(std::string_view bytes, const DumpSpan& span, const std::string
     for (const fbs::Operator* o : *root->oprs()) {
       const size_t index = g->oprs.size();
       Operator op;
-      op.type_id = o->type_id();
+      ReadOperatorFields(o, &op);
       op.cls = FindV1Class(op.type_id, ids);
-      op.name = OptString(o->name());
-      op.inputs = OptU32s(o->inputs());
-      if (o->comp_node() != nullptr) {
-        op.comp_nodes.emplace();
-        for (const fbs::CompNode* c : *o->comp_node()) {
-          op.comp_nodes->push_back(c == nullptr ? std::nullopt : OptString(c->logical_locator()));
-        }
-      }
       if (o->output_name() != nullptr) {
         op.output_names.emplace();
         for (const flatbuffers::String* s : *o->output_name()) op.output_names->push_back(s->str());
       }
-      op.output_dtype = ReadDType(o->output_dtype());
-      op.priority = o->priority();
       std::vector<const void*> param_at, tensor_at, blob_at;
-      ReadParams(o, index, file, offset_of(o), &op, &param_at);
+      ReadParams(o, index, file, fb.OffsetOf(o), &op, &param_at);
       if (o->tensors() != nullptr) {
         op.has_tensors_vector = true;
         for (const fbs::Tensor* t : *o->tensors()) {
-          Tensor tensor;
-          tensor.name = OptString(t->name());
-          tensor.shape = OptU32s(t->shape());
-          tensor.comp_node = ReadCompNode(t->comp_node());
-          tensor.dtype = ReadDType(t->dtype());
+          Tensor tensor = ReadTensorFields(t);
           tensor.v1_offset = t->offset();
           uint64_t need = uint64_t{t->offset()} + t->data_size();
           if (need > blob.size() - cursor) {
@@ -85,28 +64,18 @@ void ReadV1Graph(std::string_view bytes, const DumpSpan& span, const std::string
             cursor += t->data_size();
             g->value_bytes += t->data_size();
           }
-          CheckValueSize(tensor, op.tensors.size(), op, index, file, offset_of(t));
+          CheckValueSize(tensor, op.tensors.size(), op, index, file, fb.OffsetOf(t));
           op.tensors.push_back(std::move(tensor));
           tensor_at.push_back(t);
         }
       }
-      if (o->blobs() != nullptr) {
-        op.has_blobs_vector = true;
-        for (const fbs::Blob* b : *o->blobs()) {
-          Blob blob_item;
-          blob_item.has_data = true;
-          blob_item.data =
-              std::string_view(reinterpret_cast<const char*>(b->data()->data()), b->data()->size());
-          op.blobs.push_back(blob_item);
-          blob_at.push_back(b);
-        }
-      }
+      ReadBlobs(o->blobs(), &op, &blob_at);
       OrderDumpItems(&op, param_at, tensor_at, blob_at);
-      CheckUnknownParams(op, index, data, g->flatbuffer.size(), file, fb_at);
-      CheckInputsDefined(op, index, g->vars.size(), file, offset_of(o));
+      CheckUnknownParams(op, index, fb.data, fb.size, file, fb.at);
+      CheckInputsDefined(op, index, g->vars.size(), file, fb.OffsetOf(o));
       uint32_t outputs = 0;
       if (!V1NumberedOutputs(op, &outputs)) {
-        ThrowAt(ErrorCode::kUnsupported, file, offset_of(o),
+        ThrowAt(ErrorCode::kUnsupported, file, fb.OffsetOf(o),
                 "an operator this version does not know, without output names: its outputs "
                 "cannot be numbered",
                 OprLabel(index, op.DisplayType()));
@@ -123,23 +92,8 @@ void ReadV1Graph(std::string_view bytes, const DumpSpan& span, const std::string
   }
   // MegEngine's loader only needs the values to fit; bytes left over are never read.
   g->unused_value_bytes = blob.size() - cursor;
-  if (root->output_vars_idx() != nullptr) {
-    for (const fbs::OutputVar* v : *root->output_vars_idx()) {
-      if (v->compact_id() >= g->vars.size()) {
-        ThrowAt(ErrorCode::kParseError, file, offset_of(v),
-                "output var " + std::to_string(v->compact_id()) + " is not defined (" +
-                    std::to_string(g->vars.size()) + " vars)");
-      }
-      g->outputs.push_back({v->compact_id(), v->original_id()});
-    }
-  }
-  if (const fbs::Metadata* m = root->metadata()) {
-    g->metadata.present = true;
-    g->metadata.is_valid = m->is_valid();
-    g->metadata.graph_modified = m->graph_modified();
-    g->metadata.user_info = OptString(m->user_info());
-    g->metadata.optimize_options = m->optimize_options();
-  }
+  ReadOutputVars(root->output_vars_idx(), fb, file, g);
+  ReadMetadata(root->metadata(), g);
 }
 
 }  // namespace graphport::mge

@@ -29,18 +29,11 @@ std::optional<TensorFormat> ReadFormat(uint8_t type, const void* table) {
 }  // namespace
 
 void ReadV2Graph(const DumpSpan& span, const std::string& file, Graph* g) {
-  const int64_t fb_at = static_cast<int64_t>(span.flatbuffer);
-  auto* data = reinterpret_cast<const uint8_t*>(g->flatbuffer.data());
-  flatbuffers::Verifier verifier(data, g->flatbuffer.size());
-  if (!v2::VerifySizePrefixedModelBuffer(verifier)) {
-    ThrowAt(ErrorCode::kParseError, file, fb_at,
-            "the FBS_V2 flatbuffer fails FlatBuffers verification against the mgv2 Model "
-            "schema (corrupt or not a MegEngine model)");
-  }
-  const v2::Model* root = v2::GetSizePrefixedModel(data);
-  auto offset_of = [&](const void* p) {
-    return fb_at + (reinterpret_cast<const uint8_t*>(p) - data);
-  };
+  const FlatbufferAt fb = VerifiedFlatbuffer(
+      *g, span, file, [](flatbuffers::Verifier& v) { return v2::VerifySizePrefixedModelBuffer(v); },
+      "the FBS_V2 flatbuffer fails FlatBuffers verification against the mgv2 Model schema "
+      "(corrupt or not a MegEngine model)");
+  const v2::Model* root = v2::GetSizePrefixedModel(fb.data);
   g->format = DumpFormat::kFbsV2;
   g->version = root->mge_version();
   g->model_version = root->model_version();
@@ -56,30 +49,16 @@ void ReadV2Graph(const DumpSpan& span, const std::string& file, Graph* g) {
     for (const v2::Operator* o : *root->oprs()) {
       const size_t index = g->oprs.size();
       Operator op;
-      op.type_id = o->type_id();
+      ReadOperatorFields(o, &op);
       op.opr_version = o->opr_version();
       op.type = OptString(o->type());
       op.cls = FindV2Class(op.type_id, op.opr_version);
-      op.name = OptString(o->name());
-      op.inputs = OptU32s(o->inputs());
-      if (o->comp_node() != nullptr) {
-        op.comp_nodes.emplace();
-        for (const v2::CompNode* c : *o->comp_node()) {
-          op.comp_nodes->push_back(OptString(c->logical_locator()));
-        }
-      }
-      op.output_dtype = ReadDType(o->output_dtype());
-      op.priority = o->priority();
       std::vector<const void*> param_at, tensor_at, blob_at;
-      ReadParams(o, index, file, offset_of(o), &op, &param_at);
+      ReadParams(o, index, file, fb.OffsetOf(o), &op, &param_at);
       if (o->tensors() != nullptr) {
         op.has_tensors_vector = true;
         for (const v2::Tensor* t : *o->tensors()) {
-          Tensor tensor;
-          tensor.name = OptString(t->name());
-          tensor.shape = OptU32s(t->shape());
-          tensor.comp_node = ReadCompNode(t->comp_node());
-          tensor.dtype = ReadDType(t->dtype());
+          Tensor tensor = ReadTensorFields(t);
           tensor.format = ReadFormat(static_cast<uint8_t>(t->format_type()), t->format());
           if (t->data() != nullptr) {
             tensor.has_value = true;
@@ -87,48 +66,36 @@ void ReadV2Graph(const DumpSpan& span, const std::string& file, Graph* g) {
                                             t->data()->size());
             g->value_bytes += t->data()->size();
           }
-          CheckValueSize(tensor, op.tensors.size(), op, index, file, offset_of(t));
+          CheckValueSize(tensor, op.tensors.size(), op, index, file, fb.OffsetOf(t));
           op.tensors.push_back(std::move(tensor));
           tensor_at.push_back(t);
         }
       }
-      if (o->custom_data() != nullptr) {
-        op.has_blobs_vector = true;
-        for (const v2::Blob* b : *o->custom_data()) {
-          Blob blob;
-          if (b->data() != nullptr) {
-            blob.has_data = true;
-            blob.data = std::string_view(reinterpret_cast<const char*>(b->data()->data()),
-                                         b->data()->size());
-          }
-          op.blobs.push_back(blob);
-          blob_at.push_back(b);
-        }
-      }
+      ReadBlobs(o->custom_data(), &op, &blob_at);
       // MegEngine writes V2 params with its v1 numbering, so 98 and 99 occur although the V2
       // union lacks them; the V2 verifier passed over them, the v1 one checks them here.
       for (const Param& p : op.params) {
         if (p.type > v2::OperatorParam_MAX && p.table != nullptr &&
             p.type <= mgb::serialization::fbs::OperatorParam_MAX) {
-          flatbuffers::Verifier param_verifier(data, g->flatbuffer.size());
+          flatbuffers::Verifier param_verifier(fb.data, fb.size);
           if (!mgb::serialization::fbs::VerifyOperatorParam(
                   param_verifier, p.table,
                   static_cast<mgb::serialization::fbs::OperatorParam>(p.type))) {
             ThrowAt(
-                ErrorCode::kParseError, file, offset_of(p.table),
+                ErrorCode::kParseError, file, fb.OffsetOf(p.table),
                 "param union member " + std::to_string(p.type) + " fails FlatBuffers verification",
                 OprLabel(index, op.DisplayType()));
           }
         }
       }
       OrderDumpItems(&op, param_at, tensor_at, blob_at);
-      CheckUnknownParams(op, index, data, g->flatbuffer.size(), file, fb_at);
-      CheckInputsDefined(op, index, g->vars.size(), file, offset_of(o));
+      CheckUnknownParams(op, index, fb.data, fb.size, file, fb.at);
+      CheckInputsDefined(op, index, g->vars.size(), file, fb.OffsetOf(o));
       if (o->outputs() != nullptr) {
         op.has_outputs_vector = true;
         for (uint32_t id : *o->outputs()) {
           if (id != g->vars.size()) {
-            ThrowAt(ErrorCode::kParseError, file, offset_of(o),
+            ThrowAt(ErrorCode::kParseError, file, fb.OffsetOf(o),
                     "output id " + std::to_string(id) + " where var " +
                         std::to_string(g->vars.size()) + " comes next (ids count up from 0)",
                     OprLabel(index, op.DisplayType()));
@@ -148,7 +115,7 @@ void ReadV2Graph(const DumpSpan& span, const std::string& file, Graph* g) {
     for (size_t i = 0; i < middle->size(); ++i) {
       const v2::MiddleTensor* m = middle->Get(static_cast<flatbuffers::uoffset_t>(i));
       if (i >= g->vars.size()) {
-        ThrowAt(ErrorCode::kParseError, file, offset_of(m),
+        ThrowAt(ErrorCode::kParseError, file, fb.OffsetOf(m),
                 "middle tensor " + std::to_string(i) + " has no var (" +
                     std::to_string(g->vars.size()) + " vars)");
       }
@@ -161,29 +128,14 @@ void ReadV2Graph(const DumpSpan& span, const std::string& file, Graph* g) {
       mt.format = ReadFormat(static_cast<uint8_t>(m->format_type()), m->format());
     }
   }
-  if (root->output_vars_idx() != nullptr) {
-    for (const v2::OutputVar* v : *root->output_vars_idx()) {
-      if (v->compact_id() >= g->vars.size()) {
-        ThrowAt(ErrorCode::kParseError, file, offset_of(v),
-                "output var " + std::to_string(v->compact_id()) + " is not defined (" +
-                    std::to_string(g->vars.size()) + " vars)");
-      }
-      g->outputs.push_back({v->compact_id(), v->original_id()});
-    }
-  }
+  ReadOutputVars(root->output_vars_idx(), fb, file, g);
   if (root->output_alias() != nullptr) {
     g->has_output_alias = true;
     for (const v2::OutputAlias* a : *root->output_alias()) {
       g->aliases.push_back({a->id(), OptString(a->name())});
     }
   }
-  if (const v2::Metadata* m = root->metadata()) {
-    g->metadata.present = true;
-    g->metadata.is_valid = m->is_valid();
-    g->metadata.graph_modified = m->graph_modified();
-    g->metadata.user_info = OptString(m->user_info());
-    g->metadata.optimize_options = m->optimize_options();
-  }
+  ReadMetadata(root->metadata(), g);
 }
 
 }  // namespace graphport::mge

@@ -6,9 +6,14 @@
 #include <set>
 
 #include "core/error.h"
+#include "mge/dump/compat_rewrite.h"
 #include "mge/read_error.h"
+#include "mge/schema/operator_param_v1_generated.h"
 
 namespace graphport::mge {
+
+namespace fbs = mgb::serialization::fbs;
+namespace param = mgb::serialization::fbs::param;
 namespace {
 
 [[noreturn]] void Unsupported(const Graph& graph, size_t opr, const std::string& what) {
@@ -25,14 +30,6 @@ bool IsHolder(const Operator& op) {
 bool IsFormatHolder(const Operator& op) {
   return op.cls != nullptr && (op.cls->key == "MultipleDeviceTensorWithFormatHolder" ||
                                op.cls->key == "SharedDeviceTensorWithFormat");
-}
-
-uint32_t FirstParamMode(const Operator& op, uint8_t union_type) {
-  if (op.params.empty() || op.params[0].type != union_type || op.params[0].table == nullptr) {
-    return 0;
-  }
-  auto* table = reinterpret_cast<const flatbuffers::Table*>(op.params[0].table);
-  return table->GetField<uint32_t>(4, 0);  // `mode`, default 0 in both tables
 }
 
 }  // namespace
@@ -100,12 +97,6 @@ void CheckExpressibleInV1(const Graph& graph, size_t opr) {
   if (graph.format == DumpFormat::kFbsV1) return;
   const Operator& op = graph.oprs[opr];
   if (op.cls == nullptr) return;
-  static const std::map<uint32_t, const char*> kElemwise = {
-      {64, "SINH"},     {65, "COSH"},       {66, "ASINH"}, {67, "ACOSH"},    {68, "ATANH"},
-      {69, "TAN"},      {73, "PRELU"},      {74, "CLIP"},  {76, "SOFTPLUS"}, {78, "RELU6"},
-      {80, "HSIGMOID"}, {82, "LOGSIGMOID"}, {83, "SQRT"},  {84, "SQUARE"},   {85, "SIGN"}};
-  static const std::map<uint32_t, const char*> kMultiType = {
-      {58, "EQ"}, {59, "NEQ"}, {60, "LT"}, {61, "LEQ"}, {62, "ISNAN"}, {63, "ISINF"}};
   // The compatibility rewrite replaces these before the writer runs (Softmax, LayerNorm,
   // Dropout, GroupNorm and InstanceNorm stay only for outputs other than 0, which FBS v1
   // holds as MegEngine's v1 dumper writes them).
@@ -115,13 +106,18 @@ void CheckExpressibleInV1(const Graph& graph, size_t opr) {
       ": FBS v1 cannot hold it without MegEngine's compatibility rewrite, which graphport "
       "does not implement yet (dump it as FBS_V2)";
   if (op.cls->key == "Elemwise") {
-    auto it = kElemwise.find(FirstParamMode(op, 17));
-    if (it != kElemwise.end())
-      Unsupported(graph, opr, std::string("Elemwise mode ") + it->second + suffix);
+    const auto* p = op.ParamAs<param::Elemwise>(fbs::OperatorParam_param_Elemwise);
+    if (p != nullptr && compat::ElemwiseNeedsRewrite(p->mode())) {
+      Unsupported(graph, opr,
+                  std::string("Elemwise mode ") + param::EnumNameElemwiseMode(p->mode()) + suffix);
+    }
   } else if (op.cls->key == "ElemwiseMultiType") {
-    auto it = kMultiType.find(FirstParamMode(op, 18));
-    if (it != kMultiType.end()) {
-      Unsupported(graph, opr, std::string("ElemwiseMultiType mode ") + it->second + suffix);
+    const auto* p =
+        op.ParamAs<param::ElemwiseMultiType>(fbs::OperatorParam_param_ElemwiseMultiType);
+    if (p != nullptr && compat::MultiTypeNeedsRewrite(p->mode())) {
+      Unsupported(graph, opr,
+                  std::string("ElemwiseMultiType mode ") +
+                      param::EnumNameElemwiseMultiTypeMode(p->mode()) + suffix);
     }
   } else if (kRewritten.count(op.cls->key)) {
     Unsupported(graph, opr, op.cls->key + suffix);

@@ -4,9 +4,11 @@
 
 #include "core/error.h"
 #include "mge/dump/content_hash.h"
+#include "mge/little_endian.h"
 #include "mge/param_copy.h"
 #include "mge/schema/graph_v1_generated.h"
 #include "mge/shared_strings.h"
+#include "mge/write_tables.h"
 
 namespace graphport::mge {
 namespace {
@@ -14,17 +16,6 @@ namespace {
 namespace fbs = mgb::serialization::fbs;
 using flatbuffers::FlatBufferBuilder;
 using flatbuffers::Offset;
-
-void AppendLe(std::string* out, uint64_t v, int bytes) {
-  for (int i = 0; i < bytes; ++i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-}
-
-Offset<fbs::CompNode> BuildCompNode(FlatBufferBuilder* fbb, SharedStrings* strings,
-                                    const std::optional<std::string>& locator) {
-  Offset<flatbuffers::String> s;
-  if (locator) s = strings->Create(*locator);
-  return fbs::CreateCompNode(*fbb, s);
-}
 
 }  // namespace
 
@@ -67,13 +58,7 @@ WrittenDump WriteV1(const DumpPlan& plan) {
                   where);
     }
     // a. comp nodes; b. inputs; c. name; d. output names; e. output dtype
-    Offset<flatbuffers::Vector<Offset<fbs::CompNode>>> comp_nodes;
-    if (op.comp_nodes) {
-      std::vector<Offset<fbs::CompNode>> cns;
-      for (const auto& locator : *op.comp_nodes)
-        cns.push_back(BuildCompNode(&fbb, &strings, locator));
-      comp_nodes = fbb.CreateVector(cns);
-    }
+    const auto comp_nodes = BuildCompNodes<fbs::CompNode>(&fbb, &strings, op);
     Offset<flatbuffers::Vector<uint32_t>> inputs;
     if (op.inputs && !op.inputs->empty()) inputs = fbb.CreateVector(*op.inputs);
     Offset<flatbuffers::String> name;
@@ -87,54 +72,23 @@ WrittenDump WriteV1(const DumpPlan& plan) {
     Offset<void> output_dtype;
     if (op.output_dtype) output_dtype = BuildDType(&fbb, *op.output_dtype);
     // f. the operator's dumper: params, tensors (values into the blob) and blobs, in order
-    ItemsToWrite items = ItemsFor(g, i, DumpFormat::kFbsV1, 0);
-    BuiltParams params;
-    std::vector<Offset<fbs::Tensor>> tensors;
-    std::vector<Offset<fbs::Blob>> blobs;
-    auto write_count_blob = [&]() {
-      std::string count;
-      AppendLe(&count, op.tensors.size(), 4);
-      auto data = fbb.CreateVector(reinterpret_cast<const uint8_t*>(count.data()), count.size());
-      blobs.push_back(fbs::CreateBlob(fbb, data));
-    };
-    for (const DumpItem& item : items.items) {
-      if (item.kind == DumpItem::kParam) {
-        const Param& p = op.params[item.index];
-        params.push_back({p.type, CopyParam(&fbb, p, label, g.version)});
-      } else if (item.kind == DumpItem::kTensor) {
-        if (items.add_count_blob && tensors.empty()) write_count_blob();
-        const Tensor& t = op.tensors[item.index];
-        if (t.has_value) {
-          if (!t.value.empty()) out.values.push_back(t.value);
-          value_bytes += t.value.size();
-        }
-        Offset<flatbuffers::String> tname;
-        if (plan.tensor_names[i][item.index]) {
-          tname = strings.Create(*plan.tensor_names[i][item.index]);
-        }
-        Offset<flatbuffers::Vector<uint32_t>> shape;
-        if (t.shape) shape = fbb.CreateVector(*t.shape);
-        Offset<fbs::CompNode> cn;
-        if (t.comp_node) cn = BuildCompNode(&fbb, &strings, *t.comp_node);
-        Offset<void> dtype;
-        if (t.dtype) dtype = BuildDType(&fbb, *t.dtype);
-        tensors.push_back(fbs::CreateTensor(fbb, tname, shape, cn, Offset<fbs::DType>(dtype.o),
-                                            t.has_value ? static_cast<uint32_t>(t.value.size()) : 0,
-                                            0));
-      } else {
-        const Blob& b = op.blobs[item.index];
-        auto data =
-            fbb.CreateVector(reinterpret_cast<const uint8_t*>(b.data.data()), b.data.size());
-        blobs.push_back(fbs::CreateBlob(fbb, data));
-      }
-    }
-    if (items.add_count_blob && tensors.empty()) write_count_blob();
+    const auto items = ReplayDumper<fbs::Tensor, fbs::Blob>(
+        &fbb, g, i, ItemsFor(g, i, DumpFormat::kFbsV1, 0), label,
+        [&](size_t k) {
+          const Tensor& t = op.tensors[k];
+          if (t.has_value) {
+            if (!t.value.empty()) out.values.push_back(t.value);
+            value_bytes += t.value.size();
+          }
+          const auto f =
+              BuildTensorFields<fbs::CompNode>(&fbb, &strings, plan.tensor_names[i][k], t);
+          return fbs::CreateTensor(fbb, f.name, f.shape, f.comp_node, f.dtype,
+                                   t.has_value ? static_cast<uint32_t>(t.value.size()) : 0, 0);
+        },
+        // FBS v1 always writes a blob's data, an empty vector for a blob without any.
+        [&](const Blob& b) { return BuildBlob<fbs::Blob>(&fbb, b.data); });
     // g. tensors; h. blobs; i. additional params
-    Offset<flatbuffers::Vector<Offset<fbs::Tensor>>> tensor_vec;
-    if (!tensors.empty()) tensor_vec = fbb.CreateVector(tensors);
-    Offset<flatbuffers::Vector<Offset<fbs::Blob>>> blob_vec;
-    if (!blobs.empty()) blob_vec = fbb.CreateVector(blobs);
-    const AdditionalParams extra = CreateAdditionalParams(&fbb, params);
+    const auto vectors = BuildDumperVectors(&fbb, items);
     // j. the operator, fields in the dumper's order
     fbs::OperatorBuilder ob(fbb);
     ob.add_type_id(id.type_id);
@@ -144,16 +98,9 @@ WrittenDump WriteV1(const DumpPlan& plan) {
     if (!output_names.IsNull()) ob.add_output_name(output_names);
     if (!name.IsNull()) ob.add_name(name);
     if (!output_dtype.IsNull()) ob.add_output_dtype(Offset<fbs::DType>(output_dtype.o));
-    if (!params.empty()) {
-      ob.add_param_type(static_cast<fbs::OperatorParam>(params[0].first));
-      ob.add_param(params[0].second);
-    }
-    if (!extra.IsNull()) {
-      ob.add_additional_params_type(extra.types);
-      ob.add_additional_params(extra.tables);
-    }
-    if (!tensor_vec.IsNull()) ob.add_tensors(tensor_vec);
-    if (!blob_vec.IsNull()) ob.add_blobs(blob_vec);
+    AddParams<fbs::OperatorParam>(&ob, items.params, vectors.extra);
+    if (!vectors.tensors.IsNull()) ob.add_tensors(vectors.tensors);
+    if (!vectors.blobs.IsNull()) ob.add_blobs(vectors.blobs);
     oprs.push_back(ob.Finish());
   }
   auto opr_vec = fbb.CreateVector(oprs);

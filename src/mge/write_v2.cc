@@ -5,6 +5,7 @@
 #include "mge/param_copy.h"
 #include "mge/schema/model_v2_generated.h"
 #include "mge/shared_strings.h"
+#include "mge/write_tables.h"
 
 namespace graphport::mge {
 namespace {
@@ -12,13 +13,6 @@ namespace {
 namespace v2 = mgb::serialization::fbs::v2;
 using flatbuffers::FlatBufferBuilder;
 using flatbuffers::Offset;
-
-Offset<v2::CompNode> BuildCompNode(FlatBufferBuilder* fbb, SharedStrings* strings,
-                                   const std::optional<std::string>& locator) {
-  Offset<flatbuffers::String> s;
-  if (locator) s = strings->Create(*locator);
-  return v2::CreateCompNode(*fbb, s);
-}
 
 Offset<void> BuildFormat(FlatBufferBuilder* fbb, const TensorFormat& f) {
   switch (f.type) {
@@ -88,66 +82,35 @@ WrittenDump WriteV2(const DumpPlan& plan) {
     Offset<flatbuffers::Vector<uint32_t>> inputs;
     if (op.inputs && !op.inputs->empty()) inputs = fbb.CreateVector(*op.inputs);
     // b. the operator's dumper
-    ItemsToWrite items = ItemsFor(g, i, DumpFormat::kFbsV2, id.opr_version);
-    BuiltParams params;
-    std::vector<Offset<v2::Tensor>> tensors;
-    std::vector<Offset<v2::Blob>> blobs;
-    auto write_count_blob = [&]() {
-      uint32_t n = static_cast<uint32_t>(op.tensors.size());
-      uint8_t count[4] = {static_cast<uint8_t>(n), static_cast<uint8_t>(n >> 8),
-                          static_cast<uint8_t>(n >> 16), static_cast<uint8_t>(n >> 24)};
-      blobs.push_back(v2::CreateBlob(fbb, fbb.CreateVector(count, 4)));
-    };
-    for (const DumpItem& item : items.items) {
-      if (item.kind == DumpItem::kParam) {
-        const Param& p = op.params[item.index];
-        params.push_back({p.type, CopyParam(&fbb, p, label, g.version)});
-      } else if (item.kind == DumpItem::kTensor) {
-        if (items.add_count_blob && tensors.empty()) write_count_blob();
-        const Tensor& t = op.tensors[item.index];
-        Offset<flatbuffers::Vector<uint8_t>> data;
-        if (t.has_value) {
-          data = fbb.CreateVector(reinterpret_cast<const uint8_t*>(t.value.data()), t.value.size());
-          out.tensor_value_bytes += t.value.size();
-        }
-        Offset<flatbuffers::String> tname;
-        if (plan.tensor_names[i][item.index]) {
-          tname = strings.Create(*plan.tensor_names[i][item.index]);
-        }
-        Offset<flatbuffers::Vector<uint32_t>> shape;
-        if (t.shape) shape = fbb.CreateVector(*t.shape);
-        Offset<v2::CompNode> cn;
-        if (t.comp_node) cn = BuildCompNode(&fbb, &strings, *t.comp_node);
-        Offset<void> dtype;
-        if (t.dtype) dtype = BuildDType(&fbb, *t.dtype);
-        // MegEngine gives every V2 tensor a format (Default unless a holder passes one); a
-        // tensor from FBS v1 gets Default, one from FBS_V2 keeps what it had.
-        std::optional<TensorFormat> format = t.format;
-        if (from_v1) format = TensorFormat{v2::TensorFormat_DefaultTensorFormat};
-        Offset<void> format_table;
-        if (format) format_table = BuildFormat(&fbb, *format);
-        tensors.push_back(v2::CreateTensor(
-            fbb, tname, shape, cn, Offset<mgb::serialization::fbs::DType>(dtype.o),
-            format ? static_cast<v2::TensorFormat>(format->type) : v2::TensorFormat_NONE,
-            format_table, data));
-      } else {
-        const Blob& b = op.blobs[item.index];
-        Offset<flatbuffers::Vector<uint8_t>> data;
-        if (b.has_data) {
-          data = fbb.CreateVector(reinterpret_cast<const uint8_t*>(b.data.data()), b.data.size());
-        }
-        blobs.push_back(v2::CreateBlob(fbb, data));
-      }
-    }
-    if (items.add_count_blob && tensors.empty()) write_count_blob();
+    const auto items = ReplayDumper<v2::Tensor, v2::Blob>(
+        &fbb, g, i, ItemsFor(g, i, DumpFormat::kFbsV2, id.opr_version), label,
+        [&](size_t k) {
+          const Tensor& t = op.tensors[k];
+          Offset<flatbuffers::Vector<uint8_t>> data;
+          if (t.has_value) {
+            data =
+                fbb.CreateVector(reinterpret_cast<const uint8_t*>(t.value.data()), t.value.size());
+            out.tensor_value_bytes += t.value.size();
+          }
+          const auto f =
+              BuildTensorFields<v2::CompNode>(&fbb, &strings, plan.tensor_names[i][k], t);
+          // MegEngine gives every V2 tensor a format (Default unless a holder passes one); a
+          // tensor from FBS v1 gets Default, one from FBS_V2 keeps what it had.
+          std::optional<TensorFormat> format = t.format;
+          if (from_v1) format = TensorFormat{v2::TensorFormat_DefaultTensorFormat};
+          Offset<void> format_table;
+          if (format) format_table = BuildFormat(&fbb, *format);
+          return v2::CreateTensor(
+              fbb, f.name, f.shape, f.comp_node, f.dtype,
+              format ? static_cast<v2::TensorFormat>(format->type) : v2::TensorFormat_NONE,
+              format_table, data);
+        },
+        [&](const Blob& b) {
+          return BuildBlob<v2::Blob>(
+              &fbb, b.has_data ? std::optional<std::string_view>(b.data) : std::nullopt);
+        });
     // c. comp nodes; d. name; e. output dtype
-    Offset<flatbuffers::Vector<Offset<v2::CompNode>>> comp_nodes;
-    if (op.comp_nodes) {
-      std::vector<Offset<v2::CompNode>> cns;
-      for (const auto& locator : *op.comp_nodes)
-        cns.push_back(BuildCompNode(&fbb, &strings, locator));
-      comp_nodes = fbb.CreateVector(cns);
-    }
+    const auto comp_nodes = BuildCompNodes<v2::CompNode>(&fbb, &strings, op);
     Offset<flatbuffers::String> name;
     if (plan.opr_names[i]) name = strings.Create(*plan.opr_names[i]);
     Offset<void> output_dtype;
@@ -162,7 +125,7 @@ WrittenDump WriteV2(const DumpPlan& plan) {
           Offset<flatbuffers::Vector<uint32_t>> shape;
           if (mt.shape) shape = fbb.CreateVector(*mt.shape);
           Offset<v2::CompNode> cn;
-          if (mt.comp_node) cn = BuildCompNode(&fbb, &strings, *mt.comp_node);
+          if (mt.comp_node) cn = BuildCompNode<v2::CompNode>(&fbb, &strings, *mt.comp_node);
           Offset<void> dtype;
           if (mt.dtype) dtype = BuildDType(&fbb, *mt.dtype);
           Offset<void> format;
@@ -183,11 +146,7 @@ WrittenDump WriteV2(const DumpPlan& plan) {
       outputs = fbb.CreateVector(op.outputs);
     }
     // g. tensors; h. custom data; i. additional params; j. the type string
-    Offset<flatbuffers::Vector<Offset<v2::Tensor>>> tensor_vec;
-    if (!tensors.empty()) tensor_vec = fbb.CreateVector(tensors);
-    Offset<flatbuffers::Vector<Offset<v2::Blob>>> blob_vec;
-    if (!blobs.empty()) blob_vec = fbb.CreateVector(blobs);
-    const AdditionalParams extra = CreateAdditionalParams(&fbb, params);
+    const auto vectors = BuildDumperVectors(&fbb, items);
     auto type = strings.Create(id.type);
     // k. the operator, fields in the dumper's order
     v2::OperatorBuilder ob(fbb);
@@ -202,16 +161,9 @@ WrittenDump WriteV2(const DumpPlan& plan) {
     if (!output_dtype.IsNull()) {
       ob.add_output_dtype(Offset<mgb::serialization::fbs::DType>(output_dtype.o));
     }
-    if (!params.empty()) {
-      ob.add_param_type(static_cast<v2::OperatorParam>(params[0].first));
-      ob.add_param(params[0].second);
-    }
-    if (!extra.IsNull()) {
-      ob.add_additional_params_type(extra.types);
-      ob.add_additional_params(extra.tables);
-    }
-    if (!tensor_vec.IsNull()) ob.add_tensors(tensor_vec);
-    if (!blob_vec.IsNull()) ob.add_custom_data(blob_vec);
+    AddParams<v2::OperatorParam>(&ob, items.params, vectors.extra);
+    if (!vectors.tensors.IsNull()) ob.add_tensors(vectors.tensors);
+    if (!vectors.blobs.IsNull()) ob.add_custom_data(vectors.blobs);
     oprs.push_back(ob.Finish());
   }
   auto opr_vec = fbb.CreateVector(oprs);

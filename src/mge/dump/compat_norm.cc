@@ -6,16 +6,6 @@
 namespace graphport::mge::compat {
 namespace {
 
-namespace param = mgb::serialization::fbs::param;
-
-template <typename T>
-const T* ParamTable(const Builder& b, const Node& n, uint8_t type, const char* name) {
-  if (n.op.params.empty() || n.op.params[0].type != type || n.op.params[0].table == nullptr) {
-    b.Unsupported(std::string("its first param is not a ") + name + " table");
-  }
-  return reinterpret_cast<const T*>(n.op.params[0].table);
-}
-
 // The affine tail both converters share: res * w + b when the operator has w and b.
 Ref Affine(Builder& b, const Node& n, Ref res) {
   if (n.inputs.size() != 3) return res;
@@ -27,7 +17,7 @@ Ref Affine(Builder& b, const Node& n, Ref res) {
 // x reshaped to (shape[:ndim - normalized_dim], -1); mean and mean square over the last
 // axis, the count from the shapes; (r - mean) * (E[x^2] - mean^2 + eps)^-0.5, shaped back.
 Ref ConvertLayerNorm(Builder& b, const Node& n) {
-  const auto* p = ParamTable<param::LayerNorm>(b, n, kLayerNormParam, "LayerNorm");
+  const auto* p = RequireParam<param::LayerNorm>(b, n, kLayerNormParam, "LayerNorm");
   if (n.inputs.size() != 1 && n.inputs.size() != 3) b.Unsupported("LayerNorm needs 1 or 3 inputs");
   RequireFloat32(b, n, n.inputs.size());
   Ref x = n.inputs[0];
@@ -65,7 +55,7 @@ Ref ConvertLayerNorm(Builder& b, const Node& n) {
 // (x - mean) / (E[x^2] - mean^2 + eps)^0.5 over the last axis, shaped back.
 Ref ConvertGroupNorm(Builder& b, const Node& n, bool instance) {
   const std::string what = instance ? "the InstanceNorm rewrite" : "the GroupNorm rewrite";
-  const auto* p = ParamTable<param::GroupNorm>(b, n, kGroupNormParam, "GroupNorm");
+  const auto* p = RequireParam<param::GroupNorm>(b, n, kGroupNormParam, "GroupNorm");
   if (n.inputs.size() != 1 && n.inputs.size() != 3) b.Unsupported("it needs 1 or 3 inputs");
   RequireFloat32(b, n, n.inputs.size());
   Ref x = n.inputs[0];

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "mge/dump/compat_graph.h"
+#include "mge/elemwise_order.h"
 #include "mge/param_copy.h"
 #include "mge/schema/cpp_opr_params_generated.h"
 #include "mge/schema/mgb_opr_params_generated.h"
@@ -16,24 +17,6 @@ namespace graphport::mge::compat {
 namespace {
 
 namespace param = mgb::serialization::fbs::param;
-
-bool Commutative(uint32_t mode) {
-  switch (mode) {
-    case ADD:
-    case FUSE_ADD_RELU:
-    case FUSE_ADD_SIGMOID:
-    case FUSE_ADD_TANH:
-    case MUL:
-    case RMULH:
-    case MAX_:
-    case MIN_:
-    case EQ:
-    case LOG_SUM_EXP:
-      return true;
-    default:
-      return false;
-  }
-}
 
 // MegEngine's almost_equal for floats (one unit in the last place).
 bool AlmostEqual(float x, float y) {
@@ -120,7 +103,7 @@ void Builder::SortByRank(std::vector<Ref>* in, size_t from, size_t to) const {
 }
 
 Ref Builder::Elemwise(uint32_t mode, std::vector<Ref> in) {
-  if (Commutative(mode) && in.size() == 2) SortByRank(&in, 0, 2);
+  if (CommutativeElemwise(mode) && in.size() == 2) SortByRank(&in, 0, 2);
   if (mode == FUSE_MUL_ADD3) SortByRank(&in, 0, 2);
   // The in-place rewrites of Elemwise::make: a + 0 and a * 1 are a, a * 0 is a zero fill.
   if ((mode == ADD || mode == MUL) && in.size() == 2) {

@@ -11,10 +11,6 @@
 namespace graphport::mge {
 namespace {
 
-using compat::Builder;
-using compat::Node;
-using compat::Ref;
-
 const std::set<std::string>& V1OnlyConverters() {
   static const auto* keys = new std::set<std::string>{"Softmax", "LayerNorm", "Dropout"};
   return *keys;
@@ -45,11 +41,11 @@ class Rewriter {
     }
     for (const OutputVar& v : g_.outputs) used[v.compact_id] = true;
 
-    std::vector<std::optional<Ref>> replace(g_.vars.size());
+    std::vector<std::optional<compat::Ref>> replace(g_.vars.size());
     for (size_t i = 0; i < g_.oprs.size(); ++i) {
       const Operator& op = g_.oprs[i];
       b_.Begin(i, op.priority);
-      Node n;
+      compat::Node n;
       n.op = op;
       n.rank = i;
       n.outputs = static_cast<uint32_t>(op.outputs.size());
@@ -68,22 +64,23 @@ class Rewriter {
         if (target_ == DumpFormat::kFbsV1) KeepCheckNonFiniteForV1(i, used, &n);
         if (target_ == DumpFormat::kFbsV2) NumberAllCheckNonFiniteOutputs(&n);
         uint32_t index = b_.AddExisting(std::move(n));
-        const uint32_t flag = b_.node(Ref{index, 0}).outputs - 1;
-        replace[op.outputs.back()] = Ref{index, flag};
+        const uint32_t flag = b_.node(compat::Ref{index, 0}).outputs - 1;
+        replace[op.outputs.back()] = compat::Ref{index, flag};
         for (uint32_t k = 0; k + 1 < op.outputs.size() && k < flag; ++k) {
-          replace[op.outputs[k]] = Ref{index, k};
+          replace[op.outputs[k]] = compat::Ref{index, k};
         }
         continue;
       }
-      std::optional<Ref> replaced = Convert(n);
+      std::optional<compat::Ref> replaced = Convert(n);
       if (!replaced) {
         uint32_t index = b_.AddExisting(std::move(n));
-        for (uint32_t k = 0; k < op.outputs.size(); ++k) replace[op.outputs[k]] = Ref{index, k};
+        for (uint32_t k = 0; k < op.outputs.size(); ++k)
+          replace[op.outputs[k]] = compat::Ref{index, k};
         continue;
       }
       ++out_->rewritten;
       // The replacement var keeps the old var's name and place among the outputs.
-      Node& r = b_.mutable_node(replaced->node);
+      compat::Node& r = b_.mutable_node(replaced->node);
       r.middle[0] = n.middle[0];
       if (n.has_v1_names) {
         r.has_v1_names = true;
@@ -96,7 +93,8 @@ class Rewriter {
       for (size_t k = 1; k < op.outputs.size(); ++k) others_used |= used[op.outputs[k]];
       if (others_used) {
         uint32_t index = b_.AddExisting(std::move(n));
-        for (uint32_t k = 1; k < op.outputs.size(); ++k) replace[op.outputs[k]] = Ref{index, k};
+        for (uint32_t k = 1; k < op.outputs.size(); ++k)
+          replace[op.outputs[k]] = compat::Ref{index, k};
       }
     }
     b_.Emit(replace);
@@ -151,7 +149,7 @@ class Rewriter {
     return op.outputs.size() == 1 && op.inputs && !op.inputs->empty();
   }
 
-  void NumberAllCheckNonFiniteOutputs(Node* n) {
+  void NumberAllCheckNonFiniteOutputs(compat::Node* n) {
     if (!V1NumberedCheckNonFinite(n->op)) return;
     const size_t scaled = n->inputs.size();
     n->outputs = static_cast<uint32_t>(scaled + 1);
@@ -162,7 +160,7 @@ class Rewriter {
                           " scaled outputs, which FBS v1 does not number, are numbered in FBS_V2");
   }
 
-  void KeepCheckNonFiniteForV1(size_t opr, const std::vector<bool>& used, Node* n) {
+  void KeepCheckNonFiniteForV1(size_t opr, const std::vector<bool>& used, compat::Node* n) {
     const Operator& op = g_.oprs[opr];
     for (size_t k = 0; k + 1 < op.outputs.size(); ++k) {
       if (used[op.outputs[k]]) {
@@ -196,7 +194,7 @@ class Rewriter {
     }
   }
 
-  std::optional<Ref> Convert(const Node& n) {
+  std::optional<compat::Ref> Convert(const compat::Node& n) {
     if (n.op.cls == nullptr) return std::nullopt;
     const std::string& key = n.op.cls->key;
     if (key == "Elemwise") {
@@ -225,7 +223,7 @@ class Rewriter {
   DumpFormat target_;
   bool compat_814_;
   RewrittenGraph* out_;
-  Builder b_;
+  compat::Builder b_;
 };
 
 }  // namespace

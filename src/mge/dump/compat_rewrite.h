@@ -9,6 +9,7 @@
 
 #include <flatbuffers/flatbuffers.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,6 +37,15 @@ struct RewrittenGraph {
 // FBS v1) or whose input it cannot convert as MegEngine would (dtype other than Float32, a
 // shape it cannot infer, a constant MegEngine would fold).
 bool RewriteForCompat(const Graph& graph, DumpFormat target, bool compat_814, RewrittenGraph* out);
+
+namespace compat {
+
+// The Elemwise and ElemwiseMultiType modes older loaders lack, which the rewrite decomposes
+// (compat_elemwise.cc); an FBS v1 writer refuses them where the rewrite did not run.
+bool ElemwiseNeedsRewrite(uint32_t mode);
+bool MultiTypeNeedsRewrite(uint32_t mode);
+
+}  // namespace compat
 
 }  // namespace graphport::mge
 

@@ -4,23 +4,10 @@
 #include "mge/schema/opr_params_generated.h"
 
 namespace graphport::mge::compat {
-namespace {
-
-namespace param = mgb::serialization::fbs::param;
-
-template <typename T>
-const T* ParamTable(const Builder& b, const Node& n, uint8_t type, const char* name) {
-  if (n.op.params.empty() || n.op.params[0].type != type || n.op.params[0].table == nullptr) {
-    b.Unsupported(std::string("its first param is not a ") + name + " table");
-  }
-  return reinterpret_cast<const T*>(n.op.params[0].table);
-}
-
-}  // namespace
 
 // max = Reduce(x, MAX, axis); e = EXP(x - max); e / Reduce(e, SUM, axis).
 Ref ConvertSoftmax(Builder& b, const Node& n) {
-  const auto* p = ParamTable<param::Softmax>(b, n, kSoftmaxParam, "Softmax");
+  const auto* p = RequireParam<param::Softmax>(b, n, kSoftmaxParam, "Softmax");
   if (n.inputs.size() != 1) b.Unsupported("Softmax needs 1 input");
   RequireFloat32(b, n, 1);
   Ref x = n.inputs[0];
@@ -34,7 +21,7 @@ Ref ConvertSoftmax(Builder& b, const Node& n) {
 
 // A mask drawn with the operator's seed: x * (p < uniform(shape of x)) * 1 / (1 - p).
 Ref ConvertDropout(Builder& b, const Node& n) {
-  const auto* p = ParamTable<param::Dropout>(b, n, kDropoutParam, "Dropout");
+  const auto* p = RequireParam<param::Dropout>(b, n, kDropoutParam, "Dropout");
   if (n.inputs.size() != 1) b.Unsupported("Dropout needs 1 input");
   RequireFloat32(b, n, 1);
   Ref x = n.inputs[0];

@@ -4,20 +4,16 @@
 #include <string_view>
 
 namespace graphport::mge::opt {
-namespace {
-
-bool Source(std::string_view key) {
-  return key == "ImmutableTensor" || key == "SharedDeviceTensor" ||
-         key == "MultipleDeviceTensorHolder";
+bool IsParamSource(std::string_view key) {
+  return key == "SharedDeviceTensor" || key == "MultipleDeviceTensorHolder";
 }
 
-// Operators whose every execution differs: never constant.
-bool Impure(std::string_view key) {
+bool IsConstSource(std::string_view key) { return key == "ImmutableTensor" || IsParamSource(key); }
+
+bool IsImpure(std::string_view key) {
   return key.find("RNG") != std::string_view::npos || key.find("Rng") != std::string_view::npos ||
          key == "Dropout";
 }
-
-}  // namespace
 
 bool ConstVars::operator()(VarRef v) const {
   if (v.node >= g_.size()) return false;
@@ -25,8 +21,8 @@ bool ConstVars::operator()(VarRef v) const {
     const uint32_t node = static_cast<uint32_t>(is_const_.size());
     const OptNode& n = g_.node(node);
     const std::string_view key = g_.Key(node);
-    bool c = Source(key);
-    if (!c && !n.inputs.empty() && n.cls() != nullptr && !Impure(key)) {
+    bool c = IsConstSource(key);
+    if (!c && !n.inputs.empty() && n.cls() != nullptr && !IsImpure(key)) {
       c = std::all_of(n.inputs.begin(), n.inputs.end(), [&](const VarRef& r) {
         return r.node < is_const_.size() && is_const_[r.node];
       });

@@ -6,11 +6,19 @@
 #ifndef GRAPHPORT_MGE_OPTIMIZE_CONST_VARS_H_
 #define GRAPHPORT_MGE_OPTIMIZE_CONST_VARS_H_
 
+#include <string_view>
 #include <vector>
 
 #include "mge/optimize/opt_graph.h"
 
 namespace graphport::mge::opt {
+
+// The operators that hold parameters (SharedDeviceTensor, MultipleDeviceTensorHolder).
+bool IsParamSource(std::string_view key);
+// The sources of constants: ImmutableTensor and the parameter holders.
+bool IsConstSource(std::string_view key);
+// Operators whose every execution differs (random numbers, Dropout): never constant.
+bool IsImpure(std::string_view key);
 
 class ConstVars {
  public:

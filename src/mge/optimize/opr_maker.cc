@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "mge/elemwise_order.h"
 #include "mge/optimize/eval/graph_eval.h"
 #include "mge/optimize/eval/kernels.h"
 #include "mge/optimize/opr_name.h"
@@ -17,21 +18,15 @@ namespace {
 
 namespace param = mgb::serialization::fbs::param;
 
-constexpr int32_t kNoAxis = 7;                 // OptionalAxisV1's "none"
 constexpr size_t kMaxConstFoldingSize = 1024;  // MegEngine's MAX_CONST_FOLDING_SIZE
 constexpr size_t kCachedValueSize = 28;        // MAX_NDIM * 4: values ImmutableTensor caches
-
-bool Commutative(uint32_t mode) {
-  return mode == kAdd || mode == kMul || mode == kMax || mode == kMin || mode == kFuseAddRelu ||
-         mode == kFuseAddSigmoid || mode == kFuseAddTanh;
-}
 
 // The order MegEngine's Elemwise constructor stores inputs in: commutative operands by var
 // id; FUSE_MUL_ADD3's two factors by id (the addend last); FUSE_MUL_ADD4's factors pairwise,
 // then the pairs by their first factors' ids.
 void SortInputs(const OptGraph& g, uint32_t mode, std::vector<VarRef>* in) {
   auto id = [&](size_t k) { return g.var((*in)[k]).id; };
-  if (Commutative(mode) && in->size() == 2 && id(1) < id(0)) std::swap((*in)[0], (*in)[1]);
+  if (CommutativeElemwise(mode) && in->size() == 2 && id(1) < id(0)) std::swap((*in)[0], (*in)[1]);
   if (mode == kFuseMulAdd3 && in->size() == 3 && id(1) < id(0)) std::swap((*in)[0], (*in)[1]);
   if (mode == kFuseMulAdd4 && in->size() == 4) {
     if (id(1) < id(0)) std::swap((*in)[0], (*in)[1]);
@@ -62,6 +57,29 @@ void TakeRestFrom(const Operator& source, Operator* op) {
   op->name = source.name;
   op->comp_nodes = source.comp_nodes;
   op->output_dtype = source.output_dtype;
+}
+
+OptNode TensorHolderNode(OptGraph* g, const char* cls, const Shape& shape, int dtype,
+                         std::string bytes, const std::optional<std::string>& locator,
+                         const std::optional<std::string>& name) {
+  OptNode n;
+  n.set_op(g->NewOperator(cls));
+  n.mutable_op().name = name;
+  if (locator) n.mutable_op().comp_nodes = std::vector<std::optional<std::string>>{locator};
+  Tensor t;
+  t.name = name;
+  t.shape = shape;
+  if (locator) t.comp_node = std::optional<std::string>(*locator);
+  t.dtype = DType{};
+  t.dtype->type = static_cast<int8_t>(dtype);
+  if (g->source().format == DumpFormat::kFbsV2) t.format = TensorFormat{1};
+  t.has_value = true;
+  t.value = g->OwnBytes(std::move(bytes));
+  n.mutable_op().tensors.push_back(t);
+  n.mutable_op().has_tensors_vector = true;
+  n.mutable_op().items = {{DumpItem::kTensor, 0}};
+  n.outputs.resize(1);
+  return n;
 }
 
 std::optional<uint32_t> ElemwiseModeOf(const Operator& op) {
@@ -181,22 +199,9 @@ VarRef OprMaker::Imm(const HostValue& value, VarRef like) {
     auto it = consts_.find(key);
     if (it != consts_.end()) return it->second;
   }
-  OptNode n;
-  n.set_op(g_->NewOperator("ImmutableTensor"));
-  if (locator) n.mutable_op().comp_nodes = std::vector<std::optional<std::string>>{locator};
-  Tensor t;
-  t.shape = value.shape;
-  if (locator) t.comp_node = std::optional<std::string>(*locator);
-  t.dtype = DType{};
-  t.dtype->type = static_cast<int8_t>(value.dtype);
-  if (g_->source().format == DumpFormat::kFbsV2) t.format = TensorFormat{1};
-  t.has_value = true;
-  t.value = g_->OwnBytes(std::move(bytes));
-  n.mutable_op().tensors.push_back(t);
-  n.mutable_op().has_tensors_vector = true;
-  n.mutable_op().items = {{DumpItem::kTensor, 0}};
-  n.outputs.resize(1);
-  VarRef v{g_->Add(std::move(n)), 0};
+  VarRef v{g_->Add(TensorHolderNode(g_, "ImmutableTensor", value.shape, value.dtype,
+                                    std::move(bytes), locator)),
+           0};
   NameMade(v.node);
   if (cached) consts_[key] = v;
   return v;

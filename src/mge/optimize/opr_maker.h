@@ -8,6 +8,7 @@
 #define GRAPHPORT_MGE_OPTIMIZE_OPR_MAKER_H_
 
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -27,11 +28,11 @@ class OprMaker {
   // Broadcast::make(x, target shape), with an empty config.
   VarRef Broadcast(VarRef x, VarRef shape);
   // GetVarShape::make(x, axis): all of x's shape, or one axis of it.
-  VarRef GetVarShape(VarRef x, int32_t axis = 7);
+  VarRef GetVarShape(VarRef x, int32_t axis = kNoAxis);
   // Concat::make(inputs, axis).
   VarRef Concat(std::vector<VarRef> inputs, int32_t axis);
-  // Reshape::make(x, target shape var, axis left to be worked out; 7: none).
-  VarRef Reshape(VarRef x, VarRef target, int32_t unspec_axis = 7);
+  // Reshape::make(x, target shape var, axis left to be worked out, if any).
+  VarRef Reshape(VarRef x, VarRef target, int32_t unspec_axis = kNoAxis);
   // Dimshuffle::make(x, pattern): an input axis, or -1 for a new axis of 1.
   VarRef Dimshuffle(VarRef x, const std::vector<int32_t>& pattern);
   // An Int32 vector ImmutableTensor (a shape), cached like any small value.
@@ -86,6 +87,13 @@ class OprMaker {
   std::map<std::tuple<int, Shape, std::string, std::string>, VarRef> consts_;
   uint32_t folded_ = 0;
 };
+
+// A new operator of class `cls` (ImmutableTensor, SharedDeviceTensor) holding one tensor, the
+// value `bytes` of `shape` and `dtype`, on `locator`'s comp node, with `name` for the operator
+// and the tensor when given: not yet in the graph.
+OptNode TensorHolderNode(OptGraph* g, const char* cls, const Shape& shape, int dtype,
+                         std::string bytes, const std::optional<std::string>& locator,
+                         const std::optional<std::string>& name = std::nullopt);
 
 // The Elemwise mode of an Elemwise operator; nullopt for other classes.
 std::optional<uint32_t> ElemwiseModeOf(const Operator& op);

@@ -71,6 +71,29 @@ void Rewriter::ForEachOperator(const std::function<void(uint32_t node)>& visit) 
   g_->set_current_priority(0);
 }
 
+uint32_t Rewriter::RewriteMatches(const std::function<bool(uint32_t node)>& rewrite) {
+  uint32_t rewritten = 0;
+  ForEachOperator([&](uint32_t node) {
+    if (rewrite(node)) {
+      ++rewritten;
+    } else {
+      AutoReplaceOutputs(node);
+    }
+  });
+  Apply();
+  return rewritten;
+}
+
+uint32_t Rewriter::RewriteRemade(const std::function<bool(uint32_t node)>& rewrite) {
+  uint32_t rewritten = 0;
+  ForEachOperator([&](uint32_t node) {
+    AutoReplaceOutputs(node);
+    if (rewrite(node)) ++rewritten;
+  });
+  Apply();
+  return rewritten;
+}
+
 void Rewriter::Apply() {
   for (size_t i = 0; i < g_->endpoints().size(); ++i) {
     g_->set_endpoint(i, Get(g_->endpoints()[i]));

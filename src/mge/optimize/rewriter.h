@@ -36,6 +36,13 @@ class Rewriter {
   // visit creates take the visited operator's priority.
   void ForEachOperator(const std::function<void(uint32_t node)>& visit);
   void Apply();
+  // The walk of a pass that rewrites the operators matching its pattern: `rewrite` rewrites
+  // the visited operator and returns true, or returns false and the operator is re-made on
+  // its replaced inputs. Applies the replacements; returns how many operators it rewrote.
+  uint32_t RewriteMatches(const std::function<bool(uint32_t node)>& rewrite);
+  // The same for a pass that matches its pattern on the operator re-made on its replaced
+  // inputs: each operator is re-made first, then `rewrite` may replace its output.
+  uint32_t RewriteRemade(const std::function<bool(uint32_t node)>& rewrite);
 
   uint32_t replaced() const { return replaced_; }
 

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 
+#include "mge/mge_model.h"
+#include "mge/schema/mgb_opr_params_generated.h"
 #include "mge/schema/operator_param_v1_generated.h"
 
 namespace graphport::mge::opt {
@@ -58,6 +60,17 @@ enum ElemwiseMode : uint32_t {
 inline constexpr uint32_t kReduceSum = fbs::param::ReduceMode_SUM;
 inline constexpr uint32_t kReduceMean = fbs::param::ReduceMode_MEAN;
 inline constexpr uint32_t kReduceMax = fbs::param::ReduceMode_MAX_;
+
+// OptionalAxisV1's "no axis" (MegEngine's INVALID_AXIS, MAX_NDIM): the default of its axis
+// field, which flatc writes into the accessor without a name.
+inline constexpr int32_t kNoAxis = 7;
+
+// The axis of an operator whose param is OptionalAxisV1 (GetVarShape, Reshape): kNoAxis when
+// it has none, or another param.
+inline int32_t OptionalAxisOf(const Operator& op) {
+  const auto* p = op.ParamAs<fbs::param::OptionalAxisV1>(kOptionalAxisV1Param);
+  return p == nullptr ? kNoAxis : p->axis();
+}
 
 }  // namespace graphport::mge::opt
 

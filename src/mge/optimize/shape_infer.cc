@@ -196,16 +196,6 @@ std::optional<int> InferDType(const OptGraph& g, const OptNode& n, uint32_t outp
   return g.var(n.inputs[0]).dtype;
 }
 
-constexpr int32_t kNoAxis = 7;  // OptionalAxisV1's "none"
-
-int32_t OptionalAxisOf(const Operator& op) {
-  if (op.params.empty() || op.params[0].type != kOptionalAxisV1Param ||
-      op.params[0].table == nullptr) {
-    return kNoAxis;
-  }
-  return reinterpret_cast<const param::OptionalAxisV1*>(op.params[0].table)->axis();
-}
-
 }  // namespace
 
 void InferStatic(const OptGraph& g, OptNode* n) {

@@ -2,16 +2,14 @@
 
 #include <cstdint>
 
+#include "mge/little_endian.h"
+
 namespace graphport::mge {
 namespace {
 
 constexpr char kProto4[] = {'\x80', '\x04'};
 constexpr size_t kFrameSizeMin = 4;         // shorter frames are written without FRAME
 constexpr size_t kFrameSizeTarget = 65536;  // payloads this big bypass the frame
-
-void AppendLe(std::string* out, uint64_t v, int bytes) {
-  for (int i = 0; i < bytes; ++i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-}
 
 // PROTO 4, then `header` + `payload` + MEMOIZE + STOP framed as the C pickler frames one
 // object: in a FRAME when the frame reaches 4 bytes, and a payload of 64 KiB or more outside

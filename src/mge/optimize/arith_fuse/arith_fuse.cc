@@ -12,8 +12,6 @@
 namespace graphport::mge::opt {
 namespace {
 
-// ElemwiseMode numbers (opr_params.fbs) of the fused modes and what they fuse.
-
 // A map kept in the order its keys were first inserted (an erased key inserted again goes
 // last). A vector: a chain has a few keys, and a list node per key was an allocation for
 // each of the tens of thousands of chains of a large graph. Keys are compared with `Equal`.
@@ -40,24 +38,24 @@ class InsertionMap {
   Entries entries_;
 };
 
-using Product = std::pair<VarRef, VarRef>;
+using FactorPair = std::pair<VarRef, VarRef>;
 
 // Shapes are held as pointers to the static shapes of the graph's vars (nodes never move):
 // a chain's map keys then copy no shape, which was most of a chain's allocations.
 using ShapeRef = const Shape*;
 using ShapePair = std::pair<ShapeRef, ShapeRef>;
-struct SameShape {
+struct ShapeRefEqual {
   bool operator()(ShapeRef a, ShapeRef b) const { return *a == *b; }
 };
-struct SameShapes {
+struct ShapePairEqual {
   bool operator()(const ShapePair& a, const ShapePair& b) const {
     return *a.first == *b.first && *a.second == *b.second;
   }
 };
 
-class Fuser : public ElemChainPass {
+class ArithFuser : public ElemChainPass {
  public:
-  explicit Fuser(OptGraph* g) : ElemChainPass(g) {}
+  explicit ArithFuser(OptGraph* g) : ElemChainPass(g) {}
 
   PassReport Result() {
     Run();
@@ -106,7 +104,7 @@ class Fuser : public ElemChainPass {
       it = products_.Erase(it);
     }
     // The others from the smallest broadcast shape up (fewer products first on a tie).
-    std::vector<std::pair<size_t, std::vector<Product>*>> sorted;
+    std::vector<std::pair<size_t, std::vector<FactorPair>*>> sorted;
     for (auto& [shapes, terms] : products_.entries()) {
       const std::optional<Shape> out = BroadcastShapes({*shapes.first, *shapes.second});
       sorted.push_back({out ? ElementCount(*out) : 0, &terms});
@@ -137,19 +135,19 @@ class Fuser : public ElemChainPass {
   }
 
   // Two products at a time from the back make FUSE_MUL_ADD4; a lone one takes a bias term.
-  VarRef FuseProducts(std::vector<Product>* terms) {
+  VarRef FuseProducts(std::vector<FactorPair>* terms) {
     std::optional<VarRef> sum;
     auto add = [&](VarRef v) { sum = sum ? m_.Elemwise(kAdd, {*sum, v}) : v; };
     while (terms->size() >= 2) {
-      const Product b = terms->back();
+      const FactorPair b = terms->back();
       terms->pop_back();
-      const Product a = terms->back();
+      const FactorPair a = terms->back();
       terms->pop_back();
       ++fma4_;
       add(m_.Elemwise(kFuseMulAdd4, {a.first, a.second, b.first, b.second}));
     }
     if (!terms->empty()) {
-      const Product t = terms->back();
+      const FactorPair t = terms->back();
       terms->pop_back();
       std::optional<VarRef> bias = PopBias(*ShapeOf(t.first));
       if (!bias) bias = PopBias(*ShapeOf(t.second));
@@ -193,13 +191,13 @@ class Fuser : public ElemChainPass {
     return false;
   }
 
-  InsertionMap<ShapePair, std::vector<Product>, SameShapes> products_;
-  InsertionMap<ShapeRef, std::vector<VarRef>, SameShape> bias_;
+  InsertionMap<ShapePair, std::vector<FactorPair>, ShapePairEqual> products_;
+  InsertionMap<ShapeRef, std::vector<VarRef>, ShapeRefEqual> bias_;
   uint32_t fma3_ = 0, fma4_ = 0, fused_add_ = 0;
 };
 
 }  // namespace
 
-PassReport ArithFuse(OptGraph* g) { return Fuser(g).Result(); }
+PassReport ArithFuse(OptGraph* g) { return ArithFuser(g).Result(); }
 
 }  // namespace graphport::mge::opt

@@ -20,17 +20,9 @@ class Distributor {
  public:
   explicit Distributor(OptGraph* g) : g_(g), rw_(g), readers_(*g), m_(rw_.maker()) {}
 
-  PassReport Run() {
-    rw_.ForEachOperator([&](uint32_t node) {
-      rw_.AutoReplaceOutputs(node);
-      if (g_->node(node).elemwise_mode() == kMul) Visit(node);
-    });
-    rw_.Apply();
-    PassReport report{"ArithMulDistribute", distributed_ != 0, ""};
-    if (distributed_) {
-      report.summary = std::to_string(distributed_) + " products distributed over sums";
-    }
-    return report;
+  uint32_t Run() {
+    return rw_.RewriteRemade(
+        [&](uint32_t node) { return g_->node(node).elemwise_mode() == kMul && Visit(node); });
   }
 
  private:
@@ -40,21 +32,21 @@ class Distributor {
     return ElementCount(*s);
   }
 
-  void Visit(uint32_t node) {
+  // True when the product was distributed (its output replaced).
+  bool Visit(uint32_t node) {
     const std::vector<VarRef>& in = g_->node(node).inputs;  // the original graph's
-    if (in.size() != 2) return;
+    if (in.size() != 2) return false;
     const std::optional<Shape>& out = g_->var({node, 0}).shape;
     const std::optional<Shape>& s0 = g_->var(in[0]).shape;
     const std::optional<Shape>& s1 = g_->var(in[1]).shape;
-    if (!out || !s0 || !s1) return;
+    if (!out || !s0 || !s1) return false;
     const size_t n0 = ElementCount(*s0), n1 = ElementCount(*s1);
-    if (n0 == n1 || (*out != *s0 && *out != *s1)) return;
+    if (n0 == n1 || (*out != *s0 && *out != *s1)) return false;
     const VarRef sum = n0 < n1 ? in[1] : in[0];
     const VarRef factor = n0 < n1 ? in[0] : in[1];
-    if (std::optional<VarRef> result = Distribute(sum, factor)) {
-      rw_.Replace({node, 0}, *result);
-      ++distributed_;
-    }
+    std::optional<VarRef> result = Distribute(sum, factor);
+    if (result) rw_.Replace({node, 0}, *result);
+    return result.has_value();
   }
 
   // The chain of `mode` operators under `root`, each singly read.
@@ -131,11 +123,13 @@ class Distributor {
   Rewriter rw_;
   UniqueReaders readers_;
   OprMaker& m_;
-  uint32_t distributed_ = 0;
 };
 
 }  // namespace
 
-PassReport ArithMulDistribute(OptGraph* g) { return Distributor(g).Run(); }
+PassReport ArithMulDistribute(OptGraph* g) {
+  return CountedReport("ArithMulDistribute", Distributor(g).Run(),
+                       "products distributed over sums");
+}
 
 }  // namespace graphport::mge::opt

@@ -48,7 +48,7 @@ enum : uint32_t {
   SIGN = fbs::param::ElemwiseMode_SIGN,
 };
 
-size_t Arity(uint32_t mode) {
+size_t InputCount(uint32_t mode) {
   switch (mode) {
     case RELU:
     case ABS:
@@ -75,70 +75,80 @@ size_t Arity(uint32_t mode) {
   }
 }
 
-// Modes whose float32 result is one correctly rounded operation per step (or exact), or
-// glibc's powf as MegEngine's fallback kernel calls it. Transcendentals (EXP, LOG, TANH,
-// SIGMOID, ...) are left out: MegEngine's SIMD kernels approximate some of them.
-std::optional<float> FloatOp(uint32_t mode, const float* a) {
+// The modes computed by the same formula in float32 and in integers, as MegEngine's kernels
+// compute them: nullopt for another mode.
+template <typename T>
+std::optional<T> SameFormulaOp(uint32_t mode, const T* a) {
   switch (mode) {
     case RELU:
-      return a[0] > 0 ? a[0] : 0.0f;
-    case ABS:
-      return std::fabs(a[0]);
-    case CEIL:
-      return std::ceil(a[0]);
-    case FLOOR:
-      return std::floor(a[0]);
+      return a[0] > 0 ? a[0] : T(0);
     case NEGATE:
       return -a[0];
-    case RELU6:
-      return std::min(std::max(a[0], 0.0f), 6.0f);
-    case SQRT:
-      return std::sqrt(a[0]);
     case SQUARE:
       return a[0] * a[0];
     case SIGN:
-      return a[0] > 0 ? 1.0f : a[0] < 0 ? -1.0f : 0.0f;
+      return a[0] > 0 ? T(1) : a[0] < 0 ? T(-1) : T(0);
     case ADD:
       return a[0] + a[1];
     case SUB:
       return a[0] - a[1];
     case MUL:
       return a[0] * a[1];
-    case TRUE_DIV:
-      return a[0] / a[1];
-    case FLOOR_DIV:
-      return std::floor(a[0] / a[1]);
     case MAX_:
       return std::max(a[0], a[1]);
     case MIN_:
       return std::min(a[0], a[1]);
-    case POW:
-      return std::pow(a[0], a[1]);
     case SWITCH_GT0:
-      return a[0] > 0 ? a[1] : 0.0f;
+      return a[0] > 0 ? a[1] : T(0);
     case LT:
-      return a[0] < a[1] ? 1.0f : 0.0f;
+      return a[0] < a[1] ? T(1) : T(0);
     case LEQ:
-      return a[0] <= a[1] ? 1.0f : 0.0f;
+      return a[0] <= a[1] ? T(1) : T(0);
     case EQ:
-      return a[0] == a[1] ? 1.0f : 0.0f;
+      return a[0] == a[1] ? T(1) : T(0);
     case FUSE_ADD_RELU: {
-      float s = a[0] + a[1];
-      return s > 0 ? s : 0.0f;
+      const T s = a[0] + a[1];
+      return s > 0 ? s : T(0);
     }
     case FUSE_MUL_ADD3: {
-      float p = a[0] * a[1];  // rounded before the add, as MegEngine's x86 kernel does
+      const T p = a[0] * a[1];  // rounded before the add, as MegEngine's x86 kernel does
       return p + a[2];
-    }
-    case FUSE_MUL_ADD4: {
-      float p = a[0] * a[1];
-      float q = a[2] * a[3];
-      return p + q;
     }
     case CLIP:
       return std::min(std::max(a[0], a[1]), a[2]);
     default:
       return std::nullopt;
+  }
+}
+
+// Modes whose float32 result is one correctly rounded operation per step (or exact), or
+// glibc's powf as MegEngine's fallback kernel calls it. Transcendentals (EXP, LOG, TANH,
+// SIGMOID, ...) are left out: MegEngine's SIMD kernels approximate some of them.
+std::optional<float> FloatOp(uint32_t mode, const float* a) {
+  switch (mode) {
+    case ABS:
+      return std::fabs(a[0]);
+    case CEIL:
+      return std::ceil(a[0]);
+    case FLOOR:
+      return std::floor(a[0]);
+    case RELU6:
+      return std::min(std::max(a[0], 0.0f), 6.0f);
+    case SQRT:
+      return std::sqrt(a[0]);
+    case TRUE_DIV:
+      return a[0] / a[1];
+    case FLOOR_DIV:
+      return std::floor(a[0] / a[1]);
+    case POW:
+      return std::pow(a[0], a[1]);
+    case FUSE_MUL_ADD4: {
+      float p = a[0] * a[1];
+      float q = a[2] * a[3];
+      return p + q;
+    }
+    default:
+      return SameFormulaOp(mode, a);
   }
 }
 
@@ -176,48 +186,16 @@ int64_t FloorDiv(int64_t x, int64_t y) {
 
 std::optional<int64_t> IntOp(uint32_t mode, const int64_t* a) {
   switch (mode) {
-    case RELU:
-      return std::max<int64_t>(a[0], 0);
     case ABS:
       return a[0] < 0 ? -a[0] : a[0];
-    case NEGATE:
-      return -a[0];
-    case SQUARE:
-      return a[0] * a[0];
-    case SIGN:
-      return a[0] > 0 ? 1 : a[0] < 0 ? -1 : 0;
-    case ADD:
-      return a[0] + a[1];
-    case SUB:
-      return a[0] - a[1];
-    case MUL:
-      return a[0] * a[1];
     case FLOOR_DIV:
       if (a[1] == 0) return std::nullopt;
       return FloorDiv(a[0], a[1]);
     case MOD:
       if (a[1] == 0) return std::nullopt;
       return a[0] % a[1];
-    case MAX_:
-      return std::max(a[0], a[1]);
-    case MIN_:
-      return std::min(a[0], a[1]);
-    case SWITCH_GT0:
-      return a[0] > 0 ? a[1] : 0;
-    case LT:
-      return a[0] < a[1];
-    case LEQ:
-      return a[0] <= a[1];
-    case EQ:
-      return a[0] == a[1];
-    case FUSE_ADD_RELU:
-      return std::max<int64_t>(a[0] + a[1], 0);
-    case FUSE_MUL_ADD3:
-      return a[0] * a[1] + a[2];
-    case CLIP:
-      return std::min(std::max(a[0], a[1]), a[2]);
     default:
-      return std::nullopt;
+      return SameFormulaOp(mode, a);
   }
 }
 
@@ -283,7 +261,7 @@ std::optional<Shape> BroadcastShapes(const std::vector<Shape>& shapes) {
 
 std::optional<HostValue> EvalElemwise(uint32_t mode, const Inputs& in, std::string* why,
                                       bool approximate) {
-  if (in.size() != Arity(mode)) {
+  if (in.size() != InputCount(mode)) {
     *why =
         "Elemwise mode " + std::to_string(mode) + " with " + std::to_string(in.size()) + " inputs";
     return std::nullopt;

@@ -35,19 +35,11 @@ size_t ElementCount(const Shape& shape) {
 }
 
 HostValue HostValue::Floats(Shape shape, std::vector<float> values, int dtype) {
-  HostValue v;
-  v.dtype = dtype;
-  v.shape = std::move(shape);
-  v.f = std::move(values);
-  return v;
+  return {dtype, std::move(shape), std::move(values), {}};
 }
 
 HostValue HostValue::Ints(Shape shape, std::vector<int32_t> values, int dtype) {
-  HostValue v;
-  v.dtype = dtype;
-  v.shape = std::move(shape);
-  v.i = std::move(values);
-  return v;
+  return {dtype, std::move(shape), {}, std::move(values)};
 }
 
 std::optional<HostValue> DecodeValue(int dtype, const Shape& shape, std::string_view bytes) {

@@ -17,22 +17,12 @@ namespace {
 
 namespace param = mgb::serialization::fbs::param;
 
-// Union numbers of the param tables read here (megengine.md, OperatorParam).
-
-template <typename T>
-const T* ParamOf(const Operator& op, uint8_t type) {
-  if (op.params.empty() || op.params[0].type != type || op.params[0].table == nullptr) {
-    return nullptr;
-  }
-  return reinterpret_cast<const T*>(op.params[0].table);
-}
-
 const std::string& Key(const Operator& op) {
   static const std::string kNone;
   return op.cls == nullptr ? kNone : op.cls->key;
 }
 
-bool Arity(const std::vector<const HostValue*>& in, size_t n, std::string* why) {
+bool HasInputs(const std::vector<const HostValue*>& in, size_t n, std::string* why) {
   if (in.size() == n) return true;
   *why = "an unexpected number of inputs";
   return false;
@@ -71,11 +61,6 @@ void RoundToHalfResult(std::optional<HostValue>* out) {
   if (!*out) return;
   for (float& v : (*out)->f) v = RoundToHalf(v);
   (*out)->dtype = kF16;
-}
-
-int32_t OptionalAxis(const Operator& op) {
-  const auto* p = ParamOf<param::OptionalAxisV1>(op, kOptionalAxisV1Param);
-  return p == nullptr ? 7 : p->axis();
 }
 
 // The pack size of a convolution or pooling format: 1 for NCHW, 4 / 8 for the packed CPU
@@ -181,45 +166,45 @@ std::optional<HostValue> EvalOperator(const Operator& op, const std::vector<cons
   const std::string& key = Key(op);
   std::optional<HostValue> out;
   if (key == "Elemwise") {
-    const auto* p = ParamOf<param::Elemwise>(op, kElemwiseParam);
+    const auto* p = op.ParamAs<param::Elemwise>(kElemwiseParam);
     uint32_t mode = p == nullptr ? 0 : static_cast<uint32_t>(p->mode());
     out = EvalElemwise(mode, in, why, !options.exact_only);
   } else if (key == "PowC") {
-    const auto* p = ParamOf<param::PowC>(op, kPowCParam);
-    if (Arity(in, 1, why)) out = EvalPowC(*in[0], p == nullptr ? 0.0f : p->exp(), why);
+    const auto* p = op.ParamAs<param::PowC>(kPowCParam);
+    if (HasInputs(in, 1, why)) out = EvalPowC(*in[0], p == nullptr ? 0.0f : p->exp(), why);
   } else if (key == "TypeCvt") {
-    const auto* p = ParamOf<mgb::serialization::fbs::DType>(op, kDTypeParam);
+    const auto* p = op.ParamAs<mgb::serialization::fbs::DType>(kDTypeParam);
     if (p != nullptr && p->param_type() != mgb::serialization::fbs::DTypeParam_NONE) {
       *why = "TypeCvt to a quantized dtype";
-    } else if (Arity(in, 1, why)) {
+    } else if (HasInputs(in, 1, why)) {
       out = EvalTypeCvt(*in[0], p == nullptr ? static_cast<int>(kF32) : static_cast<int>(p->type()),
                         why);
     }
   } else if (key == "Reshape") {
-    if (Arity(in, 2, why)) out = EvalReshape(*in[0], *in[1], OptionalAxis(op), why);
+    if (HasInputs(in, 2, why)) out = EvalReshape(*in[0], *in[1], OptionalAxisOf(op), why);
   } else if (key == "Broadcast") {
-    if (Arity(in, 2, why)) out = EvalBroadcast(*in[0], *in[1], why);
+    if (HasInputs(in, 2, why)) out = EvalBroadcast(*in[0], *in[1], why);
   } else if (key == "Dimshuffle") {
-    const auto* p = ParamOf<param::Dimshuffle>(op, kDimshuffleParam);
+    const auto* p = op.ParamAs<param::Dimshuffle>(kDimshuffleParam);
     std::vector<int32_t> pattern;
     if (p != nullptr && p->pattern() != nullptr) {
       pattern.assign(p->pattern()->begin(), p->pattern()->end());
     }
-    if (Arity(in, 1, why)) out = EvalDimshuffle(*in[0], pattern, why);
+    if (HasInputs(in, 1, why)) out = EvalDimshuffle(*in[0], pattern, why);
   } else if (key == "AxisAddRemove") {
-    const auto* p = ParamOf<param::AxisAddRemove>(op, kAxisAddRemoveParam);
+    const auto* p = op.ParamAs<param::AxisAddRemove>(kAxisAddRemoveParam);
     std::vector<std::pair<bool, int32_t>> descs;
     if (p != nullptr && p->desc() != nullptr) {
       for (const auto* d : *p->desc()) {
         descs.push_back({d->method() == param::AxisDescMethod_REMOVE, d->axis()});
       }
     }
-    if (Arity(in, 1, why)) out = EvalAxisAddRemove(*in[0], descs, why);
+    if (HasInputs(in, 1, why)) out = EvalAxisAddRemove(*in[0], descs, why);
   } else if (key == "Concat") {
-    const auto* p = ParamOf<param::Axis>(op, kAxisParam);
+    const auto* p = op.ParamAs<param::Axis>(kAxisParam);
     out = EvalConcat(in, p == nullptr ? 0 : p->axis(), why);
   } else if (key == "Subtensor") {
-    const auto* p = ParamOf<param::IndexDescMaskDump>(op, kIndexDescParam);
+    const auto* p = op.ParamAs<param::IndexDescMaskDump>(kIndexDescParam);
     std::vector<SubtensorItem> items;
     if (p != nullptr && p->items() != nullptr) {
       for (const param::IndexDescMaskItem* d : *p->items()) {
@@ -234,9 +219,9 @@ std::optional<HostValue> EvalOperator(const Operator& op, const std::vector<cons
   } else if (key == "GetVarShape") {
     std::vector<Shape> shapes;
     for (const HostValue* v : in) shapes.push_back(v->shape);
-    out = EvalGetVarShape(shapes, OptionalAxis(op), why);
+    out = EvalGetVarShape(shapes, OptionalAxisOf(op), why);
   } else if (key == "Reduce") {
-    const auto* p = ParamOf<param::Reduce>(op, kReduceParam);
+    const auto* p = op.ParamAs<param::Reduce>(kReduceParam);
     const auto data_type = p == nullptr ? param::ReduceDataType_DEFAULT : p->data_type();
     // FLOAT_O32xC32 reads Float16 and accumulates and writes in float32: the float32
     // reduction of the (exactly widened) half values. FLOAT_O16xC32 (io16xc32) and DEFAULT
@@ -266,12 +251,12 @@ std::optional<HostValue> EvalOperator(const Operator& op, const std::vector<cons
       *why = "Reduce with an unexpected number of inputs";
     }
   } else if (key == "AdaptivePooling") {
-    const auto* p = ParamOf<param::AdaptivePooling>(op, kAdaptivePoolingParam);
+    const auto* p = op.ParamAs<param::AdaptivePooling>(kAdaptivePoolingParam);
     const uint32_t pack = p == nullptr ? 0 : PackOf(p->format());
     if (pack == 0 ||
         (p->mode() != param::PoolingV0Mode_MAX_ && p->mode() != param::PoolingV0Mode_AVERAGE)) {
       *why = "AdaptivePooling other than MAX or AVERAGE in NCHW, NCHW44 or NCHW88";
-    } else if (Arity(in, 2, why)) {
+    } else if (HasInputs(in, 2, why)) {
       if (pack > 1 && in[0]->shape.size() != 5) {
         *why = "a packed AdaptivePooling of an input that is not packed";
       } else {
@@ -283,8 +268,8 @@ std::optional<HostValue> EvalOperator(const Operator& op, const std::vector<cons
   } else if (key == "Convolution" || key == "ConvBiasForward") {
     // compute_mode FLOAT32 changes only how Float16 operands are computed.
     const bool bias = key == "ConvBiasForward";
-    const auto* p = ParamOf<param::Convolution>(op, kConvolutionParam);
-    const auto* b = ParamOf<param::ConvBias>(op, kConvBiasParam);
+    const auto* p = op.ParamAs<param::Convolution>(kConvolutionParam);
+    const auto* b = op.ParamAs<param::ConvBias>(kConvBiasParam);
     HalfOperands half;
     if (bias ? b == nullptr : p == nullptr) {
       *why = "a convolution without its current param table";
@@ -309,7 +294,7 @@ std::optional<HostValue> EvalOperator(const Operator& op, const std::vector<cons
         read(p);
       }
       if (!bias && format == param::ConvolutionFormat_NCHW) {
-        if (Arity(in, 2, why) && WidenHalfOperands(in, options, &half, why)) {
+        if (HasInputs(in, 2, why) && WidenHalfOperands(in, options, &half, why)) {
           out = EvalConvolution(*half.in[0], *half.in[1], c, options.exact_only, why);
           if (half.half) RoundToHalfResult(&out);
         }
@@ -318,10 +303,10 @@ std::optional<HostValue> EvalOperator(const Operator& op, const std::vector<cons
       }
     }
   } else if (key == "Pooling") {
-    const auto* p = ParamOf<param::Pooling>(op, fbs::OperatorParam_param_Pooling);
+    const auto* p = op.ParamAs<param::Pooling>(fbs::OperatorParam_param_Pooling);
     if (p == nullptr) {
       *why = "a Pooling without its current param table";
-    } else if (Arity(in, 1, why)) {
+    } else if (HasInputs(in, 1, why)) {
       PoolingParams pp;
       pp.mode = p->mode();
       pp.pad_h = p->pad_h();
@@ -333,17 +318,17 @@ std::optional<HostValue> EvalOperator(const Operator& op, const std::vector<cons
       out = EvalPoolingInFormat(*in[0], pp, p->format(), options.exact_only, why);
     }
   } else if (key == "MatrixMul") {
-    const auto* p = ParamOf<param::MatrixMul>(op, kMatrixMulParam);
+    const auto* p = op.ParamAs<param::MatrixMul>(kMatrixMulParam);
     HalfOperands half;
     if (p == nullptr || p->format() != param::MatrixMulFormat_DEFAULT) {
       *why = "MatrixMul other than the default format";
-    } else if (Arity(in, 2, why) && WidenHalfOperands(in, options, &half, why)) {
+    } else if (HasInputs(in, 2, why) && WidenHalfOperands(in, options, &half, why)) {
       out = EvalMatrixMul(*half.in[0], *half.in[1], p->transposeA(), p->transposeB(),
                           options.exact_only, why);
       if (half.half) RoundToHalfResult(&out);
     }
   } else if (key == "BatchNorm") {
-    const auto* p = ParamOf<param::BN>(op, kBNParam);
+    const auto* p = op.ParamAs<param::BN>(kBNParam);
     if (options.exact_only) {
       *why = "BatchNorm is evaluated for numerics checks only";
     } else if (p == nullptr || p->fwd_mode() != param::BNFwdMode_INFERENCE) {

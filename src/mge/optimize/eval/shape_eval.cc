@@ -11,8 +11,6 @@
 namespace graphport::mge::opt {
 namespace {
 
-constexpr int32_t kNoAxis = 7;  // OptionalAxisV1's "no axis"
-
 std::optional<Shape> ShapeFromValue(const HostValue& v, std::string* why) {
   if (v.shape.size() != 1 || v.is_float()) {
     *why = "a target shape that is not a vector of integers";

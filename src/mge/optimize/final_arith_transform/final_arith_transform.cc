@@ -13,26 +13,18 @@ class Transformer {
  public:
   explicit Transformer(OptGraph* g) : g_(g), rw_(g), readers_(*g), m_(rw_.maker()) {}
 
-  PassReport Run() {
-    rw_.ForEachOperator([&](uint32_t node) {
-      rw_.AutoReplaceOutputs(node);
+  uint32_t Run() {
+    return rw_.RewriteRemade([&](uint32_t node) {
       const std::optional<uint32_t> mode = g_->node(node).elemwise_mode();
-      if (!mode) return;
+      if (!mode) return false;
       const std::vector<VarRef>& in = g_->node(node).inputs;  // the original inputs
       std::optional<VarRef> out;
       if (*mode == kAdd && in.size() == 2) out = MergeInverses(in, false);
       if (*mode == kMul && in.size() == 2) out = MergeInverses(in, true);
       if (*mode == kPow && in.size() == 2) out = Power(in);
-      if (out) {
-        rw_.Replace({node, 0}, *out);
-        ++changed_;
-      }
+      if (out) rw_.Replace({node, 0}, *out);
+      return out.has_value();
     });
-    rw_.Apply();
-    PassReport report{"FinalArithTransform", changed_ != 0, ""};
-    if (changed_)
-      report.summary = std::to_string(changed_) + " Elemwise made SUB, TRUE_DIV or PowC";
-    return report;
   }
 
  private:
@@ -105,11 +97,13 @@ class Transformer {
   Rewriter rw_;
   UniqueReaders readers_;
   OprMaker& m_;
-  uint32_t changed_ = 0;
 };
 
 }  // namespace
 
-PassReport FinalArithTransform(OptGraph* g) { return Transformer(g).Run(); }
+PassReport FinalArithTransform(OptGraph* g) {
+  return CountedReport("FinalArithTransform", Transformer(g).Run(),
+                       "Elemwise made SUB, TRUE_DIV or PowC");
+}
 
 }  // namespace graphport::mge::opt

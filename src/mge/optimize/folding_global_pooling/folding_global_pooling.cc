@@ -11,18 +11,13 @@ namespace {
 
 namespace param = mgb::serialization::fbs::param;
 
-class Folder {
+class GlobalPoolingFolder {
  public:
-  explicit Folder(OptGraph* g) : g_(g), rw_(g), readers_(OperatorReaderCounts(*g)) {}
+  explicit GlobalPoolingFolder(OptGraph* g) : g_(g), rw_(g), readers_(OperatorReaderCounts(*g)) {}
 
-  PassReport Run() {
-    rw_.ForEachOperator([&](uint32_t node) {
-      if (!TryAxisOperators(node) && !TryDimshuffle(node)) rw_.AutoReplaceOutputs(node);
-    });
-    rw_.Apply();
-    PassReport report{"FoldingGlobalPooling", folded_ != 0, ""};
-    if (folded_) report.summary = std::to_string(folded_) + " global poolings made AdaptivePooling";
-    return report;
+  uint32_t Run() {
+    return rw_.RewriteMatches(
+        [&](uint32_t node) { return TryAxisOperators(node) || TryDimshuffle(node); });
   }
 
  private:
@@ -43,10 +38,8 @@ class Folder {
   // Dimshuffle (0,1,-1,-1) over one AxisAddRemove over the Reduce.
   bool TryDimshuffle(uint32_t node) {
     if (g_->Key(node) != "Dimshuffle") return false;
-    const Operator& op = g_->node(node).op();
-    if (op.params.empty() || op.params[0].type != kDimshuffleParam) return false;
-    const auto* p = reinterpret_cast<const param::Dimshuffle*>(op.params[0].table);
-    if (p->pattern() == nullptr || p->pattern()->size() != 4) return false;
+    const auto* p = g_->node(node).op().ParamAs<param::Dimshuffle>(kDimshuffleParam);
+    if (p == nullptr || p->pattern() == nullptr || p->pattern()->size() != 4) return false;
     const int32_t want[] = {0, 1, -1, -1};
     for (int k = 0; k < 4; ++k) {
       if (p->pattern()->Get(k) != want[k]) return false;
@@ -58,11 +51,8 @@ class Folder {
 
   // `reduce` must be Reduce MEAN or MAX over axis 2 of a Reshape that merges H and W.
   bool Fold(uint32_t top, uint32_t reduce) {
-    const Operator& rop = g_->node(reduce).op();
-    if (g_->Key(reduce) != "Reduce" || rop.params.empty() || rop.params[0].type != kReduceParam) {
-      return false;
-    }
-    const auto* rp = reinterpret_cast<const param::Reduce*>(rop.params[0].table);
+    const auto* rp = g_->node(reduce).op().ParamAs<param::Reduce>(kReduceParam);
+    if (g_->Key(reduce) != "Reduce" || rp == nullptr) return false;
     const bool max = rp->mode() == param::ReduceMode_MAX_;
     if ((!max && rp->mode() != param::ReduceMode_MEAN) || rp->axis() != 2) return false;
     const uint32_t reshape = g_->node(reduce).inputs[0].node;
@@ -88,21 +78,20 @@ class Folder {
             .Union()));
     pool.mutable_op().items = {{DumpItem::kParam, 0}};
     rw_.Replace({top, 0}, m.Insert(std::move(pool), "AdaptivePooling"));
-    ++folded_;
     return true;
   }
 
   OptGraph* g_;
   Rewriter rw_;
   std::vector<uint32_t> readers_;
-  uint32_t folded_ = 0;
 };
 
 }  // namespace
 
 PassReport FoldingGlobalPooling(OptGraph* g) {
   if (!g->Holds("Reduce")) return {"FoldingGlobalPooling", false, ""};  // nothing to rewrite
-  return Folder(g).Run();
+  return CountedReport("FoldingGlobalPooling", GlobalPoolingFolder(g).Run(),
+                       "global poolings made AdaptivePooling");
 }
 
 }  // namespace graphport::mge::opt

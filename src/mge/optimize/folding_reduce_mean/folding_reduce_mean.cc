@@ -12,25 +12,12 @@ namespace {
 
 namespace param = mgb::serialization::fbs::param;
 
-template <typename T>
-const T* ParamOf(const OptGraph& g, uint32_t node, uint8_t type) {
-  const Operator& op = g.node(node).op();
-  if (op.params.empty() || op.params[0].type != type) return nullptr;
-  return reinterpret_cast<const T*>(op.params[0].table);
-}
-
-class Folder {
+class ReduceMeanFolder {
  public:
-  explicit Folder(OptGraph* g) : g_(g), rw_(g), readers_(OperatorReaderCounts(*g)) {}
+  explicit ReduceMeanFolder(OptGraph* g) : g_(g), rw_(g), readers_(OperatorReaderCounts(*g)) {}
 
-  PassReport Run() {
-    rw_.ForEachOperator([&](uint32_t node) {
-      if (!TryFold(node)) rw_.AutoReplaceOutputs(node);
-    });
-    rw_.Apply();
-    PassReport report{"FoldingReduceMean", folded_ != 0, ""};
-    if (folded_) report.summary = std::to_string(folded_) + " sums over counts made Reduce MEAN";
-    return report;
+  uint32_t Run() {
+    return rw_.RewriteMatches([&](uint32_t node) { return TryFold(node); });
   }
 
  private:
@@ -44,19 +31,19 @@ class Folder {
       axis_op = reduce;
       reduce = g_->node(reduce).inputs[0].node;
     }
-    const auto* rp = ParamOf<param::Reduce>(*g_, reduce, kReduceParam);
+    const auto* rp = g_->node(reduce).op().ParamAs<param::Reduce>(kReduceParam);
     if (g_->Key(reduce) != "Reduce" || rp == nullptr || rp->mode() != param::ReduceMode_SUM) {
       return false;
     }
     // The denominator: TypeCvt to Float32 of GetVarShape.
     const uint32_t cvt = div.inputs[1].node;
-    const auto* dt = ParamOf<mgb::serialization::fbs::DType>(*g_, cvt, kDTypeParam);
+    const auto* dt = g_->node(cvt).op().ParamAs<mgb::serialization::fbs::DType>(kDTypeParam);
     if (g_->Key(cvt) != "TypeCvt" || dt == nullptr ||
         dt->type() != mgb::serialization::fbs::DTypeEnum_Float32) {
       return false;
     }
     const uint32_t shape = g_->node(cvt).inputs[0].node;
-    const auto* sp = ParamOf<param::OptionalAxisV1>(*g_, shape, kOptionalAxisV1Param);
+    const auto* sp = g_->node(shape).op().ParamAs<param::OptionalAxisV1>(kOptionalAxisV1Param);
     if (g_->Key(shape) != "GetVarShape" || sp == nullptr) return false;
     // Both read the same operator, which nothing else reads, along the same axis.
     const uint32_t parent = g_->node(shape).inputs[0].node;
@@ -66,21 +53,20 @@ class Folder {
                                      rp->axis(), rp->data_type());
     if (axis_op) mean = {rw_.maker().Copy(*axis_op, {mean}, /*keep_var_names=*/false), 0};
     rw_.Replace({node, 0}, mean);
-    ++folded_;
     return true;
   }
 
   OptGraph* g_;
   Rewriter rw_;
   std::vector<uint32_t> readers_;
-  uint32_t folded_ = 0;
 };
 
 }  // namespace
 
 PassReport FoldingReduceMean(OptGraph* g) {
   if (!g->Holds("Reduce")) return {"FoldingReduceMean", false, ""};  // nothing to rewrite
-  return Folder(g).Run();
+  return CountedReport("FoldingReduceMean", ReduceMeanFolder(g).Run(),
+                       "sums over counts made Reduce MEAN");
 }
 
 }  // namespace graphport::mge::opt

@@ -43,6 +43,12 @@ VarRef MakeConvBias(OprMaker* maker, uint32_t from, const ConvParams& params,
 // input is for (the passes' reader map, built before their walk).
 std::map<VarRef, uint32_t> OperatorsReading(const OptGraph& g);
 
+// Whether one operator alone reads `v` in such a map: the operator may be folded into it.
+inline bool ReadOnce(const std::map<VarRef, uint32_t>& readers, VarRef v) {
+  auto it = readers.find(v);
+  return it != readers.end() && it->second == 1;
+}
+
 // Whether both vars have a static shape, the same one.
 inline bool SameShape(const OptGraph& g, VarRef a, VarRef b) {
   return g.var(a).shape && g.var(b).shape && *g.var(a).shape == *g.var(b).shape;

@@ -42,21 +42,12 @@ std::optional<uint32_t> NonlineOf(uint32_t mode) {
   }
 }
 
-class Fuser {
+class NonlinFuser {
  public:
-  explicit Fuser(OptGraph* g) : g_(g), rw_(g), readers_(OperatorsReading(*g)) {}
+  explicit NonlinFuser(OptGraph* g) : g_(g), rw_(g), readers_(OperatorsReading(*g)) {}
 
-  PassReport Run() {
-    rw_.ForEachOperator([&](uint32_t node) {
-      if (!Visit(node)) rw_.AutoReplaceOutputs(node);
-    });
-    rw_.Apply();
-    PassReport report{"FuseConvBiasNonlin", fused_ != 0, ""};
-    if (fused_) {
-      report.summary = std::to_string(fused_) + " convolutions fused with their bias or " +
-                       "nonlinearity into ConvBias";
-    }
-    return report;
+  uint32_t Run() {
+    return rw_.RewriteMatches([&](uint32_t node) { return Visit(node); });
   }
 
  private:
@@ -79,16 +70,11 @@ class Fuser {
     return false;
   }
 
-  bool UniquelyRead(VarRef v) const {
-    auto it = readers_.find(v);
-    return it != readers_.end() && it->second == 1;
-  }
-
   // The params of the operator of class `key` that stands for `v` now, when `v` (as the
   // graph was before the pass) has one reader.
   std::optional<ConvParams> Conv(VarRef v, const char* key) const {
     const VarRef now = rw_.Get(v);
-    if (!g_->Is(now, key) || !UniquelyRead(v)) return std::nullopt;
+    if (!g_->Is(now, key) || !ReadOnce(readers_, v)) return std::nullopt;
     return ConvParamsOf(*g_, now.node);
   }
 
@@ -122,7 +108,6 @@ class Fuser {
     c->nonline = nonline;
     rw_.Replace({node, 0}, MakeConvBias(&rw_.maker(), conv_out.node, *c,
                                         {conv_in[0], conv_in[1], bias}, {node, 0}));
-    ++fused_;
     return true;
   }
 
@@ -134,7 +119,6 @@ class Fuser {
       c->nonline = nonline;
       rw_.Replace({node, 0},
                   MakeConvBias(&rw_.maker(), in.node, *c, {conv_in[0], conv_in[1]}, {node, 0}));
-      ++fused_;
       return true;
     }
     std::optional<ConvParams> c = Conv(original, kConvBiasKey);
@@ -151,18 +135,19 @@ class Fuser {
     }
     c->nonline = nonline;
     rw_.Replace({node, 0}, MakeConvBias(&rw_.maker(), in.node, *c, cb_in, {node, 0}));
-    ++fused_;
     return true;
   }
 
   OptGraph* g_;
   Rewriter rw_;
   std::map<VarRef, uint32_t> readers_;
-  uint32_t fused_ = 0;
 };
 
 }  // namespace
 
-PassReport FuseConvBiasNonlin(OptGraph* g) { return Fuser(g).Run(); }
+PassReport FuseConvBiasNonlin(OptGraph* g) {
+  return CountedReport("FuseConvBiasNonlin", NonlinFuser(g).Run(),
+                       "convolutions fused with their bias or nonlinearity into ConvBias");
+}
 
 }  // namespace graphport::mge::opt

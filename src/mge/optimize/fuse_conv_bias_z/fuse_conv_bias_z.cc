@@ -13,18 +13,12 @@
 namespace graphport::mge::opt {
 namespace {
 
-class Fuser {
+class ZFuser {
  public:
-  explicit Fuser(OptGraph* g) : g_(g), rw_(g), readers_(OperatorsReading(*g)) {}
+  explicit ZFuser(OptGraph* g) : g_(g), rw_(g), readers_(OperatorsReading(*g)) {}
 
-  PassReport Run() {
-    rw_.ForEachOperator([&](uint32_t node) {
-      if (!Visit(node)) rw_.AutoReplaceOutputs(node);
-    });
-    rw_.Apply();
-    PassReport report{"FuseConvBiasZ", fused_ != 0, ""};
-    if (fused_) report.summary = std::to_string(fused_) + " additions fused into ConvBias as z";
-    return report;
+  uint32_t Run() {
+    return rw_.RewriteMatches([&](uint32_t node) { return Visit(node); });
   }
 
  private:
@@ -35,8 +29,7 @@ class Fuser {
     for (int i = 0; i < 2; ++i) {
       // Readers as the graph was before the pass; the operator that stands for the var now.
       const VarRef cb = rw_.Get(original[i]);
-      auto readers = readers_.find(original[i]);
-      if (!g_->Is(cb, kConvBiasKey) || readers == readers_.end() || readers->second != 1) continue;
+      if (!g_->Is(cb, kConvBiasKey) || !ReadOnce(readers_, original[i])) continue;
       std::optional<ConvParams> c = ConvParamsOf(*g_, cb.node);
       const std::vector<VarRef> in = rw_.Inputs(cb.node);
       if (!c || in.size() != 3 || c->nonline != kIdentity) continue;
@@ -52,7 +45,6 @@ class Fuser {
       rw_.Replace({node, 0},
                   MakeConvBias(&rw_.maker(), cb.node, *c, {in[0], in[1], in[2], z}, {node, 0},
                                dtype != g_->var(cb).dtype ? dtype : std::nullopt));
-      ++fused_;
       return true;
     }
     return false;
@@ -61,11 +53,12 @@ class Fuser {
   OptGraph* g_;
   Rewriter rw_;
   std::map<VarRef, uint32_t> readers_;
-  uint32_t fused_ = 0;
 };
 
 }  // namespace
 
-PassReport FuseConvBiasZ(OptGraph* g) { return Fuser(g).Run(); }
+PassReport FuseConvBiasZ(OptGraph* g) {
+  return CountedReport("FuseConvBiasZ", ZFuser(g).Run(), "additions fused into ConvBias as z");
+}
 
 }  // namespace graphport::mge::opt

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <set>
 
+#include "mge/optimize/const_vars.h"
 #include "mge/optimize/eval/graph_eval.h"
 #include "mge/optimize/opr_name.h"
 #include "mge/optimize/rewriter.h"
@@ -11,19 +12,9 @@
 namespace graphport::mge::opt {
 namespace {
 
-bool IsParamSource(std::string_view key) {
-  return key == "SharedDeviceTensor" || key == "MultipleDeviceTensorHolder";
-}
-
-// Operators whose every execution differs: never constant.
-bool Impure(std::string_view key) {
-  return key.find("RNG") != std::string::npos || key.find("Rng") != std::string::npos ||
-         key == "Dropout" || key == "ShuffleRNG";
-}
-
-class Fuser {
+class ParamFuser {
  public:
-  explicit Fuser(OptGraph* g) : g_(g), rw_(g), eval_(*g, EvalOptions{}) {}
+  explicit ParamFuser(OptGraph* g) : g_(g), rw_(g), eval_(*g, EvalOptions{}) {}
 
   PassReport Run() {
     const std::vector<uint32_t>& order = g_->TopoOrder();
@@ -31,11 +22,11 @@ class Fuser {
     for (uint32_t node : order) {
       const OptNode& n = g_->node(node);
       const std::string_view key = g_->Key(node);
-      bool c = key == "ImmutableTensor" || IsParamSource(key);
+      bool c = IsConstSource(key);
       if (!c && !n.inputs.empty() && n.cls() != nullptr) {
         c = std::all_of(n.inputs.begin(), n.inputs.end(),
                         [&](const VarRef& r) { return is_const_[r.node]; }) &&
-            !Impure(key);
+            !IsImpure(key);
       }
       is_const_[node] = c;
     }
@@ -114,25 +105,9 @@ class Fuser {
   }
 
   VarRef SharedTensor(const HostValue& value, VarRef like, const std::string& name) {
-    OptNode n;
-    n.set_op(g_->NewOperator("SharedDeviceTensor"));
-    n.mutable_op().name = name;
-    std::optional<std::string> locator = g_->LocatorOf(like);
-    if (locator) n.mutable_op().comp_nodes = std::vector<std::optional<std::string>>{locator};
-    Tensor t;
-    t.name = name;
-    t.shape = value.shape;
-    if (locator) t.comp_node = std::optional<std::string>(*locator);
-    t.dtype = DType{};
-    t.dtype->type = static_cast<int8_t>(value.dtype);
-    if (g_->source().format == DumpFormat::kFbsV2) t.format = TensorFormat{1};
-    t.has_value = true;
-    t.value = g_->OwnBytes(EncodeValue(value));
-    n.mutable_op().tensors.push_back(t);
-    n.mutable_op().has_tensors_vector = true;
-    n.mutable_op().items = {{DumpItem::kTensor, 0}};
-    n.outputs.resize(1);
-    return {g_->Add(std::move(n)), 0};
+    return {g_->Add(TensorHolderNode(g_, "SharedDeviceTensor", value.shape, value.dtype,
+                                     EncodeValue(value), g_->LocatorOf(like), name)),
+            0};
   }
 
   OptGraph* g_;
@@ -146,6 +121,6 @@ class Fuser {
 
 }  // namespace
 
-PassReport ParamFuse(OptGraph* g) { return Fuser(g).Run(); }
+PassReport ParamFuse(OptGraph* g) { return ParamFuser(g).Run(); }
 
 }  // namespace graphport::mge::opt

@@ -28,6 +28,23 @@ TEST(OprMaker, OrdersCommutativeInputsByIdAndDeduplicates) {
   EXPECT_EQ(t.g().node(diff.node).id + 1, t.g().var(diff).id);  // operator, then its var
 }
 
+// Every mode MegEngine's Elemwise constructor treats as commutable is ordered by var id, EQ,
+// RMULH and LOG_SUM_EXP among them (research megengine_dump_details.md §1.2); LT keeps the
+// call's order.
+TEST(OprMaker, OrdersEveryCommutableMode) {
+  TestGraph t;
+  VarRef a = t.Input("a", {3});
+  VarRef b = t.Input("b", {3});
+  OprMaker m(&t.g());
+  for (uint32_t mode : {fbs::param::ElemwiseMode_EQ, fbs::param::ElemwiseMode_RMULH,
+                        fbs::param::ElemwiseMode_LOG_SUM_EXP}) {
+    VarRef v = m.Elemwise(mode, {b, a});
+    EXPECT_EQ(t.g().node(v.node).inputs, (std::vector<VarRef>{a, b})) << "mode " << mode;
+  }
+  VarRef lt = m.Elemwise(fbs::param::ElemwiseMode_LT, {b, a});
+  EXPECT_EQ(t.g().node(lt.node).inputs, (std::vector<VarRef>{b, a}));
+}
+
 TEST(OprMaker, InPlaceShortcutsKeepTheShape) {
   TestGraph t;
   VarRef x = t.Input("x", {2, 3});
