@@ -29,7 +29,7 @@ bool Commutative(uint32_t mode) {
 // The order MegEngine's Elemwise constructor stores inputs in: commutative operands by var
 // id; FUSE_MUL_ADD3's two factors by id (the addend last); FUSE_MUL_ADD4's factors pairwise,
 // then the pairs by their first factors' ids.
-void SortInputs(const OptGraph& g, uint32_t mode, std::vector<VarRef>* in) {
+void SortInputs(const OptGraph& g, uint32_t mode, VarList* in) {
   auto id = [&](size_t k) { return g.var((*in)[k]).id; };
   if (Commutative(mode) && in->size() == 2 && id(1) < id(0)) std::swap((*in)[0], (*in)[1]);
   if (mode == kFuseMulAdd3 && in->size() == 3 && id(1) < id(0)) std::swap((*in)[0], (*in)[1]);
@@ -121,8 +121,8 @@ VarRef OprMaker::Insert(OptNode n, const std::string& dedup_key) {
 }
 
 template <typename MakeParam>
-VarRef OprMaker::Make(const char* cls, uint8_t param_type, uint64_t code,
-                      std::vector<VarRef> inputs, const MakeParam& make_param) {
+VarRef OprMaker::Make(const char* cls, uint8_t param_type, uint64_t code, VarList inputs,
+                      const MakeParam& make_param) {
   IndexGraph();
   SameIndex& index = g_->same_index();
   auto [entry, fresh] = index.map.TryEmplace(SameKey(code, inputs));
@@ -225,7 +225,7 @@ VarRef OprMaker::TypeCvt(VarRef x, int dtype) {
               });
 }
 
-VarRef OprMaker::Elemwise(uint32_t mode, std::vector<VarRef> in) {
+VarRef OprMaker::Elemwise(uint32_t mode, VarList in) {
   SortInputs(*g_, mode, &in);
   // The in-place shortcuts that give an input back unchanged (its shape is the result's).
   if ((mode == kAdd || mode == kMul) && in.size() == 2) {
@@ -267,7 +267,7 @@ VarRef OprMaker::GetVarShape(VarRef x, int32_t axis) {
               });
 }
 
-VarRef OprMaker::Concat(std::vector<VarRef> inputs, int32_t axis) {
+VarRef OprMaker::Concat(VarList inputs, int32_t axis) {
   return Make(
       "Concat", kAxisParam, Code("Concat:" + std::to_string(axis)), std::move(inputs),
       [&](flatbuffers::FlatBufferBuilder* fbb) { return param::CreateAxis(*fbb, axis).Union(); });
@@ -315,7 +315,7 @@ VarRef OprMaker::ReduceTo(VarRef x, uint32_t mode, VarRef target) {
       });
 }
 
-uint32_t OprMaker::Copy(uint32_t node, std::vector<VarRef> in, bool keep_var_names) {
+uint32_t OprMaker::Copy(uint32_t node, VarList in, bool keep_var_names) {
   const OptNode& old = g_->node(node);
   std::optional<uint32_t> mode = old.elemwise_mode();
   if (mode) SortInputs(*g_, *mode, &in);

@@ -22,14 +22,14 @@ class OprMaker {
   explicit OprMaker(OptGraph* g) : g_(g) {}
   OptGraph* graph() { return g_; }
 
-  VarRef Elemwise(uint32_t mode, std::vector<VarRef> inputs);
+  VarRef Elemwise(uint32_t mode, VarList inputs);
   VarRef PowC(VarRef x, float exp);
   // Broadcast::make(x, target shape), with an empty config.
   VarRef Broadcast(VarRef x, VarRef shape);
   // GetVarShape::make(x, axis): all of x's shape, or one axis of it.
   VarRef GetVarShape(VarRef x, int32_t axis = 7);
   // Concat::make(inputs, axis).
-  VarRef Concat(std::vector<VarRef> inputs, int32_t axis);
+  VarRef Concat(VarList inputs, int32_t axis);
   // Reshape::make(x, target shape var, axis left to be worked out; 7: none).
   VarRef Reshape(VarRef x, VarRef target, int32_t unspec_axis = 7);
   // Dimshuffle::make(x, pattern): an input axis, or -1 for a new axis of 1.
@@ -52,7 +52,7 @@ class OprMaker {
   // operator. Returns the node standing for it. The copy's vars keep the old vars' names
   // unless `keep_var_names` is false (a copy on inputs of another shape, whose replaced var
   // passes its name on by the rewriter's rule instead).
-  uint32_t Copy(uint32_t node, std::vector<VarRef> inputs, bool keep_var_names = true);
+  uint32_t Copy(uint32_t node, VarList inputs, bool keep_var_names = true);
   // Appends `n` and folds it when MegEngine would.
   VarRef Insert(OptNode n, const std::string& dedup_key);
 
@@ -65,7 +65,7 @@ class OprMaker {
   // operators there are (a chain that comes out as it was), and building each one to find it
   // there cost more than the pass's walk.
   template <typename MakeParam>
-  VarRef Make(const char* cls, uint8_t param_type, uint64_t code, std::vector<VarRef> inputs,
+  VarRef Make(const char* cls, uint8_t param_type, uint64_t code, VarList inputs,
               const MakeParam& make_param);
   // The SameKey code of a key given as text.
   uint64_t Code(std::string_view text) { return g_->same_index().map.Intern(text); }

@@ -36,6 +36,38 @@ OptVar::Names& OptVar::Own() {
   return *own_;
 }
 
+OutputList& OutputList::operator=(OutputList&& o) noexcept {
+  if (this == &o) return *this;
+  one_ = std::move(o.one_);
+  o.one_ = OptVar();  // a moved-from var keeps its dtype and shape
+  many_ = std::move(o.many_);
+  size_ = o.size_;
+  capacity_ = o.capacity_;
+  o.size_ = 0;
+  o.capacity_ = 1;
+  return *this;
+}
+
+void OutputList::reserve(size_t n) {
+  if (n <= capacity_) return;
+  auto grown = std::make_unique<OptVar[]>(n);
+  std::move(begin(), end(), grown.get());
+  many_ = std::move(grown);
+  one_ = OptVar();
+  capacity_ = static_cast<uint32_t>(n);
+}
+
+void OutputList::resize(size_t n) {
+  reserve(n);
+  for (size_t k = n; k < size_; ++k) data()[k] = OptVar();
+  size_ = static_cast<uint32_t>(n);
+}
+
+void OutputList::push_back(OptVar&& v) {
+  if (size_ == capacity_) reserve(2 * size_t{capacity_});
+  data()[size_++] = std::move(v);
+}
+
 const Operator& OptNode::op() const {
   static const Operator kNone;
   return loaded_ ? *loaded_ : own_ ? *own_ : kNone;
@@ -81,6 +113,7 @@ OptGraph::OptGraph(const Graph& graph, RewrittenGraph* storage)
   std::vector<std::optional<int>> dtypes = InferVarDTypes(graph);
   std::vector<VarRef> by_id(graph.vars.size());
   nodes_.reserve(graph.oprs.size());
+  first_var_.reserve(graph.oprs.size());
   for (size_t i = 0; i < graph.oprs.size(); ++i) {
     const Operator& op = graph.oprs[i];
     OptNode n(&op);
@@ -132,6 +165,8 @@ uint32_t OptGraph::Add(OptNode n) {
   }
   n.id = next_id_++;
   for (OptVar& v : n.outputs) v.id = next_id_++;
+  first_var_.push_back(var_count_);
+  var_count_ += static_cast<uint32_t>(n.outputs.size());
   InferOutputs(&n);
   nodes_.push_back(std::move(n));
   return static_cast<uint32_t>(nodes_.size() - 1);
@@ -216,15 +251,6 @@ const std::vector<uint32_t>& OptGraph::TopoOrder() const {
   }
   topo_valid_ = true;
   return order;
-}
-
-std::map<VarRef, uint32_t> OptGraph::ReaderCounts() const {
-  std::map<VarRef, uint32_t> counts;
-  for (uint32_t node : TopoOrder()) {
-    for (const VarRef& in : nodes_[node].inputs) ++counts[in];
-  }
-  for (const VarRef& v : endpoints_) ++counts[v];
-  return counts;
 }
 
 bool OptGraph::Unchanged(const std::vector<uint32_t>& order) const {

@@ -20,32 +20,26 @@ bool ShapeOnly(ShapeReads reads, size_t k) {
 
 }  // namespace
 
-UniqueReaders::UniqueReaders(const OptGraph& g) {
-  first_.reserve(g.size());
-  uint32_t total = 0;
-  for (uint32_t i = 0; i < g.size(); ++i) {
-    first_.push_back(total);
-    total += static_cast<uint32_t>(g.node(i).outputs.size());
-  }
-  counts_.assign(total, 0);
+UniqueReaders::UniqueReaders(const OptGraph& g) : g_(g), nodes_(g.size()) {
+  counts_.assign(g.var_count(), 0);
   for (uint32_t node : g.TopoOrder()) {
     const ShapeReads reads = ShapeReadsOf(g.Key(node));
-    const std::vector<VarRef>& in = g.node(node).inputs;
+    const VarList& in = g.node(node).inputs;
     for (size_t k = 0; k < in.size(); ++k) {
       if (ShapeOnly(reads, k)) continue;
       // An operator reading a var twice depends on it once (MegEngine counts its dep map).
       bool again = false;
       for (size_t j = 0; j < k; ++j) again = again || (in[j] == in[k] && !ShapeOnly(reads, j));
-      if (!again) ++counts_[first_[in[k].node] + in[k].output];
+      if (!again) ++counts_[g.VarIndex(in[k])];
     }
   }
-  for (const VarRef& v : g.endpoints()) ++counts_[first_[v.node] + v.output];
+  for (const VarRef& v : g.endpoints()) ++counts_[g.VarIndex(v)];
 }
 
 std::vector<uint32_t> OperatorReaderCounts(const OptGraph& g) {
   std::vector<uint32_t> counts(g.size(), 0);
   for (uint32_t node : g.TopoOrder()) {
-    const std::vector<VarRef>& in = g.node(node).inputs;
+    const VarList& in = g.node(node).inputs;
     for (size_t k = 0; k < in.size(); ++k) {
       bool again = false;
       for (size_t j = 0; j < k; ++j) again = again || in[j] == in[k];
@@ -56,8 +50,8 @@ std::vector<uint32_t> OperatorReaderCounts(const OptGraph& g) {
 }
 
 uint32_t UniqueReaders::Count(VarRef v) const {
-  if (v.node >= first_.size()) return 0;
-  return counts_[first_[v.node] + v.output];
+  if (v.node >= nodes_) return 0;
+  return counts_[g_.VarIndex(v)];
 }
 
 }  // namespace graphport::mge::opt

@@ -18,7 +18,7 @@ class Transformer {
       rw_.AutoReplaceOutputs(node);
       const std::optional<uint32_t> mode = g_->node(node).elemwise_mode();
       if (!mode) return;
-      const std::vector<VarRef>& in = g_->node(node).inputs;  // the original inputs
+      const VarList& in = g_->node(node).inputs;  // the original inputs
       std::optional<VarRef> out;
       if (*mode == kAdd && in.size() == 2) out = MergeInverses(in, false);
       if (*mode == kMul && in.size() == 2) out = MergeInverses(in, true);
@@ -63,7 +63,7 @@ class Transformer {
   }
 
   // a + (-b) -> a - b, (-a) + (-b) -> -(a + b); the same for * and reciprocals.
-  std::optional<VarRef> MergeInverses(const std::vector<VarRef>& in, bool mul) {
+  std::optional<VarRef> MergeInverses(const VarList& in, bool mul) {
     const VarRef i0 = rw_.Get(in[0]), i1 = rw_.Get(in[1]);
     const std::optional<VarRef> n0 = InverseOf(i0, mul), n1 = InverseOf(i1, mul);
     const uint32_t add = mul ? kMul : kAdd, sub = mul ? kTrueDiv : kSub;
@@ -78,7 +78,7 @@ class Transformer {
 
   // pow(x, c) with c a constant scalar: PowC(x, c), or pow(y, a * c) over a singly read
   // pow(y, a).
-  std::optional<VarRef> Power(const std::vector<VarRef>& in) {
+  std::optional<VarRef> Power(const VarList& in) {
     const std::optional<float> e = ImmScalar(*g_, in[1]);
     if (!e) return std::nullopt;
     const VarRef base = rw_.Get(in[0]);
