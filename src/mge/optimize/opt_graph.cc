@@ -175,32 +175,12 @@ uint32_t OptGraph::Add(OptNode n) {
 void OptGraph::InferOutputs(OptNode* n) const { InferStatic(*this, n); }
 
 Operator OptGraph::NewOperator(const std::string& key) const {
-  Operator op;
-  op.cls = FindClassByKey(key);
-  op.priority = current_priority_;
-  if (op.cls == nullptr) return op;
-  if (source_.format == DumpFormat::kFbsV2) {
-    V2Registration reg;
-    V2RegistrationOf(*op.cls, &reg);
-    op.type_id = reg.type_id;
-    op.opr_version = reg.opr_version;
-    op.type = reg.type;
-    op.has_outputs_vector = true;
-  } else {
-    V1TypeIdOf(*op.cls, source_.magic == V1Magic::kMgbc ? V1Ids::kPersist : V1Ids::kUnversioned,
-               &op.type_id);
-  }
-  return op;
+  return NewOperatorFor(source_, key, current_priority_);
 }
 
 Param OptGraph::OwnParam(uint8_t type, flatbuffers::FlatBufferBuilder* fbb,
                          flatbuffers::Offset<void> table) {
-  fbb->Finish(table);
-  auto buffer = std::make_unique<flatbuffers::DetachedBuffer>(fbb->Release());
-  Param p{type, reinterpret_cast<const uint8_t*>(
-                    flatbuffers::GetRoot<flatbuffers::Table>(buffer->data()))};
-  storage_->storage.push_back(std::move(buffer));
-  return p;
+  return OwnParamIn(storage_, type, fbb, table);
 }
 
 std::string_view OptGraph::OwnBytes(std::string bytes) {
