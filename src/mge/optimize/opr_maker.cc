@@ -110,7 +110,7 @@ void OprMaker::IndexGraph() {
   }
 }
 
-VarRef OprMaker::Insert(OptNode n, const std::string& dedup_key) {
+VarRef OprMaker::Insert(OptNode&& n, const std::string& dedup_key) {
   if (dedup_key.empty()) return AddMade(std::move(n), nullptr);
   IndexGraph();
   // One lookup: the entry is made now and given its var by AddMade (nothing in between
@@ -143,7 +143,7 @@ VarRef OprMaker::Make(const char* cls, uint8_t param_type, uint64_t code, VarLis
   return AddMade(std::move(n), entry);
 }
 
-VarRef OprMaker::AddMade(OptNode n, VarRef* entry) {
+VarRef OprMaker::AddMade(OptNode&& n, VarRef* entry) {
   VarRef v{g_->Add(std::move(n)), 0};
   NameMade(v.node);
   v = MaybeFold(v);

@@ -54,7 +54,7 @@ class OprMaker {
   // passes its name on by the rewriter's rule instead).
   uint32_t Copy(uint32_t node, VarList inputs, bool keep_var_names = true);
   // Appends `n` and folds it when MegEngine would.
-  VarRef Insert(OptNode n, const std::string& dedup_key);
+  VarRef Insert(OptNode&& n, const std::string& dedup_key);
 
   uint32_t folded() const { return folded_; }
 
@@ -71,7 +71,7 @@ class OprMaker {
   uint64_t Code(std::string_view text) { return g_->same_index().map.Intern(text); }
   // Appends `n`, found nowhere in the index, names and folds it, and gives `entry` (its
   // index entry, or nullptr) what stands for it.
-  VarRef AddMade(OptNode n, VarRef* entry);
+  VarRef AddMade(OptNode&& n, VarRef* entry);
   VarRef MaybeFold(VarRef v);
   // Gives an operator made without a name MegEngine's default one (opr_name.h).
   void NameMade(uint32_t node);

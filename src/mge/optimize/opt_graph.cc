@@ -149,7 +149,7 @@ bool OptGraph::Holds(std::string_view key) const {
                      [&](const OprClass* cls) { return cls->key == key; });
 }
 
-uint32_t OptGraph::Add(OptNode n) {
+uint32_t OptGraph::Add(OptNode&& n) {
   n.cls_ = n.op().cls;
   if (n.cls_ != nullptr && (classes_.empty() || classes_.back() != n.cls_) &&
       std::find(classes_.begin(), classes_.end(), n.cls_) == classes_.end()) {

@@ -224,7 +224,7 @@ class OptGraph {
 
   // Appends an operator (ids are taken from the counter: the operator's, then one per
   // output), infers what can be told of its outputs and returns its index.
-  uint32_t Add(OptNode node);
+  uint32_t Add(OptNode&& node);
   // An operator of class `key` with no params yet, in the graph's format and with the
   // priority of the operator being visited.
   Operator NewOperator(const std::string& key) const;
