@@ -99,13 +99,10 @@ void OptNode::ShareOp(const OptNode& other) {
   mode_ = other.mode_;
 }
 
-std::optional<uint32_t> OptNode::elemwise_mode() const {
-  if (mode_ == kModeUnread) {
-    const std::optional<uint32_t> mode = ElemwiseModeOf(op());
-    mode_ = mode ? int64_t{*mode} : kNoMode;
-  }
-  if (mode_ == kNoMode) return std::nullopt;
-  return static_cast<uint32_t>(mode_);
+std::optional<uint32_t> OptNode::ReadElemwiseMode() const {
+  const std::optional<uint32_t> mode = ElemwiseModeOf(op());
+  mode_ = mode ? int64_t{*mode} : kNoMode;
+  return mode;
 }
 
 OptGraph::OptGraph(const Graph& graph, RewrittenGraph* storage)

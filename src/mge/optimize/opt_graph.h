@@ -127,7 +127,11 @@ class OptNode {
   int32_t priority() const { return priority_; }
   // ElemwiseModeOf(op()), read once (again after a change of the Operator): the chain passes
   // ask every node, and the params of the loaded operators lie all over memory too.
-  std::optional<uint32_t> elemwise_mode() const;
+  std::optional<uint32_t> elemwise_mode() const {
+    if (mode_ >= 0) return static_cast<uint32_t>(mode_);
+    if (mode_ == kNoMode) return std::nullopt;
+    return ReadElemwiseMode();
+  }
 
   VarList inputs;
   OutputList outputs;
@@ -142,6 +146,7 @@ class OptNode {
   // 100k-operator model.
  private:
   friend class OptGraph;
+  std::optional<uint32_t> ReadElemwiseMode() const;
   bool copy_ = false;  // loaded_ is another node's operator
   int32_t priority_ = 0;
   const Operator* loaded_ = nullptr;
