@@ -3,12 +3,44 @@
 #include "mge/dump/compat_graph.h"
 
 #include <algorithm>
+#include <memory>
 
 #include "core/error.h"
 #include "mge/opr_registry.h"
 #include "mge/read_error.h"
 
-namespace graphport::mge::compat {
+namespace graphport::mge {
+
+Operator NewOperatorFor(const Graph& graph, const std::string& key, int32_t priority) {
+  Operator op;
+  op.cls = FindClassByKey(key);
+  op.priority = priority;
+  if (op.cls == nullptr) return op;
+  if (graph.format == DumpFormat::kFbsV2) {
+    V2Registration reg;
+    V2RegistrationOf(*op.cls, &reg);
+    op.type_id = reg.type_id;
+    op.opr_version = reg.opr_version;
+    op.type = reg.type;
+    op.has_outputs_vector = true;
+  } else {
+    V1TypeIdOf(*op.cls, graph.magic == V1Magic::kMgbc ? V1Ids::kPersist : V1Ids::kUnversioned,
+               &op.type_id);
+  }
+  return op;
+}
+
+Param OwnParamIn(RewrittenGraph* out, uint8_t type, flatbuffers::FlatBufferBuilder* fbb,
+                 flatbuffers::Offset<void> table) {
+  fbb->Finish(table);
+  auto buffer = std::make_unique<flatbuffers::DetachedBuffer>(fbb->Release());
+  Param p{type, reinterpret_cast<const uint8_t*>(
+                    flatbuffers::GetRoot<flatbuffers::Table>(buffer->data()))};
+  out->storage.push_back(std::move(buffer));
+  return p;
+}
+
+namespace compat {
 namespace {
 
 const flatbuffers::Table* FirstParam(const Operator& op, uint8_t type) {
@@ -123,31 +155,12 @@ void Builder::RequireMutableValue(Ref x, const std::string& what) const {
 }
 
 Operator Builder::NewOp(const std::string& key) {
-  Operator op;
-  op.cls = FindClassByKey(key);
-  op.priority = current_priority_;
-  if (g_.format == DumpFormat::kFbsV2) {
-    V2Registration reg;
-    V2RegistrationOf(*op.cls, &reg);
-    op.type_id = reg.type_id;
-    op.opr_version = reg.opr_version;
-    op.type = reg.type;
-    op.has_outputs_vector = true;
-  } else {
-    V1TypeIdOf(*op.cls, g_.magic == V1Magic::kMgbc ? V1Ids::kPersist : V1Ids::kUnversioned,
-               &op.type_id);
-  }
-  return op;
+  return NewOperatorFor(g_, key, current_priority_);
 }
 
 Param Builder::OwnedParam(uint8_t type, flatbuffers::FlatBufferBuilder* fbb,
                           flatbuffers::Offset<void> table) {
-  fbb->Finish(table);
-  auto buffer = std::make_unique<flatbuffers::DetachedBuffer>(fbb->Release());
-  Param p{type, reinterpret_cast<const uint8_t*>(
-                    flatbuffers::GetRoot<flatbuffers::Table>(buffer->data()))};
-  out_->storage.push_back(std::move(buffer));
-  return p;
+  return OwnParamIn(out_, type, fbb, table);
 }
 
 Node Builder::NewNode(const std::string& key, std::vector<Ref> in, std::optional<int> dtype) {
@@ -281,4 +294,5 @@ void Builder::Emit(const std::vector<std::optional<Ref>>& replace) {
   }
 }
 
-}  // namespace graphport::mge::compat
+}  // namespace compat
+}  // namespace graphport::mge

@@ -28,6 +28,15 @@ struct RewrittenGraph {
   std::vector<uint64_t> opr_ids;
 };
 
+// An operator of class `key` (a key of the registry) with no params, edges or name yet,
+// registered as a dump of `graph`'s format and magic registers it, at `priority`. The
+// operators the compatibility rewrite and optimize_for_inference make start here.
+Operator NewOperatorFor(const Graph& graph, const std::string& key, int32_t priority);
+
+// Finishes the param table built in `fbb`, keeps its bytes in out->storage and returns it.
+Param OwnParamIn(RewrittenGraph* out, uint8_t type, flatbuffers::FlatBufferBuilder* fbb,
+                 flatbuffers::Offset<void> table);
+
 // Fills `out` and returns true when `graph` has operators the target's converters replace
 // or change; false (and `out` untouched) when the graph dumps as it is. FBS v1 converts
 // Softmax, LayerNorm and Dropout too, and keeps CheckNonFinite with only its last output

@@ -22,10 +22,12 @@ bool ConstVars::operator()(VarRef v) const {
     const OptNode& n = g_.node(node);
     const std::string_view key = g_.Key(node);
     bool c = IsConstSource(key);
-    if (!c && !n.inputs.empty() && n.cls() != nullptr && !IsImpure(key)) {
-      c = std::all_of(n.inputs.begin(), n.inputs.end(), [&](const VarRef& r) {
-        return r.node < is_const_.size() && is_const_[r.node];
-      });
+    // The inputs first: the name search for impure classes is for the few all-const ones.
+    if (!c && !n.inputs.empty() && n.cls() != nullptr) {
+      c = std::all_of(
+              n.inputs.begin(), n.inputs.end(),
+              [&](const VarRef& r) { return r.node < is_const_.size() && is_const_[r.node]; }) &&
+          !IsImpure(key);
     }
     is_const_.push_back(c);
   }

@@ -75,7 +75,7 @@ const std::vector<VarRef>& ElemChainPass::ChainTerms(VarRef endpoint, uint32_t m
     if (!link) {
       leaves.push_back(v);
     } else {
-      const std::vector<VarRef>& in = g_->node(v.node).inputs;
+      const VarList& in = g_->node(v.node).inputs;
       for (auto it = in.rbegin(); it != in.rend(); ++it) stack.push_back(*it);
     }
     if (++expanded > kMaxChainTerms) {

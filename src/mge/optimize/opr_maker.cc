@@ -24,7 +24,7 @@ constexpr size_t kCachedValueSize = 28;        // MAX_NDIM * 4: values Immutable
 // The order MegEngine's Elemwise constructor stores inputs in: commutative operands by var
 // id; FUSE_MUL_ADD3's two factors by id (the addend last); FUSE_MUL_ADD4's factors pairwise,
 // then the pairs by their first factors' ids.
-void SortInputs(const OptGraph& g, uint32_t mode, std::vector<VarRef>* in) {
+void SortInputs(const OptGraph& g, uint32_t mode, VarList* in) {
   auto id = [&](size_t k) { return g.var((*in)[k]).id; };
   if (CommutativeElemwise(mode) && in->size() == 2 && id(1) < id(0)) std::swap((*in)[0], (*in)[1]);
   if (mode == kFuseMulAdd3 && in->size() == 3 && id(1) < id(0)) std::swap((*in)[0], (*in)[1]);
@@ -128,7 +128,7 @@ void OprMaker::IndexGraph() {
   }
 }
 
-VarRef OprMaker::Insert(OptNode n, const std::string& dedup_key) {
+VarRef OprMaker::Insert(OptNode&& n, const std::string& dedup_key) {
   if (dedup_key.empty()) return AddMade(std::move(n), nullptr);
   IndexGraph();
   // One lookup: the entry is made now and given its var by AddMade (nothing in between
@@ -139,8 +139,8 @@ VarRef OprMaker::Insert(OptNode n, const std::string& dedup_key) {
 }
 
 template <typename MakeParam>
-VarRef OprMaker::Make(const char* cls, uint8_t param_type, uint64_t code,
-                      std::vector<VarRef> inputs, const MakeParam& make_param) {
+VarRef OprMaker::Make(const char* cls, uint8_t param_type, uint64_t code, VarList inputs,
+                      const MakeParam& make_param) {
   IndexGraph();
   SameIndex& index = g_->same_index();
   auto [entry, fresh] = index.map.TryEmplace(SameKey(code, inputs));
@@ -161,7 +161,7 @@ VarRef OprMaker::Make(const char* cls, uint8_t param_type, uint64_t code,
   return AddMade(std::move(n), entry);
 }
 
-VarRef OprMaker::AddMade(OptNode n, VarRef* entry) {
+VarRef OprMaker::AddMade(OptNode&& n, VarRef* entry) {
   VarRef v{g_->Add(std::move(n)), 0};
   NameMade(v.node);
   v = MaybeFold(v);
@@ -230,7 +230,7 @@ VarRef OprMaker::TypeCvt(VarRef x, int dtype) {
               });
 }
 
-VarRef OprMaker::Elemwise(uint32_t mode, std::vector<VarRef> in) {
+VarRef OprMaker::Elemwise(uint32_t mode, VarList in) {
   SortInputs(*g_, mode, &in);
   // The in-place shortcuts that give an input back unchanged (its shape is the result's).
   if ((mode == kAdd || mode == kMul) && in.size() == 2) {
@@ -272,7 +272,7 @@ VarRef OprMaker::GetVarShape(VarRef x, int32_t axis) {
               });
 }
 
-VarRef OprMaker::Concat(std::vector<VarRef> inputs, int32_t axis) {
+VarRef OprMaker::Concat(VarList inputs, int32_t axis) {
   return Make(
       "Concat", kAxisParam, Code("Concat:" + std::to_string(axis)), std::move(inputs),
       [&](flatbuffers::FlatBufferBuilder* fbb) { return param::CreateAxis(*fbb, axis).Union(); });
@@ -320,7 +320,7 @@ VarRef OprMaker::ReduceTo(VarRef x, uint32_t mode, VarRef target) {
       });
 }
 
-uint32_t OprMaker::Copy(uint32_t node, std::vector<VarRef> in, bool keep_var_names) {
+uint32_t OprMaker::Copy(uint32_t node, VarList in, bool keep_var_names) {
   const OptNode& old = g_->node(node);
   std::optional<uint32_t> mode = old.elemwise_mode();
   if (mode) SortInputs(*g_, *mode, &in);

@@ -23,14 +23,14 @@ class OprMaker {
   explicit OprMaker(OptGraph* g) : g_(g) {}
   OptGraph* graph() { return g_; }
 
-  VarRef Elemwise(uint32_t mode, std::vector<VarRef> inputs);
+  VarRef Elemwise(uint32_t mode, VarList inputs);
   VarRef PowC(VarRef x, float exp);
   // Broadcast::make(x, target shape), with an empty config.
   VarRef Broadcast(VarRef x, VarRef shape);
   // GetVarShape::make(x, axis): all of x's shape, or one axis of it.
   VarRef GetVarShape(VarRef x, int32_t axis = kNoAxis);
   // Concat::make(inputs, axis).
-  VarRef Concat(std::vector<VarRef> inputs, int32_t axis);
+  VarRef Concat(VarList inputs, int32_t axis);
   // Reshape::make(x, target shape var, axis left to be worked out, if any).
   VarRef Reshape(VarRef x, VarRef target, int32_t unspec_axis = kNoAxis);
   // Dimshuffle::make(x, pattern): an input axis, or -1 for a new axis of 1.
@@ -53,9 +53,9 @@ class OprMaker {
   // operator. Returns the node standing for it. The copy's vars keep the old vars' names
   // unless `keep_var_names` is false (a copy on inputs of another shape, whose replaced var
   // passes its name on by the rewriter's rule instead).
-  uint32_t Copy(uint32_t node, std::vector<VarRef> inputs, bool keep_var_names = true);
+  uint32_t Copy(uint32_t node, VarList inputs, bool keep_var_names = true);
   // Appends `n` and folds it when MegEngine would.
-  VarRef Insert(OptNode n, const std::string& dedup_key);
+  VarRef Insert(OptNode&& n, const std::string& dedup_key);
 
   uint32_t folded() const { return folded_; }
 
@@ -66,13 +66,13 @@ class OprMaker {
   // operators there are (a chain that comes out as it was), and building each one to find it
   // there cost more than the pass's walk.
   template <typename MakeParam>
-  VarRef Make(const char* cls, uint8_t param_type, uint64_t code, std::vector<VarRef> inputs,
+  VarRef Make(const char* cls, uint8_t param_type, uint64_t code, VarList inputs,
               const MakeParam& make_param);
   // The SameKey code of a key given as text.
   uint64_t Code(std::string_view text) { return g_->same_index().map.Intern(text); }
   // Appends `n`, found nowhere in the index, names and folds it, and gives `entry` (its
   // index entry, or nullptr) what stands for it.
-  VarRef AddMade(OptNode n, VarRef* entry);
+  VarRef AddMade(OptNode&& n, VarRef* entry);
   VarRef MaybeFold(VarRef v);
   // Gives an operator made without a name MegEngine's default one (opr_name.h).
   void NameMade(uint32_t node);

@@ -36,6 +36,38 @@ OptVar::Names& OptVar::Own() {
   return *own_;
 }
 
+OutputList& OutputList::operator=(OutputList&& o) noexcept {
+  if (this == &o) return *this;
+  one_ = std::move(o.one_);
+  o.one_ = OptVar();  // a moved-from var keeps its dtype and shape
+  many_ = std::move(o.many_);
+  size_ = o.size_;
+  capacity_ = o.capacity_;
+  o.size_ = 0;
+  o.capacity_ = 1;
+  return *this;
+}
+
+void OutputList::reserve(size_t n) {
+  if (n <= capacity_) return;
+  auto grown = std::make_unique<OptVar[]>(n);
+  std::move(begin(), end(), grown.get());
+  many_ = std::move(grown);
+  one_ = OptVar();
+  capacity_ = static_cast<uint32_t>(n);
+}
+
+void OutputList::resize(size_t n) {
+  reserve(n);
+  for (size_t k = n; k < size_; ++k) data()[k] = OptVar();
+  size_ = static_cast<uint32_t>(n);
+}
+
+void OutputList::push_back(OptVar&& v) {
+  if (size_ == capacity_) reserve(2 * size_t{capacity_});
+  data()[size_++] = std::move(v);
+}
+
 const Operator& OptNode::op() const {
   static const Operator kNone;
   return loaded_ ? *loaded_ : own_ ? *own_ : kNone;
@@ -67,13 +99,10 @@ void OptNode::ShareOp(const OptNode& other) {
   mode_ = other.mode_;
 }
 
-std::optional<uint32_t> OptNode::elemwise_mode() const {
-  if (mode_ == kModeUnread) {
-    const std::optional<uint32_t> mode = ElemwiseModeOf(op());
-    mode_ = mode ? int64_t{*mode} : kNoMode;
-  }
-  if (mode_ == kNoMode) return std::nullopt;
-  return static_cast<uint32_t>(mode_);
+std::optional<uint32_t> OptNode::ReadElemwiseMode() const {
+  const std::optional<uint32_t> mode = ElemwiseModeOf(op());
+  mode_ = mode ? int64_t{*mode} : kNoMode;
+  return mode;
 }
 
 OptGraph::OptGraph(const Graph& graph, RewrittenGraph* storage)
@@ -81,6 +110,7 @@ OptGraph::OptGraph(const Graph& graph, RewrittenGraph* storage)
   std::vector<std::optional<int>> dtypes = InferVarDTypes(graph);
   std::vector<VarRef> by_id(graph.vars.size());
   nodes_.reserve(graph.oprs.size());
+  first_var_.reserve(graph.oprs.size());
   for (size_t i = 0; i < graph.oprs.size(); ++i) {
     const Operator& op = graph.oprs[i];
     OptNode n(&op);
@@ -116,7 +146,7 @@ bool OptGraph::Holds(std::string_view key) const {
                      [&](const OprClass* cls) { return cls->key == key; });
 }
 
-uint32_t OptGraph::Add(OptNode n) {
+uint32_t OptGraph::Add(OptNode&& n) {
   n.cls_ = n.op().cls;
   if (n.cls_ != nullptr && (classes_.empty() || classes_.back() != n.cls_) &&
       std::find(classes_.begin(), classes_.end(), n.cls_) == classes_.end()) {
@@ -132,6 +162,8 @@ uint32_t OptGraph::Add(OptNode n) {
   }
   n.id = next_id_++;
   for (OptVar& v : n.outputs) v.id = next_id_++;
+  first_var_.push_back(var_count_);
+  var_count_ += static_cast<uint32_t>(n.outputs.size());
   InferOutputs(&n);
   nodes_.push_back(std::move(n));
   return static_cast<uint32_t>(nodes_.size() - 1);
@@ -140,32 +172,12 @@ uint32_t OptGraph::Add(OptNode n) {
 void OptGraph::InferOutputs(OptNode* n) const { InferStatic(*this, n); }
 
 Operator OptGraph::NewOperator(const std::string& key) const {
-  Operator op;
-  op.cls = FindClassByKey(key);
-  op.priority = current_priority_;
-  if (op.cls == nullptr) return op;
-  if (source_.format == DumpFormat::kFbsV2) {
-    V2Registration reg;
-    V2RegistrationOf(*op.cls, &reg);
-    op.type_id = reg.type_id;
-    op.opr_version = reg.opr_version;
-    op.type = reg.type;
-    op.has_outputs_vector = true;
-  } else {
-    V1TypeIdOf(*op.cls, source_.magic == V1Magic::kMgbc ? V1Ids::kPersist : V1Ids::kUnversioned,
-               &op.type_id);
-  }
-  return op;
+  return NewOperatorFor(source_, key, current_priority_);
 }
 
 Param OptGraph::OwnParam(uint8_t type, flatbuffers::FlatBufferBuilder* fbb,
                          flatbuffers::Offset<void> table) {
-  fbb->Finish(table);
-  auto buffer = std::make_unique<flatbuffers::DetachedBuffer>(fbb->Release());
-  Param p{type, reinterpret_cast<const uint8_t*>(
-                    flatbuffers::GetRoot<flatbuffers::Table>(buffer->data()))};
-  storage_->storage.push_back(std::move(buffer));
-  return p;
+  return OwnParamIn(storage_, type, fbb, table);
 }
 
 std::string_view OptGraph::OwnBytes(std::string bytes) {
@@ -216,15 +228,6 @@ const std::vector<uint32_t>& OptGraph::TopoOrder() const {
   }
   topo_valid_ = true;
   return order;
-}
-
-std::map<VarRef, uint32_t> OptGraph::ReaderCounts() const {
-  std::map<VarRef, uint32_t> counts;
-  for (uint32_t node : TopoOrder()) {
-    for (const VarRef& in : nodes_[node].inputs) ++counts[in];
-  }
-  for (const VarRef& v : endpoints_) ++counts[v];
-  return counts;
 }
 
 bool OptGraph::Unchanged(const std::vector<uint32_t>& order) const {

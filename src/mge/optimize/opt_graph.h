@@ -10,7 +10,6 @@
 
 #include <bitset>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,7 +22,9 @@
 #include "mge/optimize/eval/host_value.h"
 #include "mge/optimize/node_store.h"
 #include "mge/optimize/same_table.h"
+#include "mge/optimize/var_list.h"
 #include "mge/optimize/var_ref.h"
+#include "mge/optimize/var_shape.h"
 
 namespace graphport::mge::opt {
 
@@ -50,8 +51,8 @@ class OptVar {
   OptVar SameNames() const;
 
   std::optional<int> dtype;
-  std::optional<Shape> shape;  // the static shape, where it can be told
-  uint64_t id = 0;             // MegEngine's var id
+  VarShape shape;   // the static shape, where it can be told (OptGraph::InternShape)
+  uint64_t id = 0;  // MegEngine's var id
 
  private:
   struct Names {
@@ -63,6 +64,41 @@ class OptVar {
   const MiddleTensor* loaded_middle_ = nullptr;
   const std::string* loaded_v1_name_ = nullptr;
   std::unique_ptr<Names> own_;
+};
+
+// The outputs of an OptNode: one held in place (nearly every operator has one output, and a
+// vector of them was an allocation per node), more on the heap.
+class OutputList {
+ public:
+  OutputList() = default;
+  OutputList(OutputList&& o) noexcept { *this = std::move(o); }
+  OutputList& operator=(OutputList&& o) noexcept;
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  OptVar* begin() { return data(); }
+  OptVar* end() { return data() + size_; }
+  const OptVar* begin() const { return data(); }
+  const OptVar* end() const { return data() + size_; }
+  OptVar& operator[](size_t i) { return data()[i]; }
+  const OptVar& operator[](size_t i) const { return data()[i]; }
+  OptVar& front() { return data()[0]; }
+  OptVar& back() { return data()[size_ - 1]; }
+  const OptVar& back() const { return data()[size_ - 1]; }
+
+  void reserve(size_t n);
+  // New outputs are default vars.
+  void resize(size_t n);
+  void push_back(OptVar&& v);
+
+ private:
+  OptVar* data() { return many_ ? many_.get() : &one_; }
+  const OptVar* data() const { return many_ ? many_.get() : &one_; }
+
+  OptVar one_;                      // the output, while there is room for one only
+  std::unique_ptr<OptVar[]> many_;  // every output, once there is room for more
+  uint32_t size_ = 0;
+  uint32_t capacity_ = 1;
 };
 
 // An operator: a loaded one is read where it is in the loaded graph (100k operators are not
@@ -91,24 +127,31 @@ class OptNode {
   int32_t priority() const { return priority_; }
   // ElemwiseModeOf(op()), read once (again after a change of the Operator): the chain passes
   // ask every node, and the params of the loaded operators lie all over memory too.
-  std::optional<uint32_t> elemwise_mode() const;
+  std::optional<uint32_t> elemwise_mode() const {
+    if (mode_ >= 0) return static_cast<uint32_t>(mode_);
+    if (mode_ == kNoMode) return std::nullopt;
+    return ReadElemwiseMode();
+  }
 
-  std::vector<VarRef> inputs;
-  std::vector<OptVar> outputs;
-  bool has_v1_names = false;
+  VarList inputs;
+  OutputList outputs;
   uint64_t id = 0;  // MegEngine's operator id
+  bool has_v1_names = false;
   // MegEngine's static inference: the value is CONST (computed from ImmutableTensors and
   // constant shapes only); the shape is CONST (does not follow a Host2DeviceCopy).
   bool value_const = false;
   bool shape_const = false;
 
+  // The fields below are ordered to leave no padding: a pass graph holds 366k nodes for a
+  // 100k-operator model.
  private:
   friend class OptGraph;
+  std::optional<uint32_t> ReadElemwiseMode() const;
+  bool copy_ = false;  // loaded_ is another node's operator
+  int32_t priority_ = 0;
   const Operator* loaded_ = nullptr;
   std::shared_ptr<Operator> own_;
-  bool copy_ = false;  // loaded_ is another node's operator
   const OprClass* cls_ = nullptr;
-  int32_t priority_ = 0;
   static constexpr int64_t kModeUnread = -2, kNoMode = -1;
   mutable int64_t mode_ = kModeUnread;
 };
@@ -176,12 +219,19 @@ class OptGraph {
   // node's inputs change (new nodes are unreachable until an endpoint points at them), so a
   // pass that changes nothing costs no second walk.
   const std::vector<uint32_t>& TopoOrder() const;
-  // How many reachable operators read each var (graph endpoints count once more).
-  std::map<VarRef, uint32_t> ReaderCounts() const;
+  // Every var of the graph numbered in node order (output 0 of a node, then its others):
+  // VarIndex(v) < var_count(). Kept as nodes are added, so that a pass's per-var tables need
+  // not walk every node (most of them unreachable copies) to be laid out.
+  uint32_t VarIndex(VarRef v) const { return first_var_[v.node] + v.output; }
+  uint32_t var_count() const { return var_count_; }
+
+  // `shape` as held by the graph (one copy of each distinct shape): what a var's shape is
+  // set to. Const: the table is a cache of values, which interning a shape does not change.
+  VarShape InternShape(const std::optional<Shape>& shape) const { return shapes_.Intern(shape); }
 
   // Appends an operator (ids are taken from the counter: the operator's, then one per
   // output), infers what can be told of its outputs and returns its index.
-  uint32_t Add(OptNode node);
+  uint32_t Add(OptNode&& node);
   // An operator of class `key` with no params yet, in the graph's format and with the
   // priority of the operator being visited.
   Operator NewOperator(const std::string& key) const;
@@ -215,6 +265,9 @@ class OptGraph {
   const Graph& source_;
   RewrittenGraph* storage_;
   NodeStore<OptNode> nodes_;
+  std::vector<uint32_t> first_var_;  // per node: VarIndex of its output 0
+  uint32_t var_count_ = 0;
+  mutable ShapeTable shapes_;
   std::vector<VarRef> endpoints_;
   std::vector<VarRef> loaded_endpoints_;
   uint64_t next_id_ = 1;

@@ -8,8 +8,16 @@ VarRef Rewriter::Get(VarRef v) const {
 }
 
 std::vector<VarRef> Rewriter::Inputs(uint32_t node) const {
-  const std::vector<VarRef>& from = g_->node(node).inputs;
+  const VarList& from = g_->node(node).inputs;
   std::vector<VarRef> in;
+  in.reserve(from.size());
+  for (const VarRef& r : from) in.push_back(Get(r));
+  return in;
+}
+
+VarList Rewriter::CurrentInputs(uint32_t node) const {
+  const VarList& from = g_->node(node).inputs;
+  VarList in;
   in.reserve(from.size());
   for (const VarRef& r : from) in.push_back(Get(r));
   return in;
@@ -48,7 +56,7 @@ void Rewriter::AutoReplaceOutputs(uint32_t node) {
     for (const VarRef& r : g_->node(node).inputs) replaced_input |= Find(r) != nullptr;
   }
   if (!replaced_input) return;
-  const uint32_t copy = maker_.Copy(node, Inputs(node));
+  const uint32_t copy = maker_.Copy(node, CurrentInputs(node));
   const size_t outputs = g_->node(node).outputs.size();
   for (uint32_t k = 0; k < outputs; ++k) {
     const VarRef dst{copy, g_->node(copy).outputs.size() == outputs ? k : 0};

@@ -60,6 +60,8 @@ class Rewriter {
     return s.set ? &s : nullptr;
   }
   Slot& Make(VarRef v);
+  // Inputs(), in the list a copy of the node holds (no allocation).
+  VarList CurrentInputs(uint32_t node) const;
 
   OptGraph* g_;
   OprMaker maker_;

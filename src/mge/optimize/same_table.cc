@@ -4,14 +4,14 @@
 
 namespace graphport::mge::opt {
 
-SameKey::SameKey(uint64_t code, const std::vector<VarRef>& inputs)
-    : code_(code), size_(static_cast<uint32_t>(inputs.size())) {
+SameKey::SameKey(uint64_t code, const VarRef* inputs, size_t size)
+    : code_(code), size_(static_cast<uint32_t>(size)) {
   VarRef* to = small_;
-  if (inputs.size() > kSmall) {
-    large_ = std::make_unique<VarRef[]>(inputs.size());
+  if (size > kSmall) {
+    large_ = std::make_unique<VarRef[]>(size);
     to = large_.get();
   }
-  std::copy(inputs.begin(), inputs.end(), to);
+  std::copy(inputs, inputs + size, to);
 }
 
 bool SameKey::operator==(const SameKey& o) const {

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "mge/optimize/var_list.h"
 #include "mge/optimize/var_ref.h"
 
 namespace graphport::mge::opt {
@@ -26,7 +27,10 @@ namespace graphport::mge::opt {
 // per operator made).
 class SameKey {
  public:
-  SameKey(uint64_t code, const std::vector<VarRef>& inputs);
+  SameKey(uint64_t code, const VarRef* inputs, size_t size);
+  SameKey(uint64_t code, const VarList& inputs) : SameKey(code, inputs.data(), inputs.size()) {}
+  SameKey(uint64_t code, const std::vector<VarRef>& inputs)
+      : SameKey(code, inputs.data(), inputs.size()) {}
   SameKey(SameKey&&) noexcept = default;
   SameKey& operator=(SameKey&&) noexcept = default;
 

@@ -131,30 +131,30 @@ std::optional<Shape> MatrixMulShape(const OptGraph& g, const OptNode& n) {
   return Shape{(*a)[p->transposeA() ? 1 : 0], (*b)[p->transposeB() ? 0 : 1]};
 }
 
-std::optional<Shape> InferShape(const OptGraph& g, const OptNode& n, uint32_t output) {
-  if (n.cls() == nullptr) return std::nullopt;
+// An output's shape: an input's own when it is one (what nearly every operator a pass copies
+// has), else the graph's copy of the one computed.
+VarShape InferShape(const OptGraph& g, const OptNode& n, uint32_t output) {
+  if (n.cls() == nullptr) return VarShape();
   const std::string_view key = n.cls()->key;
   if (IsSource(key)) {
-    if (output < n.op().tensors.size() && n.op().tensors[output].shape) {
-      return *n.op().tensors[output].shape;
-    }
-    return std::nullopt;
+    if (output < n.op().tensors.size()) return g.InternShape(n.op().tensors[output].shape);
+    return VarShape();
   }
   if (Forwards(key) && !n.inputs.empty()) return g.var(n.inputs[0]).shape;
   if (key == "BatchNorm") {  // y, the last output, has x's shape
     if (output + 1 == n.outputs.size() && !n.inputs.empty()) return g.var(n.inputs[0]).shape;
-    return std::nullopt;
+    return VarShape();
   }
-  if (output != 0) return std::nullopt;
+  if (output != 0) return VarShape();
   if (key == "Elemwise" || key == "PowC" || key == "TypeCvt") {
     // Inputs of one shape (most operators a pass copies) broadcast to it: no list built.
-    const Shape* same = nullptr;
+    const VarShape* same = nullptr;
     for (const VarRef& r : n.inputs) {
-      const std::optional<Shape>& shape = g.var(r).shape;
-      if (!shape) return std::nullopt;
+      const VarShape& shape = g.var(r).shape;
+      if (!shape) return VarShape();
       if (same == nullptr) {
-        same = &*shape;
-      } else if (*shape != *same) {
+        same = &shape;
+      } else if (shape != *same) {
         same = nullptr;
         break;
       }
@@ -162,20 +162,20 @@ std::optional<Shape> InferShape(const OptGraph& g, const OptNode& n, uint32_t ou
     if (same != nullptr) return *same;
     std::vector<Shape> shapes;
     for (const VarRef& r : n.inputs) {
-      if (!g.var(r).shape) return std::nullopt;
+      if (!g.var(r).shape) return VarShape();
       shapes.push_back(*g.var(r).shape);
     }
-    return BroadcastShapes(shapes);
+    return g.InternShape(BroadcastShapes(shapes));
   }
-  if (key == "Convolution") return ConvolutionShape(g, n);
-  if (key == "MatrixMul") return MatrixMulShape(g, n);
-  if (key == "Pooling") return PoolingShape(g, n);
+  if (key == "Convolution") return g.InternShape(ConvolutionShape(g, n));
+  if (key == "MatrixMul") return g.InternShape(MatrixMulShape(g, n));
+  if (key == "Pooling") return g.InternShape(PoolingShape(g, n));
   if (key == "Reshape" || key == "Broadcast" || key == "Dimshuffle" || key == "AxisAddRemove" ||
       key == "Concat" || key == "GetVarShape" || key == "Reduce" || key == "AdaptivePooling" ||
       key == "Subtensor") {
-    return ShapeFromKernel(g, n);
+    return g.InternShape(ShapeFromKernel(g, n));
   }
-  return std::nullopt;
+  return VarShape();
 }
 
 std::optional<int> InferDType(const OptGraph& g, const OptNode& n, uint32_t output) {
@@ -232,8 +232,8 @@ void InferStatic(const OptGraph& g, OptNode* n) {
   }
   for (uint32_t k = 0; k < n->outputs.size(); ++k) {
     OptVar& v = n->outputs[k];
-    if (std::optional<Shape> s = InferShape(g, *n, k)) v.shape = std::move(s);
-    if (!v.shape && v.middle().shape) v.shape = v.middle().shape;
+    if (const VarShape s = InferShape(g, *n, k)) v.shape = s;
+    if (!v.shape && v.middle().shape) v.shape = g.InternShape(v.middle().shape);
     if (!v.dtype) v.dtype = InferDType(g, *n, k);
   }
 }

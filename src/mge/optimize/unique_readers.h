@@ -22,8 +22,9 @@ class UniqueReaders {
   uint32_t Count(VarRef v) const;
 
  private:
-  std::vector<uint32_t> first_;   // per node seen: the index of its output 0 in counts_
-  std::vector<uint32_t> counts_;  // per output of the nodes seen
+  const OptGraph& g_;
+  uint32_t nodes_;                // the nodes seen
+  std::vector<uint32_t> counts_;  // by OptGraph::VarIndex, for the vars of the nodes seen
 };
 
 // MegEngine's FindNext::used_count (gopt_helper.h), per node: how many (reader, var) pairs

@@ -185,7 +185,7 @@ class ArithFuser : public ElemChainPass {
       default:
         return true;
     }
-    const std::vector<VarRef> in = g_->node(sum.node).inputs;
+    const VarList in = g_->node(sum.node).inputs;
     rw_.Replace({node, 0}, m_.Elemwise(fused, in));
     ++fused_add_;
     return false;

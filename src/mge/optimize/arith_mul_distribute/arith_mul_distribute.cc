@@ -34,7 +34,7 @@ class Distributor {
 
   // True when the product was distributed (its output replaced).
   bool Visit(uint32_t node) {
-    const std::vector<VarRef>& in = g_->node(node).inputs;  // the original graph's
+    const VarList& in = g_->node(node).inputs;  // the original graph's
     if (in.size() != 2) return false;
     const std::optional<Shape>& out = g_->var({node, 0}).shape;
     const std::optional<Shape>& s0 = g_->var(in[0]).shape;

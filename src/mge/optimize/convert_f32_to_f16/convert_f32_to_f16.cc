@@ -284,7 +284,7 @@ class Converter {
     if (in.size() < 2) Refuse(node, "has fewer than two inputs");
     VarRef& mat = in[1];
     if (g_->var(mat).dtype == kF16) {
-      const std::vector<VarRef>& producer = g_->node(mat.node).inputs;
+      const VarList& producer = g_->node(mat.node).inputs;
       if (g_->Key(mat.node) == "TypeCvt" && producer.size() == 1 &&
           g_->var(producer[0]).dtype == kF32) {
         mat = producer[0];

@@ -41,7 +41,7 @@ class Delayer {
     if (idx != kUnknown) return idx;
     idx = kNotInChain;
     const std::string_view key = g_->Key(node);
-    const std::vector<VarRef>& in = g_->node(node).inputs;
+    const VarList& in = g_->node(node).inputs;
     if (key == "Broadcast") {
       if (in.size() == 2) idx = 0;
     } else if (key == "TypeCvt" || key == "Elemwise") {
@@ -137,7 +137,7 @@ class Delayer {
         started = true;
       }
       if (IsBroadcast(link)) continue;
-      std::vector<VarRef> in = g_->node(link).inputs;
+      VarList in = g_->node(link).inputs;
       in[idx] = prev;
       g_->set_current_priority(g_->node(link).priority());
       prev = {rw_.maker().Copy(link, in, /*keep_var_names=*/false), 0};

@@ -285,7 +285,7 @@ class Nchwxx {
     n.outputs.resize(g_->node(node).outputs.size());
     const VarRef v = rw_.maker().Insert(std::move(n), "");
     OptVar& out = g_->mutable_var(v);
-    out.shape = Shape{shape[0], shape[1] / p_, shape[2], shape[3], p_};
+    out.shape = g_->InternShape(Shape{shape[0], shape[1] / p_, shape[2], shape[3], p_});
     out.dtype = g_->var({node, 0}).dtype;
     g_->mutable_node(v.node).shape_const = false;
     packed_.insert(v);

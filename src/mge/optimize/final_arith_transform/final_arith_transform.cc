@@ -17,7 +17,7 @@ class Transformer {
     return rw_.RewriteRemade([&](uint32_t node) {
       const std::optional<uint32_t> mode = g_->node(node).elemwise_mode();
       if (!mode) return false;
-      const std::vector<VarRef>& in = g_->node(node).inputs;  // the original inputs
+      const VarList& in = g_->node(node).inputs;  // the original inputs
       std::optional<VarRef> out;
       if (*mode == kAdd && in.size() == 2) out = MergeInverses(in, false);
       if (*mode == kMul && in.size() == 2) out = MergeInverses(in, true);
@@ -55,7 +55,7 @@ class Transformer {
   }
 
   // a + (-b) -> a - b, (-a) + (-b) -> -(a + b); the same for * and reciprocals.
-  std::optional<VarRef> MergeInverses(const std::vector<VarRef>& in, bool mul) {
+  std::optional<VarRef> MergeInverses(const VarList& in, bool mul) {
     const VarRef i0 = rw_.Get(in[0]), i1 = rw_.Get(in[1]);
     const std::optional<VarRef> n0 = InverseOf(i0, mul), n1 = InverseOf(i1, mul);
     const uint32_t add = mul ? kMul : kAdd, sub = mul ? kTrueDiv : kSub;
@@ -70,7 +70,7 @@ class Transformer {
 
   // pow(x, c) with c a constant scalar: PowC(x, c), or pow(y, a * c) over a singly read
   // pow(y, a).
-  std::optional<VarRef> Power(const std::vector<VarRef>& in) {
+  std::optional<VarRef> Power(const VarList& in) {
     const std::optional<float> e = ImmScalar(*g_, in[1]);
     if (!e) return std::nullopt;
     const VarRef base = rw_.Get(in[0]);

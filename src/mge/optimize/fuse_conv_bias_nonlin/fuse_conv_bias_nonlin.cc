@@ -57,7 +57,7 @@ class NonlinFuser {
     if (!mode) return false;
     const std::optional<uint32_t> nonline = NonlineOf(*mode);
     if (!nonline) return false;
-    const std::vector<VarRef> original = g_->node(node).inputs;
+    const VarList original = g_->node(node).inputs;
     const bool with_bias = *mode == kAdd || *mode == kFuseAddRelu || *mode == kFuseAddSigmoid ||
                            *mode == kFuseAddHSwish;
     if (with_bias && original.size() == 2) {

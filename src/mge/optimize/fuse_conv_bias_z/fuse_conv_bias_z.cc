@@ -24,7 +24,7 @@ class ZFuser {
  private:
   bool Visit(uint32_t node) {
     const std::optional<uint32_t> mode = g_->node(node).elemwise_mode();
-    const std::vector<VarRef> original = g_->node(node).inputs;
+    const VarList original = g_->node(node).inputs;
     if (!mode || (*mode != kAdd && *mode != kFuseAddRelu) || original.size() != 2) return false;
     for (int i = 0; i < 2; ++i) {
       // Readers as the graph was before the pass; the operator that stands for the var now.

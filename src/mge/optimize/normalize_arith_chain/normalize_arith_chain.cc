@@ -43,7 +43,7 @@ class Normalizer {
     if (!mode) return Kind::kNone;
     if (*mode == kAdd || *mode == kSub || *mode == kNegate) return Kind::kAdd;
     if (*mode == kMul || *mode == kTrueDiv) return Kind::kMul;
-    const std::vector<VarRef>& in = g_->node(v.node).inputs;
+    const VarList& in = g_->node(v.node).inputs;
     if (*mode == kPow && in.size() == 2 && ImmScalar(*g_, in[1])) return Kind::kMul;
     return Kind::kNone;
   }
@@ -51,7 +51,7 @@ class Normalizer {
   // The link `v`'s operator makes in a chain of `kind`, if it is one.
   std::optional<Link> LinkOf(VarRef v, Kind kind) {
     const OptNode& n = g_->node(v.node);
-    const std::vector<VarRef>& in = n.inputs;
+    const VarList& in = n.inputs;
     if (g_->Key(v.node) == "PowC") {
       if (kind != Kind::kMul || in.size() != 1) return std::nullopt;
       return Link{Link::kCoeff, in[0], {}, PowCExp(n.op())};

@@ -137,7 +137,7 @@ class Redistributor {
 
   // The operator as f(non-const, const), swapping the inputs of a commutable one.
   bool NonConstThenConst(uint32_t node, bool* swap, VarRef* nci, VarRef* ci) const {
-    const std::vector<VarRef>& in = g_->node(node).inputs;
+    const VarList& in = g_->node(node).inputs;
     if (in.size() != 2) return false;
     *nci = in[0];
     *ci = in[1];
@@ -173,7 +173,7 @@ class Redistributor {
   }
 
   std::optional<Trans> DistributeAdd(uint32_t node) {
-    const std::vector<VarRef>& in = g_->node(node).inputs;
+    const VarList& in = g_->node(node).inputs;
     if (g_->Key(node) == "Elemwise" || in.size() != 2 || !const_(in[1])) return std::nullopt;
     const VarRef ab = in[0];
     if (ModeOf(ab) != kAdd) return std::nullopt;
@@ -232,7 +232,7 @@ class Redistributor {
       const VarRef v = stack.back();
       stack.pop_back();
       if (ModeOf(v) == kAdd && (Unique(v) || const_(v)) && leaves.size() < (1u << 16)) {
-        const std::vector<VarRef>& in = g_->node(v.node).inputs;
+        const VarList& in = g_->node(v.node).inputs;
         for (auto it = in.rbegin(); it != in.rend(); ++it) stack.push_back(*it);
       } else {
         leaves.push_back(v);
