@@ -7,27 +7,13 @@
 #include "tf/freeze/function_body.h"
 #include "tf/freeze/node_location.h"
 #include "tf/freeze/text_file_table.h"
+#include "tf/optimize/graph_edit.h"
 
 namespace graphport::tf {
 namespace {
 
 using nlohmann::json;
 using tensorflow::NodeDef;
-
-// The node an input reaches once Identities are passed.
-const NodeDef* Source(const std::unordered_map<std::string, const NodeDef*>& nodes,
-                      const std::string& input) {
-  std::string name;
-  int index = 0;
-  SplitGraphInput(input, &name, &index);
-  for (int hops = 0; hops < 64; ++hops) {
-    auto it = nodes.find(name);
-    if (it == nodes.end()) return nullptr;
-    if (it->second->op() != "Identity" || it->second->input_size() == 0) return it->second;
-    SplitGraphInput(it->second->input(0), &name, &index);
-  }
-  return nullptr;
-}
 
 const tensorflow::AttrValue* Attr(const NodeDef& node, const OpRegistry* registry,
                                   const std::string& name) {
@@ -77,8 +63,9 @@ json FillTextFileTables(tensorflow::GraphDef* graph, const TextFileTablesContext
                   AtNode(name));
     };
     if (node->input_size() < 2) refuse("it has fewer than 2 inputs");
-    const NodeDef* table = Source(nodes, node->input(0));
-    const NodeDef* filename = Source(nodes, node->input(1));
+    int output = 0;  // which output of them: not needed here
+    const NodeDef* table = PastIdentities(nodes, node->input(0), &output);
+    const NodeDef* filename = PastIdentities(nodes, node->input(1), &output);
     if (table == nullptr || table->op() != hash_table) {
       refuse(std::string("it fills no ") + hash_table + " (TF.js has only hash tables)");
     }
