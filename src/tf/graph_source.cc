@@ -10,7 +10,9 @@
 #include "proto/wire_reader.h"
 #include "tf/dtype.h"
 #include "tf/field_numbers.h"
+#include "tf/freeze/variable_values.h"
 #include "tf/inspect.h"
+#include "tf/optimize/graph_edit.h"
 #include "tf/wire_tensor.h"
 
 namespace graphport::tf {
@@ -117,15 +119,6 @@ void ForEachWireInput(std::string_view bytes, Add add) {
   for (; p < end && proto::ReadRecord(p, end, &r); p = r.end) {
     if (r.number == fields::kNodeInput && r.wire_type == proto::kWireLength) add(r.view());
   }
-}
-
-bool IsVariableOp(std::string_view op) {
-  return op == "VariableV2" || op == "Variable" || op == "VarHandleOp";
-}
-
-const tensorflow::AttrValue* FindAttr(const tensorflow::NodeDef& node, const char* name) {
-  auto it = node.attr().find(name);
-  return it == node.attr().end() ? nullptr : &it->second;
 }
 
 }  // namespace

@@ -15,8 +15,9 @@ namespace {
 using nlohmann::json;
 using tensorflow::NodeDef;
 
-const tensorflow::AttrValue* Attr(const NodeDef& node, const OpRegistry* registry,
-                                  const std::string& name) {
+// The attr `name` of `node`, else its op's default from `registry`, else null.
+const tensorflow::AttrValue* AttrOrDefault(const NodeDef& node, const OpRegistry* registry,
+                                           const std::string& name) {
   auto it = node.attr().find(name);
   if (it != node.attr().end()) return &it->second;
   if (registry == nullptr) return nullptr;
@@ -81,22 +82,23 @@ json FillTextFileTables(tensorflow::GraphDef* graph, const TextFileTablesContext
              "' was not given (the SavedModel folder's assets/ holds it)");
     }
     TextFileTableSpec spec;
-    const tensorflow::AttrValue* key_dtype = Attr(*table, context.registry, "key_dtype");
-    const tensorflow::AttrValue* value_dtype = Attr(*table, context.registry, "value_dtype");
+    const tensorflow::AttrValue* key_dtype = AttrOrDefault(*table, context.registry, "key_dtype");
+    const tensorflow::AttrValue* value_dtype =
+        AttrOrDefault(*table, context.registry, "value_dtype");
     if (key_dtype == nullptr || value_dtype == nullptr) {
       refuse("its table '" + table->name() + "' has no key_dtype or value_dtype");
     }
     spec.key_dtype = key_dtype->type();
     spec.value_dtype = value_dtype->type();
     auto integer = [&](const char* attr, int64_t fallback) {
-      const tensorflow::AttrValue* value = Attr(*node, context.registry, attr);
+      const tensorflow::AttrValue* value = AttrOrDefault(*node, context.registry, attr);
       return value != nullptr ? value->i() : fallback;
     };
     spec.key_index = integer("key_index", kTextFileWholeLine);
     spec.value_index = integer("value_index", kTextFileLineNumber);
     spec.vocab_size = integer("vocab_size", -1);
     spec.offset = integer("offset", 0);
-    const tensorflow::AttrValue* delimiter = Attr(*node, context.registry, "delimiter");
+    const tensorflow::AttrValue* delimiter = AttrOrDefault(*node, context.registry, "delimiter");
     std::string delimiter_text = delimiter != nullptr ? delimiter->s() : "\t";
     if (delimiter_text.size() != 1) {
       refuse("its delimiter '" + delimiter_text + "' is not one character, as TensorFlow needs");

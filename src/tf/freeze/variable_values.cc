@@ -71,7 +71,7 @@ std::string VariableKind(const tensorflow::SavedObject& object) {
 
 }  // namespace
 
-bool IsVariableOp(const std::string& op) {
+bool IsVariableOp(std::string_view op) {
   return op == "VariableV2" || op == "Variable" || op == "VarHandleOp";
 }
 

@@ -149,6 +149,11 @@ void AddControlInput(tensorflow::NodeDef* node, const std::string& name) {
   node->add_input(control);
 }
 
+const tensorflow::AttrValue* FindAttr(const tensorflow::NodeDef& node, const std::string& key) {
+  auto it = node.attr().find(key);
+  return it == node.attr().end() ? nullptr : &it->second;
+}
+
 std::string StringAttr(const tensorflow::NodeDef& node, const std::string& key) {
   auto it = node.attr().find(key);
   return it == node.attr().end() ? std::string() : it->second.s();

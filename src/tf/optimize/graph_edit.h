@@ -97,6 +97,9 @@ void AddDataInput(tensorflow::NodeDef* node, const std::string& input);
 // Adds control input "^name" unless `node` already has it.
 void AddControlInput(tensorflow::NodeDef* node, const std::string& name);
 
+// The attr `key` of `node`, or null.
+const tensorflow::AttrValue* FindAttr(const tensorflow::NodeDef& node, const std::string& key);
+
 // The string attr `key` of `node` ("" when absent).
 std::string StringAttr(const tensorflow::NodeDef& node, const std::string& key);
 
