@@ -59,4 +59,31 @@ void AppendPrefix(ByteSource* source, size_t max, std::string* out) {
   out->resize(start + filled);
 }
 
+bool ReadWhole(ByteSource* input, uint64_t max_bytes, std::string* out) {
+  uint64_t size = 0;
+  if (input->SizeHint(&size)) {
+    if (size > max_bytes) return false;
+    out->reserve(size);
+  }
+  while (true) {
+    size_t old_size = out->size();
+    size_t room = out->capacity() - old_size;
+    size_t n;
+    if (room == 0) {
+      // At the declared size (or without one): a small read says whether more follows,
+      // without growing the buffer past the input (which would copy it whole).
+      uint8_t probe[4096];
+      n = input->Read(probe, sizeof probe);
+      out->append(reinterpret_cast<const char*>(probe), n);
+    } else {
+      size_t want = std::min<size_t>(room, kStreamChunkBytes);
+      ResizeForOverwrite(out, old_size + want);
+      n = input->Read(reinterpret_cast<uint8_t*>(&(*out)[old_size]), want);
+      out->resize(old_size + n);
+    }
+    if (n == 0) return true;
+    if (out->size() > max_bytes) return false;
+  }
+}
+
 }  // namespace graphport

@@ -121,6 +121,10 @@ std::string ReadPrefix(ByteSource* source, size_t max);
 // The same, appended to `*out` (whose capacity a caller may have reserved for more).
 void AppendPrefix(ByteSource* source, size_t max, std::string* out);
 
+// Reads all of `input` into `*out`. False, with `*out` holding what was read, when the input
+// is larger than `max_bytes`, so a streamed parse can go on from there.
+bool ReadWhole(ByteSource* input, uint64_t max_bytes, std::string* out);
+
 }  // namespace graphport
 
 #endif  // GRAPHPORT_CORE_BYTE_STREAM_H_

@@ -10,56 +10,68 @@
 
 namespace graphport::proto::proto_json_internal {
 
-WireValue WireWriter::Encode(const json& value, const FieldSchema& field,
-                             const MessageSchema& owner) {
-  WireValue wire;
-  switch (field.type) {
+template <typename Read>
+bool WireWriter::IntegerBits(FieldType type, const Read& read, uint64_t* bits) {
+  switch (type) {
     case FieldType::kInt32:
     case FieldType::kSint32:
     case FieldType::kSfixed32: {
       int32_t v = 0;
-      Check(JsonToInt32(value, &v));
-      wire.bits = Signed32Bits(field.type, v);
-      return wire;
+      read(&v);
+      *bits = Signed32Bits(type, v);
+      return true;
     }
     case FieldType::kInt64:
     case FieldType::kSint64:
     case FieldType::kSfixed64: {
       int64_t v = 0;
-      Check(JsonToInt64(value, &v));
-      wire.bits = Signed64Bits(field.type, v);
-      return wire;
+      read(&v);
+      *bits = Signed64Bits(type, v);
+      return true;
     }
     case FieldType::kUint32:
     case FieldType::kFixed32: {
       uint32_t v = 0;
-      Check(JsonToUInt32(value, &v));
-      wire.bits = v;
-      return wire;
+      read(&v);
+      *bits = v;
+      return true;
     }
     case FieldType::kUint64:
     case FieldType::kFixed64: {
       uint64_t v = 0;
-      Check(JsonToUInt64(value, &v));
-      wire.bits = v;
-      return wire;
+      read(&v);
+      *bits = v;
+      return true;
     }
+    case FieldType::kBool: {
+      bool v = false;
+      read(&v);
+      *bits = v ? 1 : 0;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+WireValue WireWriter::Encode(const json& value, const FieldSchema& field,
+                             const MessageSchema& owner) {
+  WireValue wire;
+  if (IntegerBits(
+          field.type, [&](auto* v) { Check(JsonToScalar(value, v)); }, &wire.bits)) {
+    return wire;
+  }
+  switch (field.type) {
     case FieldType::kFloat: {
       float v = 0;
-      Check(JsonToFloat(value, &v));
+      Check(JsonToScalar(value, &v));
       wire.bits = FloatBits(v);
       return wire;
     }
     case FieldType::kDouble: {
       double v = 0;
-      Check(JsonToDouble(value, &v));
+      Check(JsonToScalar(value, &v));
       wire.bits = DoubleBits(v);
-      return wire;
-    }
-    case FieldType::kBool: {
-      bool v = false;
-      Check(JsonToBool(value, &v));
-      wire.bits = v ? 1 : 0;
       return wire;
     }
     case FieldType::kEnum:
@@ -86,8 +98,7 @@ WireValue WireWriter::Encode(const json& value, const FieldSchema& field,
       wire.text = decoded_;
       return wire;
     }
-    case FieldType::kMessage:
-    case FieldType::kGroup:
+    default:  // messages and groups
       break;
   }
   Fail("internal: " + std::string(owner.full_name) + "." + std::string(field.name) +
@@ -99,49 +110,14 @@ WireValue WireWriter::Encode(const json& value, const FieldSchema& field,
 WireValue WireWriter::EncodeKey(const std::string& key, const FieldSchema& field,
                                 const MessageSchema& entry) {
   WireValue wire;
-  switch (field.type) {
-    case FieldType::kString:
-      CheckUtf8(key, entry);
-      wire.text = key;
-      return wire;
-    case FieldType::kInt32:
-    case FieldType::kSint32:
-    case FieldType::kSfixed32: {
-      int32_t v = 0;
-      CheckKey(KeyToInt32(key, &v));
-      wire.bits = Signed32Bits(field.type, v);
-      return wire;
-    }
-    case FieldType::kInt64:
-    case FieldType::kSint64:
-    case FieldType::kSfixed64: {
-      int64_t v = 0;
-      CheckKey(KeyToInt64(key, &v));
-      wire.bits = Signed64Bits(field.type, v);
-      return wire;
-    }
-    case FieldType::kUint32:
-    case FieldType::kFixed32: {
-      uint32_t v = 0;
-      CheckKey(KeyToUInt32(key, &v));
-      wire.bits = v;
-      return wire;
-    }
-    case FieldType::kUint64:
-    case FieldType::kFixed64: {
-      uint64_t v = 0;
-      CheckKey(KeyToUInt64(key, &v));
-      wire.bits = v;
-      return wire;
-    }
-    case FieldType::kBool: {
-      bool v = false;
-      CheckKey(KeyToBool(key, &v));
-      wire.bits = v ? 1 : 0;
-      return wire;
-    }
-    default:
-      break;
+  if (field.type == FieldType::kString) {
+    CheckUtf8(key, entry);
+    wire.text = key;
+    return wire;
+  }
+  if (IntegerBits(
+          field.type, [&](auto* v) { CheckKey(KeyToScalar(key, v)); }, &wire.bits)) {
+    return wire;
   }
   Fail("internal: " + std::string(entry.full_name) + "." + std::string(field.name) +
            " cannot be a map key",
@@ -161,7 +137,7 @@ int32_t WireWriter::EnumNumber(const json& value, const FieldSchema& field,
     return found->number;
   }
   int32_t number = 0;
-  if (!value.is_number() || !JsonToInt32(value, &number).empty()) {
+  if (!value.is_number() || !JsonToScalar(value, &number).empty()) {
     Fail("expected a value of enum " + std::string(type.full_name) + " (a name or an int32), got " +
          JsonForMessage(value));
   }

@@ -168,37 +168,37 @@ std::string JsonToFloating(const json& value, double* out, const char* type) {
 
 }  // namespace
 
-std::string JsonToInt32(const json& value, int32_t* out) {
+std::string JsonToScalar(const json& value, int32_t* out) {
   return JsonToInteger(value, out, "an int32");
 }
-std::string JsonToInt64(const json& value, int64_t* out) {
+std::string JsonToScalar(const json& value, int64_t* out) {
   return JsonToInteger(value, out, "an int64");
 }
-std::string JsonToUInt32(const json& value, uint32_t* out) {
+std::string JsonToScalar(const json& value, uint32_t* out) {
   return JsonToInteger(value, out, "a uint32");
 }
-std::string JsonToUInt64(const json& value, uint64_t* out) {
+std::string JsonToScalar(const json& value, uint64_t* out) {
   return JsonToInteger(value, out, "a uint64");
 }
 
-std::string KeyToInt32(std::string_view key, int32_t* out) {
+std::string KeyToScalar(std::string_view key, int32_t* out) {
   return KeyToInteger(key, out, "an int32");
 }
-std::string KeyToInt64(std::string_view key, int64_t* out) {
+std::string KeyToScalar(std::string_view key, int64_t* out) {
   return KeyToInteger(key, out, "an int64");
 }
-std::string KeyToUInt32(std::string_view key, uint32_t* out) {
+std::string KeyToScalar(std::string_view key, uint32_t* out) {
   return KeyToInteger(key, out, "a uint32");
 }
-std::string KeyToUInt64(std::string_view key, uint64_t* out) {
+std::string KeyToScalar(std::string_view key, uint64_t* out) {
   return KeyToInteger(key, out, "a uint64");
 }
 
-std::string JsonToDouble(const json& value, double* out) {
+std::string JsonToScalar(const json& value, double* out) {
   return JsonToFloating(value, out, "a double");
 }
 
-std::string JsonToFloat(const json& value, float* out) {
+std::string JsonToScalar(const json& value, float* out) {
   double d = 0;
   std::string error = JsonToFloating(value, &d, "a float");
   if (!error.empty()) return error;
@@ -216,16 +216,16 @@ std::string JsonToFloat(const json& value, float* out) {
   return {};
 }
 
-std::string JsonToBool(const json& value, bool* out) {
+std::string JsonToScalar(const json& value, bool* out) {
   if (value.is_boolean()) {
     *out = value.get<bool>();
     return {};
   }
-  if (value.is_string()) return KeyToBool(value.get_ref<const std::string&>(), out);
+  if (value.is_string()) return KeyToScalar(value.get_ref<const std::string&>(), out);
   return Expected("a bool", "true or false", value);
 }
 
-std::string KeyToBool(std::string_view key, bool* out) {
+std::string KeyToScalar(std::string_view key, bool* out) {
   if (key == "true" || key == "false") {
     *out = key == "true";
     return {};

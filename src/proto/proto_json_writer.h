@@ -76,6 +76,10 @@ class WireWriter {
   WireValue Encode(const json& value, const FieldSchema& field, const MessageSchema& owner);
   WireValue EncodeKey(const std::string& key, const FieldSchema& field, const MessageSchema& entry);
   int32_t EnumNumber(const json& value, const FieldSchema& field, const MessageSchema& owner);
+  // An integer or bool field's bits, `read(&v)` reading the value into v's type (a JSON value
+  // and a map key are read by different rules into the same bits); false for other types.
+  template <typename Read>
+  static bool IntegerBits(FieldType type, const Read& read, uint64_t* bits);
 
   static uint64_t Signed32Bits(FieldType type, int32_t v) {
     switch (type) {

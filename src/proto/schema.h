@@ -136,6 +136,11 @@ enum class WellKnown : uint8_t {
 
 struct SchemaSet;
 
+// The walks that keep a table of each message type's fields by number (wire_check_tables.cc,
+// wire_text.cc) table the numbers up to this and look larger ones up through the schema: a
+// schema with huge numbers would make the tables large, and TensorFlow's numbers are small.
+inline constexpr int kMaxTabledField = 255;
+
 struct MessageSchema {
   std::string_view full_name;  // "tensorflow.NodeDef"
   std::string_view name;       // "NodeDef"

@@ -37,12 +37,6 @@ struct Powers {
 };
 const Powers kPowers;
 
-char* WriteLiteral(const char* text, char* w) {
-  size_t n = std::strlen(text);
-  std::memcpy(w, text, n);
-  return w + n;
-}
-
 char* WriteWhole(int64_t value, char* w) {
   uint64_t u = value < 0 ? 0 - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
   if (value < 0) *w++ = '-';

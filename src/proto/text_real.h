@@ -7,6 +7,8 @@
 #ifndef GRAPHPORT_PROTO_TEXT_REAL_H_
 #define GRAPHPORT_PROTO_TEXT_REAL_H_
 
+#include <cstring>
+
 namespace graphport::proto {
 
 // The longest text either writes: "-1.7976931348623157e+308".
@@ -19,6 +21,14 @@ char* WriteTextDouble(double value, char* w);
 // The same through snprintf and strtof/strtod only, as SimpleFtoa does: what the fast path
 // is tested against.
 char* WriteTextFloatBySnprintf(float value, char* w);
+
+// Writes `text` ("nan", "-inf", "true") at `w`, with room for it; returns the end. For the
+// printers that fill a buffer sized for their longest value.
+inline char* WriteLiteral(const char* text, char* w) {
+  const size_t n = std::strlen(text);
+  std::memcpy(w, text, n);
+  return w + n;
+}
 
 }  // namespace graphport::proto
 

@@ -24,13 +24,6 @@ using wire_check_internal::TypeInfo;
 constexpr uint64_t kMessageCost = 64;
 constexpr uint64_t kFieldCost = 32;
 
-enum WireType {
-  kVarint = kWireVarint,
-  kFixed64 = kWireFixed64,
-  kLength = kWireLength,
-  kFixed32 = kWireFixed32
-};
-
 // After this many tails, the memo is kept only if it answered for at least one in eight: a
 // graph whose nodes all differ (weights, say) would pay a hash per node for nothing.
 constexpr uint32_t kTailTrial = 4096;
@@ -124,13 +117,13 @@ class Walker {
         const int wire_type = static_cast<int>(tag & 7);
         if (number == 0) return false;
         // Groups (3, 4) are left to libprotobuf; 6 and 7 are not wire types.
-        if (wire_type != kVarint && wire_type != kFixed64 && wire_type != kLength &&
-            wire_type != kFixed32) {
+        if (wire_type != kWireVarint && wire_type != kWireFixed64 && wire_type != kWireLength &&
+            wire_type != kWireFixed32) {
           return false;
         }
         field = tables_->Field(info, number, &scratch);
         packed_record =
-            field != nullptr && field->repeated && field->packable && wire_type == kLength;
+            field != nullptr && field->repeated && field->packable && wire_type == kWireLength;
         if (field == nullptr || (wire_type != field->wire_type && !packed_record)) {
           // Kept as an unknown field, which re-serialisation moves to the end.
           result.canonical = false;
@@ -160,7 +153,8 @@ class Walker {
       if (!Value(&p, end, *field, wire_type, depth, packed_record, &last_key)) {
         return false;
       }
-      if (depth == 0 && wire_type == kLength && number < 32 && (watched_fields_ >> number & 1)) {
+      if (depth == 0 && wire_type == kWireLength && number < 32 &&
+          (watched_fields_ >> number & 1)) {
         Watched(record, p, number);
       }
     }
@@ -284,18 +278,18 @@ class Walker {
              int depth, bool packed_record, LastKey* last_key) {
     uint64_t value;
     bool minimal;
-    if (wire_type != kLength && field.packed) result.canonical = false;  // written packed
+    if (wire_type != kWireLength && field.packed) result.canonical = false;  // written packed
     result.parsed_bytes += kFieldCost;
     switch (wire_type) {
-      case kVarint:
+      case kWireVarint:
         if (!ReadVarint(p, end, &value, &minimal)) return false;
         if (!minimal) result.canonical = false;
         CheckVarint(field, value);
         if (field.zero_omitted && value == 0) result.canonical = false;
         return true;
-      case kFixed64:
-      case kFixed32: {
-        size_t width = wire_type == kFixed64 ? 8 : 4;
+      case kWireFixed64:
+      case kWireFixed32: {
+        size_t width = wire_type == kWireFixed64 ? 8 : 4;
         if (static_cast<size_t>(end - *p) < width) return false;
         uint64_t bits = 0;
         std::memcpy(&bits, *p, width);
@@ -331,7 +325,7 @@ class Walker {
     if (!field.packed) result.canonical = false;  // written one record per element
     if (p == end) result.canonical = false;       // an empty packed field is not written
     uint64_t count = 0;
-    if (field.wire_type == kVarint) {
+    if (field.wire_type == kWireVarint) {
       while (p < end) {
         uint64_t value;
         bool minimal;
@@ -341,7 +335,7 @@ class Walker {
         ++count;
       }
     } else {
-      size_t width = field.wire_type == kFixed64 ? 8 : 4;
+      size_t width = field.wire_type == kWireFixed64 ? 8 : 4;
       if ((end - p) % width != 0) return false;
       count = (end - p) / width;
     }
@@ -378,7 +372,7 @@ class Walker {
     using Order = FieldInfo::MapKeyOrder;
     uint64_t value;
     bool minimal;
-    const uint8_t key_tag = field.map_key == Order::kString ? ((1 << 3) | kLength) : (1 << 3);
+    const uint8_t key_tag = field.map_key == Order::kString ? ((1 << 3) | kWireLength) : (1 << 3);
     if (field.map_key == Order::kNone || p == end || *p++ != key_tag ||
         !ReadVarint(&p, end, &value, &minimal)) {
       result.canonical = false;  // keys of other types are not compared here

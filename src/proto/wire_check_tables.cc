@@ -3,13 +3,6 @@
 #include <algorithm>
 
 namespace graphport::proto {
-namespace {
-
-// Field numbers up to this are found in a table; larger ones through the schema.
-constexpr int kMaxTabledField = 255;
-
-}  // namespace
-
 using wire_check_internal::FieldInfo;
 using wire_check_internal::TypeInfo;
 

@@ -10,15 +10,15 @@ namespace {
 // was left as holes that made the next load's heap grow (measured: 1.26x -> 1.34x of the model
 // after five loads of the nodes graph). It stops at either limit, keeping what it has (the
 // first entries of a graph are as typical as any).
-constexpr size_t kMemoBytes = size_t{256} << 10;
-constexpr size_t kSlots = 4096;  // at most half of them used
-static_assert(kSlots <= 65536, "WireEntryMemo::recent_ holds slot numbers in 16 bits");
+constexpr size_t kEntryMemoBytes = size_t{256} << 10;
+constexpr size_t kEntryMemoSlots = 4096;  // at most half of them used
+static_assert(kEntryMemoSlots <= 65536, "WireEntryMemo::recent_ holds slot numbers in 16 bits");
 
 }  // namespace
 
 bool SecondSighting::Again(uint64_t hash) {
-  if (seen_.empty()) seen_.resize(kSlots);
-  uint64_t& seen = seen_[hash & (kSlots - 1)];
+  if (seen_.empty()) seen_.resize(kEntryMemoSlots);
+  uint64_t& seen = seen_[hash & (kEntryMemoSlots - 1)];
   if (seen == hash) return true;
   seen = hash;  // the first sighting (or one pushed out): wait for a second
   return false;
@@ -27,10 +27,10 @@ bool SecondSighting::Again(uint64_t hash) {
 bool WireEntryMemo::Offer(const uint8_t* p, size_t size, uint64_t hash, const Result& result) {
   if (!seen_.Again(hash)) return false;
   if (slots_.empty()) {
-    slots_.resize(kSlots);
-    bytes_.reserve(kMemoBytes);
+    slots_.resize(kEntryMemoSlots);
+    bytes_.reserve(kEntryMemoBytes);
   }
-  if (bytes_.size() + size > kMemoBytes || 2 * (count_ + 1) > kSlots) return false;
+  if (bytes_.size() + size > kEntryMemoBytes || 2 * (count_ + 1) > kEntryMemoSlots) return false;
   const size_t mask = slots_.size() - 1;
   size_t i = hash & mask;
   while (slots_[i].size != 0) i = (i + 1) & mask;

@@ -12,15 +12,7 @@
 namespace graphport::proto {
 namespace {
 
-// One step of the path to the message being walked, as unknown_fields.cc keeps it: made into
-// text only when a group is found.
-struct Step {
-  const FieldSchema* field;
-  std::string_view before;  // the bytes of its message before the value's record
-  std::string_view value;
-};
-
-class Walk {
+class GroupWalk {
  public:
   // False when a group was found (then in `found`).
   bool Message(WireReader reader, const MessageSchema& type) {
@@ -32,9 +24,7 @@ class Walk {
       if (field == nullptr || field->type != FieldType::kMessage) continue;
       // libprotobuf refuses deeper messages before their groups would matter.
       if (!WithinNesting(reader.depth() + 1)) continue;
-      const std::string_view before(reinterpret_cast<const char*>(reader.begin()),
-                                    static_cast<size_t>(r.start - reader.begin()));
-      path_.push_back({field, before, r.view()});
+      path_.push_back({field, reader.Before(r), r.view()});
       if (!Message(reader.Nested(r), *field->message)) return false;
       path_.pop_back();
     }
@@ -53,10 +43,7 @@ class Walk {
     found.offset = reader.Offset(r.start);
     found.number = r.number;
     found.end = r.wire_type == kWireEndGroup;
-    std::vector<std::string> steps;
-    for (const Step& step : path_)
-      steps.push_back(WirePathStep(step.before, *step.field, step.value));
-    found.path = JoinPathSteps(steps);
+    found.path = WirePath(path_);
     // Who holds it: the innermost node or function on the path (a function by its
     // signature's name), else the innermost message with a name of its own.
     for (bool node_or_function : {true, false}) {
@@ -89,13 +76,13 @@ class Walk {
            NameOf(signature_bytes, *signature->message, name);
   }
 
-  std::vector<Step> path_;
+  std::vector<WireStep> path_;
 };
 
 }  // namespace
 
 std::optional<WireGroup> FindGroup(std::string_view bytes, const MessageSchema& type) {
-  Walk walk;
+  GroupWalk walk;
   if (walk.Message(WireReader(bytes), type)) return std::nullopt;
   return walk.found;
 }

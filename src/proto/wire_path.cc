@@ -62,4 +62,13 @@ std::string WirePathStep(std::string_view before, const FieldSchema& field,
   return step + (field.map ? "[#" : "[") + std::to_string(index) + "]";
 }
 
+std::string WirePath(const std::vector<WireStep>& steps) {
+  std::vector<std::string> texts;
+  texts.reserve(steps.size());
+  for (const WireStep& step : steps) {
+    texts.push_back(WirePathStep(step.before, *step.field, step.value));
+  }
+  return JoinPathSteps(texts);
+}
+
 }  // namespace graphport::proto

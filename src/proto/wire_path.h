@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "proto/schema.h"
 
@@ -16,6 +17,17 @@ namespace graphport::proto {
 // or for a map entry its key, when `entry` (the entry's bytes so far) holds it: "[\"T\"]",
 // "[7]", "[true]" (a string key that is not UTF-8, or none yet, gives "[#index]").
 std::string WirePathStep(std::string_view before, const FieldSchema& field, std::string_view entry);
+
+// One step of the path down to the message a walk is in, kept as bytes: made into text
+// (WirePath) only when the walk has something to report, which most walks do not.
+struct WireStep {
+  const FieldSchema* field;
+  std::string_view before;  // its message's bytes before the value's record
+  std::string_view value;   // the value's bytes (a map entry's key names it)
+};
+
+// The steps as text: "node[3].attr[\"T\"]".
+std::string WirePath(const std::vector<WireStep>& steps);
 
 }  // namespace graphport::proto
 

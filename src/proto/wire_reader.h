@@ -242,6 +242,12 @@ class WireReader {
   // Where the bytes begin and end.
   const uint8_t* begin() const { return begin_; }
   const uint8_t* end() const { return end_; }
+  // The bytes before record `r` (one of this reader's): they count the record's index among
+  // its field's values, for the paths errors give (wire_path.h).
+  std::string_view Before(const Record& r) const {
+    return std::string_view(reinterpret_cast<const char*>(begin_),
+                            static_cast<size_t>(r.start - begin_));
+  }
 
  private:
   WireReader(const uint8_t* begin, const uint8_t* end, int depth, const uint8_t* base,

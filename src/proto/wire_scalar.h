@@ -62,6 +62,14 @@ inline uint64_t ReadFixed64(const uint8_t* p) {
   return ReadFixed32(p) | static_cast<uint64_t>(ReadFixed32(p + 4)) << 32;
 }
 
+// The same from a string's bytes (checkpoint tables keep their fixed widths little-endian too).
+inline uint32_t ReadFixed32(const char* p) {
+  return ReadFixed32(reinterpret_cast<const uint8_t*>(p));
+}
+inline uint64_t ReadFixed64(const char* p) {
+  return ReadFixed64(reinterpret_cast<const uint8_t*>(p));
+}
+
 // sint32 and sint64 on the wire: 0, -1, 1, -2, ... as 0, 1, 2, 3, ...
 constexpr uint32_t ZigZagEncode32(int32_t value) {
   return (static_cast<uint32_t>(value) << 1) ^ static_cast<uint32_t>(value >> 31);

@@ -8,28 +8,19 @@
 namespace graphport::proto {
 namespace {
 
-enum WireType {
-  kVarint = kWireVarint,
-  kFixed64 = kWireFixed64,
-  kLengthDelimited = kWireLength,
-  kStartGroup = kWireStartGroup,
-  kEndGroup = kWireEndGroup,
-  kFixed32 = kWireFixed32
-};
-
 const char* WireTypeName(int wire_type) {
   switch (wire_type) {
-    case kVarint:
+    case kWireVarint:
       return "varint";
-    case kFixed64:
+    case kWireFixed64:
       return "fixed64";
-    case kLengthDelimited:
+    case kWireLength:
       return "length-delimited";
-    case kStartGroup:
+    case kWireStartGroup:
       return "start-group";
-    case kEndGroup:
+    case kWireEndGroup:
       return "end-group";
-    case kFixed32:
+    case kWireFixed32:
       return "fixed32";
     default:
       return "invalid";
@@ -45,7 +36,7 @@ class Scanner {
   bool Scan(WireReader reader, const MessageSchema& type, bool end_is_input_end) {
     Record r;
     while (reader.Next(&r)) {
-      if (r.wire_type == kStartGroup) return Group(r);
+      if (r.wire_type == kWireStartGroup) return Group(r);
       const FieldSchema* field = Classify(r, type);
       if (field == nullptr || field->type != FieldType::kMessage) continue;
       // Messages nested past the limit are left to the parse, which refuses them.
@@ -63,7 +54,7 @@ class Scanner {
   const FieldSchema* Classify(const Record& r, const MessageSchema& type) {
     const FieldSchema* field = type.FindFieldByNumber(r.number);
     const int expected = field ? field->wire_type() : -1;
-    const bool packed_ok = field && field->packable() && r.wire_type == kLengthDelimited;
+    const bool packed_ok = field && field->packable() && r.wire_type == kWireLength;
     if (field && r.wire_type != expected && !packed_ok) {
       // libprotobuf keeps a known number with another wire type as an unknown field, and an
       // export writes it back: so it is no conflict (else a SavedModel that loads exports a
@@ -100,7 +91,7 @@ class Scanner {
     const size_t at = Offset(r.start);
     if (reader.fault() == WireFault::kNone) return true;
     // A group whatever went wrong inside it (a mismatch, no end, a bad record in its body).
-    if (r.wire_type == kStartGroup || r.wire_type == kEndGroup) return Group(r);
+    if (r.wire_type == kWireStartGroup || r.wire_type == kWireEndGroup) return Group(r);
     switch (reader.fault()) {
       case WireFault::kBadFieldNumber: {
         const uint8_t* p = r.start;
@@ -118,8 +109,8 @@ class Scanner {
     }
     if (r.wire_type < 0) return Cut(at, end_is_input_end, "a field tag runs past the end");
     const FieldSchema* field = Classify(r, type);
-    if (r.wire_type == kVarint) return Cut(at, end_is_input_end, "a varint runs past the end");
-    if (r.wire_type != kLengthDelimited) {
+    if (r.wire_type == kWireVarint) return Cut(at, end_is_input_end, "a varint runs past the end");
+    if (r.wire_type != kWireLength) {
       return Cut(at, end_is_input_end, "a fixed field runs past the end");
     }
     if (r.value == nullptr) return Cut(at, end_is_input_end, "a length runs past the end");

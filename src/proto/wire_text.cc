@@ -18,8 +18,6 @@ namespace graphport::proto {
 
 namespace {
 
-// Field numbers up to this are found in a table; larger ones through the schema.
-constexpr int kMaxTabledField = 255;
 // Enums whose numbers span at most this many values get a table of names.
 constexpr int64_t kMaxEnumTable = 4096;
 // The longest scalar value: "-1.7976931348623157e+308", "-9223372036854775808".
@@ -31,13 +29,6 @@ constexpr size_t kSlack = 8;
 // The deepest line: an initial indent and a nesting of kMaxProtoNesting each (what a walk
 // enters: proto/wire_reader.h), two spaces a level.
 constexpr size_t kMaxIndentChars = 4 * (kMaxProtoNesting + 1);
-
-enum WireType {
-  kVarint = kWireVarint,
-  kFixed64 = kWireFixed64,
-  kLength = kWireLength,
-  kFixed32 = kWireFixed32
-};
 
 enum class Kind : uint8_t {
   kInt32,
@@ -90,7 +81,7 @@ struct TypeTable;
 struct FieldEntry {
   const FieldSchema* field = nullptr;
   Kind kind = Kind::kInt32;
-  int wire_type = kVarint;
+  int wire_type = kWireVarint;
   bool packable = false;
   bool map_entry = false;    // a map field: its entries' text is remembered (WireTextMemo)
   PaddedText scalar_prefix;  // "name: "
@@ -243,12 +234,6 @@ char* WriteSigned(int64_t value, char* w) {
   return WriteUnsigned(0 - static_cast<uint64_t>(value), w);
 }
 
-char* WriteLiteral(const char* text, char* w) {
-  size_t n = std::strlen(text);
-  std::memcpy(w, text, n);
-  return w + n;
-}
-
 class Walk {
  public:
   Walk(WireTextPrinter::Tables* tables, TextOutput* out) : tables_(tables), out_(out) {}
@@ -263,20 +248,20 @@ class Walk {
       const int wire_type = static_cast<int>(tag & 7);
       if (number == 0) return false;
       FieldEntry* field = tables_->Field(type, number);
-      const bool packed = field != nullptr && field->packable && wire_type == kLength;
+      const bool packed = field != nullptr && field->packable && wire_type == kWireLength;
       if (field == nullptr || number == left_out || (wire_type != field->wire_type && !packed)) {
         // Unknown fields are hidden, as the printer is told to; a left-out field is cleared.
         if (!SkipValue(&p, end, wire_type)) return false;
         continue;
       }
-      if (wire_type == kVarint) {
+      if (wire_type == kWireVarint) {
         uint64_t value;
         if (!ReadVarint(&p, end, &value)) return false;
         Scalar(*field, value, level);
         continue;
       }
-      if (wire_type == kFixed32 || wire_type == kFixed64) {
-        size_t width = wire_type == kFixed64 ? 8 : 4;
+      if (wire_type == kWireFixed32 || wire_type == kWireFixed64) {
+        size_t width = wire_type == kWireFixed64 ? 8 : 4;
         if (static_cast<size_t>(end - p) < width) return false;
         const uint64_t bits = width == 8 ? ReadFixed64(p) : ReadFixed32(p);
         p += width;
@@ -429,7 +414,7 @@ class Walk {
   }
 
   bool Packed(const uint8_t* p, const uint8_t* end, const FieldEntry& field, int level) {
-    if (field.wire_type == kVarint) {
+    if (field.wire_type == kWireVarint) {
       while (p < end) {
         uint64_t value;
         if (!ReadVarint(&p, end, &value)) return false;
@@ -437,7 +422,7 @@ class Walk {
       }
       return true;
     }
-    size_t width = field.wire_type == kFixed64 ? 8 : 4;
+    size_t width = field.wire_type == kWireFixed64 ? 8 : 4;
     if (static_cast<size_t>(end - p) % width != 0) return false;
     for (; p < end; p += width) Scalar(field, width == 8 ? ReadFixed64(p) : ReadFixed32(p), level);
     return true;

@@ -10,9 +10,9 @@ namespace {
 // Fixed sizes, taken whole on the first entry kept and never grown, for the reason
 // wire_entry_memo.cc gives. A text is a few times its entry's bytes (names, indents, enum
 // names for numbers). The memo stops at any limit, keeping what it has.
-constexpr size_t kMemoBytes = size_t{128} << 10;
-constexpr size_t kMemoText = size_t{512} << 10;
-constexpr size_t kSlots = 4096;  // at most half of them used
+constexpr size_t kTextMemoBytes = size_t{128} << 10;
+constexpr size_t kTextMemoText = size_t{512} << 10;
+constexpr size_t kTextMemoSlots = 4096;  // at most half of them used
 
 }  // namespace
 
@@ -46,12 +46,12 @@ void WireTextMemo::Offer(const uint8_t* p, size_t size, uint64_t hash, const Con
   if (text.empty()) return;  // Find's "none"; a map entry always prints at least its braces
   if (!seen_.Again(hash)) return;
   if (slots_.empty()) {
-    slots_.resize(kSlots);
-    bytes_.reset(new uint8_t[kMemoBytes]);
-    text_.reset(new char[kMemoText + kPadding]());
+    slots_.resize(kTextMemoSlots);
+    bytes_.reset(new uint8_t[kTextMemoBytes]);
+    text_.reset(new char[kTextMemoText + kPadding]());
   }
-  if (bytes_used_ + size > kMemoBytes || text_used_ + text.size() > kMemoText ||
-      2 * (count_ + 1) > kSlots) {
+  if (bytes_used_ + size > kTextMemoBytes || text_used_ + text.size() > kTextMemoText ||
+      2 * (count_ + 1) > kTextMemoSlots) {
     return;
   }
   const size_t mask = slots_.size() - 1;

@@ -9,7 +9,10 @@
 #include "core/content_digest.h"
 #include "proto/wire_reader.h"
 #include "tf/dtype.h"
+#include "tf/field_numbers.h"
+#include "tf/freeze/variable_values.h"
 #include "tf/inspect.h"
+#include "tf/optimize/graph_edit.h"
 #include "tf/wire_tensor.h"
 
 namespace graphport::tf {
@@ -114,17 +117,8 @@ void ForEachWireInput(std::string_view bytes, Add add) {
   const uint8_t* end = p + bytes.size();
   proto::Record r;
   for (; p < end && proto::ReadRecord(p, end, &r); p = r.end) {
-    if (r.number == 3 && r.wire_type == proto::kWireLength) add(r.view());
+    if (r.number == fields::kNodeInput && r.wire_type == proto::kWireLength) add(r.view());
   }
-}
-
-bool IsVariableOp(std::string_view op) {
-  return op == "VariableV2" || op == "Variable" || op == "VarHandleOp";
-}
-
-const tensorflow::AttrValue* FindAttr(const tensorflow::NodeDef& node, const char* name) {
-  auto it = node.attr().find(name);
-  return it == node.attr().end() ? nullptr : &it->second;
 }
 
 }  // namespace
@@ -277,23 +271,36 @@ const GraphIndex& TfGraphSource::Index() {
   return *index_;
 }
 
+namespace {
+
+// What NodeDetails and NodeContent both say of a node: its attrs, summarised, and of each input
+// the node and output it reads, whether it is a control input, and whether no node has that
+// name (`producer` < 0: the index's answer).
+json AttrsJson(const tensorflow::NodeDef& node) {
+  json attrs = json::object();
+  for (const auto& [key, value] : node.attr()) attrs[key] = AttrSummary(value);
+  return attrs;
+}
+
+json InputJson(const ParsedInput& p, int64_t producer) {
+  json item = {{"node", std::string(p.node)}, {"output", p.output}, {"control", p.control}};
+  if (producer < 0) item["missing"] = true;
+  return item;
+}
+
+}  // namespace
+
 json TfGraphSource::NodeDetails(uint32_t i) {
   const GraphIndex& index = Index();
   tensorflow::NodeDef scratch, producer_scratch;
   const tensorflow::NodeDef& node = NodeAt(i, &scratch);
-  json attrs = json::object();
-  for (const auto& [key, value] : node.attr()) attrs[key] = AttrSummary(value);
   json inputs = json::array();
   for (const std::string& input : node.input()) {
     ParsedInput p = ParseInput(input);
-    json item = {{"name", input},
-                 {"node", std::string(p.node)},
-                 {"output", p.output},
-                 {"control", p.control}};
-    int64_t producer = index.Find(p.node);
-    if (producer < 0) {
-      item["missing"] = true;
-    } else if (!p.control) {
+    const int64_t producer = index.Find(p.node);
+    json item = InputJson(p, producer);
+    item["name"] = input;
+    if (producer >= 0 && !p.control) {
       json outs = OutputsFromAttrs(NodeAt(static_cast<uint32_t>(producer), &producer_scratch));
       for (const json& o : outs) {
         if (o["index"] != p.output) continue;
@@ -304,7 +311,7 @@ json TfGraphSource::NodeDetails(uint32_t i) {
     inputs.push_back(std::move(item));
   }
   json out = {{"name", std::string(index.name(i))}, {"op", node.op()},
-              {"attrs", std::move(attrs)},          {"inputs", std::move(inputs)},
+              {"attrs", AttrsJson(node)},           {"inputs", std::move(inputs)},
               {"outputs", OutputsFromAttrs(node)},  {"weightBytes", index.weight_bytes(i)}};
   if (!node.device().empty()) out["device"] = node.device();
   return out;
@@ -319,16 +326,12 @@ json TfGraphSource::NodeContent(uint32_t i) {
   const GraphIndex& index = Index();
   tensorflow::NodeDef scratch;
   const tensorflow::NodeDef& node = NodeAt(i, &scratch);
-  json attrs = json::object();
-  for (const auto& [key, value] : node.attr()) attrs[key] = AttrSummary(value);
   json inputs = json::array();
   for (const std::string& input : node.input()) {
     ParsedInput p = ParseInput(input);
-    json item = {{"node", std::string(p.node)}, {"output", p.output}, {"control", p.control}};
-    if (index.Find(p.node) < 0) item["missing"] = true;
-    inputs.push_back(std::move(item));
+    inputs.push_back(InputJson(p, index.Find(p.node)));
   }
-  json out = {{"op", node.op()}, {"attrs", std::move(attrs)}, {"inputs", std::move(inputs)}};
+  json out = {{"op", node.op()}, {"attrs", AttrsJson(node)}, {"inputs", std::move(inputs)}};
   if (!node.device().empty()) out["device"] = node.device();
   return out;
 }

@@ -3,18 +3,13 @@
 #include <set>
 
 #include "proto/deterministic_bytes.h"
+#include "tf/optimize/graph_edit.h"
 
 namespace graphport::tf {
 namespace {
 
 using tensorflow::GraphDef;
 using tensorflow::NodeDef;
-
-// The node an input string names: "^a", "a:1" and "a" all name "a".
-std::string InputNode(const std::string& input) {
-  size_t start = !input.empty() && input[0] == '^' ? 1 : 0;
-  return input.substr(start, input.find(':', start) - start);
-}
 
 std::string Unused(const std::string& base, const std::set<std::string>& taken) {
   std::string name = base;
@@ -35,11 +30,11 @@ std::string LoaderInitOp(const tensorflow::MetaGraphDef& meta) {
   auto signature = meta.signature_def().find(kInitOpSignatureKey);
   if (signature != meta.signature_def().end()) {
     auto output = signature->second.outputs().find(kInitOpSignatureKey);
-    if (output != signature->second.outputs().end()) return InputNode(output->second.name());
+    if (output != signature->second.outputs().end()) return InputNodeName(output->second.name());
   }
   for (const char* key : {kMainOpCollection, kLegacyInitOpCollection}) {
     std::vector<std::string> ops = CollectionNodeList(meta, key);
-    if (!ops.empty()) return InputNode(ops[0]);
+    if (!ops.empty()) return InputNodeName(ops[0]);
   }
   return "";
 }
@@ -79,7 +74,7 @@ MergedInitializer MergeInitializer(const GraphDef& initializer,
   std::set<std::string> read;  // initializer nodes another initializer node reads
   std::vector<std::string> order;
   for (const NodeDef& node : initializer.node()) {
-    for (const std::string& input : node.input()) read.insert(renamed(InputNode(input)));
+    for (const std::string& input : node.input()) read.insert(renamed(InputNodeName(input)));
     order.push_back(renamed(node.name()));
     if (shared.count(node.name()) != 0) continue;
     NodeDef* copy = graph->add_node();
@@ -89,7 +84,7 @@ MergedInitializer MergeInitializer(const GraphDef& initializer,
       (*copy->mutable_attr())[kInitializerNameAttr].set_s(node.name());
     }
     for (std::string& input : *copy->mutable_input()) {
-      std::string from = InputNode(input);
+      std::string from = InputNodeName(input);
       auto it = merged.renamed.find(from);
       if (it == merged.renamed.end()) continue;
       size_t at = input.find(from);
@@ -101,13 +96,13 @@ MergedInitializer MergeInitializer(const GraphDef& initializer,
   }
   std::set<std::string> initializer_names(order.begin(), order.end());
   for (const ResourceLink& link : links) {
-    std::string from = renamed(InputNode(link.tensor));
+    std::string from = renamed(InputNodeName(link.tensor));
     if (initializer_names.count(from) == 0) continue;
     for (NodeDef& node : *graph->mutable_node()) {
       if (node.name() != link.placeholder || node.op().rfind("Placeholder", 0) != 0) continue;
       node.set_op("Identity");
       node.clear_input();
-      std::string index = link.tensor.substr(InputNode(link.tensor).size());
+      std::string index = link.tensor.substr(InputNodeName(link.tensor).size());
       node.add_input(index == ":0" ? from : from + index);
       node.mutable_attr()->clear();
       (*node.mutable_attr())["T"].set_type(tensorflow::DT_RESOURCE);

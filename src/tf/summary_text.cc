@@ -5,12 +5,13 @@
 #include <utility>
 #include <vector>
 
+#include "core/op_histogram.h"
+
 // Built with std::string, not an ostringstream: iostreams pull libc++'s locale machinery
 // (about 70 KB) into the WebAssembly module.
 namespace graphport::tf {
 namespace {
 
-constexpr size_t kTopOps = 12;
 constexpr size_t kTopScopes = 8;
 
 std::string Join(const nlohmann::json& list) {
@@ -41,16 +42,7 @@ std::string TfSummaryText(nlohmann::json s) {
   out += "nodes:       " + Num<int>(s["nodeCount"]) + " (" + std::to_string(s["ops"].size()) +
          " ops)\n";
 
-  std::vector<std::pair<int, std::string>> ops;
-  for (const auto& [op, count] : s["ops"].items()) ops.emplace_back(count.get<int>(), op);
-  std::stable_sort(ops.begin(), ops.end(),
-                   [](const auto& a, const auto& b) { return a.first > b.first; });
-  for (size_t i = 0; i < ops.size() && i < kTopOps; ++i) {
-    const std::string& op = ops[i].second;
-    out += "  " + op + std::string(op.size() < 28 ? 28 - op.size() : 1, ' ') +
-           std::to_string(ops[i].first) + "\n";
-  }
-  if (ops.size() > kTopOps) out += "  ... " + std::to_string(ops.size() - kTopOps) + " more ops\n";
+  out += OpHistogramText(s["ops"], " ops");
   out += "constants:   " + Num<uint64_t>(s["constants"]["count"]) + " (" +
          Num<uint64_t>(s["constants"]["bytes"]) + " bytes)\n";
 

@@ -16,6 +16,7 @@
 #include "proto/wire_check.h"
 #include "proto/wire_reader.h"
 #include "tensorflow/schemas.h"
+#include "tf/field_numbers.h"
 
 namespace graphport::tf {
 namespace {
@@ -25,12 +26,8 @@ using google::protobuf::io::CodedOutputStream;
 using proto::ReadRecord;
 using proto::Record;
 
-constexpr int kNodeField = 1, kLibraryField = 2;  // GraphDef.node, GraphDef.library
-constexpr uint8_t kNodeTag = (kNodeField << 3) | 2, kLibraryTag = (kLibraryField << 3) | 2;
-// FunctionDefLibrary.function, FunctionDef.signature and .node_def, OpDef.name.
-constexpr int kFunctionField = 1, kSignatureField = 1, kNodeDefField = 3, kOpNameField = 1;
-// NodeDef fields the index reads.
-constexpr int kNameField = 1, kOpField = 2, kInputField = 3, kDeviceField = 4;
+constexpr uint8_t kNodeTag = (fields::kGraphNode << 3) | 2,
+                  kLibraryTag = (fields::kGraphLibrary << 3) | 2;
 constexpr std::string_view kUnboundPrefix = "$unbound_inputs_";
 
 // A GraphDef.node record of a `payload`-byte node: its tag, length and payload.
@@ -54,18 +51,18 @@ inline void NoteNodeRecord(int number, const uint8_t* start, const uint8_t* valu
                            WireNode* node, std::string_view* op) {
   const std::string_view text(reinterpret_cast<const char*>(value), end - value);
   switch (number) {
-    case kNameField:
+    case fields::kNodeName:
       // A repeated singular field: the last one wins, as in a parse.
       node->name_offset = static_cast<uint32_t>(value - base);
       node->name_length = static_cast<uint32_t>(end - value);
       break;
-    case kOpField:
+    case fields::kNodeOp:
       *op = text;
       break;
-    case kInputField:
+    case fields::kNodeInput:
       if (IsUnboundInput(text)) node->unbound_input = true;
       break;
-    case kDeviceField:
+    case fields::kNodeDevice:
       if (node->device_bytes == 0 && start - payload < WireNode::kFarDevice) {
         node->device_offset = static_cast<uint16_t>(start - payload);
       }
@@ -77,8 +74,8 @@ inline void NoteNodeRecord(int number, const uint8_t* start, const uint8_t* valu
 }
 
 // The fields NoteNodeRecord reads, as WireChecker::Watch takes them.
-constexpr uint32_t kNotedFields =
-    1u << kNameField | 1u << kOpField | 1u << kInputField | 1u << kDeviceField;
+constexpr uint32_t kNotedFields = 1u << fields::kNodeName | 1u << fields::kNodeOp |
+                                  1u << fields::kNodeInput | 1u << fields::kNodeDevice;
 
 // NoteNodeRecord for each of the records the check listed: the walk that checked the node
 // found them, so its records are not read a second time.
@@ -194,18 +191,19 @@ bool WireGraph::IndexBytes(const std::string& bytes, uint64_t begin, uint64_t le
   proto::WireChecker checker(proto::SchemaOf<tensorflow::NodeDef>());
   std::vector<proto::WatchedRecord> noted;
   checker.Watch(kNotedFields, &noted);
-  checker.MemoTails(kDeviceField);  // names and inputs differ from node to node; the rest repeats
+  checker.MemoTails(
+      fields::kNodeDevice);  // names and inputs differ from node to node; the rest repeats
   Record r;
   std::vector<Record> libraries;  // GraphDef.library records, decided on at the end
   OpLookup op_lookup;
   while (p < end) {
     if (!ReadRecord(p, end, &r)) return false;
     p = r.end;
-    if (r.number == kLibraryField && r.wire_type == 2) {
+    if (r.number == fields::kGraphLibrary && r.wire_type == 2) {
       libraries.push_back(r);
       continue;
     }
-    if (r.number != kNodeField || r.wire_type != 2) {
+    if (r.number != fields::kGraphNode || r.wire_type != 2) {
       header_bytes->append(reinterpret_cast<const char*>(r.start), r.end - r.start);
       continue;
     }
@@ -328,14 +326,14 @@ bool WireGraph::KeepLibrary(const uint8_t* base, const uint8_t* value, uint64_t 
   const uint8_t* end = value + kept.size();
   Record f;
   for (const uint8_t* p = value; p < end && ReadRecord(p, end, &f); p = f.end) {
-    if (f.number != kFunctionField || f.wire_type != 2) continue;
+    if (f.number != fields::kLibraryFunction || f.wire_type != 2) continue;
     WireFunction function;
     Record r;
     for (const uint8_t* q = f.value; q < f.end && ReadRecord(q, f.end, &r); q = r.end) {
       if (r.wire_type != 2) continue;
-      if (r.number == kSignatureField) {
-        proto::FindLengthDelimited(r.view(), kOpNameField, &function.name);
-      } else if (r.number == kNodeDefField) {
+      if (r.number == fields::kFunctionSignature) {
+        proto::FindLengthDelimited(r.view(), fields::kOpDefName, &function.name);
+      } else if (r.number == fields::kFunctionNodeDef) {
         ++function.node_count;
       }
     }
@@ -486,9 +484,9 @@ void WireGraph::WriteRecords(const NodePlan& plan, CodedOutputStream* out) const
       p += node.device_bytes;
     } else {
       Record r;
-      while (p < end && ReadRecord(p, end, &r) && r.number < kDeviceField) p = r.end;
+      while (p < end && ReadRecord(p, end, &r) && r.number < fields::kNodeDevice) p = r.end;
       out->WriteRaw(before, static_cast<int>(p - before));
-      if (p < end && r.number == kDeviceField) p = r.end;
+      if (p < end && r.number == fields::kNodeDevice) p = r.end;
     }
     proto::WriteShortRaw(out, p, static_cast<size_t>(end - p));
   }

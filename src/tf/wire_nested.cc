@@ -4,6 +4,7 @@
 
 #include "proto/wire_reader.h"
 #include "proto/wire_scalar.h"
+#include "tf/field_numbers.h"
 
 namespace graphport::tf {
 namespace {
@@ -11,9 +12,6 @@ namespace {
 using google::protobuf::io::CodedOutputStream;
 using proto::ReadRecord;
 using proto::Record;
-
-constexpr int kGraphDefField = 2;    // MetaGraphDef.graph_def
-constexpr int kMetaGraphsField = 2;  // SavedModel.meta_graphs
 
 // The one length-delimited record of `number` in bytes[begin, end); false when there is
 // none, more than one, or a record that does not read.
@@ -48,14 +46,14 @@ bool LocateGraph(std::string_view bytes, TfKind kind, GraphLocation* location) {
   RecordSpan span;
   uint64_t begin = 0, end = bytes.size();
   if (kind == TfKind::kSavedModel) {
-    if (!OnlyRecord(bytes, begin, end, kMetaGraphsField, &span)) return false;
+    if (!OnlyRecord(bytes, begin, end, fields::kSavedModelMetaGraphs, &span)) return false;
     location->push_back(span);
     begin = span.value;
     end = span.end();
   } else if (kind != TfKind::kMetaGraphDef) {
     return false;
   }
-  if (!OnlyRecord(bytes, begin, end, kGraphDefField, &span)) return false;
+  if (!OnlyRecord(bytes, begin, end, fields::kMetaGraphGraphDef, &span)) return false;
   location->push_back(span);
   return true;
 }

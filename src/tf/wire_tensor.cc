@@ -5,6 +5,7 @@
 #include "proto/wire_reader.h"
 #include "tensorflow/tensor_shape.pb.h"
 #include "tf/dtype.h"
+#include "tf/field_numbers.h"
 
 namespace graphport::tf {
 namespace {
@@ -12,14 +13,6 @@ namespace {
 using proto::FindLengthDelimited;
 using proto::ReadRecord;
 using proto::Record;
-
-// Field numbers: NodeDef.attr, its entries' key and value, AttrValue.tensor.
-constexpr int kAttrField = 5, kKeyField = 1, kValueField = 2, kTensorField = 8;
-// TensorProto.
-constexpr int kDtypeField = 1, kShapeField = 2, kContentField = 4, kStringValField = 8;
-constexpr int kFloat8ValField = 18;
-// TensorShapeProto, and its Dim.
-constexpr int kDimField = 2, kUnknownRankField = 3, kDimSizeField = 1;
 
 // ElementCount (tf/dtype.h) of the TensorShapeProto in `bytes`, read from them when they hold
 // only dims with sizes that fit 9 varint bytes (no dim name, no negative size) and
@@ -33,18 +26,18 @@ bool SimpleShapeElements(std::string_view bytes, int64_t* count) {
   Record f;
   for (; p < end; p = f.end) {
     if (!ReadRecord(p, end, &f)) return false;
-    if (f.number == kUnknownRankField && f.wire_type == 0 && f.end - f.start == 2) {
+    if (f.number == fields::kShapeUnknownRank && f.wire_type == 0 && f.end - f.start == 2) {
       unknown_rank = f.varint != 0;
       continue;
     }
-    if (f.number != kDimField || f.wire_type != 2) return false;
+    if (f.number != fields::kShapeDim || f.wire_type != 2) return false;
     const uint8_t* q = f.value;
     const uint8_t* dim_end = q + f.length;
     uint64_t size = 0;
     Record d;
     for (; q < dim_end; q = d.end) {
       if (!ReadRecord(q, dim_end, &d)) return false;
-      if (d.number != kDimSizeField || d.wire_type != 0 || d.end - d.start > 10) return false;
+      if (d.number != fields::kDimSize || d.wire_type != 0 || d.end - d.start > 10) return false;
       size = d.varint;  // at most 9 bytes of varint: 0 <= size < 2^63
     }
     const auto s = static_cast<int64_t>(size);
@@ -73,16 +66,16 @@ uint64_t TensorBytes(std::string_view tensor) {
   Record f;
   for (; p < end && ReadRecord(p, end, &f); p = f.end) {
     switch (f.number) {
-      case kDtypeField:
+      case fields::kTensorDtype:
         if (f.wire_type == 0) dtype = f.varint;
         break;
-      case kShapeField:
+      case fields::kTensorShape:
         shape_bytes = f.view();
         break;
-      case kContentField:
+      case fields::kTensorContent:
         content = f.length;
         break;
-      case kStringValField:
+      case fields::kTensorStringVal:
         has_strings = true;
         strings += f.length;
         break;
@@ -90,7 +83,7 @@ uint64_t TensorBytes(std::string_view tensor) {
       case 14:  // resource_handle_val
       case 15:  // variant_val
         break;
-      case kFloat8ValField:
+      case fields::kTensorFloat8Val:
         has_values = has_values || f.length > 0;
         break;
       default:
@@ -115,16 +108,16 @@ bool FindCanonicalAttr(std::string_view bytes, std::string_view key, std::string
   const uint8_t* end = p + bytes.size();
   Record f;
   for (; p < end && ReadRecord(p, end, &f); p = f.end) {
-    if (f.number != kAttrField || f.wire_type != 2) continue;
+    if (f.number != fields::kNodeAttr || f.wire_type != 2) continue;
     const std::string_view entry = f.view();
     std::string_view found;
-    if (!FindLengthDelimited(entry, kKeyField, &found) || found != key) continue;
+    if (!FindLengthDelimited(entry, fields::kMapKey, &found) || found != key) continue;
     // When the key is the entry's first record (as canonical bytes have it), the first value
     // record is the first one after it.
     const size_t after_key = found.data() + found.size() - entry.data();
     const std::string_view search =
         found.data() == entry.data() + 2 ? entry.substr(after_key) : entry;
-    if (!FindLengthDelimited(search, kValueField, value)) *value = std::string_view();
+    if (!FindLengthDelimited(search, fields::kMapValue, value)) *value = std::string_view();
     return true;
   }
   return false;
@@ -133,7 +126,7 @@ bool FindCanonicalAttr(std::string_view bytes, std::string_view key, std::string
 uint64_t CanonicalConstPayloadBytes(std::string_view bytes) {
   std::string_view value, tensor;
   if (!FindCanonicalAttr(bytes, "value", &value)) return 0;
-  return FindLengthDelimited(value, kTensorField, &tensor) ? TensorBytes(tensor) : 0;
+  return FindLengthDelimited(value, fields::kAttrTensor, &tensor) ? TensorBytes(tensor) : 0;
 }
 
 }  // namespace graphport::tf

@@ -17,15 +17,13 @@
 #include "proto/wire_text.h"
 #include "tensorflow/saved_model.pb.h"
 #include "tensorflow/schemas.h"
+#include "tf/field_numbers.h"
 
 namespace graphport::tf {
 namespace {
 
 using google::protobuf::Arena;
 using google::protobuf::io::CodedOutputStream;
-
-constexpr int kGraphDefField = 2;    // MetaGraphDef.graph_def
-constexpr int kMetaGraphsField = 2;  // SavedModel.meta_graphs
 
 // Where one step's record sits in the serialised message.
 struct Located {
@@ -97,10 +95,11 @@ size_t TextInsertionPoint(const std::string& text, const GraphPath& path) {
 
 GraphPath PathToGraph(const proto::MessageSchema& type, int meta_graph_index) {
   if (&type == &proto::SchemaOf<tensorflow::SavedModel>()) {
-    return {{kMetaGraphsField, meta_graph_index, "meta_graphs"}, {kGraphDefField, 0, "graph_def"}};
+    return {{fields::kSavedModelMetaGraphs, meta_graph_index, "meta_graphs"},
+            {fields::kMetaGraphGraphDef, 0, "graph_def"}};
   }
   if (&type == &proto::SchemaOf<tensorflow::MetaGraphDef>()) {
-    return {{kGraphDefField, 0, "graph_def"}};
+    return {{fields::kMetaGraphGraphDef, 0, "graph_def"}};
   }
   return {};
 }

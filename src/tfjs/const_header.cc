@@ -1,6 +1,7 @@
 #include "tfjs/const_header.h"
 
 #include "proto/wire_reader.h"
+#include "tf/field_numbers.h"
 #include "tf/wire_tensor.h"
 #include "tfjs/read_graph_model.h"
 
@@ -11,22 +12,18 @@ using proto::FindLengthDelimited;
 using proto::ReadRecord;
 using proto::Record;
 
-// AttrValue.tensor; TensorProto's dtype, shape and tensor_content.
-constexpr int kAttrTensor = 8;
-constexpr int kDtypeField = 1, kShapeField = 2, kContentField = 4;
-
 bool ReadTensorHeader(std::string_view tensor, ConstHeader* header) {
   const auto* p = reinterpret_cast<const uint8_t*>(tensor.data());
   const uint8_t* end = p + tensor.size();
   Record r;
   for (; p < end; p = r.end) {
     if (!ReadRecord(p, end, &r)) return false;
-    if (r.number == kDtypeField && r.wire_type == 0) {
+    if (r.number == tf::fields::kTensorDtype && r.wire_type == 0) {
       // An enum is read as an int32, whatever its value: as a parse keeps an open enum's.
       header->dtype = static_cast<tensorflow::DataType>(static_cast<int32_t>(r.varint));
-    } else if (r.number == kShapeField && r.wire_type == 2) {
+    } else if (r.number == tf::fields::kTensorShape && r.wire_type == 2) {
       if (!header->shape.ParseFromArray(r.value, static_cast<int>(r.length))) return false;
-    } else if (r.number == kContentField && r.wire_type == 2) {
+    } else if (r.number == tf::fields::kTensorContent && r.wire_type == 2) {
       header->content = r.view();
     }
   }
@@ -53,7 +50,7 @@ bool ReadConstHeader(std::string_view node_bytes, ConstHeader* header) {
   header->kept_codes = tf::FindCanonicalAttr(node_bytes, kQuantizationAttr, &ignored);
   // Without the attr, or with a value that is not a tensor: a parse's default tensor.
   if (!tf::FindCanonicalAttr(node_bytes, "value", &value) ||
-      !FindLengthDelimited(value, kAttrTensor, &tensor)) {
+      !FindLengthDelimited(value, tf::fields::kAttrTensor, &tensor)) {
     return true;
   }
   return ReadTensorHeader(tensor, header);

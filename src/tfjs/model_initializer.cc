@@ -6,17 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "tf/optimize/graph_edit.h"
+
 namespace graphport::tfjs {
 namespace {
 
 using tensorflow::GraphDef;
 using tensorflow::NodeDef;
-
-// The node an input string names: "^a", "a:1" and "a" all name "a".
-std::string InputNode(const std::string& input) {
-  size_t start = !input.empty() && input[0] == '^' ? 1 : 0;
-  return input.substr(start, input.find(':', start) - start);
-}
 
 // The initializer's nodes that a merge renamed (kInitializerNameAttr) get their own names back,
 // unless the model's graph reads them too (a table both hold must keep one name).
@@ -34,7 +30,7 @@ void RestoreInitializerNames(const std::set<std::string>& needed_by_model, Graph
   }
   if (original.empty()) return;
   auto restored = [&](std::string* input) {
-    std::string from = InputNode(*input);
+    std::string from = tf::InputNodeName(*input);
     auto it = original.find(from);
     if (it != original.end()) input->replace(input->find(from), from.size(), it->second);
   };
@@ -71,7 +67,7 @@ NodeFacts FactsOf(const NodeDef& node) {
   facts.name = node.name();
   facts.op = node.op();
   facts.inputs.reserve(node.input_size());
-  for (const std::string& input : node.input()) facts.inputs.push_back(InputNode(input));
+  for (const std::string& input : node.input()) facts.inputs.push_back(tf::InputNodeName(input));
   if (node.input_size() > 0) facts.first_input = node.input(0);
   auto id = node.attr().find(kResourceIdAttr);
   if (id != node.attr().end()) {
@@ -106,7 +102,7 @@ bool SplitInitializer(tf::GraphNodes* graph, const tensorflow::MetaGraphDef* met
   std::set<std::string> needed_by_init;
   std::vector<std::string> frontier;
   for (const std::string& root : roots) {
-    std::string name = InputNode(root);
+    std::string name = tf::InputNodeName(root);
     if (nodes.count(name) != 0 && !(drop_init_op && name == init_op)) frontier.push_back(name);
   }
   if (frontier.empty()) return false;

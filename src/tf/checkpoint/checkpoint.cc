@@ -25,6 +25,15 @@ class Checkpoint::Impl {
 
 namespace {
 
+// A tensor's bytes that fail the crc32c the index records for them.
+Error CrcMismatch(const std::string& file, const VariableEntry& entry) {
+  return Error(ErrorCode::kParseError,
+               file + ": the checkpoint tensor \"" + entry.key + "\" (" +
+                   std::to_string(entry.size) + " bytes at byte " + std::to_string(entry.offset) +
+                   ") fails its crc32c check",
+               ErrorLocation::InFile(file, static_cast<int64_t>(entry.offset)));
+}
+
 std::string ReadWholeIndex(InputSet* inputs, const std::string& name, uint64_t max_bytes,
                            std::string* held, std::string_view* bytes) {
   std::string display = inputs->DisplayName(name);
@@ -134,12 +143,7 @@ std::string Checkpoint::ReadStoredBytes(const VariableEntry& entry) {
                             });
   }
   if (entry.dtype != tensorflow::DT_STRING && crc != UnmaskCrc(entry.masked_crc32c)) {
-    std::string file = impl_->shards.DisplayName(entry.shard_id);
-    throw Error(ErrorCode::kParseError,
-                file + ": the checkpoint tensor \"" + entry.key + "\" (" +
-                    std::to_string(entry.size) + " bytes at byte " + std::to_string(entry.offset) +
-                    ") fails its crc32c check",
-                ErrorLocation::InFile(file, static_cast<int64_t>(entry.offset)));
+    throw CrcMismatch(impl_->shards.DisplayName(entry.shard_id), entry);
   }
   return bytes;
 }
@@ -231,12 +235,7 @@ void Checkpoint::StreamContent(const VariableEntry& entry, ByteSink* sink) {
                             }
                           });
   if (crc != UnmaskCrc(entry.masked_crc32c)) {
-    std::string file = impl_->shards.DisplayName(entry.shard_id);
-    throw Error(ErrorCode::kParseError,
-                file + ": the checkpoint tensor \"" + entry.key + "\" (" +
-                    std::to_string(entry.size) + " bytes at byte " + std::to_string(entry.offset) +
-                    ") fails its crc32c check",
-                ErrorLocation::InFile(file, static_cast<int64_t>(entry.offset)));
+    throw CrcMismatch(impl_->shards.DisplayName(entry.shard_id), entry);
   }
 }
 

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "proto/wire_scalar.h"
+
 namespace graphport::tf::checkpoint {
 namespace {
 
@@ -35,10 +37,6 @@ const Tables& CrcTables() {
   return tables;
 }
 
-inline uint32_t LoadLe32(const uint8_t* p) {
-  return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;
-}
-
 // The four lookups of one 32-bit word that sits `ahead` words before the end of a 16-byte step.
 inline uint32_t Word(const Tables& t, uint32_t v, int ahead) {
   const int k = 4 * ahead + 3;
@@ -52,8 +50,8 @@ uint32_t Crc32cExtend(uint32_t crc, const uint8_t* data, size_t size) {
   const Tables& t = CrcTables();
   uint32_t c = ~crc;
   while (size >= kSlices) {
-    c = Word(t, LoadLe32(data) ^ c, 3) ^ Word(t, LoadLe32(data + 4), 2) ^
-        Word(t, LoadLe32(data + 8), 1) ^ Word(t, LoadLe32(data + 12), 0);
+    c = Word(t, proto::ReadFixed32(data) ^ c, 3) ^ Word(t, proto::ReadFixed32(data + 4), 2) ^
+        Word(t, proto::ReadFixed32(data + 8), 1) ^ Word(t, proto::ReadFixed32(data + 12), 0);
     data += kSlices;
     size -= kSlices;
   }

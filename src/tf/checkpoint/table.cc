@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "proto/wire_scalar.h"
 #include "tf/checkpoint/crc32c.h"
 #include "tf/checkpoint/snappy_block.h"
 
@@ -38,11 +39,6 @@ bool ReadHandle(std::string_view bytes, size_t* pos, BlockHandle* handle) {
   return ReadVarint64(bytes, pos, &handle->offset) && ReadVarint64(bytes, pos, &handle->size);
 }
 
-uint32_t LoadLe32(const char* p) {
-  const auto* b = reinterpret_cast<const uint8_t*>(p);
-  return uint32_t{b[0]} | uint32_t{b[1]} << 8 | uint32_t{b[2]} << 16 | uint32_t{b[3]} << 24;
-}
-
 // A block's uncompressed bytes: a view of `file` when stored as is, else decompressed into
 // `*scratch`. The block and its trailer must end before `limit` (where the footer starts).
 std::string_view ReadBlock(std::string_view file, const std::string& display, uint64_t limit,
@@ -57,7 +53,7 @@ std::string_view ReadBlock(std::string_view file, const std::string& display, ui
   }
   std::string_view stored = file.substr(handle.offset, handle.size);
   const char* trailer = file.data() + handle.offset + handle.size;
-  uint32_t expected = UnmaskCrc(LoadLe32(trailer + 1));
+  uint32_t expected = UnmaskCrc(proto::ReadFixed32(trailer + 1));
   uint32_t actual = Crc32cExtend(Crc32c(stored), std::string_view(trailer, 1));
   if (actual != expected) {
     throw ParseError(display, handle.offset + handle.size,
@@ -92,8 +88,7 @@ void ReadTable(std::string_view file, const std::string& display, uint64_t max_b
   }
   uint64_t footer_at = file.size() - kTableFooterBytes;
   std::string_view footer = file.substr(footer_at);
-  uint64_t magic = uint64_t{LoadLe32(footer.data() + 40)} | uint64_t{LoadLe32(footer.data() + 44)}
-                                                                << 32;
+  uint64_t magic = proto::ReadFixed64(footer.data() + 40);
   if (magic != kTableMagic) {
     throw ParseError(display, footer_at + 40, "no table magic number at the end of the file");
   }

@@ -3,14 +3,10 @@
 #include <vector>
 
 #include "core/error.h"
+#include "proto/wire_scalar.h"
 
 namespace graphport::tf::checkpoint {
 namespace {
-
-uint32_t LoadLe32(const char* p) {
-  const auto* b = reinterpret_cast<const uint8_t*>(p);
-  return uint32_t{b[0]} | uint32_t{b[1]} << 8 | uint32_t{b[2]} << 16 | uint32_t{b[3]} << 24;
-}
 
 // A varint32 at `*pos` of `bytes`; false when it runs past the end or past 32 bits.
 bool ReadVarint32(std::string_view bytes, size_t* pos, uint32_t* value) {
@@ -40,14 +36,14 @@ void ReadBlockEntries(
         ErrorLocation::InFile(place.file, static_cast<int64_t>(place.offset)));
   };
   if (block.size() < 4) throw fail("is too short for its restart count");
-  uint64_t restarts = LoadLe32(block.data() + block.size() - 4);
+  uint64_t restarts = proto::ReadFixed32(block.data() + block.size() - 4);
   if (restarts > (block.size() - 4) / 4) {
     throw fail("declares " + std::to_string(restarts) + " restart points, more than fit in it");
   }
   size_t entries_end = block.size() - 4 - restarts * 4;
   std::vector<uint32_t> restart_points(restarts);
   for (uint64_t i = 0; i < restarts; ++i) {
-    restart_points[i] = LoadLe32(block.data() + entries_end + i * 4);
+    restart_points[i] = proto::ReadFixed32(block.data() + entries_end + i * 4);
     if (i > 0 && restart_points[i] <= restart_points[i - 1]) {
       throw fail("has restart points out of order");
     }

@@ -1,8 +1,10 @@
 #include "tf/freeze/freeze_export.h"
 
+#include <cstdint>
 #include <set>
 #include <vector>
 
+#include "core/byte_stream.h"
 #include "core/error.h"
 #include "core/limits.h"
 #include "tensorflow/op_def.pb.h"
@@ -31,16 +33,6 @@ std::string OpList(const std::map<std::string, uint64_t>& ops) {
     text += (text.empty() ? "" : ", ") + op + " x" + std::to_string(count);
   }
   return text;
-}
-
-void ReadWhole(ByteSource* source, std::string* bytes) {
-  bytes->clear();
-  std::vector<uint8_t> buffer(kStreamChunkBytes);
-  for (;;) {
-    size_t n = source->Read(buffer.data(), buffer.size());
-    if (n == 0) break;
-    bytes->append(reinterpret_cast<const char*>(buffer.data()), n);
-  }
 }
 
 }  // namespace
@@ -114,7 +106,8 @@ FrozenModel FreezeForExport(const TfModel& model, InputSet* inputs, const std::s
     std::string name = (folder.empty() ? "" : folder + "/") + "assets/" + filename;
     if (!inputs->Has(name)) return false;
     *label = inputs->DisplayName(name);
-    ReadWhole(inputs->Open(name), bytes);
+    bytes->clear();
+    ReadWhole(inputs->Open(name), UINT64_MAX, bytes);  // an asset has no size limit of its own
     return true;
   };
   frozen.model = TfModel::Build(

@@ -7,6 +7,7 @@
 #include "tf/freeze/function_body.h"
 #include "tf/freeze/inline_calls.h"
 #include "tf/freeze/node_location.h"
+#include "tf/optimize/graph_edit.h"
 
 namespace graphport::tf {
 namespace {
@@ -22,13 +23,6 @@ std::string WithIndex(const std::string& tensor) {
 std::map<std::string, tensorflow::TensorInfo> Sorted(
     const google::protobuf::Map<std::string, tensorflow::TensorInfo>& map) {
   return std::map<std::string, tensorflow::TensorInfo>(map.begin(), map.end());
-}
-
-const tensorflow::NodeDef* FindNode(const tensorflow::GraphDef& graph, const std::string& name) {
-  for (const auto& node : graph.node()) {
-    if (node.name() == name) return &node;
-  }
-  return nullptr;
 }
 
 tensorflow::NodeDef MakePlaceholder(const std::string& name, tensorflow::DataType dtype,

@@ -10,6 +10,7 @@
 #include "tf/freeze/node_location.h"
 #include "tf/freeze/prune.h"
 #include "tf/freeze/text_file_initializers.h"
+#include "tf/optimize/graph_edit.h"
 
 namespace graphport::tf {
 namespace {
@@ -93,13 +94,6 @@ ResourcePlan PlanResource(const tensorflow::SavedObjectGraph& objects, int id) {
         "its _initialize function '" + plan.initializer + "' fills another resource, not this one";
   }
   return plan;
-}
-
-const NodeDef* FindNode(const tensorflow::GraphDef& graph, const std::string& name) {
-  for (const auto& node : graph.node()) {
-    if (node.name() == name) return &node;
-  }
-  return nullptr;
 }
 
 class InitializerBuilder {

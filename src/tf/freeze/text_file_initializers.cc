@@ -7,6 +7,7 @@
 #include "tf/freeze/function_body.h"
 #include "tf/freeze/node_location.h"
 #include "tf/freeze/text_file_table.h"
+#include "tf/optimize/graph_edit.h"
 
 namespace graphport::tf {
 namespace {
@@ -14,23 +15,9 @@ namespace {
 using nlohmann::json;
 using tensorflow::NodeDef;
 
-// The node an input reaches once Identities are passed.
-const NodeDef* Source(const std::unordered_map<std::string, const NodeDef*>& nodes,
-                      const std::string& input) {
-  std::string name;
-  int index = 0;
-  SplitGraphInput(input, &name, &index);
-  for (int hops = 0; hops < 64; ++hops) {
-    auto it = nodes.find(name);
-    if (it == nodes.end()) return nullptr;
-    if (it->second->op() != "Identity" || it->second->input_size() == 0) return it->second;
-    SplitGraphInput(it->second->input(0), &name, &index);
-  }
-  return nullptr;
-}
-
-const tensorflow::AttrValue* Attr(const NodeDef& node, const OpRegistry* registry,
-                                  const std::string& name) {
+// The attr `name` of `node`, else its op's default from `registry`, else null.
+const tensorflow::AttrValue* AttrOrDefault(const NodeDef& node, const OpRegistry* registry,
+                                           const std::string& name) {
   auto it = node.attr().find(name);
   if (it != node.attr().end()) return &it->second;
   if (registry == nullptr) return nullptr;
@@ -77,8 +64,9 @@ json FillTextFileTables(tensorflow::GraphDef* graph, const TextFileTablesContext
                   AtNode(name));
     };
     if (node->input_size() < 2) refuse("it has fewer than 2 inputs");
-    const NodeDef* table = Source(nodes, node->input(0));
-    const NodeDef* filename = Source(nodes, node->input(1));
+    int output = 0;  // which output of them: not needed here
+    const NodeDef* table = PastIdentities(nodes, node->input(0), &output);
+    const NodeDef* filename = PastIdentities(nodes, node->input(1), &output);
     if (table == nullptr || table->op() != hash_table) {
       refuse(std::string("it fills no ") + hash_table + " (TF.js has only hash tables)");
     }
@@ -94,22 +82,23 @@ json FillTextFileTables(tensorflow::GraphDef* graph, const TextFileTablesContext
              "' was not given (the SavedModel folder's assets/ holds it)");
     }
     TextFileTableSpec spec;
-    const tensorflow::AttrValue* key_dtype = Attr(*table, context.registry, "key_dtype");
-    const tensorflow::AttrValue* value_dtype = Attr(*table, context.registry, "value_dtype");
+    const tensorflow::AttrValue* key_dtype = AttrOrDefault(*table, context.registry, "key_dtype");
+    const tensorflow::AttrValue* value_dtype =
+        AttrOrDefault(*table, context.registry, "value_dtype");
     if (key_dtype == nullptr || value_dtype == nullptr) {
       refuse("its table '" + table->name() + "' has no key_dtype or value_dtype");
     }
     spec.key_dtype = key_dtype->type();
     spec.value_dtype = value_dtype->type();
     auto integer = [&](const char* attr, int64_t fallback) {
-      const tensorflow::AttrValue* value = Attr(*node, context.registry, attr);
+      const tensorflow::AttrValue* value = AttrOrDefault(*node, context.registry, attr);
       return value != nullptr ? value->i() : fallback;
     };
     spec.key_index = integer("key_index", kTextFileWholeLine);
     spec.value_index = integer("value_index", kTextFileLineNumber);
     spec.vocab_size = integer("vocab_size", -1);
     spec.offset = integer("offset", 0);
-    const tensorflow::AttrValue* delimiter = Attr(*node, context.registry, "delimiter");
+    const tensorflow::AttrValue* delimiter = AttrOrDefault(*node, context.registry, "delimiter");
     std::string delimiter_text = delimiter != nullptr ? delimiter->s() : "\t";
     if (delimiter_text.size() != 1) {
       refuse("its delimiter '" + delimiter_text + "' is not one character, as TensorFlow needs");

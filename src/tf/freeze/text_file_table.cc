@@ -54,7 +54,7 @@ bool ParseDouble(const std::string& token, double* out) {
   return end == text.c_str() + text.size();
 }
 
-const char* DtypeName(DataType dtype) {
+const char* TextFileDtypeName(DataType dtype) {
   switch (dtype) {
     case tensorflow::DT_STRING:
       return "string";
@@ -145,7 +145,7 @@ void CheckSpec(const TextFileTableSpec& spec, const std::string& file) {
   };
   for (auto [dtype, side] :
        {std::pair{spec.key_dtype, "key"}, std::pair{spec.value_dtype, "value"}}) {
-    if (DtypeName(dtype) == nullptr) {
+    if (TextFileDtypeName(dtype) == nullptr) {
       refuse(std::string("has a ") + side + " dtype (" + std::to_string(dtype) +
              ") TensorFlow does not read from text files");
     }
@@ -157,12 +157,12 @@ void CheckSpec(const TextFileTableSpec& spec, const std::string& file) {
              " (TensorFlow allows -2, -1 or an int32 column)");
     }
     if (index == kTextFileLineNumber && dtype != tensorflow::DT_INT64) {
-      refuse(std::string("takes its ") + side + "s from line numbers into a " + DtypeName(dtype) +
-             " table (TensorFlow needs int64)");
+      refuse(std::string("takes its ") + side + "s from line numbers into a " +
+             TextFileDtypeName(dtype) + " table (TensorFlow needs int64)");
     }
     if (index == kTextFileWholeLine &&
         (dtype == tensorflow::DT_FLOAT || dtype == tensorflow::DT_DOUBLE)) {
-      refuse(std::string("takes whole lines as ") + DtypeName(dtype) + " " + side +
+      refuse(std::string("takes whole lines as ") + TextFileDtypeName(dtype) + " " + side +
              "s (TensorFlow needs a string or an integer)");
     }
   }

@@ -7,6 +7,7 @@
 #include "tf/freeze/prune.h"
 #include "tf/freeze/text_file_initializers.h"
 #include "tf/initializer_graph.h"
+#include "tf/optimize/graph_edit.h"
 
 namespace graphport::tf {
 namespace {
@@ -14,13 +15,6 @@ namespace {
 using nlohmann::json;
 using tensorflow::GraphDef;
 using tensorflow::NodeDef;
-
-std::string NodeOf(const std::string& input) {
-  std::string node;
-  int index = 0;
-  SplitGraphInput(input, &node, &index);
-  return node;
-}
 
 // The nodes `root` needs, itself included, by data and control edges.
 std::set<std::string> Needed(const std::unordered_map<std::string, const NodeDef*>& nodes,
@@ -32,7 +26,7 @@ std::set<std::string> Needed(const std::unordered_map<std::string, const NodeDef
     stack.pop_back();
     auto it = nodes.find(name);
     if (it == nodes.end() || !needed.insert(name).second) continue;
-    for (const auto& input : it->second->input()) stack.push_back(NodeOf(input));
+    for (const auto& input : it->second->input()) stack.push_back(InputNodeName(input));
   }
   return needed;
 }
@@ -49,7 +43,7 @@ std::vector<std::string> Tf1TableInitOps(const tensorflow::MetaGraphDef& meta_gr
     if (nodes.count(name) != 0 && seen.insert(name).second) init_ops.push_back("^" + name);
   };
   std::vector<std::string> listed = CollectionNodeList(meta_graph, kTableInitializerCollection);
-  for (const std::string& value : listed) add(NodeOf(value));
+  for (const std::string& value : listed) add(InputNodeName(value));
   if (!listed.empty()) return init_ops;
   // No collection: what the loader's init op waits on, through the NoOps that group it.
   std::vector<std::string> stack;
@@ -65,7 +59,7 @@ std::vector<std::string> Tf1TableInitOps(const tensorflow::MetaGraphDef& meta_gr
     if (it->second->op() != "NoOp") continue;
     // Reversed, so that the init ops come out in the order the NoOps list them.
     for (int k = it->second->input_size() - 1; k >= 0; --k) {
-      stack.push_back(NodeOf(it->second->input(k)));
+      stack.push_back(InputNodeName(it->second->input(k)));
     }
   }
   return init_ops;
@@ -74,7 +68,7 @@ std::vector<std::string> Tf1TableInitOps(const tensorflow::MetaGraphDef& meta_gr
 std::map<std::string, std::string> Tf1AssetNodes(const tensorflow::MetaGraphDef& meta_graph) {
   std::map<std::string, std::string> assets;
   for (const auto& asset : meta_graph.asset_file_def()) {
-    assets[NodeOf(asset.tensor_info().name())] = asset.filename();
+    assets[InputNodeName(asset.tensor_info().name())] = asset.filename();
   }
   if (!assets.empty()) return assets;
   auto it = meta_graph.collection_def().find("saved_model_assets");
@@ -85,7 +79,7 @@ std::map<std::string, std::string> Tf1AssetNodes(const tensorflow::MetaGraphDef&
         !asset.ParseFromString(any.value())) {
       continue;
     }
-    assets[NodeOf(asset.tensor_info().name())] = asset.filename();
+    assets[InputNodeName(asset.tensor_info().name())] = asset.filename();
   }
   return assets;
 }
@@ -116,7 +110,7 @@ TableInitializer BuildTf1TableInitializer(GraphDef graph, const std::vector<std:
     const std::string& name = k < names.size() ? names[k] : init_ops[k];
     std::vector<std::string> tables;
     bool read = false;
-    for (const std::string& needed : Needed(nodes, NodeOf(init_ops[k]))) {
+    for (const std::string& needed : Needed(nodes, InputNodeName(init_ops[k]))) {
       if (!IsTableOp(nodes.at(needed)->op())) continue;
       tables.push_back(needed);
       read = read || frozen_tables.count(needed) != 0;
@@ -148,7 +142,7 @@ TableInitializer BuildTf1TableInitializer(GraphDef graph, const std::vector<std:
   context.describe = [&names](const std::string& node) {
     std::string what = "table initializer '" + node + "'";
     for (const std::string& name : names) {
-      std::string op = NodeOf(name);
+      std::string op = InputNodeName(name);
       if (node == op || node.rfind(op + "/", 0) == 0) {
         what += " (init op '" + op + "')";
         break;

@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "tf/freeze/function_body.h"
 #include "tf/freeze/node_location.h"
+#include "tf/optimize/graph_edit.h"
 
 namespace graphport::tf {
 namespace {
@@ -17,25 +18,6 @@ NodeIndex IndexNodes(const tensorflow::GraphDef& graph) {
   return index;
 }
 
-std::string AttrString(const tensorflow::NodeDef& node, const std::string& name) {
-  auto it = node.attr().find(name);
-  return it == node.attr().end() ? std::string() : it->second.s();
-}
-
-// The node and output an input reaches once Identities are passed.
-const tensorflow::NodeDef* Source(const NodeIndex& nodes, const std::string& input, int* index) {
-  std::string name;
-  SplitGraphInput(input, &name, index);
-  for (int hops = 0; hops < 64; ++hops) {
-    auto it = nodes.find(name);
-    if (it == nodes.end()) return nullptr;
-    const tensorflow::NodeDef* node = it->second;
-    if (node->op() != "Identity" || node->input_size() == 0) return node;
-    SplitGraphInput(node->input(0), &name, index);
-  }
-  return nullptr;
-}
-
 // Variable node name -> checkpoint key, from Assign/AssignVariableOp nodes fed by a RestoreV2.
 std::map<std::string, std::string> RestoredKeys(const tensorflow::GraphDef& graph) {
   NodeIndex nodes = IndexNodes(graph);
@@ -45,15 +27,15 @@ std::map<std::string, std::string> RestoredKeys(const tensorflow::GraphDef& grap
       continue;
     }
     int var_index = 0;
-    const tensorflow::NodeDef* variable = Source(nodes, node.input(0), &var_index);
+    const tensorflow::NodeDef* variable = PastIdentities(nodes, node.input(0), &var_index);
     int output = 0;
-    const tensorflow::NodeDef* restore = Source(nodes, node.input(1), &output);
+    const tensorflow::NodeDef* restore = PastIdentities(nodes, node.input(1), &output);
     if (variable == nullptr || restore == nullptr || restore->op() != "RestoreV2" ||
         restore->input_size() < 2 || output < 0) {
       continue;
     }
     int unused = 0;
-    const tensorflow::NodeDef* names = Source(nodes, restore->input(1), &unused);
+    const tensorflow::NodeDef* names = PastIdentities(nodes, restore->input(1), &unused);
     if (names == nullptr || names->op() != "Const") continue;
     auto value = names->attr().find("value");
     if (value == names->attr().end()) continue;
@@ -89,7 +71,7 @@ std::string VariableKind(const tensorflow::SavedObject& object) {
 
 }  // namespace
 
-bool IsVariableOp(const std::string& op) {
+bool IsVariableOp(std::string_view op) {
   return op == "VariableV2" || op == "Variable" || op == "VarHandleOp";
 }
 
@@ -169,7 +151,7 @@ std::map<std::string, VariableValue> CapturedValues(const SignatureGraph& signat
     if (restored.empty()) restored = RestoredKeys(top_graph);
     auto key = restored.find(outer->first);
     std::string name =
-        key != restored.end() ? key->second : AttrString(*outer->second, "shared_name");
+        key != restored.end() ? key->second : StringAttr(*outer->second, "shared_name");
     if (name.empty()) name = outer->first;
     values.emplace(node, ReadValue(store, name, node));
   }
@@ -192,8 +174,8 @@ std::map<std::string, VariableValue> GraphVariableValues(const tensorflow::Graph
     std::string name = node.name();
     if (key != restored.end()) {
       name = key->second;
-    } else if (!store->Has(name) && !AttrString(node, "shared_name").empty()) {
-      name = AttrString(node, "shared_name");
+    } else if (!store->Has(name) && !StringAttr(node, "shared_name").empty()) {
+      name = StringAttr(node, "shared_name");
     }
     values.emplace(node.name(), ReadValue(store, name, node.name()));
   }

@@ -9,6 +9,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 
 #include "tensorflow/graph.pb.h"
 #include "tensorflow/meta_graph.pb.h"
@@ -19,7 +20,7 @@
 namespace graphport::tf {
 
 // Op names of the nodes that hold a variable in a graph.
-bool IsVariableOp(const std::string& op);
+bool IsVariableOp(std::string_view op);
 
 // A variable of the frozen graph: its node, the checkpoint key and the value read.
 struct VariableValue {

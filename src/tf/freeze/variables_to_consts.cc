@@ -21,7 +21,7 @@ uint64_t ValueBytes(const tensorflow::TensorProto& value) {
   return bytes;
 }
 
-void MakeConst(tensorflow::NodeDef* node, tensorflow::TensorProto value) {
+void ReplaceWithConst(tensorflow::NodeDef* node, tensorflow::TensorProto value) {
   std::string device = node->device();
   std::string name = node->name();
   node->Clear();
@@ -55,7 +55,7 @@ VariablesToConstsResult VariablesToConsts(tensorflow::GraphDef* graph,
     if (it == by_name.end()) continue;
     tensorflow::DataType dtype = v.value.dtype();
     result.value_bytes += ValueBytes(v.value);
-    MakeConst(graph->mutable_node(it->second), std::move(v.value));
+    ReplaceWithConst(graph->mutable_node(it->second), std::move(v.value));
     ++result.variables;
     result.consts.emplace_back(name, v.key);
     queue.emplace_back(it->second, dtype);

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "proto/wire_reader.h"
+#include "tf/field_numbers.h"
 #include "tf/meta_graph/scope.h"
 
 namespace graphport::tf {
@@ -12,11 +13,6 @@ namespace {
 using google::protobuf::io::CodedOutputStream;
 using proto::ReadRecord;
 using proto::Record;
-
-// NodeDef fields the edit reads or changes.
-constexpr int kNameField = 1, kInputField = 3, kDeviceField = 4, kAttrField = 5;
-// An attr entry's value, and the AttrValue and ListValue fields that hold a NameAttrList.
-constexpr int kValueField = 2, kListField = 1, kFuncField = 10, kListFuncField = 9;
 
 uint64_t StringRecordSize(uint64_t length) {
   return 1 + CodedOutputStream::VarintSize64(length) + length;
@@ -47,15 +43,15 @@ std::string_view Head(std::string_view a, std::string_view b, std::string_view c
 bool AttrsMayNameFunctions(std::string_view bytes) {
   bool found = false;
   ForEachRecord(bytes, [&](const Record& attr) {
-    if (found || attr.number != kAttrField || attr.wire_type != 2) return;
+    if (found || attr.number != fields::kNodeAttr || attr.wire_type != 2) return;
     ForEachRecord(attr.view(), [&](const Record& entry) {
-      if (found || entry.number != kValueField || entry.wire_type != 2) return;
+      if (found || entry.number != fields::kMapValue || entry.wire_type != 2) return;
       ForEachRecord(entry.view(), [&](const Record& value) {
         if (found || value.wire_type != 2) return;
-        if (value.number == kFuncField) found = true;
-        if (value.number != kListField) return;
+        if (value.number == fields::kAttrFunc) found = true;
+        if (value.number != fields::kAttrList) return;
         ForEachRecord(value.view(), [&](const Record& item) {
-          if (item.number == kListFuncField && item.wire_type == 2) found = true;
+          if (item.number == fields::kListFunc && item.wire_type == 2) found = true;
         });
       });
     });
@@ -66,10 +62,10 @@ bool AttrsMayNameFunctions(std::string_view bytes) {
 uint64_t WireRenameEdit::Size(std::string_view bytes, std::vector<std::string>* unbound) const {
   uint64_t total = 0;
   ForEachRecord(bytes, [&](const Record& r) {
-    if (r.wire_type == 2 && r.number == kNameField) {
+    if (r.wire_type == 2 && r.number == fields::kNodeName) {
       const size_t length = renamer_.Name(r.view()).size();
       if (length > 0) total += StringRecordSize(length);  // proto3 leaves an empty name out
-    } else if (r.wire_type == 2 && r.number == kInputField) {
+    } else if (r.wire_type == 2 && r.number == fields::kNodeInput) {
       const NamePieces input = renamer_.Input(r.view());
       total += StringRecordSize(input.size());
       if (unbound == nullptr) return;
@@ -80,7 +76,7 @@ uint64_t WireRenameEdit::Size(std::string_view bytes, std::vector<std::string>* 
               .substr(0, kUnboundInputPrefix.size()) == kUnboundInputPrefix) {
         unbound->push_back(input.Joined());
       }
-    } else if (r.wire_type == 2 && r.number == kDeviceField && clear_devices_) {
+    } else if (r.wire_type == 2 && r.number == fields::kNodeDevice && clear_devices_) {
       // dropped
     } else {
       total += r.end - r.start;
@@ -99,12 +95,12 @@ void WireRenameEdit::Write(std::string_view bytes, CodedOutputStream* out) const
     }
   };
   ForEachRecord(bytes, [&](const Record& r) {
-    if (r.wire_type == 2 && r.number == kNameField) {
+    if (r.wire_type == 2 && r.number == fields::kNodeName) {
       const NamePieces name = renamer_.Name(r.view());
-      if (name.size() > 0) write_string(kNameField, name);
-    } else if (r.wire_type == 2 && r.number == kInputField) {
-      write_string(kInputField, renamer_.Input(r.view()));
-    } else if (r.wire_type == 2 && r.number == kDeviceField && clear_devices_) {
+      if (name.size() > 0) write_string(fields::kNodeName, name);
+    } else if (r.wire_type == 2 && r.number == fields::kNodeInput) {
+      write_string(fields::kNodeInput, renamer_.Input(r.view()));
+    } else if (r.wire_type == 2 && r.number == fields::kNodeDevice && clear_devices_) {
       // dropped
     } else {
       out->WriteRaw(r.start, static_cast<int>(r.end - r.start));

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "proto/wire_reader.h"
+#include "tf/field_numbers.h"
 #include "tf/meta_graph/attr_value_equal.h"
 
 namespace graphport::tf {
@@ -48,14 +49,13 @@ std::string_view WireNodeView::name() const {
 std::string_view WireNodeView::device() const {
   if (edits_.device_cleared || graph_.nodes()[index_].device_bytes == 0) return {};
   // The last `device` record is the field's value, as a parse would take it.
-  constexpr int kDeviceField = 4;
   const std::string_view bytes = graph_.NodeBytes(index_);
   const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
   const uint8_t* end = p + bytes.size();
   std::string_view device;
   proto::Record r;
   for (; p < end && proto::ReadRecord(p, end, &r); p = r.end) {
-    if (r.number == kDeviceField && r.wire_type == 2) device = r.view();
+    if (r.number == fields::kNodeDevice && r.wire_type == 2) device = r.view();
   }
   return device;
 }
@@ -74,20 +74,19 @@ bool WireNodeView::FindLoadedAttr(std::string_view key, std::string_view* bytes,
     return true;
   }
   // A canonical node holds each attr once: a map entry of its key, then its value.
-  constexpr int kAttrField = 5, kKeyField = 1, kValueField = 2;
   const std::string_view node = graph_.NodeBytes(index_);
   const auto* p = reinterpret_cast<const uint8_t*>(node.data());
   const uint8_t* end = p + node.size();
   proto::Record r;
   for (; p < end && proto::ReadRecord(p, end, &r); p = r.end) {
     std::string_view entry_key;
-    if (r.number != kAttrField || r.wire_type != 2 ||
-        !proto::FindLengthDelimited(r.view(), kKeyField, &entry_key) || entry_key != key) {
+    if (r.number != fields::kNodeAttr || r.wire_type != 2 ||
+        !proto::FindLengthDelimited(r.view(), fields::kMapKey, &entry_key) || entry_key != key) {
       continue;
     }
     static const char kEmpty = 0;
     *bytes = std::string_view(&kEmpty, 0);  // absent: the empty value
-    proto::FindLengthDelimited(r.view(), kValueField, bytes);
+    proto::FindLengthDelimited(r.view(), fields::kMapValue, bytes);
     return true;
   }
   return false;

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "tf/dtype.h"
+#include "tf/optimize/graph_edit.h"
 
 namespace graphport::tf {
 namespace {
@@ -30,11 +31,6 @@ bool ScalarInteger(const DenseTensor& tensor, int64_t* out) {
   return true;
 }
 
-const tensorflow::AttrValue* Attr(const NodeDef& node, const std::string& key) {
-  auto it = node.attr().find(key);
-  return it == node.attr().end() ? nullptr : &it->second;
-}
-
 bool ExpandDims(const std::vector<DenseTensor>& in, DenseTensor* out) {
   int64_t dim, axis;
   if (in.size() != 2 || !ScalarInteger(in[1], &dim)) return false;
@@ -49,7 +45,7 @@ bool Squeeze(const NodeDef& node, const std::vector<DenseTensor>& in, DenseTenso
   if (in.size() != 1) return false;
   int64_t rank = static_cast<int64_t>(in[0].shape.size());
   std::vector<bool> drop(rank, false);
-  const tensorflow::AttrValue* dims = Attr(node, "squeeze_dims");
+  const tensorflow::AttrValue* dims = FindAttr(node, "squeeze_dims");
   if (dims == nullptr || dims->list().i_size() == 0) {
     for (int64_t i = 0; i < rank; ++i) drop[i] = in[0].shape[i] == 1;
   } else {
@@ -164,7 +160,7 @@ bool ConcatV2(const std::vector<DenseTensor>& in, DenseTensor* out) {
 
 bool Pack(const NodeDef& node, const std::vector<DenseTensor>& in, DenseTensor* out) {
   if (in.empty()) return false;
-  const tensorflow::AttrValue* axis_attr = Attr(node, "axis");
+  const tensorflow::AttrValue* axis_attr = FindAttr(node, "axis");
   int64_t axis;
   int64_t rank = static_cast<int64_t>(in[0].shape.size());
   if (!NormalizeAxis(axis_attr == nullptr ? 0 : axis_attr->i(), rank + 1, &axis)) return false;
@@ -178,7 +174,7 @@ bool Pack(const NodeDef& node, const std::vector<DenseTensor>& in, DenseTensor* 
 
 bool Shape(const NodeDef& node, const std::vector<DenseTensor>& in, DenseTensor* out) {
   if (in.size() != 1) return false;
-  const tensorflow::AttrValue* type = Attr(node, "out_type");
+  const tensorflow::AttrValue* type = FindAttr(node, "out_type");
   bool wide = type != nullptr && type->type() == tensorflow::DT_INT64;
   out->dtype = wide ? tensorflow::DT_INT64 : tensorflow::DT_INT32;
   out->shape = {static_cast<int64_t>(in[0].shape.size())};

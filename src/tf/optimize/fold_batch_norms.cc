@@ -179,14 +179,14 @@ class Folder {
   }
 
   const tensorflow::GraphDef& graph_;
-  GraphIndex index_;
+  GraphDefIndex index_;
   const std::set<std::string>& keep_;
   std::set<std::string> read_past_output0_;
 };
 
 // A Const like `like` (its dtype attr, or its value's dtype when it has none) holding `values`.
-tensorflow::NodeDef MakeConst(const std::string& name, const tensorflow::NodeDef& like,
-                              const FloatTensor& values) {
+tensorflow::NodeDef MakeFoldedConst(const std::string& name, const tensorflow::NodeDef& like,
+                                    const FloatTensor& values) {
   tensorflow::NodeDef node;
   node.set_name(name);
   node.set_op("Const");
@@ -223,11 +223,11 @@ BatchNormFolding FoldBatchNorms(tensorflow::GraphDef* graph, const std::vector<s
       }
       const tensorflow::NodeDef& conv = *fold.conv;
       tensorflow::NodeDef weights =
-          MakeConst(conv.name() + "_weights", *fold.weights_node, fold.weights);
+          MakeFoldedConst(conv.name() + "_weights", *fold.weights_node, fold.weights);
       tensorflow::NodeDef new_conv = conv;
       new_conv.set_input(1, weights.name());
       tensorflow::NodeDef offset =
-          MakeConst(conv.name() + "_bn_offset", *fold.mean_node, fold.offset);
+          MakeFoldedConst(conv.name() + "_bn_offset", *fold.mean_node, fold.offset);
       tensorflow::NodeDef bias_add;
       bias_add.set_name(fold.bn);
       bias_add.set_op("BiasAdd");
@@ -255,7 +255,7 @@ BatchNormFolding FoldBatchNorms(tensorflow::GraphDef* graph, const std::vector<s
   EraseNodes(graph, gone);
   for (auto& node : appended) *graph->add_node() = std::move(node);
   // The old filters nothing reads any more go (the converter drops them even when read).
-  GraphIndex index(*graph);
+  GraphDefIndex index(*graph);
   std::set<std::string> unread;
   for (const auto& name : old_weights) {
     if (index.Consumers(name) == 0 && kept.count(name) == 0) unread.insert(name);

@@ -17,7 +17,7 @@ constexpr size_t kMaxReadBytes = size_t{64} << 20;
 
 // The values of `node`'s data inputs when each is output 0 of a Const it can read, up to
 // kMaxReadBytes in all; the Consts go to `consts`.
-bool ConstInputs(const tensorflow::GraphDef& graph, const GraphIndex& index, const NodeDef& node,
+bool ConstInputs(const tensorflow::GraphDef& graph, const GraphDefIndex& index, const NodeDef& node,
                  std::vector<DenseTensor>* values, std::vector<const NodeDef*>* consts) {
   size_t read = 0;
   for (const std::string& input : node.input()) {
@@ -36,7 +36,8 @@ bool ConstInputs(const tensorflow::GraphDef& graph, const GraphIndex& index, con
 }
 
 // Rewrites `node` as the Const holding `value`, keeping its name and device.
-void MakeConst(NodeDef* node, const std::vector<const NodeDef*>& consts, const DenseTensor& value) {
+void ReplaceWithFolded(NodeDef* node, const std::vector<const NodeDef*>& consts,
+                       const DenseTensor& value) {
   std::vector<std::string> controls;
   for (const std::string& input : node->input()) {
     if (IsControlInput(input)) controls.push_back(input);
@@ -62,7 +63,7 @@ ConstantFolding FoldConstants(tensorflow::GraphDef* graph, const std::vector<std
   // Folding rewrites nodes in place (none is added or removed), so one index serves; a sweep
   // in node order folds a chain at once when the graph is in topological order, and further
   // sweeps catch the rest.
-  GraphIndex index(*graph);
+  GraphDefIndex index(*graph);
   std::set<std::string> too_large;
   for (bool changed = true; changed;) {
     changed = false;
@@ -91,7 +92,7 @@ ConstantFolding FoldConstants(tensorflow::GraphDef* graph, const std::vector<std
         continue;
       }
       ++result.folded[node.op()];
-      MakeConst(&node, consts, value);
+      ReplaceWithFolded(&node, consts, value);
       changed = true;
     }
   }

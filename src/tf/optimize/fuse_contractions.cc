@@ -117,7 +117,7 @@ ContractionFusion FuseContractions(tensorflow::GraphDef* graph,
                                    const std::vector<std::string>& keep) {
   ContractionFusion result;
   std::set<std::string> kept = NodeNamesOf(keep);
-  GraphIndex index(*graph);
+  GraphDefIndex index(*graph);
   std::map<std::string, std::vector<int>> consumers = ConsumersOf(*graph);
   // The only consumer of `name`'s output, reading it as its input 0; -1 when there is none,
   // or another, or `name` must stay.

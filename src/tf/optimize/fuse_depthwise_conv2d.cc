@@ -18,7 +18,7 @@ int FuseDepthwiseConv2d(tensorflow::GraphDef* graph, const std::vector<std::stri
                         std::vector<std::string>* outputs) {
   std::set<std::string> kept_intermediate = NodeNamesOf(inputs);
   for (const auto& name : NodeNamesOf(*outputs)) kept_intermediate.insert(name);
-  GraphIndex index(*graph);
+  GraphDefIndex index(*graph);
   std::map<std::string, int> sole_consumer;
   {
     std::map<std::string, std::vector<int>> consumers;
@@ -41,9 +41,7 @@ int FuseDepthwiseConv2d(tensorflow::GraphDef* graph, const std::vector<std::stri
     return it == sole_consumer.end() ? nullptr : graph->mutable_node(it->second);
   };
 
-  std::map<std::string, std::string> renamed;
-  std::set<std::string> gone;
-  int fused = 0;
+  Fusions fusions;
   for (auto& node : *graph->mutable_node()) {
     if (node.op() != "DepthwiseConv2dNative" || kept_intermediate.count(node.name()) != 0) {
       continue;
@@ -73,19 +71,10 @@ int FuseDepthwiseConv2d(tensorflow::GraphDef* graph, const std::vector<std::stri
     fused_ops->add_s(bias_add != nullptr ? "BiasAdd" : "NoOp");
     if (activation != nullptr) fused_ops->add_s(activation->op());
     if (bias_add != nullptr) AddDataInput(&node, bias_add->input(1));
-    for (auto* next : absorbed) {
-      for (const auto& input : next->input()) {
-        if (IsControlInput(input)) AddControlInput(&node, InputNodeName(input));
-      }
-      gone.insert(next->name());
-      renamed[next->name()] = node.name();
-    }
-    ++fused;
+    for (auto* next : absorbed) fusions.Absorb(*next, &node);
+    ++fusions.count;
   }
-  EraseNodes(graph, gone);
-  RedirectConsumers(graph, renamed);
-  RenameTensors(renamed, outputs);
-  return fused;
+  return fusions.Apply(graph, outputs);
 }
 
 }  // namespace graphport::tf

@@ -9,20 +9,14 @@
 namespace graphport::tf {
 namespace {
 
-int DataInputCount(const tensorflow::NodeDef& node) {
-  int count = 0;
-  for (const auto& input : node.input()) count += IsControlInput(input) ? 0 : 1;
-  return count;
-}
-
 // The node whose output 0 `input` reads; null otherwise.
-tensorflow::NodeDef* Producer(tensorflow::GraphDef* graph, const GraphIndex& index,
+tensorflow::NodeDef* Producer(tensorflow::GraphDef* graph, const GraphDefIndex& index,
                               const std::string& input) {
   tensorflow::NodeDef* node = index.Find(graph, InputNodeName(input));
   return node != nullptr && ReadsOutput0(input, node->name()) ? node : nullptr;
 }
 
-bool ReadOnlyOnce(const GraphIndex& index, const std::set<std::string>& fixed,
+bool ReadOnlyOnce(const GraphDefIndex& index, const std::set<std::string>& fixed,
                   const tensorflow::NodeDef& node) {
   return index.DataConsumers(node.name()) == 1 && index.ControlConsumers(node.name()) == 0 &&
          fixed.count(node.name()) == 0;
@@ -34,13 +28,11 @@ int FuseOpsForPrelu(tensorflow::GraphDef* graph, const std::vector<std::string>&
                     std::vector<std::string>* outputs) {
   std::set<std::string> fixed = NodeNamesOf(inputs);
   std::set<std::string> outputs_named = NodeNamesOf(*outputs);
-  GraphIndex index(*graph);
-  std::map<std::string, std::string> renamed;
-  std::set<std::string> gone;
-  int fused = 0;
+  GraphDefIndex index(*graph);
+  Fusions fusions;
   for (auto& add : *graph->mutable_node()) {
     if ((add.op() != "Add" && add.op() != "AddV2") || add.input_size() != 2 ||
-        fixed.count(add.name()) != 0 || gone.count(add.name()) != 0 ||
+        fixed.count(add.name()) != 0 || fusions.gone.count(add.name()) != 0 ||
         index.ReadPastOutput0(add.name())) {
       continue;
     }
@@ -80,24 +72,19 @@ int FuseOpsForPrelu(tensorflow::GraphDef* graph, const std::vector<std::string>&
     relu->set_op("Prelu");
     relu->mutable_attr()->erase("T");
     AddDataInput(relu, alpha->name());
-    gone.insert({add.name(), mul->name(), relu_of_neg->name(), neg->name()});
-    renamed[add.name()] = relu->name();
-    ++fused;
+    fusions.gone.insert({add.name(), mul->name(), relu_of_neg->name(), neg->name()});
+    fusions.renamed[add.name()] = relu->name();
+    ++fusions.count;
   }
-  EraseNodes(graph, gone);
-  RedirectConsumers(graph, renamed);
-  RenameTensors(renamed, outputs);
-  return fused;
+  return fusions.Apply(graph, outputs);
 }
 
 int FusePreluIntoContraction(tensorflow::GraphDef* graph, const std::vector<std::string>& inputs,
                              std::vector<std::string>* outputs) {
   std::set<std::string> fixed = NodeNamesOf(inputs);
   std::set<std::string> outputs_named = NodeNamesOf(*outputs);
-  GraphIndex index(*graph);
-  std::map<std::string, std::string> renamed;
-  std::set<std::string> gone;
-  int fused = 0;
+  GraphDefIndex index(*graph);
+  Fusions fusions;
   for (auto& prelu : *graph->mutable_node()) {
     if (prelu.op() != "Prelu" || DataInputCount(prelu) != 2 || fixed.count(prelu.name()) != 0 ||
         index.ReadPastOutput0(prelu.name())) {
@@ -116,17 +103,10 @@ int FusePreluIntoContraction(tensorflow::GraphDef* graph, const std::vector<std:
     AddDataInput(contraction, prelu.input(1));
     attrs["fused_ops"].mutable_list()->add_s("Prelu");
     attrs["num_args"].set_i(attrs["num_args"].i() + 1);
-    for (const auto& input : prelu.input()) {
-      if (IsControlInput(input)) AddControlInput(contraction, InputNodeName(input));
-    }
-    gone.insert(prelu.name());
-    renamed[prelu.name()] = contraction->name();
-    ++fused;
+    fusions.Absorb(prelu, contraction);
+    ++fusions.count;
   }
-  EraseNodes(graph, gone);
-  RedirectConsumers(graph, renamed);
-  RenameTensors(renamed, outputs);
-  return fused;
+  return fusions.Apply(graph, outputs);
 }
 
 }  // namespace graphport::tf

@@ -19,7 +19,7 @@ std::set<std::string> NodeNamesOf(const std::vector<std::string>& tensors) {
   return names;
 }
 
-GraphIndex::GraphIndex(const tensorflow::GraphDef& graph) {
+GraphDefIndex::GraphDefIndex(const tensorflow::GraphDef& graph) {
   for (int i = 0; i < graph.node_size(); ++i) {
     const tensorflow::NodeDef& node = graph.node(i);
     by_name_.emplace(node.name(), i);
@@ -37,28 +37,29 @@ GraphIndex::GraphIndex(const tensorflow::GraphDef& graph) {
   }
 }
 
-tensorflow::NodeDef* GraphIndex::Find(tensorflow::GraphDef* graph, const std::string& name) const {
+tensorflow::NodeDef* GraphDefIndex::Find(tensorflow::GraphDef* graph,
+                                         const std::string& name) const {
   auto it = by_name_.find(name);
   return it == by_name_.end() ? nullptr : graph->mutable_node(it->second);
 }
 
-const tensorflow::NodeDef* GraphIndex::Find(const tensorflow::GraphDef& graph,
-                                            const std::string& name) const {
+const tensorflow::NodeDef* GraphDefIndex::Find(const tensorflow::GraphDef& graph,
+                                               const std::string& name) const {
   auto it = by_name_.find(name);
   return it == by_name_.end() ? nullptr : &graph.node(it->second);
 }
 
-int GraphIndex::IndexOf(const std::string& name) const {
+int GraphDefIndex::IndexOf(const std::string& name) const {
   auto it = by_name_.find(name);
   return it == by_name_.end() ? -1 : it->second;
 }
 
-int GraphIndex::DataConsumers(const std::string& name) const {
+int GraphDefIndex::DataConsumers(const std::string& name) const {
   auto it = data_consumers_.find(name);
   return it == data_consumers_.end() ? 0 : it->second;
 }
 
-int GraphIndex::ControlConsumers(const std::string& name) const {
+int GraphDefIndex::ControlConsumers(const std::string& name) const {
   auto it = control_consumers_.find(name);
   return it == control_consumers_.end() ? 0 : it->second;
 }
@@ -70,7 +71,7 @@ bool ReadsOutput0(const std::string& input, const std::string& name) {
   return output == 0 && node == name;
 }
 
-const tensorflow::NodeDef* ConstInput(const tensorflow::GraphDef& graph, const GraphIndex& index,
+const tensorflow::NodeDef* ConstInput(const tensorflow::GraphDef& graph, const GraphDefIndex& index,
                                       const std::string& input) {
   if (IsControlInput(input)) return nullptr;
   const tensorflow::NodeDef* node = index.Find(graph, InputNodeName(input));
@@ -148,6 +149,11 @@ void AddControlInput(tensorflow::NodeDef* node, const std::string& name) {
   node->add_input(control);
 }
 
+const tensorflow::AttrValue* FindAttr(const tensorflow::NodeDef& node, const std::string& key) {
+  auto it = node.attr().find(key);
+  return it == node.attr().end() ? nullptr : &it->second;
+}
+
 std::string StringAttr(const tensorflow::NodeDef& node, const std::string& key) {
   auto it = node.attr().find(key);
   return it == node.attr().end() ? std::string() : it->second.s();
@@ -166,6 +172,49 @@ void AddConvolutionDefaults(tensorflow::NodeDef* node, bool cudnn) {
 bool IsNhwc(const tensorflow::NodeDef& node) {
   std::string format = StringAttr(node, "data_format");
   return format.empty() || format == "NHWC";
+}
+
+const tensorflow::NodeDef* FindNode(const tensorflow::GraphDef& graph, const std::string& name) {
+  for (const auto& node : graph.node()) {
+    if (node.name() == name) return &node;
+  }
+  return nullptr;
+}
+
+const tensorflow::NodeDef* PastIdentities(
+    const std::unordered_map<std::string, const tensorflow::NodeDef*>& nodes,
+    const std::string& input, int* index) {
+  std::string name;
+  SplitGraphInput(input, &name, index);
+  for (int hops = 0; hops < 64; ++hops) {
+    auto it = nodes.find(name);
+    if (it == nodes.end()) return nullptr;
+    const tensorflow::NodeDef* node = it->second;
+    if (node->op() != "Identity" || node->input_size() == 0) return node;
+    SplitGraphInput(node->input(0), &name, index);
+  }
+  return nullptr;
+}
+
+int DataInputCount(const tensorflow::NodeDef& node) {
+  int count = 0;
+  for (const auto& input : node.input()) count += IsControlInput(input) ? 0 : 1;
+  return count;
+}
+
+void Fusions::Absorb(const tensorflow::NodeDef& node, tensorflow::NodeDef* into) {
+  for (const auto& input : node.input()) {
+    if (IsControlInput(input)) AddControlInput(into, InputNodeName(input));
+  }
+  gone.insert(node.name());
+  renamed[node.name()] = into->name();
+}
+
+int Fusions::Apply(tensorflow::GraphDef* graph, std::vector<std::string>* outputs) const {
+  EraseNodes(graph, gone);
+  RedirectConsumers(graph, renamed);
+  RenameTensors(renamed, outputs);
+  return count;
 }
 
 }  // namespace graphport::tf

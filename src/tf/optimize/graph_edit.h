@@ -20,10 +20,23 @@ bool IsControlInput(const std::string& input);
 // The node names of graph tensors ("node", "node:i").
 std::set<std::string> NodeNamesOf(const std::vector<std::string>& tensors);
 
+// How many of the node's inputs are data inputs (not "^control" ones).
+int DataInputCount(const tensorflow::NodeDef& node);
+
+// The node named `name`, or null, by a walk over the graph: for a few lookups (GraphDefIndex for
+// many).
+const tensorflow::NodeDef* FindNode(const tensorflow::GraphDef& graph, const std::string& name);
+
+// The node `input` reaches once Identities are passed (at most 64), with the output it reads
+// in `*index`; null when a node is missing or the chain is longer.
+const tensorflow::NodeDef* PastIdentities(
+    const std::unordered_map<std::string, const tensorflow::NodeDef*>& nodes,
+    const std::string& input, int* index);
+
 // An index of a graph as it is when built; rebuild it after an edit that adds or removes nodes.
-class GraphIndex {
+class GraphDefIndex {
  public:
-  explicit GraphIndex(const tensorflow::GraphDef& graph);
+  explicit GraphDefIndex(const tensorflow::GraphDef& graph);
   // The node named `name`, or null.
   tensorflow::NodeDef* Find(tensorflow::GraphDef* graph, const std::string& name) const;
   const tensorflow::NodeDef* Find(const tensorflow::GraphDef& graph, const std::string& name) const;
@@ -49,7 +62,7 @@ bool ReadsOutput0(const std::string& input, const std::string& name);
 
 // The node's op when it is a Const (no inputs but control ones), for a check of the producer
 // of an input; null when `input` names no node or a node of another op.
-const tensorflow::NodeDef* ConstInput(const tensorflow::GraphDef& graph, const GraphIndex& index,
+const tensorflow::NodeDef* ConstInput(const tensorflow::GraphDef& graph, const GraphDefIndex& index,
                                       const std::string& input);
 
 // Removes the named nodes, keeping the order of the others. Returns how many went.
@@ -64,11 +77,28 @@ int RedirectConsumers(tensorflow::GraphDef* graph,
 void RenameTensors(const std::map<std::string, std::string>& renamed,
                    std::vector<std::string>* tensors);
 
+// What a fusion pass does to a graph, gathered while it walks the nodes (its GraphDefIndex stays
+// valid) and applied once at the end.
+struct Fusions {
+  std::set<std::string> gone;                  // nodes folded into others
+  std::map<std::string, std::string> renamed;  // a gone node -> the node its readers read now
+  int count = 0;                               // fusions made
+
+  // `node` is folded into `into`: its control inputs move there and its readers read `into`.
+  void Absorb(const tensorflow::NodeDef& node, tensorflow::NodeDef* into);
+  // Erases the gone nodes, points their readers and the graph's `outputs` at the nodes that
+  // took their place; returns `count`.
+  int Apply(tensorflow::GraphDef* graph, std::vector<std::string>* outputs) const;
+};
+
 // Adds `input` among `node`'s data inputs, before its control inputs.
 void AddDataInput(tensorflow::NodeDef* node, const std::string& input);
 
 // Adds control input "^name" unless `node` already has it.
 void AddControlInput(tensorflow::NodeDef* node, const std::string& name);
+
+// The attr `key` of `node`, or null.
+const tensorflow::AttrValue* FindAttr(const tensorflow::NodeDef& node, const std::string& key);
 
 // The string attr `key` of `node` ("" when absent).
 std::string StringAttr(const tensorflow::NodeDef& node, const std::string& key);

@@ -5,7 +5,7 @@
 namespace graphport::tf {
 
 int NormalizeBiasAdd(tensorflow::GraphDef* graph) {
-  GraphIndex index(*graph);
+  GraphDefIndex index(*graph);
   int changed = 0;
   for (auto& node : *graph->mutable_node()) {
     if ((node.op() != "Add" && node.op() != "AddV2") || node.input_size() < 2 ||

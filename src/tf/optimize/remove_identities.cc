@@ -12,12 +12,6 @@
 namespace graphport::tf {
 namespace {
 
-int DataInputCount(const tensorflow::NodeDef& node) {
-  int count = 0;
-  for (const auto& input : node.input()) count += IsControlInput(input) ? 0 : 1;
-  return count;
-}
-
 // Ops that only forward their one input (Grappler's pruning removes the same ones).
 bool IsIdentityLike(const tensorflow::NodeDef& node) {
   if (node.input_size() == 0 || IsControlInput(node.input(0))) return false;
@@ -35,7 +29,7 @@ int FoldConstChains(tensorflow::GraphDef* graph, const std::set<std::string>& ke
   int folded = 0;
   for (bool changed = true; changed;) {
     changed = false;
-    GraphIndex index(*graph);
+    GraphDefIndex index(*graph);
     for (auto& node : *graph->mutable_node()) {
       if (!IsIdentityLike(node) || keep.count(node.name()) != 0) continue;
       std::string source;

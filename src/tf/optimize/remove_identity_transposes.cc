@@ -11,7 +11,7 @@ namespace {
 
 using tensorflow::NodeDef;
 
-bool IsIdentityPermutation(const tensorflow::GraphDef& graph, const GraphIndex& index,
+bool IsIdentityPermutation(const tensorflow::GraphDef& graph, const GraphDefIndex& index,
                            const NodeDef& transpose) {
   if (transpose.op() != "Transpose" || transpose.input_size() < 2 ||
       IsControlInput(transpose.input(1))) {
@@ -35,7 +35,7 @@ bool IsIdentityPermutation(const tensorflow::GraphDef& graph, const GraphIndex& 
 
 int RemoveIdentityTransposes(tensorflow::GraphDef* graph, const std::vector<std::string>& roots) {
   std::set<std::string> keep = NodeNamesOf(roots);
-  GraphIndex index(*graph);
+  GraphDefIndex index(*graph);
   // transpose name -> {its input tensor, its control inputs}
   std::map<std::string, std::pair<std::string, std::vector<std::string>>> bypass;
   for (const NodeDef& node : graph->node()) {

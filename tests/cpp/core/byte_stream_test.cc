@@ -176,5 +176,28 @@ TEST(MemoryOutputSetTest, KeepsClosedFilesInOrder) {
   EXPECT_EQ(out.files()[1].bytes, "22");
 }
 
+TEST(ReadWholeTest, ReadsAllInPiecesOfAnySize) {
+  std::string bytes(10000, '\0');
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(i * 7);
+  ChunkedSource source(bytes);
+  std::string out = "kept ";
+  EXPECT_TRUE(ReadWhole(&source, UINT64_MAX, &out));
+  EXPECT_EQ(out, "kept " + bytes);
+}
+
+TEST(ReadWholeTest, StopsPastTheLimitWithWhatItRead) {
+  const std::string bytes(5000, 'x');
+  ChunkedSource unsized(bytes);
+  std::string out;
+  EXPECT_FALSE(ReadWhole(&unsized, 1000, &out));
+  EXPECT_GT(out.size(), 1000u);
+  EXPECT_EQ(out, bytes.substr(0, out.size()));
+  // A source that says its size is refused before a byte is read.
+  MemorySource sized(bytes);
+  out.clear();
+  EXPECT_FALSE(ReadWhole(&sized, 1000, &out));
+  EXPECT_TRUE(out.empty());
+}
+
 }  // namespace
 }  // namespace graphport
