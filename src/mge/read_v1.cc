@@ -82,10 +82,10 @@ void ReadV1Graph(std::string_view bytes, const DumpSpan& span, const std::string
       }
       for (uint32_t i = 0; i < outputs; ++i) {
         op.outputs.push_back(static_cast<uint32_t>(g->vars.size()));
-        Var var;
+        // Built in place: GCC's -Wmaybe-uninitialized misreads a moved Var's optional name.
+        Var& var = g->vars.emplace_back();
         var.opr = static_cast<uint32_t>(index);
         var.index = i;
-        g->vars.push_back(std::move(var));
       }
       g->oprs.push_back(std::move(op));
     }

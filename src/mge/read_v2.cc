@@ -101,10 +101,10 @@ void ReadV2Graph(const DumpSpan& span, const std::string& file, Graph* g) {
                     OprLabel(index, op.DisplayType()));
           }
           op.outputs.push_back(id);
-          Var var;
+          // Built in place: GCC's -Wmaybe-uninitialized misreads a moved Var's optional name.
+          Var& var = g->vars.emplace_back();
           var.opr = static_cast<uint32_t>(index);
           var.index = static_cast<uint32_t>(op.outputs.size() - 1);
-          g->vars.push_back(std::move(var));
         }
       }
       g->oprs.push_back(std::move(op));

@@ -51,10 +51,4 @@ std::string UnboundInputName(std::string_view input) {
   return std::string(kUnboundInputPrefix) + std::string(input);
 }
 
-std::string_view InputNodeName(std::string_view input) {
-  if (!input.empty() && input[0] == '^') input.remove_prefix(1);
-  size_t colon = input.find(':');
-  return colon == std::string_view::npos ? input : input.substr(0, colon);
-}
-
 }  // namespace graphport::tf

@@ -11,6 +11,8 @@
 #include <string>
 #include <string_view>
 
+#include "tf/input_name.h"
+
 namespace graphport::tf {
 
 // Inputs from outside an exported scope are renamed with this prefix; TensorFlow's importer
@@ -42,9 +44,6 @@ class Scope {
 
 // "x:1" -> "$unbound_inputs_x:1"; "^x" -> "^$unbound_inputs_x".
 std::string UnboundInputName(std::string_view input);
-
-// The node an input refers to: "^a/b" -> "a/b", "a/b:2" -> "a/b".
-std::string_view InputNodeName(std::string_view input);
 
 }  // namespace graphport::tf
 

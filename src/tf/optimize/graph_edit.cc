@@ -4,13 +4,6 @@
 
 namespace graphport::tf {
 
-std::string InputNodeName(const std::string& input) {
-  std::string node;
-  int index = 0;
-  SplitGraphInput(input, &node, &index);
-  return node;
-}
-
 bool IsControlInput(const std::string& input) { return !input.empty() && input[0] == '^'; }
 
 std::set<std::string> NodeNamesOf(const std::vector<std::string>& tensors) {

@@ -10,11 +10,10 @@
 #include <vector>
 
 #include "tensorflow/graph.pb.h"
+#include "tf/input_name.h"
 
 namespace graphport::tf {
 
-// The node an input names: "node" of "node", "node:3" and "^node".
-std::string InputNodeName(const std::string& input);
 bool IsControlInput(const std::string& input);
 
 // The node names of graph tensors ("node", "node:i").

@@ -101,13 +101,5 @@ TEST(ScopeTest, UnboundInputNameForDataAndControlInputs) {
   EXPECT_EQ(std::string(kUnboundInputPrefix), "$unbound_inputs_");
 }
 
-TEST(ScopeTest, InputNodeName) {
-  EXPECT_EQ(InputNodeName("^a/b"), "a/b");
-  EXPECT_EQ(InputNodeName("a/b:2"), "a/b");
-  EXPECT_EQ(InputNodeName("a"), "a");
-  EXPECT_EQ(InputNodeName("a:0"), "a");
-  EXPECT_EQ(InputNodeName(""), "");
-}
-
 }  // namespace
 }  // namespace graphport::tf
