@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "mge/opr_registry.h"
+#include "mge/post_order.h"
 #include "mge/read_error.h"
 
 namespace graphport::mge {
@@ -226,27 +227,7 @@ void Builder::Emit(const std::vector<std::optional<Ref>>& replace) {
   std::vector<uint32_t> order;
   std::vector<int> state(nodes_.size(), 0);  // 0 new, 1 on the stack, 2 emitted
   for (const OutputVar& v : g_.outputs) {
-    uint32_t root = replace[v.compact_id]->node;
-    // Iterative post-order DFS, inputs left to right.
-    std::vector<std::pair<uint32_t, size_t>> stack;
-    if (state[root] == 0) {
-      stack.push_back({root, 0});
-      state[root] = 1;
-    }
-    while (!stack.empty()) {
-      auto& [node, next] = stack.back();
-      if (next < nodes_[node].inputs.size()) {
-        uint32_t in = nodes_[node].inputs[next++].node;
-        if (state[in] == 0) {
-          state[in] = 1;
-          stack.push_back({in, 0});
-        }
-      } else {
-        state[node] = 2;
-        order.push_back(node);
-        stack.pop_back();
-      }
-    }
+    AppendPostOrder(nodes_, replace[v.compact_id]->node, &state, &order);
   }
   Graph& out = out_->graph;
   out.format = g_.format;

@@ -7,6 +7,7 @@
 #include "mge/optimize/opr_maker.h"
 #include "mge/optimize/opr_name.h"
 #include "mge/optimize/shape_infer.h"
+#include "mge/post_order.h"
 
 namespace graphport::mge::opt {
 
@@ -206,26 +207,7 @@ const std::vector<uint32_t>& OptGraph::TopoOrder() const {
   std::vector<uint32_t>& order = topo_;
   order.clear();
   std::vector<uint8_t> state(nodes_.size(), 0);  // 0 new, 1 on the stack, 2 done
-  std::vector<std::pair<uint32_t, size_t>> stack;
-  for (const VarRef& root : endpoints_) {
-    if (state[root.node] != 0) continue;
-    state[root.node] = 1;
-    stack.push_back({root.node, 0});
-    while (!stack.empty()) {
-      auto& [node, next] = stack.back();
-      if (next < nodes_[node].inputs.size()) {
-        uint32_t in = nodes_[node].inputs[next++].node;
-        if (state[in] == 0) {
-          state[in] = 1;
-          stack.push_back({in, 0});
-        }
-      } else {
-        state[node] = 2;
-        order.push_back(node);
-        stack.pop_back();
-      }
-    }
-  }
+  for (const VarRef& root : endpoints_) AppendPostOrder(nodes_, root.node, &state, &order);
   topo_valid_ = true;
   return order;
 }
