@@ -1,14 +1,10 @@
 #include "mge/summary_text.h"
 
-#include <algorithm>
-#include <utility>
-#include <vector>
+#include "core/op_histogram.h"
 
 // Built with std::string, not an ostringstream (iostreams are heavy in WebAssembly).
 namespace graphport::mge {
 namespace {
-
-constexpr size_t kTopOps = 12;
 
 std::string Num(const nlohmann::json& v) {
   return v.is_number_unsigned() ? std::to_string(v.get<uint64_t>())
@@ -37,16 +33,7 @@ std::string MgeSummaryText(const nlohmann::json& s) {
   }
   out += "operators:   " + Num(m["operatorCount"]) + " (" + std::to_string(m["ops"].size()) +
          " types)\n";
-  std::vector<std::pair<uint64_t, std::string>> ops;
-  for (const auto& [type, count] : m["ops"].items()) ops.emplace_back(count.get<uint64_t>(), type);
-  std::stable_sort(ops.begin(), ops.end(),
-                   [](const auto& a, const auto& b) { return a.first > b.first; });
-  for (size_t i = 0; i < ops.size() && i < kTopOps; ++i) {
-    const std::string& type = ops[i].second;
-    out += "  " + type + std::string(type.size() < 28 ? 28 - type.size() : 1, ' ') +
-           std::to_string(ops[i].first) + "\n";
-  }
-  if (ops.size() > kTopOps) out += "  ... " + std::to_string(ops.size() - kTopOps) + " more\n";
+  out += OpHistogramText(m["ops"], "");
   const nlohmann::json& info = m["dumpInfo"];
   std::string inputs;
   for (const auto& name : info["inputs"]) inputs += (inputs.empty() ? "" : ", ") + Text(name);
