@@ -67,7 +67,7 @@ OptionSchema BuildExportOptions() {
                          "Whether to keep priority setting for operators."));
 
   OptionSpec user_info = MakeOption(
-      "userInfo", "user_info", OptionType::kBytes, nullptr, "metadata", "User info",
+      option::kUserInfo, "user_info", OptionType::kBytes, nullptr, "metadata", "User info",
       "Any type object, which will be pickled to bytes: here a string (pickled as str) or "
       "bytes (pickled as bytes), as Python 3.8+ pickles them.");
   user_info.metavar = "TEXT";
@@ -76,24 +76,26 @@ OptionSchema BuildExportOptions() {
                          "metadata", "Save metadata",
                          "Whether to save metadata into output file."));
 
-  OptionSpec strip = MakeOption(
-      "stripInfoFile", "strip_info_file", OptionType::kString, nullptr, "strip", "Strip info file",
-      "If set, the dump information for code strip is written to a second "
-      "output file of this name.");
+  OptionSpec strip =
+      MakeOption(option::kStripInfoFile, "strip_info_file", OptionType::kString, nullptr, "strip",
+                 "Strip info file",
+                 "If set, the dump information for code strip is written to a second "
+                 "output file of this name.");
   strip.metavar = "NAME";
   strip.file_name = true;
   strip.rules = {{RuleKind::kNeeds,
                   {{option::kFilename, {}, true}},
                   "stripInfoFile must be a file name other than the model's"}};
   o.push_back(strip);
-  OptionSpec append_json = MakeOption(
-      "appendJson", "append_json", OptionType::kBytes, nullptr, "strip", "Append to strip info",
-      "Checked when stripInfoFile is set: the existing strip-info JSON; the information "
-      "for code strip is appended to it (otherwise the file is rewritten).");
+  OptionSpec append_json =
+      MakeOption(option::kAppendJson, "append_json", OptionType::kBytes, nullptr, "strip",
+                 "Append to strip info",
+                 "Checked when stripInfoFile is set: the existing strip-info JSON; the information "
+                 "for code strip is appended to it (otherwise the file is rewritten).");
   append_json.cli_value = CliValue::kFile;
   append_json.metavar = "FILE";
   append_json.rules = {
-      {RuleKind::kUsedWhen, {{"stripInfoFile"}}, "is read only when stripInfoFile is set"}};
+      {RuleKind::kUsedWhen, {{option::kStripInfoFile}}, "is read only when stripInfoFile is set"}};
   o.push_back(append_json);
 
   o.push_back(MakeOption(option::kOptimizeForInference, "optimize_for_inference", OptionType::kBool,

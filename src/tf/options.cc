@@ -41,7 +41,7 @@ OptionSchema MakeExportSchema() {
   auto& o = s.options;
 
   OptionSpec to = MakeOption(
-      "to", "", OptionType::kChoice, "meta-graph", "output", "Write as",
+      option::kTo, "", OptionType::kChoice, "meta-graph", "output", "Write as",
       "The kind of file to write. export_meta_graph writes a MetaGraphDef; a GraphDef holds only "
       "the graph; a SavedModel wraps the MetaGraphDef, with the variables and assets of a "
       "SavedModel folder passed through.");
@@ -49,11 +49,11 @@ OptionSchema MakeExportSchema() {
   to.metavar = "KIND";
   o.push_back(to);
 
-  o.push_back(Bool("asText", "as_text", "output", "Text format",
+  o.push_back(Bool(option::kAsText, "as_text", "output", "Text format",
                    "Write protobuf text format (readable, larger) instead of binary."));
 
   OptionSpec filename = MakeOption(
-      "filename", "filename", OptionType::kString, nullptr, "output", "File name",
+      option::kFilename, "filename", OptionType::kString, nullptr, "output", "File name",
       "Name of the main output file (on the CLI, -o sets it). Empty: model.meta / model.pbtxt, "
       "graph.pb / graph.pbtxt, or saved_model.pb / saved_model.pbtxt.");
   filename.cli = "";
@@ -61,15 +61,16 @@ OptionSchema MakeExportSchema() {
   // The names the export gives, published so that the page names the files it will write.
   for (TfKind kind : {TfKind::kMetaGraphDef, TfKind::kGraphDef, TfKind::kSavedModel}) {
     for (bool as_text : {false, true}) {
-      filename.derived_defaults.push_back({{{option::kTo, {KindName(kind)}}, {"asText", {as_text}}},
-                                           DefaultFileName(kind, as_text)});
+      filename.derived_defaults.push_back(
+          {{{option::kTo, {KindName(kind)}}, {option::kAsText, {as_text}}},
+           DefaultFileName(kind, as_text)});
     }
   }
   o.push_back(filename);
 
   // No default: unset, an export to tfjs freezes when it must.
   o.push_back(MakeOption(
-      "freeze", "", OptionType::kBool, nullptr, "freeze", "Freeze",
+      option::kFreeze, "", OptionType::kBool, nullptr, "freeze", "Freeze",
       "Freeze one signature of a SavedModel into a graph that runs on its own, as "
       "tfjs-converter does: its function and every call inlined, variables replaced by "
       "constants holding their checkpoint values (variables/), pruned to the signature's "
@@ -82,7 +83,7 @@ OptionSchema MakeExportSchema() {
   signature.metavar = "KEY";
   o.push_back(signature);
   o.push_back(MakeOption(
-      "optimize", "", OptionType::kBool, true, "freeze", "Optimize for TF.js",
+      option::kOptimize, "", OptionType::kBool, true, "freeze", "Optimize for TF.js",
       "When a freeze writes TF.js, apply tfjs-converter's graph optimizations: Identity and "
       "NoOp nodes removed, batch norms folded into the convolution before them, Conv2D, "
       "MatMul and DepthwiseConv2dNative fused with their bias and activation as TF.js runs "
@@ -90,45 +91,46 @@ OptionSchema MakeExportSchema() {
       "written frozen without these TF.js-only fusions."));
 
   OptionSpec scope = MakeOption(
-      "exportScope", "export_scope", OptionType::kString, nullptr, "graph", "Export scope",
+      option::kExportScope, "export_scope", OptionType::kString, nullptr, "graph", "Export scope",
       "Export only the nodes under this name scope, with the scope removed from their names. "
       "Inputs from outside become $unbound_inputs_... and are listed in the unbound_inputs "
       "collection.");
   scope.metavar = "S";
   o.push_back(scope);
-  o.push_back(Bool("clearDevices", "clear_devices", "graph", "Clear devices",
+  o.push_back(Bool(option::kClearDevices, "clear_devices", "graph", "Clear devices",
                    "Empty the device (e.g. /device:GPU:0) of every top-level node, so the graph "
                    "can be placed anywhere when it is imported."));
-  o.push_back(Bool("clearExtraneousSavers", "clear_extraneous_savers", "graph",
+  o.push_back(Bool(option::kClearExtraneousSavers, "clear_extraneous_savers", "graph",
                    "Clear extraneous savers",
                    "Drop the save/restore subgraphs of every saver other than the exported "
                    "SaverDef's, and rewrite the savers collection."));
-  o.push_back(Bool("stripDefaultAttrs", "strip_default_attrs", "graph", "Strip default attrs",
+  o.push_back(Bool(option::kStripDefaultAttrs, "strip_default_attrs", "graph",
+                   "Strip default attrs",
                    "Drop every attr whose value equals its op's default, in nodes and function "
                    "bodies: smaller files that older TensorFlow versions can read."));
-  o.push_back(Message("opRegistry", "", "graph", "Op registry",
+  o.push_back(Message(option::kOpRegistry, "", "graph", "Op registry",
                       "An OpList (TensorFlow's ops.pbtxt, say; text, binary or JSON) consulted "
                       "first for op definitions and attr defaults, by strip_default_attrs and "
                       "stripped_op_list, and by the freeze for the outputs of ops in function "
                       "bodies."));
 
   OptionSpec collections = MakeOption(
-      "collectionList", "collection_list", OptionType::kStringList, nullptr, "content",
+      option::kCollectionList, "collection_list", OptionType::kStringList, nullptr, "content",
       "Collections",
       "The collections to export: all of them by default; an empty list (\"\" on the CLI) "
       "exports none.");
   collections.metavar = "A,B";
   o.push_back(collections);
-  o.push_back(Message("metaInfoDef", "meta_info_def", "content", "MetaInfoDef",
+  o.push_back(Message(option::kMetaInfoDef, "meta_info_def", "content", "MetaInfoDef",
                       "A MetaInfoDef whose set fields replace the loaded ones (tags, "
                       "tensorflow_version, ...); the fields it leaves unset keep their loaded "
                       "values."));
-  o.push_back(Message("saverDef", "saver_def", "content", "SaverDef",
+  o.push_back(Message(option::kSaverDef, "saver_def", "content", "SaverDef",
                       "The SaverDef to export instead of the loaded one; clear_extraneous_savers "
                       "keeps its saver."));
-  o.push_back(Message("graphDef", "graph_def", "content", "GraphDef",
+  o.push_back(Message(option::kGraphDef, "graph_def", "content", "GraphDef",
                       "A GraphDef to export instead of the loaded graph."));
-  OptionSpec debug = Bool("saveDebugInfo", "save_debug_info", "debug", "Save debug info",
+  OptionSpec debug = Bool(option::kSaveDebugInfo, "save_debug_info", "debug", "Save debug info",
                           "Also write the GraphDebugInfo (stack traces) of the exported nodes "
                           "to a second file, named with _debug before the extension.");
   // The seed document's rule ("model.meta" -> "model_debug.meta"; TensorFlow's code writes
@@ -146,13 +148,14 @@ OptionSchema MakeLoadSchema() {
   s.api = "tf.saved_model.load";
   s.groups = {{"input", "Input"}};
   OptionSpec tags = MakeOption(
-      "tags", "tags", OptionType::kStringList, nullptr, "input", "SavedModel tags",
+      option::kTags, "tags", OptionType::kStringList, nullptr, "input", "SavedModel tags",
       "The tag set of the SavedModel MetaGraphDef to use. Default: serve; a SavedModel with a "
       "single MetaGraphDef is used whatever its tags.");
   tags.metavar = "T1,T2";
   s.options.push_back(tags);
   OptionSpec budget = MakeOption(
-      "maxMemoryBytes", "", OptionType::kInt, kDefaultMaxMemoryBytes, "input", "Memory budget",
+      option::kMaxMemoryBytes, "", OptionType::kInt, kDefaultMaxMemoryBytes, "input",
+      "Memory budget",
       "The most memory the loaded graph may take, checked as it is parsed: a graph that would "
       "take more is refused as TOO_LARGE before it exhausts the machine. 0: no limit.");
   budget.metavar = "N";

@@ -22,7 +22,7 @@ OptionGroup TfjsOptionGroup() { return {kOptionGroup, "TensorFlow.js"}; }
 
 std::vector<OptionSpec> TfjsLoadOptionSpecs() {
   return {MakeOption(
-      "dequantize", "", OptionType::kBool, true, kOptionGroup, "Dequantize weights",
+      option::kDequantize, "", OptionType::kBool, true, kOptionGroup, "Dequantize weights",
       "On by default (--dequantize): quantized weights (uint8, uint16, float16) become the "
       "Const's own dtype exactly as TF.js dequantizes them. --no-dequantize keeps their codes, "
       "so a TF.js export writes them back unchanged.")};
@@ -31,8 +31,8 @@ std::vector<OptionSpec> TfjsLoadOptionSpecs() {
 std::vector<OptionSpec> TfjsExportOptionSpecs() {
   std::vector<OptionSpec> specs;
   OptionSpec quantize = MakeOption(
-      "quantize", "quantize_{float16,uint8,uint16}", OptionType::kChoice, nullptr, kOptionGroup,
-      "Quantize weights",
+      option::kQuantize, "quantize_{float16,uint8,uint16}", OptionType::kChoice, nullptr,
+      kOptionGroup, "Quantize weights",
       "With to: 'tfjs', store float32 weights as float16, or as uint8/uint16 codes with a scale "
       "and a minimum, with tfjs-converter's formulas. TF.js dequantizes them when it loads the "
       "model.");
@@ -42,19 +42,20 @@ std::vector<OptionSpec> TfjsExportOptionSpecs() {
   specs.push_back(quantize);
 
   OptionSpec patterns = MakeOption(
-      "quantizeWeights", "quantize_{float16,uint8,uint16}=PATTERNS", OptionType::kStringList,
+      option::kQuantizeWeights, "quantize_{float16,uint8,uint16}=PATTERNS", OptionType::kStringList,
       nullptr, kOptionGroup, "Weights to quantize",
       "Quantize only the weights whose names match one of these fnmatch patterns ('*' matches "
       "across '/'), as tfjs-converter's --quantize_* flags take them. Needs quantize.");
   patterns.metavar = "PATTERN";
-  patterns.rules = {
-      NeedsTfjs(patterns.name),
-      {RuleKind::kNeeds, {{"quantize"}}, "quantizeWeights needs quantize (the dtype to use)"}};
+  patterns.rules = {NeedsTfjs(patterns.name),
+                    {RuleKind::kNeeds,
+                     {{option::kQuantize}},
+                     "quantizeWeights needs quantize (the dtype to use)"}};
   specs.push_back(patterns);
 
   OptionSpec shard = MakeOption(
-      "shardSize", "weight_shard_size_bytes", OptionType::kInt, kDefaultShardSize, kOptionGroup,
-      "Shard size (bytes)",
+      option::kShardSize, "weight_shard_size_bytes", OptionType::kInt, kDefaultShardSize,
+      kOptionGroup, "Shard size (bytes)",
       "With to: 'tfjs', the size of each weight file (group1-shard1ofN.bin); the last holds the "
       "rest. tfjs-converter's default is 4 MiB.");
   shard.metavar = "BYTES";
@@ -63,20 +64,20 @@ std::vector<OptionSpec> TfjsExportOptionSpecs() {
   specs.push_back(shard);
 
   specs.push_back(MakeOption(
-      "unfuseOps", "", OptionType::kBool, false, kOptionGroup, "Unfuse TF.js ops",
+      option::kUnfuseOps, "", OptionType::kBool, false, kOptionGroup, "Unfuse TF.js ops",
       "Rewrite _FusedConv2D, _FusedMatMul, FusedDepthwiseConv2dNative, Prelu and the other ops "
       "TensorFlow's registry lacks or keeps for Grappler into standard TensorFlow ops, so "
       "TensorFlow can import the graph; info lists every rewrite."));
 
   OptionSpec allow = MakeOption(
-      "allowUnsupportedOps", "skip_op_check", OptionType::kBool, false, kOptionGroup,
+      option::kAllowUnsupportedOps, "skip_op_check", OptionType::kBool, false, kOptionGroup,
       "Allow ops TF.js lacks",
       "With to: 'tfjs', write the model even when it holds ops the TF.js runtime cannot run "
       "(for a runtime with custom ops, tf.registerOp); with unfuseOps and a TensorFlow "
       "format, even when it holds ops TensorFlow's registry lacks. info.unsupportedOps lists "
       "them. Off: such an export fails with UNSUPPORTED, naming each op and its nodes.");
   allow.rules = {{RuleKind::kUsedWhen,
-                  {{tf::option::kTo, {"tfjs"}}, {"unfuseOps", {true}}},
+                  {{tf::option::kTo, {"tfjs"}}, {option::kUnfuseOps, {true}}},
                   "is used only when writing a TensorFlow.js model, or a TensorFlow format "
                   "with unfuseOps"}};
   specs.push_back(allow);
