@@ -115,27 +115,22 @@ uint64_t OprMaker::SameKeyOf(uint32_t node) const {
 
 void OprMaker::IndexGraph() {
   SameIndex& index = g_->same_index();
-  // Room for every operator there is: the table then grows only with what passes make (room
-  // for twice as many was slower on the 100k-operator bench model: a larger table misses
-  // the cache more often than the growths it saves cost).
-  if (index.map.empty()) index.map.Reserve(g_->size());
   for (; index.indexed < g_->size(); ++index.indexed) {
     const uint64_t code = SameKeyOf(index.indexed);
     if (code == 0) continue;
     // The oldest operator stays: what is there is kept.
-    auto [value, fresh] = index.map.TryEmplace(SameKey(code, g_->node(index.indexed).inputs));
-    if (fresh) *value = VarRef{index.indexed, 0};
+    if (!index.Find(*g_, code, g_->node(index.indexed).inputs)) {
+      index.Enter(*g_, index.indexed, code, VarRef{index.indexed, 0});
+    }
   }
 }
 
 VarRef OprMaker::Insert(OptNode&& n, const std::string& dedup_key) {
-  if (dedup_key.empty()) return AddMade(std::move(n), nullptr);
+  if (dedup_key.empty()) return AddMade(std::move(n), 0);
   IndexGraph();
-  // One lookup: the entry is made now and given its var by AddMade (nothing in between
-  // touches the index, so the pointer stays valid).
-  auto [entry, fresh] = g_->same_index().map.TryEmplace(SameKey(Code(dedup_key), n.inputs));
-  if (!fresh) return *entry;
-  return AddMade(std::move(n), entry);
+  const uint64_t code = Code(dedup_key);
+  if (std::optional<VarRef> found = g_->same_index().Find(*g_, code, n.inputs)) return *found;
+  return AddMade(std::move(n), code);
 }
 
 template <typename MakeParam>
@@ -143,8 +138,7 @@ VarRef OprMaker::Make(const char* cls, uint8_t param_type, uint64_t code, VarLis
                       const MakeParam& make_param) {
   IndexGraph();
   SameIndex& index = g_->same_index();
-  auto [entry, fresh] = index.map.TryEmplace(SameKey(code, inputs));
-  if (!fresh) return *entry;
+  if (std::optional<VarRef> found = index.Find(*g_, code, inputs)) return *found;
   OptNode n;
   n.set_op(g_->NewOperator(cls));
   n.inputs = std::move(inputs);
@@ -158,15 +152,15 @@ VarRef OprMaker::Make(const char* cls, uint8_t param_type, uint64_t code, VarLis
   Operator& op = n.mutable_op();
   op.params.push_back(cached->second);
   op.items = {{DumpItem::kParam, 0}};
-  return AddMade(std::move(n), entry);
+  return AddMade(std::move(n), code);
 }
 
-VarRef OprMaker::AddMade(OptNode&& n, VarRef* entry) {
-  VarRef v{g_->Add(std::move(n)), 0};
-  NameMade(v.node);
-  v = MaybeFold(v);
-  if (entry == nullptr) return v;
-  *entry = v;
+VarRef OprMaker::AddMade(OptNode&& n, uint64_t code) {
+  const uint32_t node = g_->Add(std::move(n));
+  NameMade(node);
+  const VarRef v = MaybeFold({node, 0});
+  if (code == 0) return v;
+  g_->same_index().Enter(*g_, node, code, v);
   // The new node's key is the one just entered (its SameKeyOf is the dedup key, or "");
   // what folding added is ImmutableTensors, which have none: no need to look at them.
   g_->same_index().indexed = static_cast<uint32_t>(g_->size());
@@ -334,10 +328,8 @@ uint32_t OprMaker::Copy(uint32_t node, VarList in, bool keep_var_names) {
   if (g_->node(root).inputs == in) return root;
   IndexGraph();
   const uint64_t same = SameKeyOf(root);
-  // One lookup: the entry is made now and given its var below.
-  auto [entry, fresh] =
-      index.map.TryEmplace(SameKey(same == 0 ? same_code::kCopy | root : same, in));
-  if (!fresh) return entry->node;
+  const uint64_t code = same == 0 ? same_code::kCopy | root : same;
+  if (std::optional<VarRef> found = index.Find(*g_, code, in)) return found->node;
   OptNode n;
   n.ShareOp(old);
   n.inputs = std::move(in);
@@ -352,7 +344,7 @@ uint32_t OprMaker::Copy(uint32_t node, VarList in, bool keep_var_names) {
   if (index.copy_root.size() <= added) index.copy_root.resize(added + 1, SameIndex::kNoRoot);
   index.copy_root[added] = root;
   const VarRef v = MaybeFold({added, 0});
-  *entry = v;
+  index.Enter(*g_, added, code, v);
   // The copy's key is the one just entered; folding adds only ImmutableTensors (no key).
   index.indexed = static_cast<uint32_t>(g_->size());
   return v.node;

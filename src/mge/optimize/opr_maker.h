@@ -69,16 +69,16 @@ class OprMaker {
   VarRef Make(const char* cls, uint8_t param_type, uint64_t code, VarList inputs,
               const MakeParam& make_param);
   // The SameKey code of a key given as text.
-  uint64_t Code(std::string_view text) { return g_->same_index().map.Intern(text); }
-  // Appends `n`, found nowhere in the index, names and folds it, and gives `entry` (its
-  // index entry, or nullptr) what stands for it.
-  VarRef AddMade(OptNode&& n, VarRef* entry);
+  uint64_t Code(std::string_view text) { return g_->same_index().Intern(text); }
+  // Appends `n`, found nowhere in the index, names and folds it, and enters it under `code`
+  // (0: not entered).
+  VarRef AddMade(OptNode&& n, uint64_t code);
   VarRef MaybeFold(VarRef v);
   // Gives an operator made without a name MegEngine's default one (opr_name.h).
   void NameMade(uint32_t node);
 
   OptGraph* g_;
-  // The code MegEngine's deduplication tells operator `node` by (same_table.h); 0 for
+  // The code MegEngine's deduplication tells operator `node` by (same_index.h); 0 for
   // those not indexed.
   uint64_t SameKeyOf(uint32_t node) const;
   // Adds the graph's nodes not yet looked at to its SameIndex.

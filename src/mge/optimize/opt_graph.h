@@ -14,14 +14,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "mge/dump/compat_rewrite.h"
 #include "mge/mge_model.h"
 #include "mge/optimize/eval/host_value.h"
 #include "mge/optimize/node_store.h"
-#include "mge/optimize/same_table.h"
+#include "mge/optimize/same_index.h"
 #include "mge/optimize/var_list.h"
 #include "mge/optimize/var_ref.h"
 #include "mge/optimize/var_shape.h"
@@ -154,22 +153,6 @@ class OptNode {
   const OprClass* cls_ = nullptr;
   static constexpr int64_t kModeUnread = -2, kNoMode = -1;
   mutable int64_t mode_ = kModeUnread;
-};
-
-// The operators of the graph by SameKey, the oldest first: OprMaker fills it, across passes,
-// so that an operator a pass makes again is the one that is already there (a loaded one
-// included), as in MegEngine. `indexed` counts the nodes already looked at.
-struct SameIndex {
-  SameTable map;
-  uint32_t indexed = 0;
-  // Per node, for a copy of an operator (OprMaker::Copy), the operator first copied (they
-  // share params); kNoRoot for the others. By index: a pass may copy 100k operators.
-  static constexpr uint32_t kNoRoot = ~uint32_t{0};
-  std::vector<uint32_t> copy_root;
-  // The param table of each SameKey code OprMaker made one for (the code names the whole
-  // param): the operators a chain pass makes share one table per mode, where building each
-  // one's own cost a FlatBufferBuilder and two allocations.
-  std::unordered_map<uint64_t, Param> params;
 };
 
 class OptGraph {

@@ -64,15 +64,17 @@ uint64_t SameTable::Intern(std::string_view text) {
   return it->second;
 }
 
-std::pair<VarRef*, bool> SameTable::TryEmplace(SameKey key) {
+const VarRef* SameTable::Find(const SameKey& key) const {
+  if (slots_.empty()) return nullptr;
+  const uint32_t index = static_cast<uint32_t>(*Probe(&key, SameKeyHash()(key)));
+  return index == kFree ? nullptr : &entries_[index].value;
+}
+
+void SameTable::Insert(SameKey key, VarRef value) {
   if (2 * (entries_.size() + 1) > slots_.size()) Reserve(2 * (entries_.size() + 1));
   const size_t hash = SameKeyHash()(key);
-  uint64_t* slot = Probe(&key, hash);
-  const uint32_t index = static_cast<uint32_t>(*slot);
-  if (index != kFree) return {&entries_[index].value, false};
-  *slot = (uint64_t{hash} >> 32) << 32 | entries_.size();
-  entries_.push_back({std::move(key), VarRef{}, hash});
-  return {&entries_.back().value, true};
+  *Probe(nullptr, hash) = (uint64_t{hash} >> 32) << 32 | entries_.size();
+  entries_.push_back({std::move(key), value, hash});
 }
 
 }  // namespace graphport::mge::opt

@@ -1,8 +1,7 @@
-// The table behind MegEngine's operator deduplication (opt_graph.h SameIndex): SameKey ->
-// the var standing for it. Open addressing with linear probing, the hash's top half and the
-// key's index in a table of 8-byte slots: a pass that re-makes 100k operators looks each one
-// up, and a node-based hash map cost three cache misses per lookup (bucket, the node before,
-// the node) where this costs about one, and one more for the key that matches.
+// A hash table of dedup keys (SameKey -> the var standing for it), for the keys that
+// SameIndex does not list under their first input. Open addressing with linear probing, the
+// hash's top half and the key's index in a table of 8-byte slots: about one cache miss per
+// lookup, and one more for the key that matches.
 #ifndef GRAPHPORT_MGE_OPTIMIZE_SAME_TABLE_H_
 #define GRAPHPORT_MGE_OPTIMIZE_SAME_TABLE_H_
 
@@ -62,9 +61,10 @@ constexpr uint64_t kText = uint64_t{4} << 56;      // | SameTable::Intern's numb
 
 class SameTable {
  public:
-  // The value entered for `key`, or a new entry VarRef{} when there is none: {value, fresh}.
-  // The pointer stays valid until the next TryEmplace or Reserve.
-  std::pair<VarRef*, bool> TryEmplace(SameKey key);
+  // The value entered for `key`, or nullptr.
+  const VarRef* Find(const SameKey& key) const;
+  // Enters `key`, which Find() did not find, for `value`.
+  void Insert(SameKey key, VarRef value);
   void Reserve(size_t keys);
   bool empty() const { return entries_.empty(); }
   size_t size() const { return entries_.size(); }
@@ -80,6 +80,9 @@ class SameTable {
   static constexpr uint32_t kFree = ~uint32_t{0};
   // Where entry `index` (hash `hash`) goes, or is: the slot of `key`, else a free one.
   uint64_t* Probe(const SameKey* key, size_t hash);
+  const uint64_t* Probe(const SameKey* key, size_t hash) const {
+    return const_cast<SameTable*>(this)->Probe(key, hash);
+  }
 
   // The entries in the order entered; the slots hold the upper 32 bits of each one's hash
   // and its index (kFree in the lower half: none), a power of two of them, at most half used.

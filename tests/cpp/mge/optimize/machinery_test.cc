@@ -171,6 +171,30 @@ TEST(OprMaker, CopiesAsTheMakerMakes) {
   EXPECT_FALSE(t.g().var({unnamed, 0}).middle().name);
 }
 
+// Deduplication finds an operator however many others share its inputs: those listed under
+// their newest input and, past the list's length (16), those entered in the table behind it;
+// of two loaded operators alike, the older is the one found.
+TEST(OprMaker, DeduplicatesOperatorsThatShareAnInput) {
+  TestGraph t;
+  std::vector<VarRef> weights;
+  for (int i = 0; i < 40; ++i) weights.push_back(t.Input("w" + std::to_string(i), {3}));
+  VarRef x = t.Input("x", {3});
+  VarRef loaded = t.Elemwise(kMul, {weights[0], x}, "loaded");
+  VarRef twin = t.Elemwise(kMul, {weights[0], x}, "twin");
+  OprMaker m(&t.g());
+  EXPECT_EQ(m.Elemwise(kMul, {x, weights[0]}), loaded);
+  std::vector<VarRef> made;
+  for (int i = 1; i < 40; ++i) made.push_back(m.Elemwise(kMul, {x, weights[i]}));
+  const size_t size = t.g().size();
+  for (int i = 1; i < 40; ++i) EXPECT_EQ(m.Elemwise(kMul, {weights[i], x}), made[i - 1]) << i;
+  EXPECT_EQ(m.Elemwise(kMul, {x, weights[0]}), loaded);
+  EXPECT_NE(loaded, twin);
+  EXPECT_EQ(t.g().size(), size);  // nothing made twice
+  // Another mode on the same inputs is another operator, listed or in the table.
+  EXPECT_NE(m.Elemwise(kAdd, {x, weights[39]}), made.back());
+  EXPECT_NE(m.Elemwise(kAdd, {x, weights[1]}), made.front());
+}
+
 TEST(Rewriter, CopiesReadersAndInheritsNames) {
   TestGraph t;
   VarRef x = t.Input("x", {3});
