@@ -98,6 +98,8 @@ void OptNode::ShareOp(const OptNode& other) {
   own_ = other.own_;
   copy_ = true;
   mode_ = other.mode_;
+  cls_ = other.cls_;
+  priority_ = other.priority_;
 }
 
 std::optional<uint32_t> OptNode::ReadElemwiseMode() const {
@@ -148,12 +150,15 @@ bool OptGraph::Holds(std::string_view key) const {
 }
 
 uint32_t OptGraph::Add(OptNode&& n) {
-  n.cls_ = n.op().cls;
+  if (!n.copy_) {
+    // A copy has its operator's class and priority already (the operator lies elsewhere).
+    n.cls_ = n.op().cls;
+    n.priority_ = n.op().priority;
+  }
   if (n.cls_ != nullptr && (classes_.empty() || classes_.back() != n.cls_) &&
       std::find(classes_.begin(), classes_.end(), n.cls_) == classes_.end()) {
     classes_.push_back(n.cls_);
   }
-  n.priority_ = n.op().priority;
   if (const std::optional<uint32_t> mode = n.elemwise_mode()) {
     if (*mode < elemwise_modes_.size()) {
       elemwise_modes_.set(*mode);
@@ -173,7 +178,12 @@ uint32_t OptGraph::Add(OptNode&& n) {
 void OptGraph::InferOutputs(OptNode* n) const { InferStatic(*this, n); }
 
 Operator OptGraph::NewOperator(const std::string& key) const {
-  return NewOperatorFor(source_, key, current_priority_);
+  // Looked up and hashed once per class: a chain pass makes 100k operators of one class.
+  auto [it, fresh] = new_operators_.try_emplace(key);
+  if (fresh) it->second = NewOperatorFor(source_, key, 0);
+  Operator op = it->second;
+  op.priority = current_priority_;
+  return op;
 }
 
 Param OptGraph::OwnParam(uint8_t type, flatbuffers::FlatBufferBuilder* fbb,

@@ -10,6 +10,7 @@
 
 #include <bitset>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -258,9 +259,10 @@ class OptGraph {
   mutable bool topo_valid_ = false;
   int32_t current_priority_ = 0;
   SameIndex same_index_;
-  std::vector<const OprClass*> classes_;  // of the nodes, each once
-  std::bitset<128> elemwise_modes_;       // of the nodes
-  bool any_other_mode_ = false;           // a mode beyond those (none in the schema today)
+  std::vector<const OprClass*> classes_;                                // of the nodes, each once
+  mutable std::map<std::string, Operator, std::less<>> new_operators_;  // NewOperator's, by key
+  std::bitset<128> elemwise_modes_;                                     // of the nodes
+  bool any_other_mode_ = false;  // a mode beyond those (none in the schema today)
 };
 
 }  // namespace graphport::mge::opt

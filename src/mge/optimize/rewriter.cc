@@ -62,9 +62,10 @@ void Rewriter::AutoReplaceOutputs(uint32_t node) {
     const VarRef dst{copy, g_->node(copy).outputs.size() == outputs ? k : 0};
     // The copy's outputs are renamed to the old ones' current names (an operator that is
     // already there, which deduplication returns, may have them already).
-    if (g_->var(dst).middle().name != g_->var({node, k}).middle().name) {
-      g_->mutable_var(dst).mutable_middle().name = g_->var({node, k}).middle().name;
-    }
+    const MiddleTensor& had = g_->var({node, k}).middle();
+    const MiddleTensor& has = g_->var(dst).middle();
+    // (A copy reads its names where the old var does: the same tensor, nothing to compare.)
+    if (&has != &had && has.name != had.name) g_->mutable_var(dst).mutable_middle().name = had.name;
     Make({node, k}).to = dst;
   }
 }

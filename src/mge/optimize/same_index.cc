@@ -40,14 +40,15 @@ void SameIndex::Enter(const OptGraph& g, uint32_t node, uint64_t code, VarRef st
   }
   const uint32_t var = g.VarIndex(Anchor(inputs));
   if (var >= newest_.size()) {
-    newest_.resize(g.var_count(), kEnd);
-    listed_.resize(g.var_count(), 0);
+    // Room for as many vars again: the graph grows by a node at a time.
+    newest_.resize(2 * size_t{g.var_count()}, kEnd);
+    listed_.resize(2 * size_t{g.var_count()}, 0);
   }
   if (listed_[var] == kListed) {
     table_.Insert(SameKey(code, inputs), stands);
     return;
   }
-  if (node >= nodes_.size()) nodes_.resize(g.size());
+  if (node >= nodes_.size()) nodes_.resize(2 * g.size());
   nodes_[node] = {code, newest_[var], stands};
   newest_[var] = node;
   ++listed_[var];

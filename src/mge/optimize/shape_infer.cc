@@ -136,17 +136,18 @@ std::optional<Shape> MatrixMulShape(const OptGraph& g, const OptNode& n) {
 VarShape InferShape(const OptGraph& g, const OptNode& n, uint32_t output) {
   if (n.cls() == nullptr) return VarShape();
   const std::string_view key = n.cls()->key;
-  if (IsSource(key)) {
+  const bool elemwise = n.elemwise_mode().has_value();
+  if (!elemwise && IsSource(key)) {
     if (output < n.op().tensors.size()) return g.InternShape(n.op().tensors[output].shape);
     return VarShape();
   }
-  if (Forwards(key) && !n.inputs.empty()) return g.var(n.inputs[0]).shape;
-  if (key == "BatchNorm") {  // y, the last output, has x's shape
+  if (!elemwise && Forwards(key) && !n.inputs.empty()) return g.var(n.inputs[0]).shape;
+  if (!elemwise && key == "BatchNorm") {  // y, the last output, has x's shape
     if (output + 1 == n.outputs.size() && !n.inputs.empty()) return g.var(n.inputs[0]).shape;
     return VarShape();
   }
   if (output != 0) return VarShape();
-  if (key == "Elemwise" || key == "PowC" || key == "TypeCvt") {
+  if (elemwise || key == "Elemwise" || key == "PowC" || key == "TypeCvt") {
     // Inputs of one shape (most operators a pass copies) broadcast to it: no list built.
     const VarShape* same = nullptr;
     for (const VarRef& r : n.inputs) {
@@ -200,7 +201,18 @@ std::optional<int> InferDType(const OptGraph& g, const OptNode& n, uint32_t outp
 
 void InferStatic(const OptGraph& g, OptNode* n) {
   const std::string_view key = n->cls() == nullptr ? std::string_view() : n->cls()->key;
-  if (key == "ImmutableTensor") {
+  if (n->elemwise_mode()) {
+    // Most operators a pass makes or copies: what is told of them without the class tests.
+    bool values = !n->inputs.empty();
+    bool shapes = true;
+    for (const VarRef& r : n->inputs) {
+      const OptNode& in = g.node(r.node);
+      values = values && in.value_const;
+      shapes = shapes && in.shape_const;
+    }
+    n->value_const = values;
+    n->shape_const = shapes || values;
+  } else if (key == "ImmutableTensor") {
     n->value_const = true;
     n->shape_const = true;
   } else if (IsSource(key)) {
