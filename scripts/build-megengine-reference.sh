@@ -49,14 +49,37 @@ checkout MegEngine/midout "$src/third_party/midout" 3b8ae875a9e5c95031aca5edcc42
 checkout gflags/gflags "$src/third_party/gflags" HEAD
 
 build="$root/build"
-if [ ! -f "$build/build.ninja" ]; then
-  cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" \
-    -DMGE_ARCH=fallback -DMGE_INFERENCE_ONLY=ON -DMGE_BUILD_IMPERATIVE_RT=OFF \
-    -DMGE_WITH_CUDA=OFF -DMGE_WITH_TRT=OFF -DMGE_WITH_LITE=OFF -DMGE_WITH_TEST=OFF \
-    -DMGE_WITH_MKLDNN=OFF -DMGE_WITH_JIT=OFF -DMGE_WITH_DISTRIBUTED=OFF -DMGE_ENABLE_CPUINFO=OFF \
-    -DCMAKE_CXX_COMPILER_LAUNCHER="$(command -v ccache || true)"
-fi
+# Configured every time (cmake keeps its cache; ninja then rebuilds only what changed).
+cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" \
+  -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DCMAKE_CXX_COMPILER_LAUNCHER="$(command -v ccache || true)" \
+  -DMGE_ARCH=fallback -DMGE_INFERENCE_ONLY=ON -DMGE_BUILD_IMPERATIVE_RT=OFF \
+  -DMGE_WITH_CUDA=OFF -DMGE_WITH_TRT=OFF -DMGE_WITH_LITE=OFF -DMGE_WITH_TEST=OFF \
+  -DMGE_WITH_MKLDNN=OFF -DMGE_WITH_JIT=OFF -DMGE_WITH_DISTRIBUTED=OFF -DMGE_ENABLE_CPUINFO=OFF
 log "building $build (ninja resumes where an earlier run stopped)"
-ninja -C "$build" megbrain megdnn
+ninja -C "$build" megengine_shared
+
+# The driver, compiled as MegEngine compiles its serializer, linked with MegEngine's shared
+# library (which holds every operator's loader and dumper, registered as it loads).
+log "building $build/network_dump"
+flags="$(python3 - "$build/compile_commands.json" <<'PY'
+import json, shlex, sys
+for entry in json.load(open(sys.argv[1])):
+    if entry["file"].endswith("src/serialization/impl/serializer.cpp"):
+        args = shlex.split(entry["command"])[1:]
+        keep, skip = [], False
+        for a in args:
+            if skip:
+                skip = False
+            elif a in ("-o", "-c", "-MF", "-MT"):
+                skip = True
+            elif not a.endswith(".cpp") and a not in ("-MD",):
+                keep.append(a)
+        print(" ".join(shlex.quote(a) for a in keep))
+        break
+PY
+)"
+eval "c++ $flags -c '$here/megengine-reference/network_dump.cpp' -o '$build/network_dump.o'"
+c++ -o "$build/network_dump" "$build/network_dump.o" -L"$build/src" -lmegengine_shared \
+  -Wl,-rpath,"$build/src" -ldl -lpthread
 echo "$build" >&3
