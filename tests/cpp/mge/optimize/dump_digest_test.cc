@@ -202,13 +202,13 @@ TEST(OptimizedDumpDigest, MotifModel) {
   const std::vector<std::string> passes =
       ExpectDigests({"motifs",
                      MotifModel(12),
-                     {"8545a34678576c4643071e42bf43d870dfc1a6c9c44ee7d32ea315ccebaf9259",
-                      "b79c34015ec5347c472da1c784efc679bc1343ada0437da30ccb5c7b66c62a26",
-                      "158ea774645b018d39160605e47625ca46536b92afec762946743bc522419a94",
-                      "e79ade7ea069638efc81942a4ec47053665d5221ac077f8dadb284c3d13ec310",
-                      "d3aae6c541faa3d366888aef3959977d0e40fc8cb2f62f4723cd567f9159a5f2",
-                      "10ddba019cd761e560a4c5471fdf740095d070303e51dc38d6b1e146779fb3fd",
-                      "fcc601e5e3a060a0426fede9b12525d446a556ad31840a21c43341063af341ed"}});
+                     {"354328f9a066fb12b65549f3caa5ada52e971a9a10c89c5435a0cfecdd2dadc2",
+                      "a21da249980e32fe0ec75b156f41eb5dc6f7876e4d687a2ecb49e827f623d033",
+                      "170f68689fd90bdd8c091a133ed5cfe5e05fe7e7d55e61ff15f18c3344fad631",
+                      "8966a66e0870002568291172da84bdce2ce0c379d8d00b3ed9ae0885be647d1f",
+                      "c27a619daff2c34dcc3eea10335e68f0d08813690598f2abb761eca35eb57e0c",
+                      "3e0b667b0437e517caa8c7ddeffb035fcee81f0c1e87118d631ccda17c5ce553",
+                      "8f0d9fd307fa3adf0ffcdb58dab8a36534c82107c64910ac96e893e3b7ab4d41"}});
   EXPECT_EQ(passes, (std::vector<std::string>{
                         "ConvertBatchNormToElemwise", "NormalizeArithChain", "ParamRedistribute",
                         "ParamFuse", "ReorderArithChain", "ArithFuse", "ReorderArithChain",
