@@ -110,7 +110,7 @@ WrittenDump WriteV1(const DumpPlan& plan) {
   // The hash covers what the builder holds now: the tail of the finished flatbuffer.
   out.content_hash = ContentHash(fbb.GetCurrentBufferPointer(), fbb.GetSize());
   fbs::GraphBuilder gb(fbb);
-  gb.add_mgb_version(g.version);
+  gb.add_mgb_version(plan.version);
   gb.add_hash(out.content_hash);
   gb.add_oprs(opr_vec);
   gb.add_output_vars_idx(outputs);

@@ -183,7 +183,7 @@ WrittenDump WriteV2(const DumpPlan& plan) {
   if (plan.write_middle_tensors) middle_vec = fbb.CreateVector(middle);
 
   v2::ModelBuilder mb(fbb);
-  mb.add_mge_version(g.version);
+  mb.add_mge_version(plan.version);
   mb.add_model_version(from_v1 ? 2 : g.model_version);
   mb.add_oprs(opr_vec);
   if (!middle_vec.IsNull()) mb.add_middle_tensors(middle_vec);

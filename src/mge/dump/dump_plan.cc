@@ -12,6 +12,7 @@ DumpPlan MakeDumpPlan(const Graph& graph, const DumpRequest& request) {
   PlanParamNames(graph, request, &plan);
   PlanOprPriorities(graph, request, &plan);
   PlanMetadata(graph, request, &plan);
+  PlanWriterVersion(graph, request, &plan);
   return plan;
 }
 

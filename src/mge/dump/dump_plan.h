@@ -13,6 +13,10 @@
 
 namespace graphport::mge {
 
+// The MegEngine release whose Network.dump graphport writes as: v1.13.4, as its files name it,
+// (major * 1000 + minor) * 100 + patch.
+inline constexpr uint32_t kNetworkDumpVersion = 101304;
+
 struct DumpPlan {
   const Graph* graph = nullptr;
   DumpFormat format = DumpFormat::kFbsV2;
@@ -32,6 +36,8 @@ struct DumpPlan {
   std::vector<std::string> param_names;  // dump info `params`
   // keep_opr_priority
   std::vector<int32_t> priorities;
+  // Graph.mgb_version / Model.mge_version: kNetworkDumpVersion, or the loaded graph's
+  uint32_t version = 0;
   // enable_metadata / user_info / optimize_for_inference
   bool write_metadata = false;
   Metadata metadata;
@@ -46,6 +52,7 @@ void PlanOprNames(const Graph& graph, const DumpRequest& request, DumpPlan* plan
 void PlanParamNames(const Graph& graph, const DumpRequest& request, DumpPlan* plan);
 void PlanOprPriorities(const Graph& graph, const DumpRequest& request, DumpPlan* plan);
 void PlanMetadata(const Graph& graph, const DumpRequest& request, DumpPlan* plan);
+void PlanWriterVersion(const Graph& graph, const DumpRequest& request, DumpPlan* plan);
 
 }  // namespace graphport::mge
 

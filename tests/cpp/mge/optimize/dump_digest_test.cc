@@ -166,35 +166,35 @@ TEST(OptimizedDumpDigest, Sha256OfTheKnownVectors) {
 TEST(OptimizedDumpDigest, CorpusFiles) {
   ExpectDigests({mge::testing::kConvFile,
                  ReadCorpusFile(mge::testing::kConvFile),
-                 {"41a2fb634aa955c414f276de3591468d1233bf8a2a8eb362aa8b83d262d8fb5f",
-                  "51540e39531cd8159739ac7bb6d52b8d42e1b219de85b33d68ec6a0126ad3207",
-                  "a13309d0f9b8653f4816928f32204409469cb797f05807c2db45fdd7af5cd4f8",
-                  "9d22761971948d9626de1ed7e8b83aeb24cce5e58111b6d767b67dd9a9764598",
-                  "1a3f5dcae0e7befd070825555db699c782f52999a8a86f630c065b5b1c257aa0",
-                  "f3c9e99a8557fba4df47ce01ce50b4d5f44550fe1b9e3e597041c39046d44e53",
-                  "470936ebf2ba3f1a29a23cc755be9c0e1dc91b4fc22de70ffd1acefb23e08fc8"}});
+                 {"4abe5c79d76a99cb27694eaa730d746a2ea6691f5ddd4279e3b659067069e7bc",
+                  "cf5f7bd689fab751f24374c2e5b75ffc57455cbd327a5d7602c59b2351c8b12d",
+                  "4653ee7cdc7ff81a8a647028364c9ac71e4d5e5d3bfa2dd89d0309c63dea002b",
+                  "cdbec63918aa2e0d2ca7d42484b5f1095174f583397ea8f220837fb34b0cbad9",
+                  "41a223b35a623e22b0cbb5cb8243adce01956010800ab4d5beb12b954f89d99e",
+                  "374b16f17b1b309b796c270f844e1cb499f5bcc91bd2dca0125c728d19316102",
+                  "3da156d3075f45e5c80b3282672ba5d38f134ef8dbd5b312925315f049fa74e3"}});
   ExpectDigests({mge::testing::kReshapeFile,
                  ReadCorpusFile(mge::testing::kReshapeFile),
-                 {"47e49f149d98c40581ed81295ca6747037c0671b9a52e53c94d587ab6e1dc785",
-                  "71e7a2b9562c90eb9c67c0d4aa350af3e2d1731f6d05cead363db24a773b9868",
-                  "3cf91ad0e3b3d2f6adc0603f82774d0c2c23eb3b7b37e3892fca2b9586054a36",
-                  "8807d8c3bcff3b6bd5b50bcd13d8eb4210c55708dc971ee2114b984411a10c65",
-                  "69aeb7294bfeb29690a49f185a963b076e613b6f5acabbdcec8697729e2269c0",
-                  "378dd46f28ba6c3c66301e2d202b3205e3dc7d06a2ceccda1b9b39d6361354a3",
-                  "47f169ffc76ac7b5fbda7b77f5497ae2b94c8db8c616ee9898866334d2d44992"}});
+                 {"8d295d77f5c1599bd41adf96c72b61b7f70f7bdf74007efcb0d8504055cfd5b1",
+                  "1e07a8bc82473c450181b9b5b2e73481559418d1014fcb9b9c87209a95abf1c9",
+                  "66a40f22aa12d7959a7b1ae3d0d6a455e0cb6fff7951668ba5671da3a467b58f",
+                  "eb63a95294f1f30a8f71a9419e0a2986df81e210a75e0d7ecb640aa4ef79cbe4",
+                  "8d55d50d824dac7d1f9a70361ba6f901a00290809ebe4c230c04fad3d91d7a9f",
+                  "db855e277e6147010ee1bf2c7d4888170b2bf129448f5054900f079de60e1653",
+                  "a809a7a06e3b77d536f2943ab8ff758d63a5f3cc9eccd5f0651c225a5084326b"}});
 }
 
 TEST(OptimizedDumpDigest, BlocksModel) {
   const std::vector<std::string> passes =
       ExpectDigests({"blocks",
                      BlocksModel(3000),
-                     {"402ad1a156f602731b0e69d64c03192a0ef735d42706f0c78bdc6c7f8f4091bf",
-                      "b2967e600ed467c532bf0a4919b26798dcfa4ca1b8be224903d725f1c20b4578",
-                      "457a5cd577e2a84abfb954cd77b257dbf182907b3ba117741727d5423cca1b91",
-                      "fd824c56901584a2caf3f4dd5a64a485d6cec6094517c5fd5fc3212cfb2d5da6",
-                      "a61182d7948263df2c015b9718ecce44ecb1229374faabfb0739b38e3bc71346",
-                      "24eaa8c4f4d9d4e8448f71bb3d7a2f04028fdf86d0f09286393ad7249266aaa3",
-                      "e40481851a27a87dd87cc548db213da0e6fe6544c4cff060df22331ab7aa1852"}});
+                     {"6a90aef2030d5a4b1b404cf5e99828f0a61f23f0220b5251fb706b5d0d5fa8b7",
+                      "82bba47dfa726339e3141082338c409d4c54186cfff994a86ce7e90f8d705eff",
+                      "7ae64583417f26e84a457aac2b6b3b370ede69647c3196b98c197b262ee37a2c",
+                      "1afddc6a6f82339914c2db78e15bcf5b685731664d2d8491f726e72eaab955b0",
+                      "ef20ec08c8b3fe58e1fd804256da0e0ed25f0aec4d8b3f1e74f3ea39bc28a34b",
+                      "1a8f3cba62019f197fd1aa47d6e8f1cf1614941e2fa070213c5785112004d75f",
+                      "456f71017bb6406dd983399cb5805e0487c0e5cec36f7cf63e09cdefd29ecd93"}});
   EXPECT_EQ(passes, (std::vector<std::string>{"ReorderArithChain", "ArithFuse", "ParamMerge"}));
 }
 
@@ -202,13 +202,13 @@ TEST(OptimizedDumpDigest, MotifModel) {
   const std::vector<std::string> passes =
       ExpectDigests({"motifs",
                      MotifModel(12),
-                     {"354328f9a066fb12b65549f3caa5ada52e971a9a10c89c5435a0cfecdd2dadc2",
-                      "a21da249980e32fe0ec75b156f41eb5dc6f7876e4d687a2ecb49e827f623d033",
-                      "170f68689fd90bdd8c091a133ed5cfe5e05fe7e7d55e61ff15f18c3344fad631",
-                      "8966a66e0870002568291172da84bdce2ce0c379d8d00b3ed9ae0885be647d1f",
-                      "c27a619daff2c34dcc3eea10335e68f0d08813690598f2abb761eca35eb57e0c",
-                      "3e0b667b0437e517caa8c7ddeffb035fcee81f0c1e87118d631ccda17c5ce553",
-                      "8f0d9fd307fa3adf0ffcdb58dab8a36534c82107c64910ac96e893e3b7ab4d41"}});
+                     {"f7ce966e57edd10f6eb9cc6abbad62e54ab33f6121a1ef0bb9894c826a0ece52",
+                      "db28d0aeee786c5f40d2949cfd139a778912d1b7b0a3f950a0715954cef69f1f",
+                      "c0766342e579872ddb6a0811358f413a6d5321a3a8c20b281613d63a1547cce1",
+                      "c50b5e8f748156ac04eecce38284b3248c09af14ef7d36049d8523440182199d",
+                      "ebe015f8622c98fe8b236746e8ba4a4d2a259922b97f0d36dbe9e5fa74916b36",
+                      "e3f0af95429786020e239d67378fd23c873e155c05a4f4443b52a53d09ef08a4",
+                      "f6cd72dfe7bbc54cfc32e743f48572c8e29b70d3bf5ea0403d1b1699493d1be6"}});
   EXPECT_EQ(passes, (std::vector<std::string>{
                         "ConvertBatchNormToElemwise", "NormalizeArithChain", "ParamRedistribute",
                         "ParamFuse", "ReorderArithChain", "ArithFuse", "ReorderArithChain",
