@@ -8,7 +8,7 @@ namespace graphport::mge {
 void SetPriorityToId(const std::vector<uint64_t>* ids, Graph* graph) {
   // A loaded graph's ids: one counter for operators and their outputs, in load order (as
   // OptGraph numbers them).
-  uint64_t next = 1;
+  uint64_t next = 0;
   for (size_t i = 0; i < graph->oprs.size(); ++i) {
     Operator& op = graph->oprs[i];
     const uint64_t id = ids != nullptr && i < ids->size() ? (*ids)[i] : next;

@@ -254,7 +254,7 @@ class OptGraph {
   mutable ShapeTable shapes_;
   std::vector<VarRef> endpoints_;
   std::vector<VarRef> loaded_endpoints_;
-  uint64_t next_id_ = 1;
+  uint64_t next_id_ = 0;  // MegEngine numbers a graph's first operator 0
   mutable std::vector<uint32_t> topo_;
   mutable bool topo_valid_ = false;
   int32_t current_priority_ = 0;

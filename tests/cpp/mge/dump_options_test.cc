@@ -173,12 +173,13 @@ TEST_F(MgeDumpOptions, KeepOprPriority) {
     return p;
   };
   EXPECT_EQ(priorities(nullptr), (std::vector<int32_t>{0, 0, 0, 0}));
-  // Network.dump's set_priority_to_id: the operator without a priority takes its id (data,
-  // the first operator loaded: 1); asLoaded keeps the priorities as they are. Optimized,
-  // "add" = ADD(mul, b) is made again with its inputs in var id order, ADD(b, mul)
-  // (ReorderArithChain; the new ADD takes the priority 7 of the operator visited), so the
-  // dumper's walk from the output meets merged0 before data: {merged0, data, mul, add}.
-  EXPECT_EQ(priorities({{"keepOprPriority", true}}), (std::vector<int32_t>{3, 1, 5, 7}));
+  // Network.dump's set_priority_to_id: the operator without a priority takes its id, which
+  // MegEngine counts from 0 (data, the first operator loaded, stays 0); asLoaded keeps the
+  // priorities as they are. Optimized, "add" = ADD(mul, b) is made again with its inputs in
+  // var id order, ADD(b, mul) (ReorderArithChain; the new ADD takes the priority 7 of the
+  // operator visited), so the dumper's walk from the output meets merged0 before data:
+  // {merged0, data, mul, add}.
+  EXPECT_EQ(priorities({{"keepOprPriority", true}}), (std::vector<int32_t>{3, 0, 5, 7}));
   EXPECT_EQ(priorities(AsLoaded({{"keepOprPriority", true}})), (std::vector<int32_t>{0, 3, 5, 7}));
   V1Flatbuffer fb;
   const fbs::Graph* g =

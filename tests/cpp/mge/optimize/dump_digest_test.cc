@@ -170,18 +170,18 @@ TEST(OptimizedDumpDigest, CorpusFiles) {
                   "cf5f7bd689fab751f24374c2e5b75ffc57455cbd327a5d7602c59b2351c8b12d",
                   "4653ee7cdc7ff81a8a647028364c9ac71e4d5e5d3bfa2dd89d0309c63dea002b",
                   "cdbec63918aa2e0d2ca7d42484b5f1095174f583397ea8f220837fb34b0cbad9",
-                  "41a223b35a623e22b0cbb5cb8243adce01956010800ab4d5beb12b954f89d99e",
-                  "374b16f17b1b309b796c270f844e1cb499f5bcc91bd2dca0125c728d19316102",
-                  "3da156d3075f45e5c80b3282672ba5d38f134ef8dbd5b312925315f049fa74e3"}});
+                  "eb597993f80caed47d51daa9341d2dcfb913541c192f78040c7d3ed25af3c00a",
+                  "db48e19405b55aeff3c7cde3c6fb5f1ab321f9411cc91ed8953c7e1572e9298b",
+                  "7167285779d672cd286793c1334898547fcc08f78a9751062793a7a2ee2a01ea"}});
   ExpectDigests({mge::testing::kReshapeFile,
                  ReadCorpusFile(mge::testing::kReshapeFile),
                  {"8d295d77f5c1599bd41adf96c72b61b7f70f7bdf74007efcb0d8504055cfd5b1",
                   "1e07a8bc82473c450181b9b5b2e73481559418d1014fcb9b9c87209a95abf1c9",
                   "66a40f22aa12d7959a7b1ae3d0d6a455e0cb6fff7951668ba5671da3a467b58f",
                   "eb63a95294f1f30a8f71a9419e0a2986df81e210a75e0d7ecb640aa4ef79cbe4",
-                  "8d55d50d824dac7d1f9a70361ba6f901a00290809ebe4c230c04fad3d91d7a9f",
-                  "db855e277e6147010ee1bf2c7d4888170b2bf129448f5054900f079de60e1653",
-                  "a809a7a06e3b77d536f2943ab8ff758d63a5f3cc9eccd5f0651c225a5084326b"}});
+                  "c7633e5d578eaad5aa979bd1dac4117b5cfcdc698cbef9bd86582b23b965baeb",
+                  "f0e81180548548f89c6b50c4883f6e038f81d184b9412c2134d941397754cbfe",
+                  "45973e5fdf28dbab229ab7ef050a9a0980fab3a8ff8c1dfb6f1c403a38c5d362"}});
 }
 
 TEST(OptimizedDumpDigest, BlocksModel) {
@@ -192,7 +192,7 @@ TEST(OptimizedDumpDigest, BlocksModel) {
                       "82bba47dfa726339e3141082338c409d4c54186cfff994a86ce7e90f8d705eff",
                       "7ae64583417f26e84a457aac2b6b3b370ede69647c3196b98c197b262ee37a2c",
                       "1afddc6a6f82339914c2db78e15bcf5b685731664d2d8491f726e72eaab955b0",
-                      "ef20ec08c8b3fe58e1fd804256da0e0ed25f0aec4d8b3f1e74f3ea39bc28a34b",
+                      "2dd52ba30c4a3533e421a9dd878f07dda7e7def8ceb18e5ddae3ba3f7bbd99db",
                       "1a8f3cba62019f197fd1aa47d6e8f1cf1614941e2fa070213c5785112004d75f",
                       "456f71017bb6406dd983399cb5805e0487c0e5cec36f7cf63e09cdefd29ecd93"}});
   EXPECT_EQ(passes, (std::vector<std::string>{"ReorderArithChain", "ArithFuse", "ParamMerge"}));
@@ -202,13 +202,13 @@ TEST(OptimizedDumpDigest, MotifModel) {
   const std::vector<std::string> passes =
       ExpectDigests({"motifs",
                      MotifModel(12),
-                     {"f7ce966e57edd10f6eb9cc6abbad62e54ab33f6121a1ef0bb9894c826a0ece52",
-                      "db28d0aeee786c5f40d2949cfd139a778912d1b7b0a3f950a0715954cef69f1f",
-                      "c0766342e579872ddb6a0811358f413a6d5321a3a8c20b281613d63a1547cce1",
-                      "c50b5e8f748156ac04eecce38284b3248c09af14ef7d36049d8523440182199d",
-                      "ebe015f8622c98fe8b236746e8ba4a4d2a259922b97f0d36dbe9e5fa74916b36",
-                      "e3f0af95429786020e239d67378fd23c873e155c05a4f4443b52a53d09ef08a4",
-                      "f6cd72dfe7bbc54cfc32e743f48572c8e29b70d3bf5ea0403d1b1699493d1be6"}});
+                     {"d9f03832dca9fb1a3e35149aff63a0cacb122117670f2dc6931d6f2639b8c916",
+                      "c47df80de9547ff569e7a9f6bf7db39307fc725612a0318f6ef077783f66a0c6",
+                      "56197e4264edb5709624b2ae1ceebb25f28b93a7e2bc815182df4e64891a0e94",
+                      "73d38143666023fc3318f7f3cc9a8bab120bc5b46b401729f5e33813b631fc0a",
+                      "fd754a9cb40844a6225645e0fa9fa56d74c432323c238049db449d45ea15e8a4",
+                      "efb8c534941a0aaf9fd4a40e6d510966c0376f50ada551467056a7e87ef9ad1b",
+                      "cee65a05889a748540fc0432ed62d2161bb20efa2cfcad014d2c64b8f0694700"}});
   EXPECT_EQ(passes, (std::vector<std::string>{
                         "ConvertBatchNormToElemwise", "NormalizeArithChain", "ParamRedistribute",
                         "ParamFuse", "ReorderArithChain", "ArithFuse", "ReorderArithChain",

@@ -68,7 +68,7 @@ TEST(OprName, ExpandFusedArithNamesWhatItMakes) {
   VarRef a = t.Input("a", {3, 4}), b = t.Input("b", {3, 4});
   t.Output(t.Elemwise(kFuseAddRelu, {a, b}, "act"));
   EXPECT_EQ(MadeNames(&t, ExpandFusedArith),
-            (std::vector<std::string>{"ADD(a,b)[7]", "RELU(ADD[7])[9]"}));
+            (std::vector<std::string>{"ADD(a,b)[6]", "RELU(ADD[6])[8]"}));
 }
 
 TEST(OprName, ArithFuseNamesTheFusedOperator) {
@@ -110,14 +110,14 @@ TEST(OprName, ChainPassesNameWhatTheyMake) {
     t.Output(t.Elemwise(kSub, {x, y}));
     std::vector<std::string> names = MadeNames(&t, NormalizeArithChain);
     for (const std::string& n : names) EXPECT_TRUE(DefaultNamed(n)) << n;
-    EXPECT_EQ(names.front(), "NEGATE(y)[7]");
+    EXPECT_EQ(names.front(), "NEGATE(y)[6]");
   }
   {
     TestGraph t;  // x + NEGATE(y) -> x - y
     VarRef x = t.Input("x", {4}), y = t.Input("y", {4});
     t.Output(t.Elemwise(kAdd, {x, t.Elemwise(kNegate, {y})}));
     std::vector<std::string> names = MadeNames(&t, FinalArithTransform);
-    EXPECT_EQ(names, (std::vector<std::string>{"SUB(x,y)[9]"}));
+    EXPECT_EQ(names, (std::vector<std::string>{"SUB(x,y)[8]"}));
   }
   {
     TestGraph t;  // (x + c) + y: the constant goes last
