@@ -3,7 +3,12 @@
 // optimize_for_inference (issue 33; research megengine_optimize.md §7.2). Not part of graphport.
 //
 //   network_dump IN OUT [--format FBS|FBS_V2] [--compat 8.14] [--keep-opr-priority]
-//                [--no-optimize] [--kwarg NAME]...
+//                [--no-optimize] [--kwarg NAME]... [--trace]
+//
+// --trace prints, once after loading and once after dumping, each operator reachable from the
+// outputs in the dumper's order: its id, class and name, its input var ids, and per output var
+// its id, shown name (* when set explicitly), static shape, and D when it holds a device
+// tensor and V when volatile (not dumped). graphport's ids and middle tensors are read off it.
 //
 // --kwarg takes Network.dump's optimizer kwargs by name (enable_fuse_conv_bias_nonlinearity,
 // enable_nchw44, ...); enable_fuse_grain is on unless --kwarg no_fuse_grain. The other
@@ -31,8 +36,28 @@ using Layout = cg::GraphCommonOptimizeOptions::LayoutTransform;
 int Usage() {
   std::fprintf(stderr,
                "usage: network_dump IN OUT [--format FBS|FBS_V2] [--compat 8.14] "
-               "[--keep-opr-priority] [--no-optimize] [--kwarg NAME]...\n");
+               "[--keep-opr-priority] [--no-optimize] [--kwarg NAME]... [--trace]\n");
   return 2;
+}
+
+void Trace(const char* stage, const SymbolVarArray& outputs) {
+  std::printf("# %s\n", stage);
+  cg::DepOprIter print{[](cg::OperatorNodeBase* op) {
+    std::printf("%zu %s \"%s\" in", op->id(), op->dyn_typeinfo()->name, op->cname());
+    for (auto* in : op->input()) std::printf(" %zu", in->id());
+    std::printf(" out");
+    for (auto* out : op->output()) {
+      std::printf(" %zu \"%s\"%s [", out->id(), out->cname(), out->has_name_set() ? "*" : "");
+      for (size_t i = 0; i < out->shape().ndim; ++i) {
+        std::printf("%s%zu", i ? "," : "", out->shape()[i]);
+      }
+      std::printf("]%s%s", out->dev_tensor_valid() ? " D" : "",
+                  out->contain_flag(cg::VarNode::Flag::VOLATILE_CONTENT) ? " V" : "");
+    }
+    std::printf("\n");
+  }};
+  for (const auto& var : outputs) print.add(var);
+  for (const auto& var : outputs) std::printf("endpoint %zu\n", var.node()->id());
 }
 
 // G.optimize_for_inference(out, **kwargs): each kwarg sets one field (a layout kwarg replaces
@@ -71,6 +96,7 @@ int main(int argc, char** argv) {
   ser::GraphDumpFormat format = ser::GraphDumpFormat::FLATBUFFERS_V2;
   bool optimize = true;
   bool keep_opr_priority = false;
+  bool trace = false;
   std::string compat;
   gopt::OptimizeForInferenceOptions opt;
   opt.fuse_grain = true;  // Python's default
@@ -82,6 +108,8 @@ int main(int argc, char** argv) {
       compat = argv[++i];
     } else if (std::strcmp(argv[i], "--keep-opr-priority") == 0) {
       keep_opr_priority = true;
+    } else if (std::strcmp(argv[i], "--trace") == 0) {
+      trace = true;
     } else if (std::strcmp(argv[i], "--no-optimize") == 0) {
       optimize = false;
     } else if (std::strcmp(argv[i], "--kwarg") == 0 && i + 1 < argc) {
@@ -126,6 +154,7 @@ int main(int argc, char** argv) {
   SymbolVarArray outputs = loaded.output_var_list;
   for (auto& var : outputs) var.node()->name(var.node()->name());
 
+  if (trace) Trace("loaded", outputs);
   if (optimize) outputs = gopt::optimize_for_inference(outputs, opt);
   ser::Metadata metadata;
   metadata.is_valid = true;
@@ -146,6 +175,7 @@ int main(int argc, char** argv) {
   config.no_change_graph = false;
   config.compat_older_version = compat;
   auto result = dumper->dump(outputs, config, metadata);
+  if (trace) Trace("dumped", outputs);
   std::printf("%s: %zu operators, %zu bytes\n", argv[2], result.nr_opr, result.tot_bytes);
   return 0;
 }
