@@ -5,6 +5,7 @@
 #define GRAPHPORT_MGE_DTYPE_INFER_H_
 
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "mge/mge_model.h"
@@ -16,6 +17,8 @@ std::vector<std::optional<int>> InferVarDTypes(const Graph& graph);
 
 // Whether the operator has a trailing volatile `workspace` output (dtype Byte).
 bool HasWorkspaceOutput(const Operator& op);
+// The same for an operator class, by its key.
+bool ClassHasWorkspaceOutput(std::string_view key);
 
 }  // namespace graphport::mge
 

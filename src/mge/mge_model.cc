@@ -61,7 +61,8 @@ std::string Graph::FormatName() const {
 std::optional<std::string> Graph::VarName(uint32_t id) const {
   if (id >= vars.size()) return std::nullopt;
   const Var& var = vars[id];
-  if (format == DumpFormat::kFbsV2) return var.middle.name;
+  // An optimized graph names every var in its middle tensors, whatever it was read from.
+  if (format == DumpFormat::kFbsV2 || var.middle.name) return var.middle.name;
   const Operator& op = oprs[var.opr];
   if (op.output_names && var.index < op.output_names->size()) {
     return (*op.output_names)[var.index];

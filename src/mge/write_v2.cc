@@ -119,7 +119,9 @@ WrittenDump WriteV2(const DumpPlan& plan) {
     Offset<flatbuffers::Vector<uint32_t>> outputs;
     if (plan.write_middle_tensors) {
       for (uint32_t v : op.outputs) {
-        const MiddleTensor& mt = from_v1 ? MiddleFromV1(op, v) : g.vars[v].middle;
+        // An optimized graph has its own (OptGraph::Emit), whatever it was read from.
+        const MiddleTensor& mt =
+            from_v1 && !g.vars[v].middle.present ? MiddleFromV1(op, v) : g.vars[v].middle;
         auto mname = strings.Create(plan.var_names[v]);
         if (mt.present && (mt.comp_node || mt.dtype || mt.format)) {
           Offset<flatbuffers::Vector<uint32_t>> shape;

@@ -1,20 +1,18 @@
 // graphport's MegEngine exports against MegEngine itself: tests/fixtures/mge_reference/ holds
 // what MegEngine v1.13.4's Network.dump wrote (scripts/megengine-reference/, issue 33) for three
 // inputs, the two corpus dumps and the optimizer's blocks model, with seven option sets: the
-// default optimization, FBS, FBS 8.14, and the kwargs. graphport's export of the same input with
-// the same options must have the same operators, params, inputs, outputs, priorities, tensors,
-// metadata and graph outputs; a case with no gap left must be the same bytes.
+// default optimization, FBS, FBS 8.14, and the kwargs. graphport's
+// export of the same input with the same options must have the same operators, params, inputs,
+// outputs, priorities, tensors, metadata, graph outputs and middle tensors; a case with no gap
+// left must be the same bytes (15 of the 21 are).
 //
 // What still differs is listed per case in cases.json's `gaps` and checked to differ, so that a
 // fix shows up as a failure here until its gap is struck off:
-// - varNames, varShapes, varDevices (FBS_V2's middle tensors): MegEngine writes each var's
-//   shown name, the static shape its passes happened to infer, and a dtype and comp node only
-//   for the vars holding a device tensor at dump time; graphport keeps the loaded middle
-//   tensors and writes the names it gave.
-// - priorities (written with keepOprPriority: each operator's id) and originalIds (each graph
-//   output's var id; graphport keeps the loaded one): MegEngine counts ids graphport does not,
-//   vars no file numbers (a Convolution takes 5 ids, a Reduce 3) and, on the blocks model, 12
-//   more in its passes before the first operator the optimizer makes.
+// - varNames (the float16 conversions): MegEngine names the TypeCvt it puts before an input
+//   and the operators ConvertF32ToF16 makes anew after the vars they replace; graphport names
+//   them by MegEngine's default naming.
+// - originalIds (the float16 conversions of the blocks model): MegEngine spends 30 more ids in
+//   ConvertF32ToF16 than graphport counts, which shows in the graph output's original_id.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -21,10 +21,15 @@ namespace param = mgb::serialization::fbs::param;
 constexpr size_t kMaxConstFoldingSize = 1024;  // MegEngine's MAX_CONST_FOLDING_SIZE
 constexpr size_t kCachedValueSize = 28;        // MAX_NDIM * 4: values ImmutableTensor caches
 
-// The order MegEngine's Elemwise constructor stores inputs in: commutative operands by var
-// id; FUSE_MUL_ADD3's two factors by id (the addend last); FUSE_MUL_ADD4's factors pairwise,
-// then the pairs by their first factors' ids.
-void SortInputs(const OptGraph& g, uint32_t mode, VarList* in) {
+uint64_t PowCCode(float exp) {
+  uint32_t bits;
+  std::memcpy(&bits, &exp, 4);
+  return same_code::kPowC | bits;
+}
+
+}  // namespace
+
+void SortElemwiseInputs(const OptGraph& g, uint32_t mode, VarList* in) {
   auto id = [&](size_t k) { return g.var((*in)[k]).id; };
   if (CommutativeElemwise(mode) && in->size() == 2 && id(1) < id(0)) std::swap((*in)[0], (*in)[1]);
   if (mode == kFuseMulAdd3 && in->size() == 3 && id(1) < id(0)) std::swap((*in)[0], (*in)[1]);
@@ -37,14 +42,6 @@ void SortInputs(const OptGraph& g, uint32_t mode, VarList* in) {
     }
   }
 }
-
-uint64_t PowCCode(float exp) {
-  uint32_t bits;
-  std::memcpy(&bits, &exp, 4);
-  return same_code::kPowC | bits;
-}
-
-}  // namespace
 
 bool AlmostEqual(float x, float y) {
   return std::fabs(x - y) < std::numeric_limits<float>::epsilon() * std::fabs(x + y) ||
@@ -129,7 +126,10 @@ VarRef OprMaker::Insert(OptNode&& n, const std::string& dedup_key) {
   if (dedup_key.empty()) return AddMade(std::move(n), 0);
   IndexGraph();
   const uint64_t code = Code(dedup_key);
-  if (std::optional<VarRef> found = g_->same_index().Find(*g_, code, n.inputs)) return *found;
+  if (std::optional<VarRef> found = g_->same_index().Find(*g_, code, n.inputs)) {
+    g_->SpendIdsOfDeduplicated(g_->Key(found->node), n.outputs.size());
+    return *found;
+  }
   return AddMade(std::move(n), code);
 }
 
@@ -138,7 +138,10 @@ VarRef OprMaker::Make(const char* cls, uint8_t param_type, uint64_t code, VarLis
                       const MakeParam& make_param) {
   IndexGraph();
   SameIndex& index = g_->same_index();
-  if (std::optional<VarRef> found = index.Find(*g_, code, inputs)) return *found;
+  if (std::optional<VarRef> found = index.Find(*g_, code, inputs)) {
+    g_->SpendIdsOfDeduplicated(cls, 1);
+    return *found;
+  }
   OptNode n;
   n.set_op(g_->NewOperator(cls));
   n.inputs = std::move(inputs);
@@ -191,7 +194,10 @@ VarRef OprMaker::Imm(const HostValue& value, VarRef like) {
   const bool cached = value.size() <= kCachedValueSize;
   if (cached) {
     auto it = consts_.find(key);
-    if (it != consts_.end()) return it->second;
+    if (it != consts_.end()) {
+      g_->SpendIdsOfDeduplicated("ImmutableTensor", 1);
+      return it->second;
+    }
   }
   VarRef v{g_->Add(TensorHolderNode(g_, "ImmutableTensor", value.shape, value.dtype,
                                     std::move(bytes), locator)),
@@ -225,7 +231,7 @@ VarRef OprMaker::TypeCvt(VarRef x, int dtype) {
 }
 
 VarRef OprMaker::Elemwise(uint32_t mode, VarList in) {
-  SortInputs(*g_, mode, &in);
+  SortElemwiseInputs(*g_, mode, &in);
   // The in-place shortcuts that give an input back unchanged (its shape is the result's).
   if ((mode == kAdd || mode == kMul) && in.size() == 2) {
     for (int k = 0; k < 2; ++k) {
@@ -317,7 +323,7 @@ VarRef OprMaker::ReduceTo(VarRef x, uint32_t mode, VarRef target) {
 uint32_t OprMaker::Copy(uint32_t node, VarList in, bool keep_var_names) {
   const OptNode& old = g_->node(node);
   std::optional<uint32_t> mode = old.elemwise_mode();
-  if (mode) SortInputs(*g_, *mode, &in);
+  if (mode) SortElemwiseInputs(*g_, *mode, &in);
   // A copy of a copy has the params of the operator first copied: deduplicated against
   // that one (which a copy reading its inputs is) and its other copies, or against any
   // operator of the same key (an Elemwise of the mode).
@@ -325,11 +331,17 @@ uint32_t OprMaker::Copy(uint32_t node, VarList in, bool keep_var_names) {
   const uint32_t root = node < index.copy_root.size() && index.copy_root[node] != SameIndex::kNoRoot
                             ? index.copy_root[node]
                             : node;
-  if (g_->node(root).inputs == in) return root;
+  if (g_->node(root).inputs == in) {
+    g_->SpendIdsOfDeduplicated(g_->Key(node), old.outputs.size());
+    return root;
+  }
   IndexGraph();
   const uint64_t same = SameKeyOf(root);
   const uint64_t code = same == 0 ? same_code::kCopy | root : same;
-  if (std::optional<VarRef> found = index.Find(*g_, code, in)) return found->node;
+  if (std::optional<VarRef> found = index.Find(*g_, code, in)) {
+    g_->SpendIdsOfDeduplicated(g_->Key(node), old.outputs.size());
+    return found->node;
+  }
   OptNode n;
   n.ShareOp(old);
   n.inputs = std::move(in);

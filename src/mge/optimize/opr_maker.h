@@ -104,6 +104,11 @@ std::optional<uint32_t> ElemwiseModeOf(const Operator& op);
 void TakeRestFrom(const Operator& source, Operator* op);
 
 // MegEngine's almost_equal for floats.
+// The order MegEngine's Elemwise constructor stores inputs in: commutative operands by var
+// id; FUSE_MUL_ADD3's two factors by id (the addend last); FUSE_MUL_ADD4's factors pairwise,
+// then the pairs by their first factors' ids.
+void SortElemwiseInputs(const OptGraph& g, uint32_t mode, VarList* in);
+
 bool AlmostEqual(float x, float y);
 // The one value of a var that is an ImmutableTensor of one element.
 std::optional<float> ImmScalar(const OptGraph& g, VarRef v);

@@ -39,6 +39,70 @@ std::string ValueSummary(const Operator& op) {
   return "const" + ShapeText(value->shape);
 }
 
+// MegEngine's default name of each operator class (the name its constructor passes on), and
+// whether it names its first input only: reshape(x), not reshape(x,target).
+struct ClassName {
+  const char* key;
+  const char* base;
+  bool first_input_only;
+};
+constexpr ClassName kClassNames[] = {
+    {"AdaptivePooling", "adaptive_pooling", false},
+    {"AddUpdate", "inplace_add", false},
+    {"Argsort", "argsort", false},
+    {"AxisAddRemove", "axis_add_rm", true},
+    {"BatchConvBiasForward", "batch_conv_bias", false},
+    {"BatchNorm", "batch_norm", false},
+    {"BatchedMatrixMul", "batched_matrix_mul", false},
+    {"Broadcast", "broadcast", true},
+    {"Concat", "concat", false},
+    {"CondTake", "cond_take", false},
+    {"ConvBiasForward", "conv_bias", false},
+    {"Convolution", "conv", false},
+    {"Convolution3D", "conv3d", false},
+    {"Convolution3DBackwardData", "conv3d_bwd_data", false},
+    {"Convolution3DBackwardFilter", "conv3d_bwd_filter", false},
+    {"ConvolutionBackwardData", "conv_bwd_data", false},
+    {"ConvolutionBackwardFilter", "conv_bwd_filter", false},
+    {"Copy", "copy", true},
+    {"Correlation", "correlation", false},
+    {"Dimshuffle", "dimshuffle", true},
+    {"Dot", "dot", false},
+    {"Dropout", "dropout", false},
+    {"GeneralNorm", "general_norm", false},
+    {"GetVarShape", "shape_of", false},
+    {"GroupNorm", "group_norm", false},
+    {"Host2DeviceCopy", "h2d", false},
+    {"Identity", "identity", false},
+    {"InstanceNorm", "instance_norm", false},
+    {"LayerNorm", "layer_norm", false},
+    {"LocalShareBackwardData", "local_share_bwd_data", false},
+    {"LocalShareForward", "local_share", false},
+    {"MarkNoBroadcastElemwise", "no_brdcst", false},
+    {"MatrixMul", "matrix_mul", false},
+    {"MultipleDeviceTensorHolder", "multi_dv", false},
+    {"Pooling", "pooling", true},
+    {"PoolingBackward", "pooling_bwd", false},
+    {"ROIAlign", "roi_align", false},
+    {"ROIPooling", "roi_pooling", false},
+    {"Reshape", "reshape", true},
+    {"SetSubtensor", "set_subtensor", false},
+    {"ShapeHint", "shape_hint", false},
+    {"SharedDeviceTensor", "shared", false},
+    {"Softmax", "softmax", false},
+    {"Split", "split", true},
+    {"Subtensor", "subtensor", true},
+    {"TopK", "top_k", false},
+    {"WarpPerspective", "warp_perspective", false},
+};
+
+const ClassName* FindClassName(std::string_view key) {
+  for (const ClassName& c : kClassNames) {
+    if (key == c.key) return &c;
+  }
+  return nullptr;
+}
+
 // The class's part of a default name.
 std::string Base(const OptGraph& g, uint32_t node) {
   const Operator& op = g.node(node).op();
@@ -60,69 +124,123 @@ std::string Base(const OptGraph& g, uint32_t node) {
         g.node(node).outputs.empty() ? std::optional<int>() : g.node(node).outputs[0].dtype;
     return "as" + (dtype ? DTypeName(*dtype) : std::string());
   }
-  if (key == "ImmutableTensor") return ValueSummary(op);
-  if (key == "GetVarShape") return "shape_of";
-  if (key == "Reshape") return "reshape";
-  if (key == "Broadcast") return "broadcast";
-  if (key == "Concat") return "concat";
-  if (key == "Subtensor") return "subtensor";
-  if (key == "Dimshuffle") return "dimshuffle";
-  if (key == "Host2DeviceCopy") return "h2d";
-  if (key == "SharedDeviceTensor") return "shared";
-  if (key == "MultipleDeviceTensorHolder") return "multi_dv";
+  if (key == "ImmutableTensor") {
+    // A loaded constant's value is set up from a device tensor, which MegEngine sums up by
+    // its shape only; one a pass makes from a host value, by its value when it has one element.
+    if (node < g.loaded_count()) {
+      std::optional<HostValue> value = StoredValue(op, 0);
+      return value ? "const" + ShapeText(value->shape) : "const";
+    }
+    return ValueSummary(op);
+  }
+  if (const ClassName* c = FindClassName(key)) return c->base;
   return key.empty() ? op.DisplayType() : std::string(key);
 }
 
-// An input's part: its name without the outermost parenthesised span, appended to `out`
-// (no copy of the name: a pass names every operator it makes after its inputs).
-void AppendStripped(std::string_view name, std::string* out) {
-  const size_t open = name.find('(');
-  const size_t close = name.rfind(')');
-  if (open != std::string_view::npos && close != std::string_view::npos && close > open) {
-    out->append(name.substr(0, open));
-    out->append(name.substr(close + 1));
-  } else {
-    out->append(name);
-  }
+// How many inputs the default name lists.
+size_t NamedInputs(const OptGraph& g, uint32_t node) {
+  const std::string_view key = g.Key(node);
+  const ClassName* c = FindClassName(key);
+  const bool first_only =
+      key == "Reduce" || key == "TypeCvt" || key == "PowC" || (c != nullptr && c->first_input_only);
+  return first_only ? std::min<size_t>(1, g.node(node).inputs.size()) : g.node(node).inputs.size();
 }
 
-// The same for VarName(g, v).
-void AppendStrippedVarName(const OptGraph& g, VarRef v, std::string* out) {
-  const OptVar& var = g.var(v);
-  if (var.middle().name) return AppendStripped(*var.middle().name, out);
-  if (var.v1_name() && !var.v1_name()->empty()) return AppendStripped(*var.v1_name(), out);
-  AppendStripped(VarName(g, v), out);
+// An input's part: its name without the outermost parenthesised span (from the first '(' to
+// the last ')', or to the end when no ')' follows), appended to `out`.
+void AppendStripped(std::string_view name, std::string* out) {
+  const size_t open = name.find('(');
+  if (open == std::string_view::npos) {
+    out->append(name);
+    return;
+  }
+  out->append(name.substr(0, open));
+  const size_t close = name.rfind(')');
+  if (close != std::string_view::npos && close > open) out->append(name.substr(close + 1));
+}
+
+// When a var's name is read: while MegEngine loads the graph (a loaded operator's default
+// name is made then, from its inputs' names at that time), or after Network.load named each
+// input var after its tensor (G.load_graph) and before the passes.
+enum class View { kLoading, kLoaded };
+
+// The var's own name: the file's middle tensor or FBS v1 output name, or a pass's.
+const std::string* ExplicitName(const OptVar& var) {
+  if (var.middle().name) return &*var.middle().name;
+  if (var.v1_name() && !var.v1_name()->empty()) return var.v1_name();
+  return nullptr;
+}
+
+// A loaded input's tensor name, which names its var once the graph is loaded.
+const std::string* InputTensorName(const OptGraph& g, uint32_t node) {
+  const OptNode& n = g.node(node);
+  if (n.name_source() == OptNode::kNoNameSource || g.Key(node) != "Host2DeviceCopy") {
+    return nullptr;
+  }
+  const Operator& op = n.op();
+  if (op.tensors.empty() || !op.tensors[0].name) return nullptr;
+  return &*op.tensors[0].name;
+}
+
+// ":o<k>" after the operator's name for one of several outputs.
+void AppendOutputSuffix(const OptNode& n, uint32_t output, std::string* out) {
+  if (n.outputs.size() == 1) return;
+  out->append(":o");
+  out->append(std::to_string(output));
+}
+
+// The same as AppendStripped(name of v) without making the name: a default name stripped is
+// its base and id (a pass names every operator it makes after its inputs).
+void AppendStrippedVarName(const OptGraph& g, VarRef v, View view, std::string* out) {
+  if (const std::string* name = ExplicitName(g.var(v))) return AppendStripped(*name, out);
+  const OptNode& n = g.node(v.node);
+  if (view == View::kLoaded) {
+    if (const std::string* tensor = InputTensorName(g, v.node)) {
+      return AppendStripped(*tensor, out);
+    }
+  }
+  if (n.op().name) {
+    AppendStripped(*n.op().name, out);
+  } else {
+    const uint32_t source = n.name_source() == OptNode::kNoNameSource ? v.node : n.name_source();
+    out->append(Base(g, source));
+    out->append("[" + std::to_string(g.node(source).id) + "]");
+  }
+  AppendOutputSuffix(n, v.output, out);
 }
 
 }  // namespace
 
 std::string VarName(const OptGraph& g, VarRef v) {
-  const OptVar& var = g.var(v);
-  if (var.middle().name) return *var.middle().name;
-  if (var.v1_name() && !var.v1_name()->empty()) return *var.v1_name();
+  if (const std::string* name = ExplicitName(g.var(v))) return *name;
+  if (const std::string* tensor = InputTensorName(g, v.node)) return *tensor;
   const OptNode& n = g.node(v.node);
-  // Not the inputs' names again: a chain of nameless operators would repeat them all.
-  const std::string opr =
-      n.op().name ? *n.op().name : Base(g, v.node) + "[" + std::to_string(n.id) + "]";
-  if (n.outputs.size() == 1) return opr;
-  return opr + ":o" + std::to_string(v.output);
+  std::string name;
+  if (n.op().name) {
+    name = *n.op().name;
+  } else if (n.name_source() != OptNode::kNoNameSource) {
+    name = DefaultOprName(g, n.name_source());
+  } else {
+    name = Base(g, v.node) + "[" + std::to_string(n.id) + "]";
+  }
+  AppendOutputSuffix(n, v.output, &name);
+  return name;
 }
 
 std::string DefaultOprName(const OptGraph& g, uint32_t node) {
   const OptNode& n = g.node(node);
+  const View view = node < g.loaded_count() ? View::kLoading : View::kLoaded;
   std::string name = Base(g, node);
-  const std::string_view key = g.Key(node);
-  // Reshape and Broadcast name only the var they reshape; sources have no inputs.
-  const size_t named = (key == "Reshape" || key == "Broadcast") ? 1 : n.inputs.size();
-  if (named != 0 && !n.inputs.empty()) {
+  const size_t named = NamedInputs(g, node);
+  if (named != 0) {
     name += "(";
-    for (size_t k = 0; k < named && k < n.inputs.size(); ++k) {
+    for (size_t k = 0; k < named; ++k) {
       if (k) name += ",";
       if (name.size() >= kNameListLimit) {
         name += "...";
         break;
       }
-      AppendStrippedVarName(g, n.inputs[k], &name);
+      AppendStrippedVarName(g, n.inputs[k], view, &name);
     }
     name += ")";
   }

@@ -3,8 +3,11 @@
 // `<base>(<input names>)[<operator id>]` for an operator made without a name, where an input's
 // name loses its outermost parenthesised part and the list ends in "..." once 64 characters
 // are reached; an ImmutableTensor's base is its value in short (`const<0.5>`, `const{1,256}`).
-// Copies of an operator keep its name (copy_opr_shallow keeps the config); ParamFuse and
-// ParamMerge name theirs themselves.
+// A loaded operator stored without a name has the default name MegEngine gave it while
+// loading, with its load id; copies of an operator keep its name (copy_opr_shallow keeps the
+// config); ParamFuse and ParamMerge name theirs themselves. Once loaded, an input var is named
+// after its tensor (G.load_graph). Each class's base is the name its constructor passes on
+// (`conv`, `shape_of`, `reduce0`...), checked against MegEngine v1.13.4's own dumps.
 #ifndef GRAPHPORT_MGE_OPTIMIZE_OPR_NAME_H_
 #define GRAPHPORT_MGE_OPTIMIZE_OPR_NAME_H_
 
@@ -14,8 +17,9 @@
 
 namespace graphport::mge::opt {
 
-// The name MegEngine shows for var `v`: its explicit name, else its operator's name (with
-// ":o<k>" for one of several outputs), else its operator's base and id.
+// The name MegEngine shows for var `v`, the one keep_var_name writes: its explicit name, else
+// an input's tensor name, else its operator's name (stored, or the default one it was given)
+// with ":o<k>" for one of several outputs.
 std::string VarName(const OptGraph& g, VarRef v);
 
 // The default name of operator `node`, made from its class, params or value, its inputs'

@@ -100,11 +100,12 @@ void OptNode::ShareOp(const OptNode& other) {
   mode_ = other.mode_;
   cls_ = other.cls_;
   priority_ = other.priority_;
+  name_source_ = other.name_source_;
 }
 
 std::optional<uint32_t> OptNode::ReadElemwiseMode() const {
   const std::optional<uint32_t> mode = ElemwiseModeOf(op());
-  mode_ = mode ? int64_t{*mode} : kNoMode;
+  mode_ = mode ? static_cast<int32_t>(*mode) : kNoMode;
   return mode;
 }
 
@@ -131,9 +132,16 @@ OptGraph::OptGraph(const Graph& graph, RewrittenGraph* storage)
       n.outputs.push_back(std::move(v));
       by_id[op.outputs[k]] = VarRef{static_cast<uint32_t>(i), static_cast<uint32_t>(k)};
     }
+    // MegEngine's Elemwise constructor stores commutative inputs by var id, and the ids of a
+    // load are not those of the dump that wrote the file: the loaded order may change.
+    if (const std::optional<uint32_t> mode = n.elemwise_mode()) {
+      SortElemwiseInputs(*this, *mode, &n.inputs);
+    }
     current_priority_ = op.priority;
+    n.name_source_ = static_cast<uint32_t>(i);
     Add(std::move(n));
   }
+  loaded_count_ = static_cast<uint32_t>(graph.oprs.size());
   for (const OutputVar& out : graph.outputs) endpoints_.push_back(by_id[out.compact_id]);
   loaded_endpoints_ = endpoints_;
   current_priority_ = 0;
@@ -168,6 +176,7 @@ uint32_t OptGraph::Add(OptNode&& n) {
   }
   n.id = next_id_++;
   for (OptVar& v : n.outputs) v.id = next_id_++;
+  next_id_ += hidden_ids_.After(n.cls_);
   first_var_.push_back(var_count_);
   var_count_ += static_cast<uint32_t>(n.outputs.size());
   InferOutputs(&n);
@@ -280,7 +289,7 @@ void CopyAllButEdges(const Operator& from, Operator* op) {
 
 const Graph& OptGraph::Emit() {
   const std::vector<uint32_t> order = TopoOrder();
-  if (Unchanged(order)) return source_;
+  emitted_unchanged_ = Unchanged(order);
   Graph& out = storage_->graph;
   const Graph& g = source_;
   out = Graph();
@@ -307,6 +316,10 @@ const Graph& OptGraph::Emit() {
     OptNode& n = nodes_[index];
     storage_->opr_ids.push_back(n.id);
     std::vector<std::optional<std::string>> shown = ShownNames(index);
+    // Named before the operator may be moved out below.
+    std::vector<std::string> names;
+    names.reserve(n.outputs.size());
+    for (uint32_t k = 0; k < n.outputs.size(); ++k) names.push_back(VarName(*this, {index, k}));
     // A loaded operator is copied, and so is one shared with a copy of it; one a pass made is
     // moved (Emit() is the graph's last use).
     bool had_inputs;
@@ -343,9 +356,15 @@ const Graph& OptGraph::Emit() {
       Var& var = out.vars.back();
       var.opr = static_cast<uint32_t>(out.oprs.size() - 1);
       var.index = k;
-      OptVar& v = n.outputs[k];
-      var.middle = v.renamed() ? std::move(v.mutable_middle()) : v.middle();
-      if (!v1 && !shown.empty() && shown[k]) var.middle.name = shown[k];
+      // What MegEngine's dumper knows of a var: the name it shows, and the static shape
+      // inferred when its operator was inserted (none when it cannot be told). A dtype, comp
+      // node and format it writes only for a var holding a device tensor, which no var of a
+      // graph loaded and optimized but never run does.
+      const OptVar& v = n.outputs[k];
+      var.middle = MiddleTensor();
+      var.middle.present = true;
+      var.middle.name = std::move(names[k]);
+      if (v.shape && !v.shape->empty()) var.middle.shape = *v.shape;
     }
     const std::string_view key = op.cls == nullptr ? std::string_view() : op.cls->key;
     if (key == "SharedDeviceTensor" || key == "MultipleDeviceTensorHolder" ||
@@ -354,10 +373,9 @@ const Graph& OptGraph::Emit() {
     }
   }
   out.nr_shared_tensor = shared;
-  for (size_t i = 0; i < endpoints_.size(); ++i) {
-    const uint32_t original = i < g.outputs.size() ? g.outputs[i].original_id : 0;
-    const VarRef& v = endpoints_[i];
-    out.outputs.push_back({first_var[v.node] + v.output, original});
+  // A graph output's original_id is its var's id in the graph MegEngine dumps.
+  for (const VarRef& v : endpoints_) {
+    out.outputs.push_back({first_var[v.node] + v.output, static_cast<uint32_t>(var(v).id)});
   }
   for (const Operator& op : out.oprs) {
     for (const Tensor& t : op.tensors) out.value_bytes += t.has_value ? t.value.size() : 0;

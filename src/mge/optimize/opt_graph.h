@@ -20,6 +20,7 @@
 #include "mge/dump/compat_rewrite.h"
 #include "mge/mge_model.h"
 #include "mge/optimize/eval/host_value.h"
+#include "mge/optimize/hidden_ids.h"
 #include "mge/optimize/node_store.h"
 #include "mge/optimize/same_index.h"
 #include "mge/optimize/var_list.h"
@@ -132,6 +133,11 @@ class OptNode {
     if (mode_ == kNoMode) return std::nullopt;
     return ReadElemwiseMode();
   }
+  // The loaded node whose default name this node's operator carries (itself, or the loaded
+  // operator a copy was made of: copy_opr_shallow keeps the name MegEngine gave the operator
+  // when it loaded it), or kNoNameSource for an operator a pass made.
+  static constexpr uint32_t kNoNameSource = UINT32_MAX;
+  uint32_t name_source() const { return name_source_; }
 
   VarList inputs;
   OutputList outputs;
@@ -152,8 +158,9 @@ class OptNode {
   const Operator* loaded_ = nullptr;
   std::shared_ptr<Operator> own_;
   const OprClass* cls_ = nullptr;
-  static constexpr int64_t kModeUnread = -2, kNoMode = -1;
-  mutable int64_t mode_ = kModeUnread;
+  static constexpr int32_t kModeUnread = -2, kNoMode = -1;
+  mutable int32_t mode_ = kModeUnread;
+  uint32_t name_source_ = kNoNameSource;
 };
 
 class OptGraph {
@@ -165,6 +172,8 @@ class OptGraph {
   const Graph& source() const { return source_; }
   RewrittenGraph* storage() { return storage_; }
   size_t size() const { return nodes_.size(); }
+  // The loaded operators are nodes 0 .. loaded_count() - 1, in load order.
+  uint32_t loaded_count() const { return loaded_count_; }
   const OptNode& node(uint32_t index) const { return nodes_[index]; }
   OptNode& mutable_node(uint32_t index) {
     topo_valid_ = false;  // the caller may change its inputs
@@ -214,8 +223,15 @@ class OptGraph {
   VarShape InternShape(const std::optional<Shape>& shape) const { return shapes_.Intern(shape); }
 
   // Appends an operator (ids are taken from the counter: the operator's, then one per
-  // output), infers what can be told of its outputs and returns its index.
+  // output, then those MegEngine spends on what no file numbers: HiddenIds), infers what can be
+  // told of its outputs and returns its index.
   uint32_t Add(OptNode&& node);
+  // Spends the ids MegEngine's constructor of an operator of class `key` with `outputs`
+  // numbered outputs takes when the operator is then found in the graph already (the graph
+  // deduplicates after constructing): the operator's, its outputs', its workspace's.
+  void SpendIdsOfDeduplicated(std::string_view key, size_t outputs) {
+    next_id_ += 1 + outputs + HiddenIds::Workspace(key);
+  }
   // An operator of class `key` with no params yet, in the graph's format and with the
   // priority of the operator being visited.
   Operator NewOperator(const std::string& key) const;
@@ -231,11 +247,15 @@ class OptGraph {
   // The comp node locator of a var: its operator's, or its tensor's, or its first input's.
   std::optional<std::string> LocatorOf(VarRef v) const;
 
-  // The graph in the dumper's order: source() itself when no pass changed anything that
-  // reaches the endpoints (the same operators, inputs, names and order), else
-  // storage()->graph, which new and changed operators are moved into: this is the graph's
-  // last use.
+  // The graph in the dumper's order, as MegEngine dumps it, in storage()->graph (new and
+  // changed operators are moved into it: this is the graph's last use): every var named as
+  // MegEngine shows it and with the static shape it infers, graph outputs numbered with
+  // MegEngine's ids. Written even when no pass changed the graph: MegEngine's dump of a
+  // graph it loaded and left alone still names and numbers it so.
   const Graph& Emit();
+  // Whether Emit() found the operators that reach the endpoints, their inputs, names and
+  // order, as loaded.
+  bool emitted_unchanged() const { return emitted_unchanged_; }
 
  private:
   void InferOutputs(OptNode* n) const;
@@ -254,9 +274,12 @@ class OptGraph {
   mutable ShapeTable shapes_;
   std::vector<VarRef> endpoints_;
   std::vector<VarRef> loaded_endpoints_;
+  uint32_t loaded_count_ = 0;
   uint64_t next_id_ = 0;  // MegEngine numbers a graph's first operator 0
+  HiddenIds hidden_ids_;
   mutable std::vector<uint32_t> topo_;
   mutable bool topo_valid_ = false;
+  bool emitted_unchanged_ = false;
   int32_t current_priority_ = 0;
   SameIndex same_index_;
   std::vector<const OprClass*> classes_;                                // of the nodes, each once

@@ -83,8 +83,8 @@ OptimizeResult OptimizeForInference(const Graph& graph, const OptimizeOptions& o
   run(RemoveShapeHint);
   result.graph = &g.Emit();
   // What one pass does a later one may undo (ArithFuse fuses again what ExpandFusedArith
-  // took apart, into the loaded operators), so the graph changed only if Emit() wrote another.
-  result.changed = result.graph != &graph;
+  // took apart, into the loaded operators), so the graph changed only if Emit() found it so.
+  result.changed = !g.emitted_unchanged();
   return result;
 }
 

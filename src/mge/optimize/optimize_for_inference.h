@@ -9,8 +9,8 @@
 // FuseConvBiasZ) run where MegEngine runs them.
 // The arithmetic passes take apart what they later put together (ExpandFusedArith and
 // ArithFuse, NormalizeArithChain and FinalArithTransform); operators made again are
-// deduplicated against the graph's own, so a graph that is already optimized comes out as the
-// loaded graph itself. Not here: CondExecConstPredicateFolding (no conditional execution in a
+// deduplicated against the graph's own, so a graph that is already optimized comes out with
+// the loaded operators. Not here: CondExecConstPredicateFolding (no conditional execution in a
 // dump), FuseDeconvCvt, and the layout kwargs (refused before this runs). Every
 // MegEngine export calls this unless optimizeForInference is false or asLoaded is set.
 #ifndef GRAPHPORT_MGE_OPTIMIZE_OPTIMIZE_FOR_INFERENCE_H_
@@ -27,8 +27,8 @@ namespace graphport::mge::opt {
 struct OptimizeResult {
   std::vector<PassReport> passes;  // every pass run, in order
   bool changed = false;
-  // The optimized graph: the input graph itself when no pass changed it (nothing is copied),
-  // else out->graph.
+  // The optimized graph, out->graph: named and numbered as MegEngine dumps it, even when no
+  // pass changed an operator (OptGraph::Emit).
   const Graph* graph = nullptr;
 };
 

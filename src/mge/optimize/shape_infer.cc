@@ -169,6 +169,10 @@ VarShape InferShape(const OptGraph& g, const OptNode& n, uint32_t output) {
     return g.InternShape(BroadcastShapes(shapes));
   }
   if (key == "Convolution") return g.InternShape(ConvolutionShape(g, n));
+  if ((key == "ConvolutionBackwardFilter" || key == "ConvolutionBackwardData") &&
+      n.inputs.size() == 3) {
+    return g.var(n.inputs[2]).shape;  // the third input gives the shape (make_identity)
+  }
   if (key == "MatrixMul") return g.InternShape(MatrixMulShape(g, n));
   if (key == "Pooling") return g.InternShape(PoolingShape(g, n));
   if (key == "Reshape" || key == "Broadcast" || key == "Dimshuffle" || key == "AxisAddRemove" ||

@@ -13,6 +13,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/error.h"
@@ -138,6 +139,48 @@ inline bool VerifiesAsV2(const std::string& file) {
   std::memcpy(storage.data(), file.data(), file.size());
   flatbuffers::Verifier verifier(reinterpret_cast<const uint8_t*>(storage.data()), file.size());
   return mgb::serialization::fbs::v2::VerifySizePrefixedModelBuffer(verifier);
+}
+
+// Where the graph outputs' original_id fields of a dump lie, as (byte offset in the file,
+// size); in FBS v1 also the graph's hash, which covers them.
+inline std::vector<std::pair<size_t, size_t>> OriginalIdFields(const std::string& file) {
+  namespace fbs = mgb::serialization::fbs;
+  std::vector<std::pair<size_t, size_t>> fields;
+  if (file.size() >= 8 && (file.compare(0, 4, "MGBC") == 0 || file.compare(0, 4, "MGBS") == 0)) {
+    V1Flatbuffer fb = V1FlatbufferOf(file);
+    const size_t start = file.size() - fb.size;
+    const auto* graph = fbs::GetSizePrefixedGraph(fb.data());
+    if (graph->output_vars_idx() == nullptr) return fields;
+    for (const auto* v : *graph->output_vars_idx()) {
+      fields.emplace_back(start + (reinterpret_cast<const uint8_t*>(v) - fb.data()) + 4, 4);
+    }
+    // Generated tables hide their Table base; the field is found through it.
+    const uint8_t* hash =
+        reinterpret_cast<const flatbuffers::Table*>(graph)->GetAddressOf(fbs::Graph::VT_HASH);
+    if (hash != nullptr) fields.emplace_back(start + (hash - fb.data()), 8);
+    return fields;
+  }
+  std::vector<uint64_t> storage((file.size() + 7) / 8);
+  std::memcpy(storage.data(), file.data(), file.size());
+  const auto* base = reinterpret_cast<const uint8_t*>(storage.data());
+  const auto* model = fbs::v2::GetSizePrefixedModel(base);
+  if (model->output_vars_idx() == nullptr) return fields;
+  for (const auto* v : *model->output_vars_idx()) {
+    const uint8_t* field = reinterpret_cast<const flatbuffers::Table*>(v)->GetAddressOf(
+        fbs::v2::OutputVar::VT_ORIGINAL_ID);
+    if (field != nullptr) fields.emplace_back(field - base, 4);
+  }
+  return fields;
+}
+
+// `file` with the graph outputs' original_id of `other`, a dump laid out alike: MegEngine's
+// re-dump of its own dump numbers the graph's vars anew (ids follow load order and what the
+// passes spend), so a re-dump is the same file but for these, as MegEngine's is.
+inline std::string WithOriginalIdsOf(std::string file, const std::string& other) {
+  const std::vector<std::pair<size_t, size_t>> fields = OriginalIdFields(file);
+  if (fields != OriginalIdFields(other) || file.size() != other.size()) return file;
+  for (const auto& [offset, size] : fields) file.replace(offset, size, other, offset, size);
+  return file;
 }
 
 // inspect()'s count with that label (counts are [label, number] pairs).

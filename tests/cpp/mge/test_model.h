@@ -18,7 +18,8 @@ namespace graphport::mge::testing {
 namespace v2 = mgb::serialization::fbs::v2;
 namespace fbsp = mgb::serialization::fbs::param;
 
-inline std::string BuildTestModelV2() {
+// `bias_shape`: b's; [1, 3] (w's) makes the product and sum one FUSE_MUL_ADD3 (ArithFuse).
+inline std::string BuildTestModelV2(std::vector<uint32_t> bias_shape = {1}) {
   flatbuffers::FlatBufferBuilder fbb;
   auto cpu = [&]() { return v2::CreateCompNode(fbb, fbb.CreateSharedString("cpu0:0")); };
   auto f32 = [&]() { return mgb::serialization::fbs::CreateDType(fbb); };
@@ -70,7 +71,8 @@ inline std::string BuildTestModelV2() {
   op("Host2DeviceCopy", 2, "data", 0, {}, {0}, v2::OperatorParam_param_Host2DeviceCopy,
      fbsp::CreateHost2DeviceCopy(fbb).Union(), {tensor("data", {1, 3}, {})});
   op("MultipleDeviceTensorHolder", 2, "merged0", 3, {}, {1, 2}, 0, 0,
-     {tensor("w", {1, 3}, {1, 2, 3}), tensor("b", {1}, {0.5f})});
+     {tensor("w", {1, 3}, {1, 2, 3}),
+      tensor("b", bias_shape, std::vector<float>(bias_shape.size() == 2 ? 3 : 1, 0.5f))});
   op("Elemwise", 1, "mul", 5, {0, 1}, {3}, v2::OperatorParam_param_Elemwise, elemwise(21), {});
   op("Elemwise", 1, "add", 7, {3, 2}, {4}, v2::OperatorParam_param_Elemwise, elemwise(16), {});
   auto opr_vec = fbb.CreateVector(oprs);

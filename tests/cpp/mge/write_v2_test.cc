@@ -70,11 +70,44 @@ INSTANTIATE_TEST_SUITE_P(Corpus, MgeWriteV2, ::testing::ValuesIn(CorpusFiles()))
 namespace graphport::mge {
 namespace {
 
-// From FBS v1, the middle tensors carry what MegEngine's V2 dumper would know: a constant's
-// value layout and the input's static shape; other vars their (kept or synthesized) name.
+// From FBS v1, the default (optimized) export's middle tensors are MegEngine's own: every
+// var's shown name (the input named after its tensor, the others by the default names
+// MegEngine gave their operators on load, with its load ids) and the static shape inferred
+// when its operator was inserted; no dtype or comp node, which MegEngine writes only for a
+// var holding a device tensor (none does in a graph loaded and not run). The whole file is
+// MegEngine v1.13.4's byte for byte (tests/js/mge_reference.test.mjs).
 TEST(MgeWriteV2, MiddleTensorsFromFbsV1) {
   auto l = testing::Load(testing::ReadCorpusFile(testing::kConvFile));
   std::string out = testing::Export(l.model.get(), nullptr).model();
+  std::vector<uint64_t> storage((out.size() + 7) / 8);
+  std::memcpy(storage.data(), out.data(), out.size());
+  const auto* model = mgb::serialization::fbs::v2::GetSizePrefixedModel(storage.data());
+  const auto* middle = model->middle_tensors();
+  ASSERT_NE(middle, nullptr);
+  ASSERT_EQ(middle->size(), 11u);
+  auto shape = [&](uint32_t k) {
+    const auto* s = middle->Get(k)->shape();
+    return s == nullptr ? std::vector<uint32_t>() : std::vector<uint32_t>(s->begin(), s->end());
+  };
+  EXPECT_EQ(middle->Get(0)->name()->str(), "arg_0");
+  EXPECT_EQ(shape(0), (std::vector<uint32_t>{8, 1, 32, 32}));
+  EXPECT_EQ(middle->Get(2)->name()->str(), "const{5,1,3,3}[4]");
+  EXPECT_EQ(shape(2), (std::vector<uint32_t>{5, 1, 3, 3}));
+  EXPECT_EQ(middle->Get(5)->name()->str(), "ADD(conv[6],const{1,5,1,1}[11])[13]");
+  EXPECT_EQ(shape(5), (std::vector<uint32_t>{8, 5, 16, 16}));
+  EXPECT_EQ(middle->Get(10)->name()->str(), "OprAttr");
+  EXPECT_EQ(shape(10), (std::vector<uint32_t>{5, 1, 3, 3}));
+  for (uint32_t k = 0; k < middle->size(); ++k) {
+    EXPECT_EQ(middle->Get(k)->dtype(), nullptr) << k;
+    EXPECT_EQ(middle->Get(k)->comp_node(), nullptr) << k;
+  }
+}
+
+// Kept as loaded, an FBS v1 file's vars have what graphport reads in it: a constant's value
+// layout and the input's shape; other vars a synthesized name.
+TEST(MgeWriteV2, MiddleTensorsFromFbsV1AsLoaded) {
+  auto l = testing::Load(testing::ReadCorpusFile(testing::kConvFile));
+  std::string out = testing::Export(l.model.get(), testing::AsLoaded()).model();
   std::vector<uint64_t> storage((out.size() + 7) / 8);
   std::memcpy(storage.data(), out.data(), out.size());
   const auto* model = mgb::serialization::fbs::v2::GetSizePrefixedModel(storage.data());
