@@ -70,6 +70,8 @@ nlohmann::json ExportMgeGraph(const MgeFile& file, size_t graph_index, const Opt
   if (request.optimize_for_inference) {
     optimized = opt::OptimizeForInference(loaded, request.optimize, &optimized_storage);
     source = optimized.graph;
+  } else if (!request.as_loaded) {
+    source = &opt::AsMegEngineLoadedIt(loaded, &optimized_storage);
   }
   Graph prioritized;
   if (request.keep_opr_priority && !request.as_loaded) {

@@ -1,10 +1,10 @@
 // graphport's MegEngine exports against MegEngine itself: tests/fixtures/mge_reference/ holds
 // what MegEngine v1.13.4's Network.dump wrote (scripts/megengine-reference/, issue 33) for three
-// inputs, the two corpus dumps and the optimizer's blocks model, with seven option sets: the
-// default optimization, FBS, FBS 8.14, and the kwargs. graphport's
+// inputs, the two corpus dumps and the optimizer's blocks model, with eight option sets: the
+// default optimization, FBS, FBS 8.14, the kwargs, and optimize_for_inference off. graphport's
 // export of the same input with the same options must have the same operators, params, inputs,
 // outputs, priorities, tensors, metadata, graph outputs and middle tensors; a case with no gap
-// left must be the same bytes (15 of the 21 are).
+// left must be the same bytes (18 of the 24 are).
 //
 // What still differs is listed per case in cases.json's `gaps` and checked to differ, so that a
 // fix shows up as a failure here until its gap is struck off:
@@ -27,7 +27,7 @@ checkNoLeaksAtEnd(gp);
 
 const FIXTURES = join(REPO, 'tests', 'fixtures', 'mge_reference');
 const CASES = JSON.parse(readFileSync(join(FIXTURES, 'cases.json'), 'utf8'));
-assert.equal(CASES.inputs.length * CASES.optionSets.length, 21, 'the 21 reference dumps');
+assert.equal(CASES.inputs.length * CASES.optionSets.length, 24, 'the 24 reference dumps');
 
 const inputBytes = (path) => readBytes(path.startsWith('corpus:')
   ? join(CORPUS, path.slice('corpus:'.length))

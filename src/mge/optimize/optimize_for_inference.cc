@@ -88,4 +88,9 @@ OptimizeResult OptimizeForInference(const Graph& graph, const OptimizeOptions& o
   return result;
 }
 
+const Graph& AsMegEngineLoadedIt(const Graph& graph, RewrittenGraph* out) {
+  OptGraph g(graph, out);
+  return g.Emit();
+}
+
 }  // namespace graphport::mge::opt

@@ -37,6 +37,11 @@ struct OptimizeResult {
 OptimizeResult OptimizeForInference(const Graph& graph, const OptimizeOptions& options,
                                     RewrittenGraph* out);
 
+// `graph` as MegEngine dumps a graph it loaded and did not optimize (Network.dump with
+// optimize_for_inference=False): the same operators, with vars named, shaped and numbered
+// as MegEngine has them (OptGraph::Emit), in out->graph.
+const Graph& AsMegEngineLoadedIt(const Graph& graph, RewrittenGraph* out);
+
 }  // namespace graphport::mge::opt
 
 #endif  // GRAPHPORT_MGE_OPTIMIZE_OPTIMIZE_FOR_INFERENCE_H_
