@@ -2,17 +2,12 @@
 // what MegEngine v1.13.4's Network.dump wrote (scripts/megengine-reference/, issue 33) for three
 // inputs, the two corpus dumps and the optimizer's blocks model, with eight option sets: the
 // default optimization, FBS, FBS 8.14, the kwargs, and optimize_for_inference off. graphport's
-// export of the same input with the same options must have the same operators, params, inputs,
-// outputs, priorities, tensors, metadata, graph outputs and middle tensors; a case with no gap
-// left must be the same bytes (18 of the 24 are).
+// export of the same input with the same options must be the same bytes: all 24 are.
 //
-// What still differs is listed per case in cases.json's `gaps` and checked to differ, so that a
-// fix shows up as a failure here until its gap is struck off:
-// - varNames (the float16 conversions): MegEngine names the TypeCvt it puts before an input
-//   and the operators ConvertF32ToF16 makes anew after the vars they replace; graphport names
-//   them by MegEngine's default naming.
-// - originalIds (the float16 conversions of the blocks model): MegEngine spends 30 more ids in
-//   ConvertF32ToF16 than graphport counts, which shows in the graph output's original_id.
+// A case whose export still differed would list the parts that differ in cases.json's `gaps`
+// (operators, priorities, metadata, outputs, originalIds, mgeVersion, varNames, varShapes,
+// varDevices): those are checked to differ, so that a fix fails the test until its gap is
+// struck off, and the others to be equal. None is listed now.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -353,6 +353,10 @@ uint32_t OprMaker::Copy(uint32_t node, VarList in, bool keep_var_names) {
     n.outputs.push_back(std::move(copy));
   }
   const uint32_t added = g_->Add(std::move(n));
+  if (!keep_var_names && !g_->node(added).op().name) {
+    g_->ForgetNameSource(added);
+    NameMade(added);
+  }
   if (index.copy_root.size() <= added) index.copy_root.resize(added + 1, SameIndex::kNoRoot);
   index.copy_root[added] = root;
   const VarRef v = MaybeFold({added, 0});

@@ -1,5 +1,6 @@
 #include "mge/optimize/opr_name.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <string_view>
 
@@ -225,6 +226,19 @@ std::string VarName(const OptGraph& g, VarRef v) {
   }
   AppendOutputSuffix(n, v.output, &name);
   return name;
+}
+
+bool HasNameSet(const OptGraph& g, VarRef v) {
+  if (ExplicitName(g.var(v)) != nullptr) return true;
+  const OptNode& n = g.node(v.node);
+  if (n.names_set()) return true;
+  if (v.node >= g.loaded_count()) return false;
+  const std::string_view key = g.Key(v.node);
+  if (key == "Host2DeviceCopy" || key == "ImmutableTensor" || key == "SharedDeviceTensor") {
+    return true;
+  }
+  const std::vector<VarRef>& outputs = g.loaded_endpoints();
+  return std::find(outputs.begin(), outputs.end(), v) != outputs.end();
 }
 
 std::string DefaultOprName(const OptGraph& g, uint32_t node) {

@@ -22,6 +22,12 @@ namespace graphport::mge::opt {
 // with ":o<k>" for one of several outputs.
 std::string VarName(const OptGraph& g, VarRef v);
 
+// Whether MegEngine has var `v`'s name set explicitly (VarNode::has_name_set), which decides
+// whether a var that replaces it takes its name: a name from the file or a pass; an input's
+// var and a constant's (Network.load names them), a graph output's (Network.dump names them
+// before optimizing), a var auto_replace_outputs renamed.
+bool HasNameSet(const OptGraph& g, VarRef v);
+
 // The default name of operator `node`, made from its class, params or value, its inputs'
 // names and its id.
 std::string DefaultOprName(const OptGraph& g, uint32_t node);

@@ -101,6 +101,7 @@ void OptNode::ShareOp(const OptNode& other) {
   cls_ = other.cls_;
   priority_ = other.priority_;
   name_source_ = other.name_source_;
+  names_set_ = 0;
 }
 
 std::optional<uint32_t> OptNode::ReadElemwiseMode() const {

@@ -106,8 +106,9 @@ class OutputList {
 // copied to be looked at); a pass that changes one, or makes one, owns its Operator.
 class OptNode {
  public:
-  OptNode() = default;
-  explicit OptNode(const Operator* loaded) : loaded_(loaded) {}
+  OptNode() : name_source_(kNoNameSource), names_set_(0) {}
+  explicit OptNode(const Operator* loaded)
+      : loaded_(loaded), name_source_(kNoNameSource), names_set_(0) {}
   OptNode(OptNode&&) noexcept = default;
   OptNode& operator=(OptNode&&) noexcept = default;
 
@@ -136,8 +137,11 @@ class OptNode {
   // The loaded node whose default name this node's operator carries (itself, or the loaded
   // operator a copy was made of: copy_opr_shallow keeps the name MegEngine gave the operator
   // when it loaded it), or kNoNameSource for an operator a pass made.
-  static constexpr uint32_t kNoNameSource = UINT32_MAX;
+  static constexpr uint32_t kNoNameSource = (1u << 31) - 1;
   uint32_t name_source() const { return name_source_; }
+  // Whether MegEngine set this node's var names explicitly (VarNode::has_name_set): a copy
+  // auto_replace_outputs made, whose vars it renames to the names the old ones showed.
+  bool names_set() const { return names_set_; }
 
   VarList inputs;
   OutputList outputs;
@@ -160,7 +164,8 @@ class OptNode {
   const OprClass* cls_ = nullptr;
   static constexpr int32_t kModeUnread = -2, kNoMode = -1;
   mutable int32_t mode_ = kModeUnread;
-  uint32_t name_source_ = kNoNameSource;
+  uint32_t name_source_ : 31;
+  uint32_t names_set_ : 1;
 };
 
 class OptGraph {
@@ -197,6 +202,14 @@ class OptGraph {
   }
 
   const std::vector<VarRef>& endpoints() const { return endpoints_; }
+  // The graph's outputs as loaded, which Network.dump names explicitly before optimizing.
+  const std::vector<VarRef>& loaded_endpoints() const { return loaded_endpoints_; }
+  // The copy `node`'s vars are named as the vars it replaces showed (auto_replace_outputs);
+  // its names, not its inputs, change: the cached order stays.
+  void MarkNamesSet(uint32_t node) { nodes_[node].names_set_ = 1; }
+  // A copy made on other inputs without its old vars' names is named as MegEngine names a
+  // new operator (copy_opr_shallow with a config that names nothing): no loaded name.
+  void ForgetNameSource(uint32_t node) { nodes_[node].name_source_ = OptNode::kNoNameSource; }
   void set_endpoint(size_t index, VarRef v) {
     if (endpoints_[index] != v) topo_valid_ = false;
     endpoints_[index] = v;
@@ -232,6 +245,8 @@ class OptGraph {
   void SpendIdsOfDeduplicated(std::string_view key, size_t outputs) {
     next_id_ += 1 + outputs + HiddenIds::Workspace(key);
   }
+  // Spends `n` ids on operators MegEngine makes and graphport has no node for.
+  void SpendIds(uint64_t n) { next_id_ += n; }
   // An operator of class `key` with no params yet, in the graph's format and with the
   // priority of the operator being visited.
   Operator NewOperator(const std::string& key) const;

@@ -1,5 +1,7 @@
 #include "mge/optimize/rewriter.h"
 
+#include "mge/optimize/opr_name.h"
+
 namespace graphport::mge::opt {
 
 VarRef Rewriter::Get(VarRef v) const {
@@ -37,9 +39,17 @@ Rewriter::Slot& Rewriter::Make(VarRef v) {
 
 void Rewriter::Replace(VarRef src, VarRef dst) {
   if (src == dst) return;
+  // replace_var: a var whose name is set passes it to one whose name is not. (A loaded var
+  // that shows that name already keeps it unset: what a pass takes apart and puts together
+  // again, deduplicated into the loaded operator, leaves the loaded graph unchanged.)
+  if (HasNameSet(*g_, src) && !HasNameSet(*g_, dst)) {
+    std::string name = VarName(*g_, src);
+    if (dst.node >= g_->loaded_count() || VarName(*g_, dst) != name) {
+      g_->mutable_var(dst).mutable_middle().name = std::move(name);
+    }
+  }
   const OptVar& from = g_->var(src);
   OptVar& to = g_->mutable_var(dst);
-  if (from.middle().name && !to.middle().name) to.mutable_middle().name = from.middle().name;
   if (from.v1_name() && !from.v1_name()->empty() && (!to.v1_name() || to.v1_name()->empty())) {
     to.set_v1_name(*from.v1_name());
     g_->mutable_node(dst.node).has_v1_names = g_->node(src.node).has_v1_names;
@@ -57,15 +67,19 @@ void Rewriter::AutoReplaceOutputs(uint32_t node) {
   }
   if (!replaced_input) return;
   const uint32_t copy = maker_.Copy(node, CurrentInputs(node));
+  if (copy != node) g_->MarkNamesSet(copy);
   const size_t outputs = g_->node(node).outputs.size();
   for (uint32_t k = 0; k < outputs; ++k) {
     const VarRef dst{copy, g_->node(copy).outputs.size() == outputs ? k : 0};
-    // The copy's outputs are renamed to the old ones' current names (an operator that is
-    // already there, which deduplication returns, may have them already).
+    // The copy's outputs are renamed to the names the old ones show (an operator that is
+    // already there, which deduplication returns, may show them already). A fresh copy reads
+    // its names where the old var does, and shows the name the old operator was given.
     const MiddleTensor& had = g_->var({node, k}).middle();
     const MiddleTensor& has = g_->var(dst).middle();
-    // (A copy reads its names where the old var does: the same tensor, nothing to compare.)
-    if (&has != &had && has.name != had.name) g_->mutable_var(dst).mutable_middle().name = had.name;
+    if (&has != &had) {
+      std::string name = VarName(*g_, {node, k});
+      if (VarName(*g_, dst) != name) g_->mutable_var(dst).mutable_middle().name = std::move(name);
+    }
     Make({node, k}).to = dst;
   }
 }

@@ -253,28 +253,32 @@ class Converter {
   }
 
   // Reduce: FLOAT_O16xC32 for io16xc32 when it reads a float var, else made again.
+  // replace_reduce_opr makes a new Reduce (named anew unless the old one had a name of its
+  // own), computing in Float32 for io16xc32.
   void VisitReduce(uint32_t node) {
     const VarRef in = rw_.Get(g_->node(node).inputs[0]);
-    if (!f32_comp_ || g_->var(in).dtype != kF16) return Remake(node);
     const Operator& op = g_->node(node).op();
     if (op.params.empty() || op.params[0].type != kReduceParam) {
       Refuse(node, "has no Reduce param table");
     }
+    const bool f32_compute = f32_comp_ && g_->var(in).dtype == kF16;
     const auto* p = reinterpret_cast<const param::Reduce*>(op.params[0].table);
     Operator made = op;
-    flatbuffers::FlatBufferBuilder fbb(64);
-    made.params[0] = g_->OwnParam(
-        kReduceParam, &fbb,
-        param::CreateReduce(fbb, p->mode(), p->axis(), param::ReduceDataType_FLOAT_O16xC32)
-            .Union());
+    if (f32_compute) {
+      flatbuffers::FlatBufferBuilder fbb(64);
+      made.params[0] = g_->OwnParam(
+          kReduceParam, &fbb,
+          param::CreateReduce(fbb, p->mode(), p->axis(), param::ReduceDataType_FLOAT_O16xC32)
+              .Union());
+    }
     OptNode r;
     r.set_op(std::move(made));
     r.inputs = rw_.Inputs(node);
     r.outputs.resize(1);
-    r.outputs[0].dtype = kF16;
+    r.outputs[0].dtype = f32_compute ? std::optional<int>(kF16) : g_->var(in).dtype;
     rw_.Replace({node, 0}, rw_.maker().Insert(std::move(r), ""));
     ++remade_;
-    ++f32_compute_;
+    if (f32_compute) ++f32_compute_;
   }
 
   // WarpPerspective's matrix and Remap's map (input 1) stay Float32: the Float32 var a

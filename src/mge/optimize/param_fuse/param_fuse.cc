@@ -65,6 +65,9 @@ class ParamFuser {
       kept_.push_back(why);
       return;
     }
+    // MegEngine computes the value by compiling the var with a callback, which puts a
+    // CallbackCaller (an operator and its var) into the graph first.
+    g_->SpendIds(2);
     std::set<std::string> shared = SharedSources(v);
     const OptVar& old = g_->var(v);
     const std::string var_name = VarName(*g_, v);
