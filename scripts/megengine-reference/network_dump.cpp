@@ -156,7 +156,9 @@ int main(int argc, char** argv) {
 
   if (trace) Trace("loaded", outputs);
   if (optimize) outputs = gopt::optimize_for_inference(outputs, opt);
-  ser::Metadata metadata;
+  // Value-initialized, as Python constructs it: optimize_options has no initializer and is
+  // written (as 0) even when optimize_for_inference is off.
+  ser::Metadata metadata{};
   metadata.is_valid = true;
   metadata.graph_modified = true;
   metadata.set_user_info(std::string("\x80\x04N.", 4));  // pickle.dumps(None), protocol 4
