@@ -1,13 +1,17 @@
 // graphport's MegEngine exports against MegEngine itself: tests/fixtures/mge_reference/ holds
-// what MegEngine v1.13.4's Network.dump wrote (scripts/megengine-reference/, issue 33) for three
-// inputs, the two corpus dumps and the optimizer's blocks model, with eight option sets: the
-// default optimization, FBS, FBS 8.14, the kwargs, and optimize_for_inference off. graphport's
-// export of the same input with the same options must be the same bytes: all 24 are.
+// what MegEngine v1.13.4's Network.dump wrote (scripts/megengine-reference/, issue 33) for four
+// inputs, the two corpus dumps, the optimizer's blocks model and MegEngine's own optimized dump
+// of it (`again`: a re-dump, where loading reorders inputs and renumbers), with eight option
+// sets: the default optimization, FBS, FBS 8.14, the kwargs, and optimize_for_inference off.
+// graphport's export of the same input with the same options must be the same bytes: 30 of
+// the 32 are.
 //
-// A case whose export still differed would list the parts that differ in cases.json's `gaps`
+// A case whose export still differs lists the parts that differ in cases.json's `gaps`
 // (operators, priorities, metadata, outputs, originalIds, mgeVersion, varNames, varShapes,
 // varDevices): those are checked to differ, so that a fix fails the test until its gap is
-// struck off, and the others to be equal. None is listed now.
+// struck off, and the others to be equal. Left: the float16 conversions of `again` (whose
+// params are one MultipleDeviceTensorHolder's outputs) spend 212 ids in MegEngine that
+// graphport does not count, which shows in the graph output's original_id only.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,7 +26,7 @@ checkNoLeaksAtEnd(gp);
 
 const FIXTURES = join(REPO, 'tests', 'fixtures', 'mge_reference');
 const CASES = JSON.parse(readFileSync(join(FIXTURES, 'cases.json'), 'utf8'));
-assert.equal(CASES.inputs.length * CASES.optionSets.length, 24, 'the 24 reference dumps');
+assert.equal(CASES.inputs.length * CASES.optionSets.length, 32, 'the 32 reference dumps');
 
 const inputBytes = (path) => readBytes(path.startsWith('corpus:')
   ? join(CORPUS, path.slice('corpus:'.length))
