@@ -3,15 +3,13 @@
 // inputs, the two corpus dumps, the optimizer's blocks model and MegEngine's own optimized dump
 // of it (`again`: a re-dump, where loading reorders inputs and renumbers), with eight option
 // sets: the default optimization, FBS, FBS 8.14, the kwargs, and optimize_for_inference off.
-// graphport's export of the same input with the same options must be the same bytes: 30 of
-// the 32 are.
+// graphport's export of the same input with the same options must be the same bytes: all 32
+// are.
 //
 // A case whose export still differs lists the parts that differ in cases.json's `gaps`
 // (operators, priorities, metadata, outputs, originalIds, mgeVersion, varNames, varShapes,
 // varDevices): those are checked to differ, so that a fix fails the test until its gap is
-// struck off, and the others to be equal. Left: the float16 conversions of `again` (whose
-// params are one MultipleDeviceTensorHolder's outputs) spend 212 ids in MegEngine that
-// graphport does not count, which shows in the graph output's original_id only.
+// struck off, and the others to be equal. None is listed now.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -41,9 +41,7 @@ OptimizeResult OptimizeForInference(const Graph& graph, const OptimizeOptions& o
   run(ConvertBatchNormToElemwise);
   run(RemoveNonComputingOpr);
   run(DelayBroadcast);
-  // Not the fused operators ArithFuse would make again as they are (round_trip.h): the
-  // result is the same, without re-creating everything downstream of each one twice.
-  run(options.expand_every_fused ? ExpandFusedArith : ExpandChangeableFusedArith);
+  run(ExpandFusedArith);
   run(NormalizeArithChain);
   run(ParamRedistribute);
   run(ParamFuse);  // #1

@@ -29,9 +29,6 @@ struct OptimizeOptions {
   bool fuse_preprocess = false;
   bool fuse_grain = true;  // Network.dump's enable_fuse_grain default
   Layout layout = Layout::kDefault;
-  // Not a kwarg: ExpandFusedArith takes every fused operator apart, as MegEngine does, even
-  // those ArithFuse fuses back unchanged (tests compare the two pipelines).
-  bool expand_every_fused = false;
 
   // Whether any pass of the options block runs, which is when MegEngine adds the third
   // ParamFuse after it (framework.cpp add_passes_for_optimize_options).

@@ -4,7 +4,6 @@
 #include <iterator>
 #include <optional>
 
-#include "mge/optimize/expand_fused_arith/round_trip.h"
 #include "mge/optimize/rewriter.h"
 #include "mge/optimize/schema_numbers.h"
 
@@ -28,7 +27,9 @@ std::optional<uint32_t> ModeAfterAdd(uint32_t fused) {
   }
 }
 
-PassReport Expand(OptGraph* g, bool changeable_only) {
+}  // namespace
+
+PassReport ExpandFusedArith(OptGraph* g) {
   // Nothing to expand (the walk and the round-trip check each cost ~10 ms on 100k nodes).
   const uint32_t fused[] = {kFuseMulAdd3,    kFuseMulAdd4, kFuseAddRelu,
                             kFuseAddSigmoid, kFuseAddTanh, kFuseAddHSwish};
@@ -39,8 +40,6 @@ PassReport Expand(OptGraph* g, bool changeable_only) {
   Rewriter rw(g);
   OprMaker& m = rw.maker();
   uint32_t expanded = 0;
-  std::optional<FusedRoundTrip> round_trip;
-  if (changeable_only) round_trip.emplace(*g);
   rw.ForEachOperator([&](uint32_t node) {
     // As MegEngine does: the operator is re-made on its replaced inputs first, then expanded
     // from those inputs.
@@ -48,10 +47,6 @@ PassReport Expand(OptGraph* g, bool changeable_only) {
     const std::optional<uint32_t> mode = g->node(node).elemwise_mode();
     if (!mode) return;
     const std::vector<VarRef> in = rw.Inputs(node);
-    if (round_trip && (*mode == kFuseMulAdd3 || *mode == kFuseMulAdd4 || ModeAfterAdd(*mode)) &&
-        round_trip->Unchanged(node, *mode, in)) {
-      return;
-    }
     VarRef out;
     if (*mode == kFuseMulAdd3 && in.size() == 3) {
       out = m.Elemwise(kAdd, {m.Elemwise(kMul, {in[0], in[1]}), in[2]});
@@ -72,11 +67,5 @@ PassReport Expand(OptGraph* g, bool changeable_only) {
   if (expanded) report.summary = std::to_string(expanded) + " fused Elemwise expanded";
   return report;
 }
-
-}  // namespace
-
-PassReport ExpandFusedArith(OptGraph* g) { return Expand(g, false); }
-
-PassReport ExpandChangeableFusedArith(OptGraph* g) { return Expand(g, true); }
 
 }  // namespace graphport::mge::opt

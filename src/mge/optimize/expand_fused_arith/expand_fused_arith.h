@@ -2,8 +2,9 @@
 // taken apart so that the arithmetic passes after it see plain ADD and MUL chains:
 // FUSE_MUL_ADD3(a, b, c) -> a * b + c, FUSE_MUL_ADD4(a, b, c, d) -> a * b + c * d and
 // FUSE_ADD_{RELU,SIGMOID,TANH,H_SWISH}(a, b) -> mode(a + b). ArithFuse fuses them again
-// later in the pipeline. The pipeline keeps the fused operators that this round trip would
-// give back unchanged (round_trip.h); MegEngine's own tests of the pass expand every one.
+// later in the pipeline, and gives back what an optimized graph held (deduplicated into the
+// loaded operators); the round trip spends the ids MegEngine's does, which show in what later
+// passes make.
 #ifndef GRAPHPORT_MGE_OPTIMIZE_EXPAND_FUSED_ARITH_EXPAND_FUSED_ARITH_H_
 #define GRAPHPORT_MGE_OPTIMIZE_EXPAND_FUSED_ARITH_EXPAND_FUSED_ARITH_H_
 
@@ -11,10 +12,7 @@
 
 namespace graphport::mge::opt {
 
-// The pass as MegEngine runs it: every fused operator.
 PassReport ExpandFusedArith(OptGraph* g);
-// The pipeline's: not the operators ArithFuse would fuse back as they are.
-PassReport ExpandChangeableFusedArith(OptGraph* g);
 
 }  // namespace graphport::mge::opt
 
