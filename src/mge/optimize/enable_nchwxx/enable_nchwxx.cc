@@ -1,5 +1,6 @@
 #include "mge/optimize/enable_nchwxx/enable_nchwxx.h"
 
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -122,6 +123,35 @@ class Nchwxx {
     return m.Dimshuffle(m.Reshape(w, m.ShapeImm(split, w)), pattern);
   }
 
+  // The classes EnableNchwxxPass has a replace function for (fill_opr_convert_fun).
+  static bool InMegEngineTable(std::string_view key) {
+    static const auto* keys = new std::set<std::string_view>{"Convolution",
+                                                             "ConvBiasForward",
+                                                             "Pooling",
+                                                             "AdaptivePooling",
+                                                             "Resize",
+                                                             "Concat",
+                                                             "Elemwise",
+                                                             "TypeCvt",
+                                                             "ElemwiseMultiType",
+                                                             "PowC",
+                                                             "Reduce",
+                                                             "ConvolutionBackwardData",
+                                                             "Subtensor",
+                                                             "GetVarShape",
+                                                             "Dimshuffle",
+                                                             "AssertEqual",
+                                                             "IncrSubtensor",
+                                                             "WarpPerspective",
+                                                             "WarpAffine",
+                                                             "Reshape",
+                                                             "AxisAddRemove",
+                                                             "Argmax",
+                                                             "Broadcast",
+                                                             "ImmutableTensor"};
+    return keys->count(key) != 0;
+  }
+
   bool InputsChanged(uint32_t node) const {
     for (const VarRef& r : g_->node(node).inputs) {
       if (rw_.Get(r) != r) return true;
@@ -131,7 +161,13 @@ class Nchwxx {
 
   // The operator made again on its inputs with packed ones relaid back to NCHW.
   void KeepNchw(uint32_t node) {
-    if (!InputsChanged(node)) return;
+    if (!InputsChanged(node)) {
+      // MegEngine's pass remakes every operator of its table (copy_opr_shallow), which the
+      // graph finds again when nothing of it changed: the ids that spends.
+      const std::string_view key = g_->Key(node);
+      if (InMegEngineTable(key)) g_->SpendIdsOfDeduplicated(key, g_->node(node).outputs.size());
+      return;
+    }
     std::vector<VarRef> in = rw_.Inputs(node);
     for (VarRef& v : in) {
       if (packed_.count(v) != 0) v = ToNchw(v);
