@@ -96,7 +96,9 @@ std::optional<float> ImmScalar(const OptGraph& g, VarRef v) {
 }
 
 void OprMaker::NameMade(uint32_t node) {
-  if (!g_->node(node).op().name) g_->set_opr_name(node, DefaultOprName(*g_, node));
+  if (g_->node(node).op().name) return;
+  g_->set_opr_name(node, DefaultOprName(*g_, node, naming_order_));
+  g_->MarkDefaultNamed(node);
 }
 
 uint64_t OprMaker::SameKeyOf(uint32_t node) const {
@@ -170,9 +172,27 @@ VarRef OprMaker::AddMade(OptNode&& n, uint64_t code) {
   return v;
 }
 
+// Whether a Dimshuffle's value, as MegEngine infers it (a view of its input's), is laid out
+// contiguously: the input axes longer than 1 keep their order. A permuting one is not, and
+// MegEngine folds only contiguous values.
+static bool ContiguousDimshuffle(const OptGraph& g, uint32_t node) {
+  const OptNode& n = g.node(node);
+  const auto* p = n.op().ParamAs<param::Dimshuffle>(kDimshuffleParam);
+  const VarShape& in = g.var(n.inputs[0]).shape;
+  if (p == nullptr || p->pattern() == nullptr || !in) return false;
+  int32_t last = -1;
+  for (int32_t axis : *p->pattern()) {
+    if (axis < 0 || static_cast<size_t>(axis) >= in->size() || (*in)[axis] == 1) continue;
+    if (axis < last) return false;
+    last = axis;
+  }
+  return true;
+}
+
 VarRef OprMaker::MaybeFold(VarRef v) {
   const OptNode& n = g_->node(v.node);
   if (!n.value_const || n.inputs.empty() || n.outputs.size() != 1) return v;
+  if (g_->Key(v.node) == "Dimshuffle" && !ContiguousDimshuffle(*g_, v.node)) return v;
   const OptVar& out = g_->var(v);
   if (!out.shape || ElementCount(*out.shape) >= kMaxConstFoldingSize) return v;
   GraphEvaluator eval(*g_, EvalOptions{});
@@ -193,17 +213,14 @@ VarRef OprMaker::Imm(const HostValue& value, VarRef like) {
   auto key = std::make_tuple(value.dtype, value.shape, bytes, locator.value_or(""));
   const bool cached = value.size() <= kCachedValueSize;
   if (cached) {
-    auto it = consts_.find(key);
-    if (it != consts_.end()) {
-      g_->SpendIdsOfDeduplicated("ImmutableTensor", 1);
-      return it->second;
-    }
+    auto it = g_->same_index().imm_cache.find(key);
+    if (it != g_->same_index().imm_cache.end()) return it->second;
   }
   VarRef v{g_->Add(TensorHolderNode(g_, "ImmutableTensor", value.shape, value.dtype,
                                     std::move(bytes), locator)),
            0};
   NameMade(v.node);
-  if (cached) consts_[key] = v;
+  if (cached) g_->same_index().imm_cache[key] = v;
   return v;
 }
 
@@ -231,6 +248,7 @@ VarRef OprMaker::TypeCvt(VarRef x, int dtype) {
 }
 
 VarRef OprMaker::Elemwise(uint32_t mode, VarList in) {
+  const VarList given = in;
   SortElemwiseInputs(*g_, mode, &in);
   // The in-place shortcuts that give an input back unchanged (its shape is the result's).
   if ((mode == kAdd || mode == kMul) && in.size() == 2) {
@@ -245,9 +263,44 @@ VarRef OprMaker::Elemwise(uint32_t mode, VarList in) {
       break;
     }
   }
-  return Make("Elemwise", kElemwiseParam, same_code::kElemwise | mode, std::move(in),
+  naming_order_ = &given;
+  const VarRef made =
+      Make("Elemwise", kElemwiseParam, same_code::kElemwise | mode, std::move(in),
+           [&](flatbuffers::FlatBufferBuilder* fbb) {
+             return param::CreateElemwise(*fbb, static_cast<param::ElemwiseMode>(mode)).Union();
+           });
+  naming_order_ = nullptr;
+  return made;
+}
+
+VarRef OprMaker::FloorDiv(VarRef x, VarRef y) {
+  const bool scalar_shape =
+      g_->node(x.node).shape_const && g_->var(x).shape && *g_->var(x).shape == Shape{1};
+  if (x == y || ImmScalar(*g_, y) == 1.0f) {
+    // a / a: a one of a's dtype; x / 1 (integers): x, broadcast to the shape of both, which
+    // is x's own (a constant scalar's shape is left out of the GetVarShape).
+    if (!scalar_shape) GetVarShape(x);
+    return x == y ? ScalarImm(1, g_->var(x).dtype.value_or(kI32), x) : x;
+  }
+  return Elemwise(param::ElemwiseMode_FLOOR_DIV, {x, y});
+}
+
+VarRef OprMaker::Subtensor(VarRef x, const std::vector<IndexItem>& items, const VarList& index) {
+  std::string key = "Subtensor";
+  for (const IndexItem& i : items) {
+    key += ":" + std::to_string(i.axis) + (i.begin ? "b" : "") + (i.end ? "e" : "") +
+           (i.step ? "s" : "") + (i.idx ? "i" : "");
+  }
+  VarList inputs;
+  inputs.push_back(x);
+  for (const VarRef& v : index) inputs.push_back(v);
+  return Make("Subtensor", kIndexDescParam, Code(key), std::move(inputs),
               [&](flatbuffers::FlatBufferBuilder* fbb) {
-                return param::CreateElemwise(*fbb, static_cast<param::ElemwiseMode>(mode)).Union();
+                std::vector<mgb::serialization::fbs::param::IndexDescMaskItem> stored;
+                for (const IndexItem& i : items) {
+                  stored.emplace_back(i.axis, i.begin, i.end, i.step, i.idx);
+                }
+                return param::CreateIndexDescMaskDumpDirect(*fbb, &stored).Union();
               });
 }
 
@@ -323,16 +376,25 @@ VarRef OprMaker::ReduceTo(VarRef x, uint32_t mode, VarRef target) {
 uint32_t OprMaker::Copy(uint32_t node, VarList in, bool keep_var_names) {
   const OptNode& old = g_->node(node);
   std::optional<uint32_t> mode = old.elemwise_mode();
+  const VarList given = in;  // the order a new default name lists the inputs in
   if (mode) SortElemwiseInputs(*g_, *mode, &in);
   // A copy of a copy has the params of the operator first copied: deduplicated against
   // that one (which a copy reading its inputs is) and its other copies, or against any
   // operator of the same key (an Elemwise of the mode).
+  // An ImmutableTensor's copy is made from its value, which the value cache has: itself.
+  if (in.empty() && g_->Key(node) == "ImmutableTensor") return node;
+  const OptNode& before = g_->node(node);
+  const bool same_shapes = std::equal(
+      in.begin(), in.end(), before.inputs.begin(), before.inputs.end(),
+      [&](const VarRef& a, const VarRef& b) { return g_->var(a).shape == g_->var(b).shape; });
   SameIndex& index = g_->same_index();
+  if (std::optional<uint32_t> cached = index.CachedCopy(node, in)) return *cached;
   const uint32_t root = node < index.copy_root.size() && index.copy_root[node] != SameIndex::kNoRoot
                             ? index.copy_root[node]
                             : node;
   if (g_->node(root).inputs == in) {
     g_->SpendIdsOfDeduplicated(g_->Key(node), old.outputs.size());
+    index.RememberCopy(node, in, root);
     return root;
   }
   IndexGraph();
@@ -340,8 +402,10 @@ uint32_t OprMaker::Copy(uint32_t node, VarList in, bool keep_var_names) {
   const uint64_t code = same == 0 ? same_code::kCopy | root : same;
   if (std::optional<VarRef> found = index.Find(*g_, code, in)) {
     g_->SpendIdsOfDeduplicated(g_->Key(node), old.outputs.size());
+    index.RememberCopy(node, in, found->node);
     return found->node;
   }
+  const VarList key = in;
   OptNode n;
   n.ShareOp(old);
   n.inputs = std::move(in);
@@ -353,9 +417,23 @@ uint32_t OprMaker::Copy(uint32_t node, VarList in, bool keep_var_names) {
     n.outputs.push_back(std::move(copy));
   }
   const uint32_t added = g_->Add(std::move(n));
+  // What static inference cannot tell (a class it lacks) is what the operator had on inputs
+  // of the same shapes: the same params give the same output shapes.
+  for (uint32_t k = 0; same_shapes && k < g_->node(added).outputs.size(); ++k) {
+    if (!g_->var({added, k}).shape && k < g_->node(node).outputs.size()) {
+      g_->mutable_var({added, k}).shape = g_->var({node, k}).shape;
+    }
+  }
+  if (!keep_var_names && g_->default_named(node)) {
+    // The old name was a default one, which MegEngine does not keep in the config it copies:
+    // the copy gets its own.
+    g_->mutable_node(added).mutable_op().name.reset();
+  }
   if (!keep_var_names && !g_->node(added).op().name) {
     g_->ForgetNameSource(added);
+    naming_order_ = &given;
     NameMade(added);
+    naming_order_ = nullptr;
   }
   if (index.copy_root.size() <= added) index.copy_root.resize(added + 1, SameIndex::kNoRoot);
   index.copy_root[added] = root;
@@ -363,6 +441,7 @@ uint32_t OprMaker::Copy(uint32_t node, VarList in, bool keep_var_names) {
   index.Enter(*g_, added, code, v);
   // The copy's key is the one just entered; folding adds only ImmutableTensors (no key).
   index.indexed = static_cast<uint32_t>(g_->size());
+  index.RememberCopy(node, key, v.node);
   return v.node;
 }
 

@@ -47,6 +47,20 @@ class OprMaker {
   VarRef ScalarImm(float value, int dtype, VarRef like);
   // TypeCvt::make(x, dtype) with an empty config: x itself when it has that dtype already.
   VarRef TypeCvt(VarRef x, int dtype);
+  // One item of a Subtensor's index: the axis and which of begin, end, step and idx it has
+  // (an input each, in this order).
+  struct IndexItem {
+    int8_t axis = 0;
+    bool begin = false, end = false, step = false, idx = false;
+  };
+  // Subtensor::make(x, items): MegEngine stores the items by decreasing axis, and `index` is
+  // the items' inputs in that stored order.
+  VarRef Subtensor(VarRef x, const std::vector<IndexItem>& items, const VarList& index);
+  // x / y of Int32 vars (SymbolVar's operator/ is FLOOR_DIV for integers) with the in-place
+  // rules MegBrain tries first: a / a is a one, x / 1 is x (research megengine_optimize.md
+  // §2.1.3). The rule's broadcast asks for x's shape, which makes a GetVarShape of x unless
+  // x's shape is a constant scalar.
+  VarRef FloorDiv(VarRef x, VarRef y);
   // A copy of operator `node` reading `inputs` (copy_opr_shallow): same params, tensors and
   // name, remade as its class's maker makes it (commutative Elemwise inputs in var id
   // order; the same copy asked twice is the same operator) and folded like any new
@@ -78,13 +92,14 @@ class OprMaker {
   void NameMade(uint32_t node);
 
   OptGraph* g_;
+  // While an Elemwise is made: its inputs in the order given, which its name lists.
+  const VarList* naming_order_ = nullptr;
   // The code MegEngine's deduplication tells operator `node` by (same_index.h); 0 for
   // those not indexed.
   uint64_t SameKeyOf(uint32_t node) const;
   // Adds the graph's nodes not yet looked at to its SameIndex.
   void IndexGraph();
 
-  std::map<std::tuple<int, Shape, std::string, std::string>, VarRef> consts_;
   uint32_t folded_ = 0;
 };
 

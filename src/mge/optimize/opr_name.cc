@@ -241,8 +241,10 @@ bool HasNameSet(const OptGraph& g, VarRef v) {
   return std::find(outputs.begin(), outputs.end(), v) != outputs.end();
 }
 
-std::string DefaultOprName(const OptGraph& g, uint32_t node) {
+std::string DefaultOprName(const OptGraph& g, uint32_t node, const VarList* as_given) {
   const OptNode& n = g.node(node);
+  const VarList& inputs =
+      as_given != nullptr && as_given->size() == n.inputs.size() ? *as_given : n.inputs;
   const View view = node < g.loaded_count() ? View::kLoading : View::kLoaded;
   std::string name = Base(g, node);
   const size_t named = NamedInputs(g, node);
@@ -254,7 +256,7 @@ std::string DefaultOprName(const OptGraph& g, uint32_t node) {
         name += "...";
         break;
       }
-      AppendStrippedVarName(g, n.inputs[k], view, &name);
+      AppendStrippedVarName(g, inputs[k], view, &name);
     }
     name += ")";
   }

@@ -29,8 +29,9 @@ std::string VarName(const OptGraph& g, VarRef v);
 bool HasNameSet(const OptGraph& g, VarRef v);
 
 // The default name of operator `node`, made from its class, params or value, its inputs'
-// names and its id.
-std::string DefaultOprName(const OptGraph& g, uint32_t node);
+// names and its id. `as_given`: the inputs in the order the maker was given them, which the
+// name lists (an Elemwise constructor names the operator before it sorts commutative inputs).
+std::string DefaultOprName(const OptGraph& g, uint32_t node, const VarList* as_given = nullptr);
 
 }  // namespace graphport::mge::opt
 

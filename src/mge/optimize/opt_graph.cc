@@ -175,7 +175,8 @@ uint32_t OptGraph::Add(OptNode&& n) {
       any_other_mode_ = true;
     }
   }
-  n.id = next_id_++;
+  n.id = numbered_ ? numbered_id_ : next_id_++;
+  numbered_ = false;
   for (OptVar& v : n.outputs) v.id = next_id_++;
   next_id_ += hidden_ids_.After(n.cls_);
   first_var_.push_back(var_count_);
@@ -183,6 +184,12 @@ uint32_t OptGraph::Add(OptNode&& n) {
   InferOutputs(&n);
   nodes_.push_back(std::move(n));
   return static_cast<uint32_t>(nodes_.size() - 1);
+}
+
+uint32_t OptGraph::AddNumbered(OptNode&& node, uint64_t op_id) {
+  numbered_ = true;
+  numbered_id_ = op_id;
+  return Add(std::move(node));
 }
 
 void OptGraph::InferOutputs(OptNode* n) const { InferStatic(*this, n); }

@@ -207,6 +207,15 @@ class OptGraph {
   // The copy `node`'s vars are named as the vars it replaces showed (auto_replace_outputs);
   // its names, not its inputs, change: the cached order stays.
   void MarkNamesSet(uint32_t node) { nodes_[node].names_set_ = 1; }
+  // Whether operator `node`'s name is the default one a pass gave it (OprMaker), which
+  // MegEngine keeps out of the config a copy takes.
+  bool default_named(uint32_t node) const {
+    return node < default_named_.size() && default_named_[node];
+  }
+  void MarkDefaultNamed(uint32_t node) {
+    if (default_named_.size() <= node) default_named_.resize(node + 1, false);
+    default_named_[node] = true;
+  }
   // A copy made on other inputs without its old vars' names is named as MegEngine names a
   // new operator (copy_opr_shallow with a config that names nothing): no loaded name.
   void ForgetNameSource(uint32_t node) { nodes_[node].name_source_ = OptNode::kNoNameSource; }
@@ -239,6 +248,11 @@ class OptGraph {
   // output, then those MegEngine spends on what no file numbers: HiddenIds), infers what can be
   // told of its outputs and returns its index.
   uint32_t Add(OptNode&& node);
+  // The same for an operator whose id was taken before what it made while being constructed
+  // (EnableNchwxx's RelayoutPlaceholder): `op_id`, spent already; its outputs' ids come next.
+  uint32_t AddNumbered(OptNode&& node, uint64_t op_id);
+  // The id the next operator or var will get.
+  uint64_t next_id() const { return next_id_; }
   // Spends the ids MegEngine's constructor of an operator of class `key` with `outputs`
   // numbered outputs takes when the operator is then found in the graph already (the graph
   // deduplicates after constructing): the operator's, its outputs', its workspace's.
@@ -290,7 +304,10 @@ class OptGraph {
   std::vector<VarRef> endpoints_;
   std::vector<VarRef> loaded_endpoints_;
   uint32_t loaded_count_ = 0;
-  uint64_t next_id_ = 0;  // MegEngine numbers a graph's first operator 0
+  uint64_t next_id_ = 0;   // MegEngine numbers a graph's first operator 0
+  bool numbered_ = false;  // the next Add() takes numbered_id_ (AddNumbered)
+  std::vector<bool> default_named_;
+  uint64_t numbered_id_ = 0;
   HiddenIds hidden_ids_;
   mutable std::vector<uint32_t> topo_;
   mutable bool topo_valid_ = false;

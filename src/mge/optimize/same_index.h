@@ -12,8 +12,11 @@
 #define GRAPHPORT_MGE_OPTIMIZE_SAME_INDEX_H_
 
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -46,6 +49,27 @@ class SameIndex {
   // operators a chain pass makes share one table per mode, where building each one's own
   // cost a FlatBufferBuilder and two allocations.
   std::unordered_map<uint64_t, Param> params;
+  // ImmutableTensor's value cache (io.cpp make_from_value): per value of at most 28 elements
+  // (dtype, shape, bytes, comp node), the var made for it, which every later make returns
+  // without constructing anything, in any pass.
+  std::map<std::tuple<int, Shape, std::string, std::string>, VarRef> imm_cache;
+
+  // MegEngine's shallow-copy cache (opr_shallow_copy.cpp): copy_opr_shallow of the same
+  // operator on the same inputs, asked again, returns what it returned the first time
+  // without constructing anything (no ids spent). What copying `node` on `inputs` gave
+  // before, if it was asked.
+  std::optional<uint32_t> CachedCopy(uint32_t node, const VarList& inputs) const {
+    for (uint32_t e = node < copy_head_.size() ? copy_head_[node] : kEnd; e != kEnd;
+         e = copies_[e].next) {
+      if (copies_[e].inputs == inputs) return copies_[e].result;
+    }
+    return std::nullopt;
+  }
+  void RememberCopy(uint32_t node, const VarList& inputs, uint32_t result) {
+    if (copy_head_.size() <= node) copy_head_.resize(node + 1, kEnd);
+    copies_.push_back({inputs, result, copy_head_[node]});
+    copy_head_[node] = static_cast<uint32_t>(copies_.size() - 1);
+  }
 
  private:
   static constexpr uint32_t kEnd = ~uint32_t{0};
@@ -64,6 +88,15 @@ class SameIndex {
   std::vector<Listed> nodes_;
   // Keys with no input, and those whose anchor lists kListed already.
   SameTable table_;
+  // The copy cache: per node, its newest entry; per entry, the inputs asked, the result and
+  // the node's next older entry.
+  struct CopyEntry {
+    VarList inputs;
+    uint32_t result;
+    uint32_t next;
+  };
+  std::vector<uint32_t> copy_head_;
+  std::vector<CopyEntry> copies_;
 };
 
 }  // namespace graphport::mge::opt

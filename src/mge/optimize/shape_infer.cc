@@ -68,11 +68,8 @@ std::optional<Shape> ShapeFromKernel(const OptGraph& g, const OptNode& n) {
 
 // Convolution in NCHW (dense weights OC,IC,FH,FW; group weights G,OCPG,ICPG,FH,FW): the
 // output is (N, OC, (H + 2 pad - (dilate (FH - 1) + 1)) / stride + 1, same for W).
-std::optional<Shape> ConvolutionShape(const OptGraph& g, const OptNode& n) {
-  if (n.inputs.size() != 2 || n.op().params.empty() || n.op().params[0].type != kConvolutionParam) {
-    return std::nullopt;
-  }
-  const auto* p = reinterpret_cast<const param::Convolution*>(n.op().params[0].table);
+template <typename Param>
+std::optional<Shape> ConvShape(const OptGraph& g, const OptNode& n, const Param* p) {
   const std::optional<Shape>& x = g.var(n.inputs[0]).shape;
   const std::optional<Shape>& w = g.var(n.inputs[1]).shape;
   const bool group = p->sparse() == param::ConvolutionV0Sparse_GROUP;
@@ -92,6 +89,21 @@ std::optional<Shape> ConvolutionShape(const OptGraph& g, const OptNode& n) {
   std::optional<uint32_t> ow = out((*x)[3], p->pad_w(), p->dilate_w(), fw, p->stride_w());
   if (!oh || !ow) return std::nullopt;
   return Shape{(*x)[0], oc, *oh, *ow};
+}
+
+// Convolution and ConvBias in NCHW: (N, OC, OH, OW) from the input, the weight and the params.
+std::optional<Shape> ConvolutionShape(const OptGraph& g, const OptNode& n) {
+  if (n.inputs.size() < 2 || n.op().params.empty() || n.op().params[0].table == nullptr) {
+    return std::nullopt;
+  }
+  const Param& first = n.op().params[0];
+  if (first.type == kConvolutionParam && n.inputs.size() == 2) {
+    return ConvShape(g, n, reinterpret_cast<const param::Convolution*>(first.table));
+  }
+  if (first.type == kConvBiasParam && n.inputs.size() <= 4) {
+    return ConvShape(g, n, reinterpret_cast<const param::ConvBias*>(first.table));
+  }
+  return std::nullopt;
 }
 
 // Pooling in NCHW: (N, C, (H + 2 pad - window) / stride + 1, same for W). The layout pass
@@ -168,7 +180,9 @@ VarShape InferShape(const OptGraph& g, const OptNode& n, uint32_t output) {
     }
     return g.InternShape(BroadcastShapes(shapes));
   }
-  if (key == "Convolution") return g.InternShape(ConvolutionShape(g, n));
+  if (key == "Convolution" || key == "ConvBiasForward") {
+    return g.InternShape(ConvolutionShape(g, n));
+  }
   if ((key == "ConvolutionBackwardFilter" || key == "ConvolutionBackwardData") &&
       n.inputs.size() == 3) {
     return g.var(n.inputs[2]).shape;  // the third input gives the shape (make_identity)
@@ -241,7 +255,8 @@ void InferStatic(const OptGraph& g, OptNode* n) {
     if (key == "GetVarShape") {
       values = !n->inputs.empty();
       for (const VarRef& r : n->inputs) values = values && g.node(r.node).shape_const;
-      shapes = true;  // one element per axis (or one), whatever the input holds
+      // Its shape is inferred from its inputs' shapes (DepType::SHAPE): as constant as they.
+      shapes = values;
     }
     n->value_const = values;
     n->shape_const = shapes || values;

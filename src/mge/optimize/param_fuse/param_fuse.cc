@@ -81,12 +81,18 @@ class ParamFuser {
     VarRef folded;
     // Statically inferable values (from ImmutableTensors and constant shapes) become
     // ImmutableTensors; values that need a shared tensor's contents, SharedDeviceTensors.
+    // The holder's config names it and nothing else (no comp node: its tensor has one).
     if (g_->node(v.node).value_const) {
       const size_t before = g_->size();
       folded = rw_.maker().Imm(*value, v);
-      if (g_->size() > before) g_->mutable_node(folded.node).mutable_op().name = name;
+      if (g_->size() > before) {
+        Operator& op = g_->mutable_node(folded.node).mutable_op();
+        op.name = name;
+        op.comp_nodes.reset();
+      }
     } else {
       folded = SharedTensor(*value, v, name);
+      g_->mutable_node(folded.node).mutable_op().comp_nodes.reset();
     }
     rw_.Replace(v, folded);
     ++folded_;

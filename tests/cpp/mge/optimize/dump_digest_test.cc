@@ -204,13 +204,13 @@ TEST(OptimizedDumpDigest, MotifModel) {
   const std::vector<std::string> passes =
       ExpectDigests({"motifs",
                      MotifModel(12),
-                     {"4ca650c6e937798e4271df6725123807abb0c168704de8591114dd4ecb7d0ce8",
-                      "fa218be48da7620e24077f76f56de955a6510605b0462e1d687e50886bcd2328",
-                      "f76ad78e1f83879d5df09a1c541326c13f996e8882ab5c02abadb3f7d3eb5f9e",
-                      "7f8fec31c76c893259b516ce168e4f0a47227f7db3a21d74d464fdb78460599f",
-                      "59a2ee9b02de5c3f876a359669f8ab0074f07bb2b035cf19e6cd9037bb0ac973",
-                      "bca625a355b722e19e0bbfee620bbf696ef554be50c4a0e29c367fbf855ff4c3",
-                      "3022a1b0309176cad0f9e06d2997d45db816f994a2aaa51a52ba431e27cdd886"}});
+                     {"2ca8ddfd95bc38be236bc66699e66c9af8bfcc516526a6987d2ad94b0fadb304",
+                      "3d30333a44f836741fb8f5a8b669ea3afa2e232471b224a04609bf24159699a4",
+                      "abc0d0dddfdf19868a682c4475a938b4aa85e275aba0eaffe2dddae4034495b6",
+                      "0f8961114a7fbb7f537ddc4f23a990be86463d25fec8a2af2cf30821769904c8",
+                      "4b19a8b4a6001fb1c313414f5036aefd19c3dbbe5982af38401aa4a6f0f6d636",
+                      "6d695efab9eaa17ba725f4a18f4bd2111c7db5bde3878260db891f9c0596c926",
+                      "25d7eb4a5ca30665e13f012a8edec26ab7a9274102015774301364f288cfe335"}});
   EXPECT_EQ(passes, (std::vector<std::string>{
                         "ConvertBatchNormToElemwise", "NormalizeArithChain", "ParamRedistribute",
                         "ParamFuse", "ReorderArithChain", "ArithFuse", "ReorderArithChain",

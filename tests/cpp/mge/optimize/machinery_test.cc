@@ -109,9 +109,11 @@ TEST(StaticShapes, ShapeOperatorsOfLargeInputs) {
   EXPECT_EQ(*g.var(same).shape, (Shape{3, 224, 224}));
   EXPECT_FALSE(g.node(shape.node).value_const);
   EXPECT_FALSE(g.node(same.node).shape_const);
-  // GetVarShape's own shape, and that of a Broadcast or Reshape to a constant target, are
-  // constant whatever the input: DelayBroadcast tells scalars by that.
-  EXPECT_TRUE(g.node(shape.node).shape_const);
+  // GetVarShape's own shape is inferred from its input's shape: as constant as that (not for
+  // an input's, constant for a constant's). That of a Broadcast or Reshape to a constant
+  // target is constant whatever the input: DelayBroadcast tells scalars by that.
+  EXPECT_FALSE(g.node(shape.node).shape_const);
+  EXPECT_TRUE(g.node(t.WithAxis("GetVarShape", {target}).node).shape_const);
   EXPECT_TRUE(g.node(t.Broadcast(x, target).node).shape_const);
   EXPECT_TRUE(g.node(t.WithAxis("Reshape", {x, target}).node).shape_const);
   EXPECT_FALSE(g.node(flat.node).shape_const);  // axis 1 is worked out from x's size
