@@ -3,25 +3,32 @@
 // optimize_for_inference (issue 33; research megengine_optimize.md §7.2). Not part of graphport.
 //
 //   network_dump IN OUT [--format FBS|FBS_V2] [--compat 8.14] [--keep-opr-priority]
-//                [--no-optimize] [--kwarg NAME]... [--trace]
+//                [--no-optimize] [--kwarg NAME]... [--trace] [--trace-passes]
 //
 // --trace prints, once after loading and once after dumping, each operator reachable from the
 // outputs in the dumper's order: its id, class and name, its input var ids, and per output var
 // its id, shown name (* when set explicitly), static shape, and D when it holds a device
 // tensor and V when volatile (not dumped). graphport's ids and middle tensors are read off it.
+// --trace-passes prints the same after each optimization pass, running the passes of
+// optimize_for_inference one by one as framework.cpp's add_preset_passes lists them (for the
+// kwargs this driver takes; the dump is the same bytes as without it).
 //
 // --kwarg takes Network.dump's optimizer kwargs by name (enable_fuse_conv_bias_nonlinearity,
 // enable_nchw44, ...); enable_fuse_grain is on unless --kwarg no_fuse_grain. The other
 // arguments of Network.dump keep their defaults: keep_var_name 1, operator and param names
 // dropped, metadata written with user_info None.
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "megbrain/gopt/basic_arith.h"
 #include "megbrain/gopt/inference.h"
+#include "megbrain/gopt/misc.h"
 #include "megbrain/graph/helper.h"
 #include "megbrain/opr/io.h"
 #include "megbrain/serialization/serializer.h"
@@ -36,7 +43,8 @@ using Layout = cg::GraphCommonOptimizeOptions::LayoutTransform;
 int Usage() {
   std::fprintf(stderr,
                "usage: network_dump IN OUT [--format FBS|FBS_V2] [--compat 8.14] "
-               "[--keep-opr-priority] [--no-optimize] [--kwarg NAME]... [--trace]\n");
+               "[--keep-opr-priority] [--no-optimize] [--kwarg NAME]... [--trace] "
+               "[--trace-passes]\n");
   return 2;
 }
 
@@ -58,6 +66,87 @@ void Trace(const char* stage, const SymbolVarArray& outputs) {
   }};
   for (const auto& var : outputs) print.add(var);
   for (const auto& var : outputs) std::printf("endpoint %zu\n", var.node()->id());
+}
+
+// A pass wrapper that prints the graph after the pass it wraps.
+class Traced final : public gopt::Pass {
+ public:
+  explicit Traced(std::unique_ptr<gopt::Pass> inner) : inner_(std::move(inner)) {}
+  const char* name() const override { return inner_->name(); }
+  void apply(gopt::OptState& opt) const override {
+    inner_->apply(opt);
+    Trace(inner_->name(), opt.graph().endpoint_vars());
+  }
+
+ private:
+  std::unique_ptr<gopt::Pass> inner_;
+};
+
+// gopt::optimize_for_inference with each pass traced: add_preset_passes(false, &opt, ...) and
+// add_passes_for_optimize_options of framework.cpp (no JIT, not an Arm build), in their order.
+SymbolVarArray OptimizeTraced(const SymbolVarArray& outputs,
+                              const gopt::OptimizeForInferenceOptions& opt) {
+  gopt::GraphOptimizer go;
+  auto add = [&](std::unique_ptr<gopt::Pass> pass) {
+    go.add_pass(std::make_unique<Traced>(std::move(pass)));
+  };
+  using CVT = gopt::ConstVarType;
+  add(std::make_unique<gopt::ConvertBatchNormToElemwisePass>());
+  add(std::make_unique<gopt::CondExecConstPredicateFolding>());
+  add(std::make_unique<gopt::RemoveNonComputingOprPass>());
+  add(std::make_unique<gopt::DelayBroadcastPass>());
+  add(std::make_unique<gopt::ExpandFusedArithPass>());
+  add(std::make_unique<gopt::NormalizeArithChainPass>());
+  add(std::make_unique<gopt::ParamRedistributePass>());
+  add(std::make_unique<gopt::ParamFusePass>());
+  add(std::make_unique<gopt::ArithMulDistributePass>());
+  add(std::make_unique<gopt::ReorderArithChainPass>(CVT::IMMUTABLE_AND_PARAM));
+  add(std::make_unique<gopt::ArithFusePass>());
+  add(std::make_unique<gopt::ReorderArithChainPass>(CVT::IMMUTABLE_AND_PARAM));
+  add(std::make_unique<gopt::FinalArithTransformPass>());
+  add(std::make_unique<gopt::RemoveRedundantTypeCvtPass>());
+  add(std::make_unique<gopt::RemoveRedundantCopyPass>());
+  add(std::make_unique<gopt::CombineAstypeAndReducePass>());
+  add(std::make_unique<gopt::ParamFusePass>());
+  bool param_fuse = false;
+  if (opt.fuse_grain) {
+    add(std::make_unique<gopt::FoldingReduceMeanPass>());
+    add(std::make_unique<gopt::FoldingGlobalPoolingPass>());
+    param_fuse = true;
+  }
+  if (opt.fuse_preprocess) {
+    add(gopt::FuseNCHW4Int8Preprocess::make());
+    add(std::make_unique<gopt::FuseWarpPerspectiveDimshufflePass>());
+    param_fuse = true;
+  }
+  if (opt.f16_io_comp) add(gopt::ConvertF32ToF16Pass::make(false));
+  if (opt.f16_io_f32_comp) add(gopt::ConvertF32ToF16Pass::make(true));
+  param_fuse |= opt.f16_io_comp || opt.f16_io_f32_comp;
+  if (opt.layout_transform == Layout::NCHW44 || opt.layout_transform == Layout::NCHW88) {
+    add(std::make_unique<gopt::FuseConvBiasNonlinPass>());
+    add(gopt::PaddingChannelPass::make(opt.layout_transform, true));
+    add(gopt::EnableNchwxxPass::make_nchwxx_converter(
+        opt.layout_transform == Layout::NCHW44 ? 4 : 8));
+    add(std::make_unique<gopt::ShuffleShuffleRemovePass>());
+    param_fuse = true;
+  } else if (opt.layout_transform != Layout::DEFAULT) {
+    std::fprintf(stderr, "--trace-passes: only the nchw44 and nchw88 layouts\n");
+    std::exit(2);
+  }
+  if (opt.fuse_conv_bias_nonlinearity) {
+    add(std::make_unique<gopt::FuseConvBiasNonlinPass>());
+    param_fuse = true;
+  }
+  if (opt.fuse_conv_bias_with_z) {
+    add(std::make_unique<gopt::FuseConvBiasNonlinPass>());
+    add(std::make_unique<gopt::FuseConvBiasZPass>());
+    param_fuse = true;
+  }
+  if (param_fuse) add(std::make_unique<gopt::ParamFusePass>());
+  add(std::make_unique<gopt::ParamMergePass>());
+  add(std::make_unique<gopt::FuseDeconvCvtPass>());
+  add(std::make_unique<gopt::RemoveShapeHintPass>());
+  return go.apply({outputs}).endpoint_vars();
 }
 
 // G.optimize_for_inference(out, **kwargs): each kwarg sets one field (a layout kwarg replaces
@@ -97,6 +186,7 @@ int main(int argc, char** argv) {
   bool optimize = true;
   bool keep_opr_priority = false;
   bool trace = false;
+  bool trace_passes = false;
   std::string compat;
   gopt::OptimizeForInferenceOptions opt;
   opt.fuse_grain = true;  // Python's default
@@ -110,6 +200,8 @@ int main(int argc, char** argv) {
       keep_opr_priority = true;
     } else if (std::strcmp(argv[i], "--trace") == 0) {
       trace = true;
+    } else if (std::strcmp(argv[i], "--trace-passes") == 0) {
+      trace = trace_passes = true;
     } else if (std::strcmp(argv[i], "--no-optimize") == 0) {
       optimize = false;
     } else if (std::strcmp(argv[i], "--kwarg") == 0 && i + 1 < argc) {
@@ -155,7 +247,10 @@ int main(int argc, char** argv) {
   for (auto& var : outputs) var.node()->name(var.node()->name());
 
   if (trace) Trace("loaded", outputs);
-  if (optimize) outputs = gopt::optimize_for_inference(outputs, opt);
+  if (optimize) {
+    outputs = trace_passes ? OptimizeTraced(outputs, opt)
+                           : gopt::optimize_for_inference(outputs, opt);
+  }
   // Value-initialized, as Python constructs it: optimize_options has no initializer and is
   // written (as 0) even when optimize_for_inference is off.
   ser::Metadata metadata{};

@@ -29,7 +29,7 @@
 namespace graphport::mge::opt {
 
 OptimizeResult OptimizeForInference(const Graph& graph, const OptimizeOptions& options,
-                                    RewrittenGraph* out) {
+                                    RewrittenGraph* out, const AfterPass& after_pass) {
   OptGraph g(graph, out);
   OptimizeResult result;
   auto run = [&](PassReport (*pass)(OptGraph*)) {
@@ -37,6 +37,7 @@ OptimizeResult OptimizeForInference(const Graph& graph, const OptimizeOptions& o
     result.passes.push_back(pass(&g));
     result.passes.back().ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (after_pass) after_pass(result.passes.back(), g);
   };
   run(ConvertBatchNormToElemwise);
   run(RemoveNonComputingOpr);

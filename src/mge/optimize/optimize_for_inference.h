@@ -16,6 +16,7 @@
 #ifndef GRAPHPORT_MGE_OPTIMIZE_OPTIMIZE_FOR_INFERENCE_H_
 #define GRAPHPORT_MGE_OPTIMIZE_OPTIMIZE_FOR_INFERENCE_H_
 
+#include <functional>
 #include <vector>
 
 #include "mge/dump/compat_rewrite.h"
@@ -32,10 +33,15 @@ struct OptimizeResult {
   const Graph* graph = nullptr;
 };
 
+// Called after each pass with its report and the pass graph as it stands: a development aid
+// (tests/cpp/mge/optimize/trace_passes.cc prints the graph as the reference driver's
+// --trace-passes does, so that the two can be compared pass by pass).
+using AfterPass = std::function<void(const PassReport&, const OptGraph&)>;
+
 // Optimizes `graph`; a changed graph goes to out->graph (which points into `graph`'s bytes
 // and into `out`).
 OptimizeResult OptimizeForInference(const Graph& graph, const OptimizeOptions& options,
-                                    RewrittenGraph* out);
+                                    RewrittenGraph* out, const AfterPass& after_pass = {});
 
 // `graph` as MegEngine dumps a graph it loaded and did not optimize (Network.dump with
 // optimize_for_inference=False): the same operators, with vars named, shaped and numbered
