@@ -4,14 +4,12 @@
 // of it (`again`: a re-dump, where loading reorders inputs and renumbers), with ten option
 // sets: the default optimization, FBS, FBS 8.14, the kwargs, optimize_for_inference off, and
 // the CPU layouts nchw44 and nchw88. graphport's export of the same input with the same options
-// must be the same bytes: 38 of the 40 are.
+// must be the same bytes: all 40 are.
 //
-// A case whose export still differs lists the parts that differ in cases.json's `gaps`
+// A case whose export differs would list the parts that differ in cases.json's `gaps`
 // (operators, priorities, metadata, outputs, originalIds, mgeVersion, varNames, varShapes,
 // varDevices): those are checked to differ, so that a fix fails the test until its gap is
-// struck off, and the others to be equal. Left: the layouts on a convolution MegEngine pads
-// (the corpus convolution's 5 output channels to 8, PaddingChannel) and runs as a hybrid
-// NCHW -> NCHW44 first convolution, which graphport leaves in NCHW.
+// struck off, and the others to be equal. None is listed now.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -17,6 +17,7 @@
 #include "mge/optimize/fuse_conv_bias_z/fuse_conv_bias_z.h"
 #include "mge/optimize/fuse_preprocess/fuse_preprocess.h"
 #include "mge/optimize/normalize_arith_chain/normalize_arith_chain.h"
+#include "mge/optimize/padding_channel/padding_channel.h"
 #include "mge/optimize/param_fuse/param_fuse.h"
 #include "mge/optimize/param_merge/param_merge.h"
 #include "mge/optimize/param_redistribute/param_redistribute.h"
@@ -25,6 +26,7 @@
 #include "mge/optimize/remove_redundant_typecvt/remove_redundant_typecvt.h"
 #include "mge/optimize/remove_shape_hint/remove_shape_hint.h"
 #include "mge/optimize/reorder_arith_chain/reorder_arith_chain.h"
+#include "mge/optimize/shuffle_shuffle_remove/shuffle_shuffle_remove.h"
 
 namespace graphport::mge::opt {
 
@@ -65,12 +67,18 @@ OptimizeResult OptimizeForInference(const Graph& graph, const OptimizeOptions& o
   if (options.fuse_preprocess) run(FusePreprocess);
   if (options.f16_io_comp) run(ConvertF32ToF16Ioc16);
   if (options.f16_io_f32_comp) run(ConvertF32ToF16Io16xc32);
-  // The layout block: FuseConvBiasNonlin first, then the layout pass. graphport runs
-  // neither PaddingChannel (a conv it would pad stays NCHW) nor ShuffleShuffleRemove (the
-  // pass emits no relayout pair that cancels).
-  if (options.layout == Layout::kNchw44 || options.layout == Layout::kNchw88) {
+  // The layout block: FuseConvBiasNonlin, PaddingChannel (weights only), the layout pass,
+  // ShuffleShuffleRemove.
+  if (options.layout == Layout::kNchw44) {
     run(FuseConvBiasNonlin);
-    run(options.layout == Layout::kNchw44 ? EnableNchw44 : EnableNchw88);
+    run(PaddingChannel44);
+    run(EnableNchw44);
+    run(ShuffleShuffleRemove);
+  } else if (options.layout == Layout::kNchw88) {
+    run(FuseConvBiasNonlin);
+    run(PaddingChannel88);
+    run(EnableNchw88);
+    run(ShuffleShuffleRemove);
   }
   if (options.fuse_conv_bias_nonlinearity) run(FuseConvBiasNonlin);
   if (options.fuse_conv_bias_with_z) {

@@ -6,12 +6,13 @@
 // ParamFuse #2, with fuse_grain (on by default) FoldingReduceMean, FoldingGlobalPooling and
 // ParamFuse #3, then ParamMerge and RemoveShapeHint; the option passes graphport has
 // (FusePreprocess's check, ConvertF32ToF16 for ioc16 and io16xc32, FuseConvBiasNonlin,
-// FuseConvBiasZ) run where MegEngine runs them.
+// FuseConvBiasZ, and for nchw44 / nchw88 PaddingChannel, EnableNchwxx and
+// ShuffleShuffleRemove) run where MegEngine runs them.
 // The arithmetic passes take apart what they later put together (ExpandFusedArith and
 // ArithFuse, NormalizeArithChain and FinalArithTransform); operators made again are
 // deduplicated against the graph's own, so a graph that is already optimized comes out with
 // the loaded operators. Not here: CondExecConstPredicateFolding (no conditional execution in a
-// dump), FuseDeconvCvt, and the layout kwargs (refused before this runs). Every
+// dump), FuseDeconvCvt, and the other layout kwargs (refused before this runs). Every
 // MegEngine export calls this unless optimizeForInference is false or asLoaded is set.
 #ifndef GRAPHPORT_MGE_OPTIMIZE_OPTIMIZE_FOR_INFERENCE_H_
 #define GRAPHPORT_MGE_OPTIMIZE_OPTIMIZE_FOR_INFERENCE_H_
