@@ -84,6 +84,17 @@ class Padder {
 
   uint32_t Pad(uint32_t channels) const { return (p_ - channels % p_) % p_; }
 
+  // The static shape of a var the pass made or rewired: refused when static inference cannot
+  // tell it (MegEngine knows every shape here).
+  const Shape& Known(VarRef v, uint32_t node) const {
+    const Shape* s = ShapeOf(v);
+    if (s == nullptr || s->empty()) {
+      RefuseOperator(*g_, node, "reads a var whose shape graphport cannot tell statically",
+                     &kwarg_);
+    }
+    return *s;
+  }
+
   // The dtypes whose convolutions the pass pads (the alignment map of NCHW44 / NCHW88).
   static bool Aligned(std::optional<int> dtype) {
     return dtype == kF32 || dtype == kF16 || dtype == fbs_dtype::DTypeEnum_QuantizedS8 ||
@@ -144,19 +155,21 @@ class Padder {
     const bool channel_wise = weight.size() == 5 && weight[1] == 1 && weight[2] == 1;
     if (!dense && !channel_wise) return ExtractPadded(node, in);
     if (!Aligned(g_->var(n.inputs[0]).dtype)) return;
-    const uint32_t new_in_channels = (*ShapeOf((*in)[0]))[1];
+    const Shape& new_in = Known((*in)[0], node);
+    if (new_in.size() < 2) return;
+    const uint32_t new_in_channels = new_in[1];
     if (channel_wise) {
-      if (!Padded(n.inputs[0]) || new_in_channels == weight[0]) return;
+      if (!Padded(n.inputs[0]) || new_in_channels <= weight[0]) return;
       const uint32_t pad = new_in_channels - weight[0];
       (*in)[1] = PadChannels((*in)[1], pad, false, node);
       if (in->size() >= 3) (*in)[2] = PadChannels((*in)[2], pad, false, node);
       padded_.insert(node);
       return;
     }
-    if (Padded(n.inputs[0]) && new_in_channels != weight[1]) {
+    if (Padded(n.inputs[0]) && new_in_channels > weight[1]) {
       (*in)[1] = PadChannels((*in)[1], new_in_channels - weight[1], false, node);
     }
-    const uint32_t pad = Pad((*ShapeOf((*in)[1]))[0]);
+    const uint32_t pad = Pad(Known((*in)[1], node)[0]);
     if (pad == 0) return;
     (*in)[1] = PadChannels((*in)[1], pad, true, node);
     if (in->size() >= 3) (*in)[2] = PadChannels((*in)[2], pad, false, node);
@@ -168,9 +181,11 @@ class Padder {
   void DeconvInputs(uint32_t node, std::vector<VarRef>* in) {
     const OptNode& n = g_->node(node);
     if (n.inputs.size() < 2 || !Padded(n.inputs[1])) return;
+    const Shape& data = Known((*in)[1], node);
+    if (data.size() < 2) return;
     const uint32_t out_channels = (*ShapeOf(n.inputs[0]))[0];
-    const uint32_t new_out_channels = (*ShapeOf((*in)[1]))[1];
-    if (new_out_channels != out_channels) {
+    const uint32_t new_out_channels = data[1];
+    if (new_out_channels > out_channels) {
       (*in)[0] = PadChannels((*in)[0], new_out_channels - out_channels, true, node);
     }
   }
@@ -266,7 +281,7 @@ class Padder {
   // `v` with `pad` zero channels more: output channels (axis 0) of a dense weight, input
   // channels (axis 1) of a dense weight or a bias, groups (axis 0) of a channel-wise weight.
   VarRef PadChannels(VarRef v, uint32_t pad, bool output_channels, uint32_t conv) {
-    const Shape s = *ShapeOf(v);
+    const Shape s = Known(v, conv);
     Shape zeros = s;
     int32_t axis = 0;
     if (s.size() == 4) {
