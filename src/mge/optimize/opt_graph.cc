@@ -234,8 +234,25 @@ const std::vector<uint32_t>& OptGraph::TopoOrder() const {
   std::vector<uint32_t>& order = topo_;
   order.clear();
   std::vector<uint8_t> state(nodes_.size(), 0);  // 0 new, 1 on the stack, 2 done
-  for (const VarRef& root : endpoints_) AppendPostOrder(nodes_, root.node, &state, &order);
+  if (endpoints_.size() == 1) {
+    AppendPostOrder(nodes_, endpoints_[0].node, &state, &order);
+  } else {
+    std::vector<uint64_t> ids;
+    for (const VarRef& v : endpoints_) ids.push_back(nodes_[v.node].id);
+    for (uint64_t id : endpoint_order_.Refill(ids)) {
+      for (const VarRef& v : endpoints_) {
+        if (nodes_[v.node].id == id) AppendPostOrder(nodes_, v.node, &state, &order);
+      }
+    }
+  }
   topo_valid_ = true;
+  return order;
+}
+
+std::vector<uint32_t> OptGraph::DumpOrder() const {
+  std::vector<uint32_t> order;
+  std::vector<uint8_t> state(nodes_.size(), 0);
+  for (const VarRef& root : endpoints_) AppendPostOrder(nodes_, root.node, &state, &order);
   return order;
 }
 
@@ -296,7 +313,7 @@ void CopyAllButEdges(const Operator& from, Operator* op) {
 }  // namespace
 
 const Graph& OptGraph::Emit() {
-  const std::vector<uint32_t> order = TopoOrder();
+  const std::vector<uint32_t> order = DumpOrder();
   emitted_unchanged_ = Unchanged(order);
   Graph& out = storage_->graph;
   const Graph& g = source_;

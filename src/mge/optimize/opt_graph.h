@@ -19,6 +19,7 @@
 
 #include "mge/dump/compat_rewrite.h"
 #include "mge/mge_model.h"
+#include "mge/optimize/endpoint_order.h"
 #include "mge/optimize/eval/host_value.h"
 #include "mge/optimize/hidden_ids.h"
 #include "mge/optimize/node_store.h"
@@ -229,11 +230,14 @@ class OptGraph {
     endpoints_.push_back(v);
   }
 
-  // The operators reachable from the endpoints, in MegEngine's DepOprIter order: iterative
-  // DFS, post-order, inputs in order, each operator once. Kept until the endpoints or a
-  // node's inputs change (new nodes are unreachable until an endpoint points at them), so a
-  // pass that changes nothing costs no second walk.
+  // The operators reachable from the endpoints in the order a pass walks them: MegEngine's
+  // DepOprIter (iterative DFS, post-order, inputs in order, each operator once) from each
+  // endpoint operator in the order its SubGraph's set holds them (endpoint_order.h). Kept
+  // until the endpoints or a node's inputs change (new nodes are unreachable until an
+  // endpoint points at them), so a pass that changes nothing costs no second walk.
   const std::vector<uint32_t>& TopoOrder() const;
+  // The same walk from the endpoints in their order: the dumper's.
+  std::vector<uint32_t> DumpOrder() const;
   // Every var of the graph numbered in node order (output 0 of a node, then its others):
   // VarIndex(v) < var_count(). Kept as nodes are added, so that a pass's per-var tables need
   // not walk every node (most of them unreachable copies) to be laid out.
@@ -310,6 +314,7 @@ class OptGraph {
   uint64_t numbered_id_ = 0;
   HiddenIds hidden_ids_;
   mutable std::vector<uint32_t> topo_;
+  mutable EndpointOrder endpoint_order_;
   mutable bool topo_valid_ = false;
   bool emitted_unchanged_ = false;
   int32_t current_priority_ = 0;

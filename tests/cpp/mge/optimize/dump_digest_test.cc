@@ -204,13 +204,13 @@ TEST(OptimizedDumpDigest, MotifModel) {
   const std::vector<std::string> passes =
       ExpectDigests({"motifs",
                      MotifModel(12),
-                     {"2ca8ddfd95bc38be236bc66699e66c9af8bfcc516526a6987d2ad94b0fadb304",
-                      "3d30333a44f836741fb8f5a8b669ea3afa2e232471b224a04609bf24159699a4",
-                      "abc0d0dddfdf19868a682c4475a938b4aa85e275aba0eaffe2dddae4034495b6",
-                      "0f8961114a7fbb7f537ddc4f23a990be86463d25fec8a2af2cf30821769904c8",
-                      "4b19a8b4a6001fb1c313414f5036aefd19c3dbbe5982af38401aa4a6f0f6d636",
-                      "6d695efab9eaa17ba725f4a18f4bd2111c7db5bde3878260db891f9c0596c926",
-                      "25d7eb4a5ca30665e13f012a8edec26ab7a9274102015774301364f288cfe335"}});
+                     {"47c4388f537baf747024fbba4ba2a91c397635cb8029e17a47581f6b6cf16299",
+                      "cdab45b3dda4b48e0815121d80713d627eee90ad5cf259b5c28fdfb7777f9cfb",
+                      "b747a8bed5350c4eb056092353c3cb43662db86741f9bb62d25584e109807cb3",
+                      "c642b1b8b1e4aaeed5f5fc3a3a4b06e2195213c0148c83e4aeac5ecb06a2c19d",
+                      "aa0b41608fdfe192d1c69b0e441b94b4e16562cb6c4664e27b982ef4c77b871c",
+                      "78abe2da1af2c1dcd6bfc3c1fcd53d254f0e79aaf6ec8708f4837eece2f9df42",
+                      "b8e79d38d9f943d4f30b3921675c6ba06717412f6f56e3fd870db6f11d135e98"}});
   EXPECT_EQ(passes, (std::vector<std::string>{
                         "ConvertBatchNormToElemwise", "NormalizeArithChain", "ParamRedistribute",
                         "ParamFuse", "ReorderArithChain", "ArithFuse", "ReorderArithChain",
