@@ -56,9 +56,9 @@ void ElemChainPass::Visit(uint32_t node) {
 }
 
 void ElemChainPass::Process(VarRef endpoint, uint32_t mode) {
-  // A var read by several operators is met once per reader; the second time would make the
-  // same operators again (MegEngine's deduplication returns the first ones).
-  if (!processed_.Insert(endpoint)) return;
+  // A var read by several operators is met once per reader, and MegEngine processes its
+  // chain each time: a chain that came out as it was is made again (deduplication finds the
+  // same operators, its ids spent); one that was replaced is skipped above (ReplacedByHand).
   ProcessChain(endpoint, mode);
 }
 

@@ -58,7 +58,6 @@ class ElemChainPass {
   void Process(VarRef endpoint, uint32_t mode);
 
   std::set<VarRef> endpoints_;
-  VarSet processed_;
   // ChainTerms' walk, kept across chains (one allocation each for 100k chains otherwise).
   mutable std::vector<VarRef> stack_, leaves_;
 };

@@ -204,13 +204,13 @@ TEST(OptimizedDumpDigest, MotifModel) {
   const std::vector<std::string> passes =
       ExpectDigests({"motifs",
                      MotifModel(12),
-                     {"47c4388f537baf747024fbba4ba2a91c397635cb8029e17a47581f6b6cf16299",
-                      "cdab45b3dda4b48e0815121d80713d627eee90ad5cf259b5c28fdfb7777f9cfb",
-                      "b747a8bed5350c4eb056092353c3cb43662db86741f9bb62d25584e109807cb3",
-                      "c642b1b8b1e4aaeed5f5fc3a3a4b06e2195213c0148c83e4aeac5ecb06a2c19d",
-                      "aa0b41608fdfe192d1c69b0e441b94b4e16562cb6c4664e27b982ef4c77b871c",
-                      "78abe2da1af2c1dcd6bfc3c1fcd53d254f0e79aaf6ec8708f4837eece2f9df42",
-                      "b8e79d38d9f943d4f30b3921675c6ba06717412f6f56e3fd870db6f11d135e98"}});
+                     {"eb14d3de6d8163817bed0a02b6bf6a9a4e89a825759f6eaaf94f3000575e210c",
+                      "bbe4b037c43115cd474a126aef73c57ee40e5830d90031c6bcbc3a3138e64009",
+                      "8ea0db7b909fa32d26ef0879d827b23e7567d93146dab56b77bb372bba28ad1b",
+                      "f5015baa3ad528c6c72ffe84c66ceb6f36e366cf2f1385f63a65873c22feded9",
+                      "6fe571723552c4fbf204ec15c72112315626e9418c9ad92727d9d5e211cf9ec7",
+                      "0bb45928110ef34f7e34f4319c9af61c19d1244e44c7dd6a8059d409a701e9d8",
+                      "62d9572d7653cfefc24d27fcbad175094f5a14ad1c21ea533da336290a92f864"}});
   EXPECT_EQ(passes, (std::vector<std::string>{
                         "ConvertBatchNormToElemwise", "NormalizeArithChain", "ParamRedistribute",
                         "ParamFuse", "ReorderArithChain", "ArithFuse", "ReorderArithChain",

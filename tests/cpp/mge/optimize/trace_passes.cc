@@ -70,6 +70,7 @@ void Trace(const opt::PassReport& report, const opt::OptGraph& g) {
   for (const opt::VarRef& v : g.endpoints()) {
     std::printf("endpoint %llu\n", static_cast<unsigned long long>(g.var(v).id));
   }
+  std::printf("next_id %llu\n", static_cast<unsigned long long>(g.next_id()));
 }
 
 }  // namespace
