@@ -1,11 +1,13 @@
 // graphport's MegEngine exports against MegEngine itself: tests/fixtures/mge_reference/ holds
-// what MegEngine v1.13.4's Network.dump wrote (scripts/megengine-reference/, issue 33) for five
+// what MegEngine v1.13.4's Network.dump wrote (scripts/megengine-reference/, issue 33) for six
 // inputs, the two corpus dumps, the optimizer's blocks model, MegEngine's own optimized dump
-// of it (`again`: a re-dump, where loading reorders inputs and renumbers) and a small CNN as
-// MegEngine writes it (`cnn`: a hybrid first ConvBias, channel-wise and dense convolutions, a
-// pooling), with ten option sets: the default optimization, FBS, FBS 8.14, the kwargs,
-// optimize_for_inference off, and the CPU layouts nchw44 and nchw88. graphport's export of the
-// same input with the same options must be the same bytes: all 50 are.
+// of it (`again`: a re-dump, where loading reorders inputs and renumbers), and two CNNs as
+// MegEngine writes them: `cnn` (a hybrid first ConvBias, channel-wise and dense convolutions, a
+// pooling) and `multi` (three outputs, one read by another's chain; a group convolution, a
+// convolution whose 6 output channels the layouts pad), with ten option sets: the default
+// optimization, FBS, FBS 8.14, the kwargs, optimize_for_inference off, and the CPU layouts
+// nchw44 and nchw88. graphport's export of the same input with the same options must be the
+// same bytes: all 60 are.
 //
 // A case whose export differs would list the parts that differ in cases.json's `gaps`
 // (operators, priorities, metadata, outputs, originalIds, mgeVersion, varNames, varShapes,
@@ -25,7 +27,7 @@ checkNoLeaksAtEnd(gp);
 
 const FIXTURES = join(REPO, 'tests', 'fixtures', 'mge_reference');
 const CASES = JSON.parse(readFileSync(join(FIXTURES, 'cases.json'), 'utf8'));
-assert.equal(CASES.inputs.length * CASES.optionSets.length, 50, 'the 50 reference dumps');
+assert.equal(CASES.inputs.length * CASES.optionSets.length, 60, 'the 60 reference dumps');
 
 const inputBytes = (path) => readBytes(path.startsWith('corpus:')
   ? join(CORPUS, path.slice('corpus:'.length))
