@@ -424,10 +424,14 @@ uint32_t OprMaker::Copy(uint32_t node, VarList in, bool keep_var_names) {
       g_->mutable_var({added, k}).shape = g_->var({node, k}).shape;
     }
   }
-  if (!keep_var_names && g_->default_named(node)) {
-    // The old name was a default one, which MegEngine does not keep in the config it copies:
-    // the copy gets its own.
-    g_->mutable_node(added).mutable_op().name.reset();
+  if (g_->default_named(node)) {
+    if (keep_var_names) {
+      g_->MarkDefaultNamed(added);  // the copy carries the same default name on
+    } else {
+      // The old name was a default one, which MegEngine does not keep in the config it
+      // copies: the copy gets its own.
+      g_->mutable_node(added).mutable_op().name.reset();
+    }
   }
   if (!keep_var_names && !g_->node(added).op().name) {
     g_->ForgetNameSource(added);

@@ -167,14 +167,17 @@ class Nchwxx {
     return in;
   }
 
-  // MegEngine's is_nchw_nchwxx_optimized for Float32.
-  bool Hybrid(const ConvParams& c, const Shape& w, bool full_bias) const {
+  // MegEngine's is_nchw_nchwxx_optimized (dnn/src/common/nchw_nchwxx_valid.h) for the float
+  // kernels: NCHW44 in Float32, NCHW88 in Float32 (any kernel) and in Float16; `dtype` is the
+  // source's, the filter's and the output's when they agree, else nullopt.
+  bool Hybrid(const ConvParams& c, const Shape& w, bool full_bias, std::optional<int> dtype) const {
     const uint32_t oc = w[0], ic = w[1], fh = w[2], fw = w[3];
     if (ic >= p_ || oc % p_ != 0 || c.dilate_h != 1 || c.dilate_w != 1 ||
         c.mode != param::ConvolutionV0Mode_CROSS_CORRELATION || full_bias) {
       return false;
     }
-    if (p_ == 8) return true;
+    if (p_ == 8 && dtype == kF32) return true;
+    if (!(dtype == kF32 || (p_ == 8 && dtype == kF16))) return false;
     const bool kernel = fh == fw && (fh == 2 || fh == 3 || fh == 5 || fh == 7);
     const bool stride = c.stride_h == c.stride_w && (c.stride_h == 1 || c.stride_h == 2);
     const bool nonline =
@@ -223,10 +226,11 @@ class Nchwxx {
       if (b.size() == 5) b = Shape{b[0], b[1] * b[4], b[2], b[3]};
       full_bias = b == out;
     }
-    const bool f32 = g_->var(in[0]).dtype == kF32 && g_->var(in[1]).dtype == kF32 &&
-                     g_->var({node, 0}).dtype == kF32;
+    const std::optional<int> dtype = g_->var(in[0]).dtype;
+    const bool same_dtype = g_->var(in[1]).dtype == dtype && g_->var({node, 0}).dtype == dtype;
     const bool hybrid_valid =
-        weight.size() == 4 && in.size() != 4 && f32 && Hybrid(*params, weight, full_bias);
+        weight.size() == 4 && in.size() != 4 &&
+        Hybrid(*params, weight, full_bias, same_dtype ? dtype : std::optional<int>());
     const auto [kind, weight_key] = Classify(*params, weight, hybrid_valid);
     if (kind == ConvKind::kNone) {
       ++kept_;
