@@ -4,10 +4,10 @@
 // of it (`again`: a re-dump, where loading reorders inputs and renumbers), and two CNNs as
 // MegEngine writes them: `cnn` (a hybrid first ConvBias, channel-wise and dense convolutions, a
 // pooling) and `multi` (three outputs, one read by another's chain; a group convolution, a
-// convolution whose 6 output channels the layouts pad), with ten option sets: the default
-// optimization, FBS, FBS 8.14, the kwargs, optimize_for_inference off, and the CPU layouts
-// nchw44 and nchw88. graphport's export of the same input with the same options must be the
-// same bytes: all 60 are.
+// convolution whose 6 output channels the layouts pad), with twelve option sets: the default
+// optimization, FBS, FBS 8.14, the kwargs, optimize_for_inference off, the CPU layouts nchw44
+// and nchw88, and each layout with a float16 kwarg. graphport's export of the same input with
+// the same options must be the same bytes: all 72 are.
 //
 // A case whose export differs would list the parts that differ in cases.json's `gaps`
 // (operators, priorities, metadata, outputs, originalIds, mgeVersion, varNames, varShapes,
@@ -27,7 +27,7 @@ checkNoLeaksAtEnd(gp);
 
 const FIXTURES = join(REPO, 'tests', 'fixtures', 'mge_reference');
 const CASES = JSON.parse(readFileSync(join(FIXTURES, 'cases.json'), 'utf8'));
-assert.equal(CASES.inputs.length * CASES.optionSets.length, 60, 'the 60 reference dumps');
+assert.equal(CASES.inputs.length * CASES.optionSets.length, 72, 'the 72 reference dumps');
 
 const inputBytes = (path) => readBytes(path.startsWith('corpus:')
   ? join(CORPUS, path.slice('corpus:'.length))
