@@ -299,6 +299,15 @@ class Padder {
                      "has a quantized weight, whose zero padding graphport does not write",
                      &kwarg_);
     }
+    // The padding is a tensor of the file: a shape no real weight or bias has (a hostile
+    // file's) is refused rather than allocated.
+    constexpr uint64_t kMaxPaddingElements = uint64_t{1} << 26;
+    uint64_t elements = 1;
+    for (uint32_t d : zeros) elements = std::min(elements * d, kMaxPaddingElements + 1);
+    if (elements > kMaxPaddingElements) {
+      RefuseOperator(*g_, conv, "would be padded with a zero tensor of more than 2^26 elements",
+                     &kwarg_);
+    }
     HostValue z;
     z.dtype = *dtype;
     z.shape = zeros;
