@@ -109,6 +109,13 @@ uint64_t OprMaker::SameKeyOf(uint32_t node) const {
       n.op().params[0].table != nullptr) {
     return PowCCode(reinterpret_cast<const param::PowC*>(n.op().params[0].table)->exp());
   }
+  // A TypeCvt under the key TypeCvt() makes it by, whoever made it (a pass, a copy, the
+  // file): MegEngine's deduplication tells operators by class, param and inputs alone.
+  if (g_->Key(node) == "TypeCvt" && !n.op().params.empty() && n.op().params[0].table != nullptr) {
+    const auto dtype =
+        reinterpret_cast<const mgb::serialization::fbs::DType*>(n.op().params[0].table)->type();
+    return g_->same_index().Intern("TypeCvt:" + std::to_string(static_cast<int>(dtype)));
+  }
   return 0;
 }
 

@@ -112,7 +112,6 @@ class Remover {
       bool first_shuffle = true;
       Layout in_layout = Layout::kNchw, out_layout = Layout::kNchw;
       std::vector<int> dtypes;
-      std::vector<uint32_t> casts;  // the chain's TypeCvts, last first
       while (InChain(cur)) {
         if (const std::optional<RelayoutPlaceholders::Key> key = placeholders_.KeyOf(cur)) {
           in_layout = InputLayout(key->reformat);
@@ -120,14 +119,12 @@ class Remover {
           first_shuffle = false;
         } else {
           dtypes.push_back(g_->var({cur, 0}).dtype.value_or(kF32));
-          casts.push_back(cur);
         }
         input = g_->node(cur).inputs[0];
         if (!unique(input)) break;
         cur = input.node;
       }
       std::reverse(dtypes.begin(), dtypes.end());
-      std::reverse(casts.begin(), casts.end());
       VarRef made = rw.Get(input);
       if (in_layout != out_layout) {
         Reformat r = Reformat::kToPacked;
@@ -146,18 +143,7 @@ class Remover {
       }
       const int dtype = g_->var({node, 0}).dtype.value_or(kF32);
       if (dtypes.empty() || dtypes.back() != dtype) dtypes.push_back(dtype);
-      for (size_t k = 0; k < dtypes.size(); ++k) {
-        // TypeCvt::make(var, dtype) on the var a TypeCvt of the chain reads already: the graph
-        // finds that TypeCvt again (ids spent), whichever pass copied it last.
-        const bool same = k < casts.size() && g_->node(casts[k]).inputs[0] == made &&
-                          g_->var({casts[k], 0}).dtype == dtypes[k];
-        if (same) {
-          g_->SpendIdsOfDeduplicated("TypeCvt", 1);
-          made = {casts[k], 0};
-        } else {
-          made = rw.maker().TypeCvt(made, dtypes[k]);
-        }
-      }
+      for (int d : dtypes) made = rw.maker().TypeCvt(made, d);
       rw.Replace({node, 0}, made);
     });
     rw.Apply();
